@@ -1,0 +1,77 @@
+"""Dice rolls as chance outcomes (R2, R5).
+
+A roll of ``n`` dice is the multiset of faces that came up, stored as a tuple of six
+counts (how many 1s, 2s, 3s, 4s, 5s and worms). Its written form lists the faces in
+order, e.g. ``"1145WW"``. The engine never rolls by itself: whoever drives a game picks
+an outcome, for example with :func:`sample_roll` and a seeded :class:`random.Random`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+from functools import cache
+from math import factorial
+
+from pickomino.core.rules import FACE_SYMBOLS, NUM_DICE
+
+Counts = tuple[int, int, int, int, int, int]
+
+
+def format_dice(counts: Counts) -> str:
+    """The written form of a roll or of kept dice.
+
+    >>> format_dice((2, 0, 0, 1, 1, 2))
+    '1145WW'
+    """
+    return "".join(symbol * count for symbol, count in zip(FACE_SYMBOLS, counts, strict=True))
+
+
+def parse_dice(text: str) -> Counts:
+    """Counts from a written roll; spaces and commas are ignored, ``w`` means a worm.
+
+    >>> parse_dice("W 4 4 5")
+    (0, 0, 0, 2, 1, 1)
+    """
+    counts = [0] * 6
+    for char in text.upper():
+        if char in " ,":
+            continue
+        if char not in FACE_SYMBOLS:
+            raise ValueError(f"{char!r} is not a die face: faces are 1, 2, 3, 4, 5 and W (R2)")
+        counts[FACE_SYMBOLS.index(char)] += 1
+    if sum(counts) > NUM_DICE:
+        raise ValueError(f"{sum(counts)} dice given, but there are only {NUM_DICE} (R2)")
+    return tuple(counts)  # type: ignore[return-value]
+
+
+@cache
+def roll_outcomes(n: int) -> tuple[tuple[Counts, Fraction], ...]:
+    """Every outcome of rolling ``n`` fair dice with its exact (multinomial) probability.
+
+    >>> len(roll_outcomes(8)), sum(p for _, p in roll_outcomes(8))
+    (1287, Fraction(1, 1))
+    """
+    if not 0 <= n <= NUM_DICE:
+        raise ValueError(f"cannot roll {n} dice: there are {NUM_DICE} (R2)")
+    outcomes = []
+    for faces in itertools.combinations_with_replacement(range(6), n):
+        counts = tuple(faces.count(face) for face in range(6))
+        ways = factorial(n)
+        for count in counts:
+            ways //= factorial(count)
+        outcomes.append((counts, Fraction(ways, 6**n)))
+    return tuple(outcomes)
+
+
+@cache
+def _sampling_table(n: int) -> tuple[list[Counts], list[float]]:
+    outcomes = roll_outcomes(n)
+    return [c for c, _ in outcomes], list(itertools.accumulate(float(p) for _, p in outcomes))
+
+
+def sample_roll(n: int, rng: random.Random) -> Counts:
+    """Draw one outcome of rolling ``n`` dice with the caller's random generator."""
+    counts, cumulative = _sampling_table(n)
+    return rng.choices(counts, cum_weights=cumulative)[0]

@@ -1,0 +1,472 @@
+"""The game as a pure state machine: whose decision it is, what is legal, what an action does.
+
+A state either waits for a dice roll (a chance step: :meth:`GameState.chance_outcomes`
+lists every outcome with its exact probability and the driver supplies one with
+:meth:`GameState.apply_roll`) or for a player's decision (:meth:`GameState.legal_actions`,
+:meth:`GameState.apply`). Illegal input raises :class:`IllegalAction` naming the rule and
+leaves the state untouched.
+
+>>> from pickomino.core import GameState
+>>> state = GameState(num_players=2)
+>>> state.phase, state.current, state.dice_left
+(<Phase.ROLL: 'roll'>, 0, 8)
+>>> _ = state.apply_roll("1233WWW5")
+>>> [a.name for a in state.legal_actions()]
+['keep 1', 'keep 2', 'keep 3', 'keep 5', 'keep W']
+>>> _ = state.apply("keep W")
+>>> state.total, [a.name for a in state.legal_actions()]
+(15, ['roll', 'stop'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from fractions import Fraction
+
+from pickomino.core import actions as A
+from pickomino.core.actions import Action
+from pickomino.core.dice import Counts, parse_dice, roll_outcomes
+from pickomino.core.errors import IllegalAction
+from pickomino.core.events import (
+    Bust,
+    BustReason,
+    Event,
+    GameOver,
+    Kept,
+    Rolled,
+    Standing,
+    TileReturned,
+    TileStolen,
+    TileTaken,
+    TileTurned,
+)
+from pickomino.core.rules import (
+    FACE_POINTS,
+    FACE_SYMBOLS,
+    HIGHEST_TILE,
+    LOWEST_TILE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_DICE,
+    TILES,
+    WORM,
+    Rules,
+    worms_on,
+)
+
+_ALL_TILES_MASK = (1 << len(TILES)) - 1
+_NO_DICE: Counts = (0, 0, 0, 0, 0, 0)
+
+
+class Phase(Enum):
+    """What the state waits for."""
+
+    ROLL = "roll"  #: a dice roll (chance)
+    KEEP = "keep"  #: the player to keep one face of the roll (R6)
+    ROLL_OR_STOP = "roll_or_stop"  #: the player to roll again or stop (R8, R10)
+    CLAIM = "claim"  #: the player to choose among several claimable tiles (R12)
+    OVER = "over"  #: nothing: the game has ended (R18)
+
+
+def _bit(tile: int) -> int:
+    return 1 << (tile - LOWEST_TILE)
+
+
+def _highest(mask: int) -> int | None:
+    return mask.bit_length() - 1 + LOWEST_TILE if mask else None
+
+
+def _tiles_of(mask: int) -> tuple[int, ...]:
+    return tuple(tile for tile in TILES if mask & _bit(tile))
+
+
+class GameState:
+    """A Pickomino game in progress; mutable, cheap to :meth:`copy`.
+
+    The grill is kept as a bit mask of face-up tiles (bit 0 is tile 21); a tile that is
+    neither face up, face down nor in a stack does not exist, so the 16 tiles are always
+    accounted for.
+    """
+
+    __slots__ = (
+        "rules",
+        "num_players",
+        "grill_mask",
+        "face_down_mask",
+        "stacks",
+        "current",
+        "phase",
+        "kept",
+        "dice_left",
+        "total",
+        "roll",
+        "claims",
+        "turn",
+    )
+
+    def __init__(
+        self, num_players: int = 2, rules: Rules | None = None, start_player: int = 0
+    ) -> None:
+        if not isinstance(num_players, int) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise ValueError(
+                f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players} (R1)"
+            )
+        if not isinstance(start_player, int) or not 0 <= start_player < num_players:
+            raise ValueError(f"start player must be a seat from 0 to {num_players - 1} (R4)")
+        self.rules = rules if rules is not None else Rules()
+        self.num_players = num_players
+        self.grill_mask = _ALL_TILES_MASK  # R4: all tiles face up
+        self.face_down_mask = 0
+        self.stacks: list[list[int]] = [[] for _ in range(num_players)]
+        self.current = start_player
+        self.turn = 1
+        self._start_turn()
+
+    @classmethod
+    def from_position(
+        cls,
+        stacks: Sequence[Sequence[int]],
+        face_down: Iterable[int] = (),
+        current: int = 0,
+        rules: Rules | None = None,
+        kept: str | Counts = "",
+    ) -> GameState:
+        """A state at the start of (or, with ``kept``, during) ``current``'s turn.
+
+        ``stacks`` lists each seat's tiles bottom to top; every tile not in a stack and
+        not ``face_down`` lies face up on the grill. ``kept`` gives the dice kept so far
+        this turn; the state then waits for the player to roll or stop.
+
+        >>> state = GameState.from_position([[22, 30], []], face_down=[36])
+        >>> state.grill[-1], state.top(0), state.worms(0)
+        (35, 30, 4)
+        """
+        state = cls(len(stacks), rules, current)
+        seen: set[int] = set()
+        for tile in [*(t for stack in stacks for t in stack), *face_down]:
+            worms_on(tile)  # refuses a number that is not a tile
+            if tile in seen:
+                raise ValueError(f"tile {tile} is placed twice; there is one of each (R3)")
+            seen.add(tile)
+        state.stacks = [list(stack) for stack in stacks]
+        state.face_down_mask = sum(_bit(tile) for tile in face_down)
+        state.grill_mask = _ALL_TILES_MASK & ~sum(_bit(tile) for tile in seen)
+        if not state.grill_mask:
+            raise ValueError("the grill has no face-up tile: that game is over (R18)")
+        counts = parse_dice(kept) if isinstance(kept, str) else tuple(kept)
+        if any(counts):
+            if len(counts) != 6:
+                raise ValueError("kept dice must be given as six counts")
+            state.kept = list(counts)
+            state.dice_left = NUM_DICE - sum(counts)
+            state.total = sum(n * p for n, p in zip(counts, FACE_POINTS, strict=True))
+            state.phase = Phase.ROLL_OR_STOP
+            if state.dice_left == 0 or all(counts):
+                raise ValueError("with no dice left or all faces kept the turn is over (R8)")
+        return state
+
+    def _start_turn(self) -> None:
+        self.phase = Phase.ROLL
+        self.kept: list[int] = [0] * 6
+        self.dice_left = NUM_DICE  # R5
+        self.total = 0
+        self.roll: Counts = _NO_DICE
+        self.claims: tuple[Action, ...] = ()
+
+    # ----------------------------------------------------------------- views
+    @property
+    def grill(self) -> tuple[int, ...]:
+        """Face-up tiles on the grill, ascending."""
+        return _tiles_of(self.grill_mask)
+
+    @property
+    def face_down(self) -> tuple[int, ...]:
+        """Tiles turned face down (out of the game)."""
+        return _tiles_of(self.face_down_mask)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def is_chance(self) -> bool:
+        """True when the next step is a dice roll rather than a decision."""
+        return self.phase is Phase.ROLL
+
+    def top(self, seat: int) -> int | None:
+        """The top (stealable) tile of a seat's stack, if any."""
+        stack = self.stacks[seat]
+        return stack[-1] if stack else None
+
+    def worms(self, seat: int) -> int:
+        """A player's score: worms on the tiles in their stack (R19)."""
+        return sum(worms_on(tile) for tile in self.stacks[seat])
+
+    def scores(self) -> list[int]:
+        return [self.worms(seat) for seat in range(self.num_players)]
+
+    def kept_counts(self) -> Counts:
+        return tuple(self.kept)  # type: ignore[return-value]
+
+    def has_worm(self) -> bool:
+        return self.kept[WORM] > 0
+
+    def chance_outcomes(self) -> tuple[tuple[Counts, Fraction], ...]:
+        """Every possible roll of the remaining dice with its exact probability (R5)."""
+        if self.phase is not Phase.ROLL:
+            return ()
+        return roll_outcomes(self.dice_left)
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions allowed now, in id order; empty at a chance step or game end."""
+        phase = self.phase
+        if phase is Phase.KEEP:
+            kept, roll = self.kept, self.roll
+            return [A.ACTIONS[f] for f in range(6) if roll[f] and not kept[f]]
+        if phase is Phase.ROLL_OR_STOP:
+            return [A.ROLL, A.STOP]
+        if phase is Phase.CLAIM:
+            return list(self.claims)
+        return []
+
+    def legal_action_ids(self) -> list[int]:
+        return [action.id for action in self.legal_actions()]
+
+    def action_mask(self) -> list[bool]:
+        """One flag per action id: is that action legal now?"""
+        mask = [False] * A.NUM_ACTIONS
+        for action_id in self.legal_action_ids():
+            mask[action_id] = True
+        return mask
+
+    def claimable(self, total: int) -> tuple[Action, ...]:
+        """The tiles the current player could claim with ``total`` (R11, R12), in id order.
+
+        Does not look at worms: without a worm nothing can be claimed (R10).
+        """
+        exact = _bit(total) if LOWEST_TILE <= total <= HIGHEST_TILE else 0
+        if self.grill_mask & exact:  # R11a
+            return (A.take(total),)
+        claims: list[Action] = []
+        lower_mask = self.grill_mask & ((1 << (total - LOWEST_TILE)) - 1) if total > 21 else 0
+        if self.rules.lower_tile == "any":
+            claims.extend(A.take(tile) for tile in _tiles_of(lower_mask))
+        elif lower_mask:  # R11c: the nearest lower tile
+            claims.append(A.take(_highest(lower_mask)))  # type: ignore[arg-type]
+        if exact:
+            for seat, stack in enumerate(self.stacks):  # R11b: exact value, opponent's top
+                if seat != self.current and stack and stack[-1] == total:
+                    if self.rules.exact_match_mandatory:  # R12 option
+                        return (A.steal(total),)
+                    claims.append(A.steal(total))
+        return tuple(claims)
+
+    # ------------------------------------------------------------- transitions
+    def apply_roll(self, dice: Counts | str) -> list[Event]:
+        """Supply the outcome of the pending roll (R5); a bust follows at once if the roll
+        shows no face that was not kept yet (R7)."""
+        if self.phase is not Phase.ROLL:
+            raise IllegalAction("R5", f"no roll is due now: {self._waiting_for()}")
+        counts = parse_dice(dice) if isinstance(dice, str) else tuple(dice)
+        if (
+            len(counts) != 6
+            or not all(type(c) is int and c >= 0 for c in counts)
+            or sum(counts) != self.dice_left
+        ):
+            raise IllegalAction(
+                "R5", f"the roll must show exactly the {self.dice_left} dice not kept this turn"
+            )
+        self.roll = counts  # type: ignore[assignment]
+        events: list[Event] = [Rolled(self.current, self.roll)]
+        kept = self.kept
+        if any(counts[f] and not kept[f] for f in range(6)):
+            self.phase = Phase.KEEP
+        else:
+            self._bust("no_new_face", events)
+        return events
+
+    def apply(self, action: Action | int | str) -> list[Event]:
+        """Make a decision (an :class:`Action`, its id or its name) for the current player."""
+        action = A.Action.coerce(action)
+        kind = action.kind
+        phase = self.phase
+        events: list[Event] = []
+        if kind == "keep":
+            face: int = action.value  # type: ignore[assignment]
+            if phase is not Phase.KEEP:
+                raise IllegalAction("R6", f"no face can be kept now: {self._waiting_for()}")
+            if self.kept[face]:
+                raise IllegalAction(
+                    "R6", f"{FACE_SYMBOLS[face]} was already kept this turn; keep another face"
+                )
+            count = self.roll[face]
+            if not count:
+                raise IllegalAction("R6", f"the roll shows no {FACE_SYMBOLS[face]}")
+            self.kept[face] = count
+            self.dice_left -= count
+            self.total += count * FACE_POINTS[face]
+            self.roll = _NO_DICE
+            events.append(Kept(self.current, face, count, self.total))
+            if self.dice_left == 0 or all(self.kept):  # R8: cannot roll, ends as if stopped
+                self._end_turn(events)
+            else:
+                self.phase = Phase.ROLL_OR_STOP
+        elif kind == "roll" or kind == "stop":
+            if phase is not Phase.ROLL_OR_STOP:
+                raise IllegalAction("R8", f"cannot {kind} now: {self._waiting_for()}")
+            if kind == "roll":
+                self.phase = Phase.ROLL
+            else:
+                self._end_turn(events)
+        else:
+            if phase is not Phase.CLAIM:
+                raise IllegalAction("R11", f"no tile can be claimed now: {self._waiting_for()}")
+            if action not in self.claims:
+                choices = ", ".join(a.name for a in self.claims)
+                raise IllegalAction(
+                    "R11", f"{action.name} is not allowed with total {self.total}; "
+                    f"choose one of: {choices}"
+                )
+            self._claim(action, events)
+        return events
+
+    def _waiting_for(self) -> str:
+        return {
+            Phase.ROLL: "the dice must be rolled first",
+            Phase.KEEP: "a face of the roll must be kept",
+            Phase.ROLL_OR_STOP: "the player must roll or stop",
+            Phase.CLAIM: "the player must choose a tile",
+            Phase.OVER: "the game is over",
+        }[self.phase]
+
+    def _end_turn(self, events: list[Event]) -> None:
+        if not self.kept[WORM]:
+            self._bust("no_worm", events)  # R10
+            return
+        claims = self.claimable(self.total)
+        if not claims:
+            self._bust("too_low", events)  # R13
+        elif len(claims) == 1:
+            self._claim(claims[0], events)  # R12: a claim exists, it must be taken
+        else:
+            self.phase = Phase.CLAIM
+            self.claims = claims
+
+    def _claim(self, action: Action, events: list[Event]) -> None:
+        tile: int = action.value  # type: ignore[assignment]
+        seat = self.current
+        if action.kind == "take":
+            self.grill_mask &= ~_bit(tile)
+            events.append(TileTaken(seat, tile, self.total))
+        else:
+            victim = next(
+                s for s, stack in enumerate(self.stacks) if s != seat and stack and stack[-1] == tile
+            )
+            self.stacks[victim].pop()
+            events.append(TileStolen(seat, tile, victim, self.total))
+        self.stacks[seat].append(tile)  # R14
+        self._next_turn(events)
+
+    def _bust(self, reason: BustReason, events: list[Event]) -> None:
+        seat = self.current
+        events.append(Bust(seat, reason, self.total))
+        stack = self.stacks[seat]
+        if stack:  # R15, then R16
+            returned = stack.pop()
+            self.grill_mask |= _bit(returned)
+            events.append(TileReturned(seat, returned))
+            highest: int = _highest(self.grill_mask)  # type: ignore[assignment]
+            if highest != returned or self.rules.flip_returned_highest:
+                self.grill_mask &= ~_bit(highest)
+                self.face_down_mask |= _bit(highest)
+                events.append(TileTurned(highest))
+        self._next_turn(events)  # R17
+
+    def _next_turn(self, events: list[Event]) -> None:
+        if not self.grill_mask:  # R18
+            self.phase = Phase.OVER
+            self.claims = ()
+            self.roll = _NO_DICE
+            events.append(GameOver(self.ranking()))
+            return
+        self.current = (self.current + 1) % self.num_players
+        self.turn += 1
+        self._start_turn()
+
+    # ---------------------------------------------------------------- scoring
+    def ranking(self) -> tuple[Standing, ...]:
+        """Players from best to worst: most worms, then highest tile (R19, R20).
+
+        Tied players holding no tiles share a rank; call it at any time for the standings.
+        """
+        keys = [
+            (self.worms(seat), max(self.stacks[seat], default=0)) for seat in range(self.num_players)
+        ]
+        order = sorted(range(self.num_players), key=lambda s: keys[s], reverse=True)
+        return tuple(
+            Standing(
+                seat=seat,
+                rank=1 + sum(other > keys[seat] for other in keys),
+                worms=keys[seat][0],
+                highest_tile=keys[seat][1] or None,
+            )
+            for seat in order
+        )
+
+    def winners(self) -> list[int]:
+        return [standing.seat for standing in self.ranking() if standing.rank == 1]
+
+    # ------------------------------------------------------------ copy/compare
+    def copy(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.rules = self.rules
+        new.num_players = self.num_players
+        new.grill_mask = self.grill_mask
+        new.face_down_mask = self.face_down_mask
+        new.stacks = [list(stack) for stack in self.stacks]
+        new.current = self.current
+        new.phase = self.phase
+        new.kept = list(self.kept)
+        new.dice_left = self.dice_left
+        new.total = self.total
+        new.roll = self.roll
+        new.claims = self.claims
+        new.turn = self.turn
+        return new
+
+    def to_dict(self) -> dict[str, object]:
+        """The public state as plain JSON-able data (for views and comparisons)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "num_players": self.num_players,
+            "grill": list(self.grill),
+            "face_down": list(self.face_down),
+            "stacks": [list(stack) for stack in self.stacks],
+            "worms": self.scores(),
+            "current": self.current,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "kept": self.kept_counts(),
+            "dice_left": self.dice_left,
+            "total": self.total,
+            "roll": self.roll,
+            "legal_actions": [action.name for action in self.legal_actions()],
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __str__(self) -> str:
+        from pickomino.core.render import render_state
+
+        return render_state(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState turn {self.turn}, seat {self.current}, {self.phase.value}, "
+            f"total {self.total}, grill {list(self.grill)}>"
+        )
