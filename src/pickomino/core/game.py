@@ -54,7 +54,9 @@ class Game:
         start_player: int = 0,
     ) -> None:
         names = [f"Player {i + 1}" for i in range(seats)] if isinstance(seats, int) else seats
-        self.record = GameRecord(seats=list(names), rules=rules or Rules(), start_player=start_player)
+        self.record = GameRecord(
+            seats=list(names), rules=rules or Rules(), start_player=start_player
+        )
         self.state = GameState(len(names), self.record.rules, start_player)
         #: For every move of the record: (turn number, seat, move, events it caused).
         self.history: list[tuple[int, int, str, list[Event]]] = []

@@ -60,11 +60,10 @@ def render_state(state: GameState, names: Sequence[str] | None = None) -> str:
     if state.is_over:
         lines.append("Game over. " + describe_ranking(state.ranking(), names))
         return "\n".join(lines)
-    who = names[state.current]
-    lines.append(
-        f"Turn {state.turn}: {who} - kept {spaced_dice(state.kept)} "
-        f"(total {state.total}, {state.dice_left} dice left)"
-    )
+    line = f"Turn {state.turn}: {names[state.current]}"
+    if any(state.kept):
+        line += f" kept {spaced_dice(state.kept)} = {state.total}, {state.dice_left} dice left"
+    lines.append(line)
     if state.phase.value == "keep":
         lines.append(f"Rolled {spaced_dice(state.roll)}")
     actions = ", ".join(a.name for a in state.legal_actions())
@@ -107,7 +106,5 @@ def describe_ranking(ranking: Iterable[Standing], names: Sequence[str]) -> str:
     if len(winners) > 1:
         text += " (a shared win: tied on worms with no tiles to break the tie, R20)"
     elif len(tied) > 1:
-        text += (
-            f" ({names[winners[0].seat]} wins the tie on worms with the highest tile, R20)"
-        )
+        text += f" ({names[winners[0].seat]} wins the tie on worms with the highest tile, R20)"
     return text

@@ -6,7 +6,7 @@ between states, records and processes freely.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Literal
 
 MIN_PLAYERS = 2  # R1
@@ -73,6 +73,33 @@ class Rules:
             raise ValueError(
                 f"unknown rule preset {name!r}; choose one of {', '.join(PRESETS)}"
             ) from None
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Rules written as a preset and/or options, comma-separated.
+
+        >>> Rules.parse("short,lower_tile=any")
+        Rules(flip_returned_highest=True, exact_match_mandatory=False, lower_tile='any')
+        """
+        rules = cls()
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        for index, part in enumerate(parts):
+            if "=" not in part:
+                if index:
+                    raise ValueError(f"{part!r}: a preset may only come first, before options")
+                rules = cls.preset(part)
+                continue
+            name, _, value = (x.strip() for x in part.partition("="))
+            if name not in cls.__dataclass_fields__:
+                options = ", ".join(cls.__dataclass_fields__)
+                raise ValueError(f"unknown rule option {name!r}; options are {options}")
+            typed: bool | str = value
+            if name != "lower_tile":
+                if value.lower() not in ("true", "false"):
+                    raise ValueError(f"rule option {name} must be true or false, not {value!r}")
+                typed = value.lower() == "true"
+            rules = replace(rules, **{name: typed})
+        return rules
 
     def to_dict(self) -> dict[str, bool | str]:
         return asdict(self)

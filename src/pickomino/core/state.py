@@ -324,8 +324,9 @@ class GameState:
             if action not in self.claims:
                 choices = ", ".join(a.name for a in self.claims)
                 raise IllegalAction(
-                    "R11", f"{action.name} is not allowed with total {self.total}; "
-                    f"choose one of: {choices}"
+                    "R11",
+                    f"{action.name} is not allowed with total {self.total}; "
+                    f"choose one of: {choices}",
                 )
             self._claim(action, events)
         return events
@@ -360,7 +361,9 @@ class GameState:
             events.append(TileTaken(seat, tile, self.total))
         else:
             victim = next(
-                s for s, stack in enumerate(self.stacks) if s != seat and stack and stack[-1] == tile
+                s
+                for s, stack in enumerate(self.stacks)
+                if s != seat and stack and stack[-1] == tile
             )
             self.stacks[victim].pop()
             events.append(TileStolen(seat, tile, victim, self.total))
@@ -400,7 +403,8 @@ class GameState:
         Tied players holding no tiles share a rank; call it at any time for the standings.
         """
         keys = [
-            (self.worms(seat), max(self.stacks[seat], default=0)) for seat in range(self.num_players)
+            (self.worms(seat), max(self.stacks[seat], default=0))
+            for seat in range(self.num_players)
         ]
         order = sorted(range(self.num_players), key=lambda s: keys[s], reverse=True)
         return tuple(

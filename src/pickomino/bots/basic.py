@@ -1,0 +1,52 @@
+"""The baseline bots: uniform random, and the classic rule-of-thumb heuristic."""
+
+from __future__ import annotations
+
+import random
+
+from pickomino.bots.base import register
+from pickomino.core import Action, GameState, Phase, worms_on
+from pickomino.core.actions import ROLL, STOP
+from pickomino.core.rules import FACE_POINTS, WORM
+
+
+@register("random")
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> Action:
+        return self.rng.choice(state.legal_actions())
+
+
+@register("simple")
+class SimpleBot:
+    """The heuristic of public analyses of the game: keep worms once two faces are kept,
+    otherwise the face with the best count x points; stop as soon as a tile can be claimed;
+    claim the tile worth the most worms to us (a steal also costs the victim)."""
+
+    name = "simple"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic without one
+
+    def choose(self, state: GameState) -> Action:
+        if state.phase is Phase.KEEP:
+            return max(state.legal_actions(), key=lambda action: self._keep_score(state, action))
+        if state.phase is Phase.ROLL_OR_STOP:
+            can_claim = state.has_worm() and state.claimable(state.total)
+            return STOP if can_claim else ROLL
+        return max(
+            state.legal_actions(),
+            key=lambda a: worms_on(a.value) * (2 if a.kind == "steal" else 1),  # type: ignore[arg-type]
+        )
+
+    @staticmethod
+    def _keep_score(state: GameState, action: Action) -> tuple[int, int]:
+        face: int = action.value  # type: ignore[assignment]
+        worms_now = face == WORM and not state.has_worm() and sum(map(bool, state.kept)) >= 2
+        return (worms_now, state.roll[face] * FACE_POINTS[face] + (face == WORM))
