@@ -1,0 +1,5 @@
+"""`python -m pickomino` is the `pickomino` command."""
+
+from pickomino.cli import main
+
+main()

@@ -1,0 +1,49 @@
+"""The `pickomino` command, run as a user runs it: a real subprocess."""
+
+import json
+import subprocess
+import sys
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pickomino", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_version_and_help():
+    assert "pickomino, version" in run("--version").stdout
+    helped = run("--help")
+    assert helped.returncode == 0 and "selfplay" in helped.stdout and "show" in helped.stdout
+
+
+def test_selfplay_saves_a_record_that_show_replays(tmp_path):
+    path = tmp_path / "game.json"
+    played = run("selfplay", "--bots", "simple,random,simple", "--seed", "4", "--save", str(path))
+    assert played.returncode == 0, played.stderr
+    assert "Game over." in played.stdout and "rolled" in played.stdout
+    record = json.loads(path.read_text())
+    assert record["seats"] == ["simple (1)", "random (2)", "simple (3)"]
+    shown = run("show", str(path))
+    assert shown.returncode == 0 and shown.stdout.startswith("Turn 1 - simple (1)")
+    again = run("selfplay", "--bots", "simple,random,simple", "--seed", "4", "--quiet")
+    assert again.stdout.splitlines()[-1] == played.stdout.splitlines()[-2]
+
+
+def test_show_refuses_a_corrupt_record_without_a_traceback(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "pickomino-record", "version": 1, "seats": []}')
+    shown = run("show", str(path))
+    assert shown.returncode == 1
+    assert "Error:" in shown.stderr and "Traceback" not in shown.stderr
+
+
+def test_wrong_arguments_get_a_clear_usage_error():
+    for args, message in [
+        (("selfplay", "--rules", "house"), "unknown rule preset"),
+        (("selfplay", "--bots", "simple"), "R1"),
+        (("selfplay", "--bots", "simple,genius"), "unknown bot"),
+        (("show", "/nonexistent.json"), "does not exist"),
+    ]:
+        result = run(*args)
+        assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
