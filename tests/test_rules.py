@@ -357,7 +357,7 @@ def test_r18_c9_taking_the_last_grill_tile_ends_the_game():
     state = GameState.from_position([[], others[:8]], face_down=others[8:], kept="WW554")
     events = state.apply("stop")
     assert isinstance(events[-1], GameOver)
-    assert state.is_over and state.legal_actions() == [] and not state.is_chance()
+    assert state.is_over and not state.legal_actions() and not state.is_chance()
 
 
 def test_r18_bust_can_end_the_game_under_flip_returned_highest():

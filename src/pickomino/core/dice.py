@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from bisect import bisect_right
 from fractions import Fraction
 from functools import cache
 from math import factorial
@@ -65,13 +66,28 @@ def roll_outcomes(n: int) -> tuple[tuple[Counts, Fraction], ...]:
     return tuple(outcomes)
 
 
-@cache
+def face_mask(counts: Counts) -> int:
+    """Bit ``f`` set when face ``f`` shows: the engine's fast test for keepable faces."""
+    return sum(1 << face for face, count in enumerate(counts) if count)
+
+
+#: Every possible roll of 0..8 dice, with its face mask; a roll not in here is no roll.
+ROLL_FACE_MASKS: dict[Counts, int] = {
+    counts: face_mask(counts) for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)
+}
+
+
 def _sampling_table(n: int) -> tuple[list[Counts], list[float]]:
     outcomes = roll_outcomes(n)
-    return [c for c, _ in outcomes], list(itertools.accumulate(float(p) for _, p in outcomes))
+    cumulative = list(itertools.accumulate(float(p) for _, p in outcomes))
+    cumulative[-1] = 1.0  # guard against rounding: random() < 1.0 always finds an outcome
+    return [c for c, _ in outcomes], cumulative
+
+
+_SAMPLING_TABLES = [_sampling_table(n) for n in range(NUM_DICE + 1)]
 
 
 def sample_roll(n: int, rng: random.Random) -> Counts:
     """Draw one outcome of rolling ``n`` dice with the caller's random generator."""
-    counts, cumulative = _sampling_table(n)
-    return rng.choices(counts, cum_weights=cumulative)[0]
+    counts, cumulative = _SAMPLING_TABLES[n]
+    return counts[bisect_right(cumulative, rng.random())]

@@ -1,4 +1,8 @@
-"""What happened, for faces to show: every state change returns a list of these events."""
+"""What happened, for faces to show: every state change returns a list of these events.
+
+Events are plain slotted dataclasses, not frozen ones: they are created on every step of
+every simulated game, and freezing costs about three times as much. Treat them as values.
+"""
 
 from __future__ import annotations
 
@@ -17,13 +21,13 @@ BUST_REASONS: dict[BustReason, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rolled:
     seat: int
     dice: Counts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Kept:
     seat: int
     face: int
@@ -31,7 +35,7 @@ class Kept:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TileTaken:
     """A tile won from the grill."""
 
@@ -40,7 +44,7 @@ class TileTaken:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TileStolen:
     """A tile won from the top of ``victim``'s stack."""
 
@@ -50,14 +54,14 @@ class TileStolen:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Bust:
     seat: int
     reason: BustReason
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TileReturned:
     """After a bust, the top tile of ``seat``'s stack went back to the grill (R15)."""
 
@@ -65,14 +69,14 @@ class TileReturned:
     tile: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TileTurned:
     """A grill tile turned face down, out of the game for good (R16)."""
 
     tile: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Standing:
     """One line of the final ranking; ``rank`` 1 is a winner (R19, R20)."""
 
@@ -82,7 +86,7 @@ class Standing:
     highest_tile: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver:
     ranking: tuple[Standing, ...]
 

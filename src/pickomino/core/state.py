@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from pickomino.core import actions as A
 from pickomino.core.actions import Action
-from pickomino.core.dice import Counts, parse_dice, roll_outcomes
+from pickomino.core.dice import ROLL_FACE_MASKS, Counts, face_mask, parse_dice, roll_outcomes
 from pickomino.core.errors import IllegalAction
 from pickomino.core.events import (
     Bust,
@@ -57,6 +57,12 @@ from pickomino.core.rules import (
 
 _ALL_TILES_MASK = (1 << len(TILES)) - 1
 _NO_DICE: Counts = (0, 0, 0, 0, 0, 0)
+_ALL_FACES = 0b111111
+#: Keep actions for each mask of keepable faces.
+_KEEP_ACTIONS = tuple(
+    tuple(A.ACTIONS[f] for f in range(6) if mask & (1 << f)) for mask in range(64)
+)
+_ROLL_OR_STOP = (A.ROLL, A.STOP)
 
 
 class Phase(Enum):
@@ -98,6 +104,7 @@ class GameState:
         "current",
         "phase",
         "kept",
+        "kept_mask",
         "dice_left",
         "total",
         "roll",
@@ -159,6 +166,7 @@ class GameState:
             if len(counts) != 6:
                 raise ValueError("kept dice must be given as six counts")
             state.kept = list(counts)
+            state.kept_mask = face_mask(counts)
             state.dice_left = NUM_DICE - sum(counts)
             state.total = sum(n * p for n, p in zip(counts, FACE_POINTS, strict=True))
             state.phase = Phase.ROLL_OR_STOP
@@ -169,6 +177,7 @@ class GameState:
     def _start_turn(self) -> None:
         self.phase = Phase.ROLL
         self.kept: list[int] = [0] * 6
+        self.kept_mask = 0
         self.dice_left = NUM_DICE  # R5
         self.total = 0
         self.roll: Counts = _NO_DICE
@@ -217,17 +226,14 @@ class GameState:
             return ()
         return roll_outcomes(self.dice_left)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """The decisions allowed now, in id order; empty at a chance step or game end."""
         phase = self.phase
         if phase is Phase.KEEP:
-            kept, roll = self.kept, self.roll
-            return [A.ACTIONS[f] for f in range(6) if roll[f] and not kept[f]]
+            return _KEEP_ACTIONS[ROLL_FACE_MASKS[self.roll] & ~self.kept_mask]
         if phase is Phase.ROLL_OR_STOP:
-            return [A.ROLL, A.STOP]
-        if phase is Phase.CLAIM:
-            return list(self.claims)
-        return []
+            return _ROLL_OR_STOP
+        return self.claims  # empty unless in Phase.CLAIM
 
     def legal_action_ids(self) -> list[int]:
         return [action.id for action in self.legal_actions()]
@@ -267,69 +273,74 @@ class GameState:
         shows no face that was not kept yet (R7)."""
         if self.phase is not Phase.ROLL:
             raise IllegalAction("R5", f"no roll is due now: {self._waiting_for()}")
-        counts = parse_dice(dice) if isinstance(dice, str) else tuple(dice)
-        if (
-            len(counts) != 6
-            or not all(type(c) is int and c >= 0 for c in counts)
-            or sum(counts) != self.dice_left
-        ):
+        counts = dice if dice.__class__ is tuple else self._counts(dice)
+        shown = ROLL_FACE_MASKS.get(counts)  # type: ignore[call-overload]
+        if shown is None or sum(counts) != self.dice_left:
             raise IllegalAction(
                 "R5", f"the roll must show exactly the {self.dice_left} dice not kept this turn"
             )
         self.roll = counts  # type: ignore[assignment]
-        events: list[Event] = [Rolled(self.current, self.roll)]
-        kept = self.kept
-        if any(counts[f] and not kept[f] for f in range(6)):
+        events: list[Event] = [Rolled(self.current, counts)]  # type: ignore[arg-type]
+        if shown & ~self.kept_mask:
             self.phase = Phase.KEEP
         else:
             self._bust("no_new_face", events)
         return events
 
+    @staticmethod
+    def _counts(dice: object) -> Counts:
+        try:
+            return parse_dice(dice) if isinstance(dice, str) else tuple(dice)  # type: ignore
+        except (TypeError, ValueError) as error:
+            raise IllegalAction("R5", f"not a roll: {error}") from None
+
     def apply(self, action: Action | int | str) -> list[Event]:
         """Make a decision (an :class:`Action`, its id or its name) for the current player."""
-        action = A.Action.coerce(action)
-        kind = action.kind
-        phase = self.phase
+        if action.__class__ is not Action:
+            action = Action.coerce(action)
+        if action not in self.legal_actions():
+            raise self._refusal(action)  # type: ignore[arg-type]
+        kind = action.kind  # type: ignore[union-attr]
         events: list[Event] = []
         if kind == "keep":
-            face: int = action.value  # type: ignore[assignment]
-            if phase is not Phase.KEEP:
-                raise IllegalAction("R6", f"no face can be kept now: {self._waiting_for()}")
-            if self.kept[face]:
-                raise IllegalAction(
-                    "R6", f"{FACE_SYMBOLS[face]} was already kept this turn; keep another face"
-                )
+            face: int = action.value  # type: ignore[assignment,union-attr]
             count = self.roll[face]
-            if not count:
-                raise IllegalAction("R6", f"the roll shows no {FACE_SYMBOLS[face]}")
             self.kept[face] = count
+            self.kept_mask |= 1 << face
             self.dice_left -= count
             self.total += count * FACE_POINTS[face]
             self.roll = _NO_DICE
             events.append(Kept(self.current, face, count, self.total))
-            if self.dice_left == 0 or all(self.kept):  # R8: cannot roll, ends as if stopped
+            if self.dice_left == 0 or self.kept_mask == _ALL_FACES:  # R8: ends as if stopped
                 self._end_turn(events)
             else:
                 self.phase = Phase.ROLL_OR_STOP
-        elif kind == "roll" or kind == "stop":
-            if phase is not Phase.ROLL_OR_STOP:
-                raise IllegalAction("R8", f"cannot {kind} now: {self._waiting_for()}")
-            if kind == "roll":
-                self.phase = Phase.ROLL
-            else:
-                self._end_turn(events)
+        elif kind == "roll":
+            self.phase = Phase.ROLL
+        elif kind == "stop":
+            self._end_turn(events)
         else:
-            if phase is not Phase.CLAIM:
-                raise IllegalAction("R11", f"no tile can be claimed now: {self._waiting_for()}")
-            if action not in self.claims:
-                choices = ", ".join(a.name for a in self.claims)
-                raise IllegalAction(
-                    "R11",
-                    f"{action.name} is not allowed with total {self.total}; "
-                    f"choose one of: {choices}",
-                )
-            self._claim(action, events)
+            self._claim(action, events)  # type: ignore[arg-type]
         return events
+
+    def _refusal(self, action: Action) -> IllegalAction:
+        """Why ``action`` is not legal now, naming the rule."""
+        kind, phase = action.kind, self.phase
+        if kind == "keep":
+            symbol = FACE_SYMBOLS[action.value]  # type: ignore[index]
+            if phase is not Phase.KEEP:
+                return IllegalAction("R6", f"no face can be kept now: {self._waiting_for()}")
+            if self.kept_mask & (1 << action.value):  # type: ignore[operator]
+                return IllegalAction("R6", f"{symbol} was already kept this turn; keep another")
+            return IllegalAction("R6", f"the roll shows no {symbol}")
+        if kind in ("roll", "stop"):
+            return IllegalAction("R8", f"cannot {kind} now: {self._waiting_for()}")
+        if phase is not Phase.CLAIM:
+            return IllegalAction("R11", f"no tile can be claimed now: {self._waiting_for()}")
+        choices = ", ".join(a.name for a in self.claims)
+        return IllegalAction(
+            "R11", f"{action.name} is not allowed with total {self.total}; choose one of: {choices}"
+        )
 
     def _waiting_for(self) -> str:
         return {
@@ -431,6 +442,7 @@ class GameState:
         new.current = self.current
         new.phase = self.phase
         new.kept = list(self.kept)
+        new.kept_mask = self.kept_mask
         new.dice_left = self.dice_left
         new.total = self.total
         new.roll = self.roll
