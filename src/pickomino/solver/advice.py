@@ -1,0 +1,84 @@
+"""The solver applied to a real game state: every legal choice ranked, and the best one.
+
+>>> from pickomino.core import GameState
+>>> state = GameState.from_position([[], []], kept="WW44")   # 18 kept, 4 dice left
+>>> _ = state.apply("roll"); _ = state.apply_roll("4455")
+>>> [c.action.name for c in rank_choices(state)]
+['keep 5']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pickomino.core import Action, GameState, Phase, worms_on
+from pickomino.core.actions import ROLL, STOP
+from pickomino.solver.solve import Outlook, TurnSolution, solve
+from pickomino.solver.values import TurnValues
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal choice with what it leads to under best play for the rest of the turn."""
+
+    action: Action
+    value: float  # the objective (expected worm gain by default)
+    tile: float  # probability of winning a tile (a success)
+    bust: float  # probability of a bust
+    outlook: Outlook | None = None  # None for a claim: its outcome is certain
+
+
+def _solution(state: GameState, values: TurnValues | None) -> TurnSolution:
+    return solve(values if values is not None else TurnValues.worm_gain(state))
+
+
+def claim_gain(action: Action) -> float:
+    """Worm swing of a claim: a steal counts the victim's loss as well."""
+    return float(worms_on(action.value) * (2 if action.kind == "steal" else 1))  # type: ignore[arg-type]
+
+
+def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Choice]:
+    """Every legal decision in ``state``, best first (by value, then by bust risk)."""
+    solution = _solution(state, values)
+    kept = state.kept_counts()
+    choices: list[Choice] = []
+    if state.phase is Phase.KEEP:
+        for action in state.legal_actions():
+            face: int = action.value  # type: ignore[assignment]
+            after = list(kept)
+            after[face] = state.roll[face]
+            outlook = solution.outlook(solution.index(tuple(after)))
+            choices.append(Choice(action, outlook.value, outlook.success, outlook.bust, outlook))
+    elif state.phase is Phase.ROLL_OR_STOP:
+        index = solution.index(kept)
+        for action, first in ((ROLL, "roll"), (STOP, "stop")):
+            outlook = solution.outlook(index, first)
+            choices.append(Choice(action, outlook.value, outlook.success, outlook.bust, outlook))
+    elif state.phase is Phase.CLAIM:
+        choices = [Choice(a, claim_gain(a), 1.0, 0.0) for a in state.legal_actions()]
+    return sorted(choices, key=lambda c: (-c.value, c.bust))
+
+
+def turn_outlook(state: GameState, values: TurnValues | None = None) -> Outlook:
+    """Before a roll: how the turn will end under best play from here."""
+    solution = _solution(state, values)
+    return solution.outlook(solution.index(state.kept_counts()), "roll")
+
+
+def best_action(state: GameState, values: TurnValues | None = None) -> Action:
+    """The solver's choice, without computing full distributions (fast, for bots)."""
+    solution = _solution(state, values)
+    if state.phase is Phase.KEEP:
+        kept = state.kept_counts()
+
+        def value_of(action: Action) -> float:
+            after = list(kept)
+            after[action.value] = state.roll[action.value]  # type: ignore[index]
+            return float(solution.value[solution.index(tuple(after))])
+
+        return max(state.legal_actions(), key=value_of)
+    if state.phase is Phase.ROLL_OR_STOP:
+        return ROLL if solution.rolls[solution.index(state.kept_counts())] else STOP
+    if state.phase is Phase.CLAIM:
+        return max(state.legal_actions(), key=claim_gain)
+    raise ValueError(f"no decision to make: {state.phase.value}")

@@ -1,0 +1,127 @@
+"""Exact dynamic programme over one turn, for any value of the turn's outcomes.
+
+Backward induction over the turn graph (fewer dice left first) gives the value of every
+state under the best policy; a forward pass of that policy gives the exact distribution of
+how the turn ends.
+
+>>> from pickomino.solver import TurnValues, solve
+>>> solution = solve(TurnValues.at_least(21))   # P(worm and total >= 21) with 8 dice
+>>> round(solution.start_value, 4)
+0.893
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from pickomino.core.rules import FACE_POINTS
+from pickomino.solver.graph import MAX_TOTAL, TurnGraph, turn_graph
+from pickomino.solver.values import TurnValues
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """How a turn ends, from some point on, under the best policy."""
+
+    value: float
+    #: probability of stopping with a worm and total T, for T = 0..40
+    end_totals: tuple[float, ...]
+    #: probability that a roll shows no new face (R7)
+    bust_no_new_face: float
+    #: probability of stopping without a worm (R10)
+    bust_no_worm: float
+    #: probability of ending with a success (a tile, or the target reached)
+    success: float
+
+    @property
+    def bust(self) -> float:
+        """Probability of a bust of any kind (no new face, no worm, total too low)."""
+        return max(0.0, 1.0 - self.success)
+
+
+class TurnSolution:
+    """The values of every turn state for one value table, and the policy they imply."""
+
+    def __init__(self, values: TurnValues, graph: TurnGraph | None = None) -> None:
+        graph = graph or turn_graph()
+        self.graph, self.values = graph, values
+        end = np.asarray(values.end, dtype=float)
+        size = len(graph.keys)
+        self.stop_value = np.where(graph.has_worm, end[graph.total], values.bust)
+        self.roll_value = np.full(size, -np.inf)
+        vector = np.empty(size + 2)
+        vector[:size] = self.stop_value
+        vector[graph.bust], vector[graph.none] = values.bust, -np.inf
+        self._best_column = []
+        for level in graph.levels:  # n = 1..8: successors are always on lower levels
+            choices = vector[level.row_next]
+            best = choices.argmax(axis=1)
+            row_values = choices[np.arange(len(best)), best] * level.row_prob
+            rolled = np.bincount(level.row_state, weights=row_values, minlength=len(level.states))
+            self.roll_value[level.states] = rolled
+            vector[level.states] = np.maximum(self.stop_value[level.states], rolled)
+            self._best_column.append(best)
+        vector[graph.start] = self.roll_value[graph.start]  # nothing kept yet: must roll (R5)
+        self.value = vector[:size]
+        self.rolls = self.roll_value > self.stop_value  # ties stop: same value, less risk
+
+    # ---------------------------------------------------------------- look-ups
+    def index(self, kept: tuple[int, ...]) -> int:
+        """State index of a turn with these kept dice (counts per face)."""
+        mask = sum(1 << f for f, c in enumerate(kept) if c)
+        total = sum(c * p for c, p in zip(kept, FACE_POINTS, strict=True))
+        return self.graph.index[(mask, 8 - sum(kept), total)]
+
+    @property
+    def start_value(self) -> float:
+        """Value of a fresh turn with eight dice."""
+        return float(self.value[self.graph.start])
+
+    # ---------------------------------------------------------------- outlooks
+    def outlook(self, index: int, first: str = "best") -> Outlook:
+        """The turn's end distribution from state ``index`` when the player now does
+        ``first`` (``"best"``, ``"roll"`` or ``"stop"``) and plays best afterwards."""
+        graph = self.graph
+        size = len(graph.keys)
+        mass = np.zeros(size)
+        final = np.zeros(size)
+        mass[index] = 1.0
+        rolls = self.rolls.copy()
+        if first == "stop" or not graph.can_roll[index]:
+            rolls[index] = False
+        elif first == "roll" or index == graph.start:
+            rolls[index] = True
+        no_new_face = 0.0
+        for level, best in zip(reversed(graph.levels), reversed(self._best_column), strict=True):
+            here = mass[level.states]
+            if not here.any():
+                continue
+            rolling = rolls[level.states]
+            final[level.states] += np.where(rolling, 0.0, here)
+            row_mass = (here * rolling)[level.row_state] * level.row_prob
+            targets = level.row_next[np.arange(len(best)), best]
+            busted = targets == graph.bust
+            no_new_face += float(row_mass[busted].sum())
+            np.add.at(mass, targets[~busted], row_mass[~busted])
+            mass[level.states] = 0.0
+        final += mass  # what is left sits on states that cannot roll: their turn ends
+        worm = graph.has_worm
+        end_totals = np.bincount(graph.total[worm], weights=final[worm], minlength=MAX_TOTAL + 1)
+        value = self.roll_value[index] if rolls[index] else self.stop_value[index]
+        success = float(end_totals[np.asarray(self.values.success)].sum())
+        return Outlook(
+            value=float(value),
+            end_totals=tuple(float(p) for p in end_totals),
+            bust_no_new_face=no_new_face,
+            bust_no_worm=float(final[~worm].sum()),
+            success=success,
+        )
+
+
+@lru_cache(maxsize=4096)
+def solve(values: TurnValues) -> TurnSolution:
+    """The solution for a value table; cached, since tables repeat across turns and games."""
+    return TurnSolution(values)

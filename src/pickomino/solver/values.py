@@ -1,0 +1,65 @@
+"""What a turn's outcome is worth: the value table a solve maximises.
+
+A table gives, for every total T (0..40) reached with a worm, the value of stopping there,
+the value of a bust, and which totals count as a success (a tile won, or a target met).
+Any objective is a table; the common ones are built here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pickomino.core import GameState, worms_on
+from pickomino.solver.graph import MAX_TOTAL
+
+TOTALS = range(MAX_TOTAL + 1)
+
+
+@dataclass(frozen=True)
+class TurnValues:
+    end: tuple[float, ...]  # value of stopping with a worm and total T, T = 0..40
+    bust: float
+    success: tuple[bool, ...]  # does stopping with a worm and total T count as a success?
+
+    def __post_init__(self) -> None:
+        if len(self.end) != len(TOTALS) or len(self.success) != len(TOTALS):
+            raise ValueError(f"a value table has one entry per total 0..{MAX_TOTAL}")
+
+    @classmethod
+    def at_least(cls, target: int) -> TurnValues:
+        """1 for ending with a worm and a total of at least ``target``, else 0."""
+        hit = tuple(t >= target for t in TOTALS)
+        return cls(tuple(float(h) for h in hit), 0.0, hit)
+
+    @classmethod
+    def exactly(cls, target: int) -> TurnValues:
+        """1 for ending with a worm and a total of exactly ``target``, else 0."""
+        hit = tuple(t == target for t in TOTALS)
+        return cls(tuple(float(h) for h in hit), 0.0, hit)
+
+    @classmethod
+    def worm_gain(cls, state: GameState) -> TurnValues:
+        """Expected change in worms, for the player to move in ``state``: a tile from the grill
+        gains its worms; a steal gains them and costs the victim as much (counted twice, as a
+        swing between two players); a bust loses the top tile of one's stack (R15)."""
+        top = state.top(state.current)
+        bust = -float(worms_on(top)) if top else 0.0
+        end, success = [], []
+        for total in TOTALS:
+            claims = state.claimable(total)
+            gains = [worms_on(c.value) * (2 if c.kind == "steal" else 1) for c in claims]  # type: ignore[arg-type]
+            end.append(float(max(gains)) if gains else bust)
+            success.append(bool(gains))
+        return cls(tuple(end), bust, tuple(success))
+
+    @classmethod
+    def stake(cls, stake: float) -> TurnValues:
+        """Worms of the tile won when all tiles lie on the grill and nobody holds one, with a
+        bust costing ``stake`` worms (``pickomino odds --stake N``)."""
+        fresh = GameState(2)
+        gains = [max((worms_on(c.value) for c in fresh.claimable(t)), default=None) for t in TOTALS]  # type: ignore[arg-type]
+        return cls(
+            tuple(float(g) if g is not None else -float(stake) for g in gains),
+            -float(stake),
+            tuple(g is not None for g in gains),
+        )
