@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import click
 from pickomino import __version__
 from pickomino.bots import BOTS, make_bot
 from pickomino.core import Game, RecordError, Rules
+from pickomino.core.dice import parse_dice, points
 from pickomino.core.render import describe_event
 
 
@@ -98,3 +100,94 @@ def show(record: Path) -> None:
         raise click.ClickException(f"{record}: {error}") from None
     click.echo(game.render_log())
     click.echo(str(game))
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:6.2f}%"
+
+
+@main.command()
+@click.option("--stake", type=float, default=0.0, show_default=True,
+              help="Worms a bust costs, for the expected-worms figure.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the >= T and = T curves to this PNG file.")
+def odds(stake: float, as_json: bool, plot: Path | None) -> None:
+    """Exact odds of a fresh turn with eight dice, under best play for each goal."""
+    from pickomino.solver.odds import fresh_turn_odds, plot_odds
+
+    if stake < 0:
+        raise click.BadParameter("a bust cannot gain worms; give a stake of 0 or more",
+                                 param_hint="--stake")
+    result = fresh_turn_odds(stake)
+    if plot:
+        plot_odds(result, str(plot))
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
+    for tile, p in result["at_least"].items():  # type: ignore[union-attr]
+        click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")  # type: ignore[index]
+    click.echo(
+        f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
+        f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"  # type: ignore[arg-type]
+    )
+    if plot:
+        click.echo(f"Plot written to {plot}")
+
+
+@main.command()
+@click.option("--me", default="", help="Your stack, bottom to top, e.g. '22 25'.")
+@click.option("--opponent", "opponents", multiple=True,
+              help="An opponent's stack, bottom to top; repeat for each opponent.")
+@click.option("--down", default="", help="Tiles turned face down, e.g. '35 36' or '33-36'.")
+@click.option("--kept", default="", help="Dice kept so far this turn, e.g. 'WW44'.")
+@click.option("--rolled", default=None, help="The dice just rolled, e.g. '4455W'.")
+@RULES_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+def advise(me: str, opponents: tuple[str, ...], down: str, kept: str, rolled: str | None,
+           rules: Rules, as_json: bool) -> None:
+    """Rank your choices in a situation: chance of a tile, expected worms, bust risk.
+
+    Every tile not in a stack and not face down is on the grill. Expected worms count a
+    steal twice (you gain, the victim loses) and a bust as the loss of your top tile.
+    Example: pickomino advise --me 25 --opponent "27 30" --kept WW44 --rolled 4455
+    """
+    from pickomino.situation import situation
+    from pickomino.solver.advice import rank_choices, turn_outlook
+
+    try:
+        state = situation(me, opponents or ("",), down, kept, rolled, rules)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    report: dict[str, object] = {"kept": kept.upper(), "total": points(parse_dice(kept)),
+                                 "rolled": (rolled or "").upper(), "grill": list(state.grill)}
+    if state.current != 0 or state.is_over:  # the roll ended the turn at once
+        report.update(phase="bust", reason="no face of the roll can be kept (R7)", choices=[])
+    elif state.is_chance():
+        outlook = turn_outlook(state)
+        report.update(phase="roll", tile=outlook.success, expected_worms=outlook.value,
+                      bust=outlook.bust, choices=[])
+    else:
+        choices = rank_choices(state)
+        report.update(phase=state.phase.value, best=choices[0].action.name, choices=[
+            {"action": c.action.name, "tile": c.tile, "expected_worms": c.value, "bust": c.bust}
+            for c in choices
+        ])
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    click.echo(f"Grill {' '.join(map(str, state.grill))}; kept {kept or '-'} = {report['total']}; "
+               f"rolled {rolled or '-'}")
+    if report["phase"] == "bust":
+        click.echo(f"Bust: {report['reason']}")
+    elif report["phase"] == "roll":
+        click.echo(f"Roll the dice. This turn: tile {_percent(report['tile'])}, "  # type: ignore[arg-type]
+                   f"expected worms {report['expected_worms']:+.3f}, "
+                   f"bust {_percent(report['bust'])}")  # type: ignore[arg-type]
+    else:
+        click.echo("choice       P(tile)   E[worms]     bust")
+        for c in report["choices"]:  # type: ignore[attr-defined]
+            click.echo(f"{c['action']:<10} {_percent(c['tile'])}   {c['expected_worms']:+8.3f}  "
+                       f"{_percent(c['bust'])}")
+        click.echo(f"Best: {report['best']}")

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
-from pickomino.core.rules import FACE_SYMBOLS, NUM_DICE
+from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS, NUM_DICE
 
 Counts = tuple[int, int, int, int, int, int]
 
@@ -27,6 +27,15 @@ def format_dice(counts: Counts) -> str:
     '1145WW'
     """
     return "".join(symbol * count for symbol, count in zip(FACE_SYMBOLS, counts, strict=True))
+
+
+def points(counts: Counts) -> int:
+    """The total of some dice (R9): face values, 5 for a worm.
+
+    >>> points(parse_dice("WW44"))
+    18
+    """
+    return sum(count * value for count, value in zip(counts, FACE_POINTS, strict=True))
 
 
 def parse_dice(text: str) -> Counts:

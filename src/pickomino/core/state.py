@@ -26,7 +26,14 @@ from fractions import Fraction
 
 from pickomino.core import actions as A
 from pickomino.core.actions import Action
-from pickomino.core.dice import ROLL_FACE_MASKS, Counts, face_mask, parse_dice, roll_outcomes
+from pickomino.core.dice import (
+    ROLL_FACE_MASKS,
+    Counts,
+    face_mask,
+    parse_dice,
+    points,
+    roll_outcomes,
+)
 from pickomino.core.errors import IllegalAction
 from pickomino.core.events import (
     Bust,
@@ -168,7 +175,7 @@ class GameState:
             state.kept = list(counts)
             state.kept_mask = face_mask(counts)
             state.dice_left = NUM_DICE - sum(counts)
-            state.total = sum(n * p for n, p in zip(counts, FACE_POINTS, strict=True))
+            state.total = points(counts)  # type: ignore[arg-type]
             state.phase = Phase.ROLL_OR_STOP
             if state.dice_left == 0 or all(counts):
                 raise ValueError("with no dice left or all faces kept the turn is over (R8)")

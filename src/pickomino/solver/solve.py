@@ -17,7 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from pickomino.core.rules import FACE_POINTS
+from pickomino.core.dice import face_mask, points
+from pickomino.core.rules import NUM_DICE
 from pickomino.solver.graph import MAX_TOTAL, TurnGraph, turn_graph
 from pickomino.solver.values import TurnValues
 
@@ -71,9 +72,7 @@ class TurnSolution:
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
         """State index of a turn with these kept dice (counts per face)."""
-        mask = sum(1 << f for f, c in enumerate(kept) if c)
-        total = sum(c * p for c, p in zip(kept, FACE_POINTS, strict=True))
-        return self.graph.index[(mask, 8 - sum(kept), total)]
+        return self.graph.index[(face_mask(kept), NUM_DICE - sum(kept), points(kept))]
 
     @property
     def start_value(self) -> float:

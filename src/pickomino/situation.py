@@ -1,0 +1,70 @@
+"""A game situation described in a few words, for `pickomino advise` and the dice helper.
+
+Syntax (every part optional; the player to advise is "me"):
+
+- tiles: numbers separated by spaces or commas, ranges allowed: ``"21-24 30"``;
+- my stack and each opponent's stack list tiles bottom to top (the last one is the top);
+- face-down tiles are out of the game; every other tile lies face up on the grill;
+- dice: faces ``1``–``5`` and ``W``, e.g. ``"WW44"`` kept, ``"4455W"`` rolled.
+
+>>> state = situation(me="25", opponents=["28 31"], down="36", kept="WW44", rolled="4455")
+>>> state.grill[-1], state.top(1), state.total, state.roll
+(35, 31, 18, (0, 0, 0, 2, 2, 0))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pickomino.core import GameState, IllegalAction, Rules, parse_dice
+from pickomino.core.rules import NUM_DICE, worms_on
+
+
+def parse_tiles(text: str) -> list[int]:
+    """``"21-23, 30"`` → ``[21, 22, 23, 30]``; anything else is a clear error."""
+    tiles: list[int] = []
+    for part in filter(None, re.split(r"[\s,]+", text.strip())):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not match:
+            raise ValueError(f"{part!r} is not a tile number or range (tiles are 21 to 36)")
+        low, high = int(match[1]), int(match[2] or match[1])
+        for tile in range(low, high + 1):
+            worms_on(tile)  # refuses numbers that are not tiles
+            tiles.append(tile)
+        if high < low:
+            raise ValueError(f"{part!r}: a range goes from low to high")
+    return tiles
+
+
+def situation(
+    me: str = "",
+    opponents: Sequence[str] = ("",),
+    down: str = "",
+    kept: str = "",
+    rolled: str | None = None,
+    rules: Rules | None = None,
+) -> GameState:
+    """The state in which "me" (seat 0) decides; refuses impossible descriptions."""
+    stacks = [parse_tiles(me), *(parse_tiles(o) for o in opponents or ("",))]
+    kept_counts = parse_dice(kept)
+    if sum(kept_counts) >= NUM_DICE:
+        raise ValueError(f"{sum(kept_counts)} dice kept: with none left the turn is over (R8)")
+    if kept_counts.count(0) == 0:
+        raise ValueError("all six faces are kept: the turn is over (R8)")
+    state = GameState.from_position(stacks, parse_tiles(down), 0, rules, kept=kept_counts)
+    if rolled is None:
+        return state
+    roll = parse_dice(rolled)
+    left = NUM_DICE - sum(kept_counts)
+    if sum(roll) != left:
+        raise ValueError(
+            f"{sum(roll)} dice rolled, but {left} are left after keeping {sum(kept_counts)} (R5)"
+        )
+    try:
+        if any(kept_counts):
+            state.apply("roll")
+        state.apply_roll(roll)
+    except IllegalAction as error:  # pragma: no cover - checked above
+        raise ValueError(str(error)) from None
+    return state

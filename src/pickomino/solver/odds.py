@@ -1,0 +1,42 @@
+"""The odds of a fresh turn with eight dice, as `pickomino odds` reports them."""
+
+from __future__ import annotations
+
+from pickomino.core.rules import TILES
+from pickomino.solver.solve import solve
+from pickomino.solver.values import TurnValues
+
+
+def fresh_turn_odds(stake: float = 0.0) -> dict[str, object]:
+    """Best achievable P(worm and total >= T) and P(worm and total = T) for T = 21..36,
+    each under its own best policy; the best expected worms when every tile is on the grill
+    and a bust costs ``stake`` worms; and the bust probability under that policy."""
+    worms = solve(TurnValues.stake(stake))
+    start = worms.graph.start
+    return {
+        "at_least": {str(t): solve(TurnValues.at_least(t)).start_value for t in TILES},
+        "exactly": {str(t): solve(TurnValues.exactly(t)).start_value for t in TILES},
+        "expected_worms": worms.start_value,
+        "bust": worms.outlook(start).bust,
+    }
+
+
+def plot_odds(odds: dict[str, object], path: str) -> None:
+    """Draw the >= T and = T curves to an image file (matplotlib, no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    at_least: dict[str, float] = odds["at_least"]  # type: ignore[assignment]
+    exactly: dict[str, float] = odds["exactly"]  # type: ignore[assignment]
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label="P(total ≥ T, with a worm)")
+    axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label="P(total = T, with a worm)")
+    axes.set(xlabel="target T", ylabel="best achievable probability", ylim=(0, 1), xticks=TILES)
+    axes.set_title("Pickomino: odds of a fresh turn with eight dice (exact, best play)")
+    axes.grid(alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
