@@ -50,3 +50,20 @@ class SimpleBot:
         face: int = action.value  # type: ignore[assignment]
         worms_now = face == WORM and not state.has_worm() and sum(map(bool, state.kept)) >= 2
         return (worms_now, state.roll[face] * FACE_POINTS[face] + (face == WORM))
+
+
+@register("expected")
+class ExpectedBot:
+    """Maximises the expected worm gain of the turn with the exact solver, valued on the real
+    situation: tiles on the grill, stealable tops (a steal swings twice its worms), and the
+    own top tile a bust would lose."""
+
+    name = "expected"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic without one
+
+    def choose(self, state: GameState) -> Action:
+        from pickomino.solver.advice import best_action
+
+        return best_action(state)

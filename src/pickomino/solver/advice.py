@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pickomino.core import Action, GameState, Phase, worms_on
+from pickomino.core import Action, GameState, Phase
 from pickomino.core.actions import ROLL, STOP
 from pickomino.solver.solve import Outlook, TurnSolution, solve
-from pickomino.solver.values import TurnValues
+from pickomino.solver.values import TurnValues, claim_gain
 
 
 @dataclass(frozen=True)
@@ -30,11 +30,6 @@ class Choice:
 
 def _solution(state: GameState, values: TurnValues | None) -> TurnSolution:
     return solve(values if values is not None else TurnValues.worm_gain(state))
-
-
-def claim_gain(action: Action) -> float:
-    """Worm swing of a claim: a steal counts the victim's loss as well."""
-    return float(worms_on(action.value) * (2 if action.kind == "steal" else 1))  # type: ignore[arg-type]
 
 
 def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Choice]:

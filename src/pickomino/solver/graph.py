@@ -34,9 +34,10 @@ class Level:
     row_state: np.ndarray  # (R,) position in ``states`` of each row's state
     row_prob: np.ndarray  # (R,) probability of the row's roll given its state (float)
     row_fraction: tuple[Fraction, ...]  # the same probabilities, exact
-    row_next: np.ndarray  # (R, 6) successor state per face; BUST for a roll with no new face,
-    # NONE (a -inf slot) for a face that cannot be kept
-    row_faces: np.ndarray  # (R, 6) the face kept in each column (-1 where none)
+    #: (C, R) with C = min(n, 6) columns, as a roll of n dice shows at most n faces: the
+    #: state each keepable face of the row's roll leads to; ``bust`` in every column for a
+    #: roll with no new face (R7), ``none`` (a -inf slot) in the columns left over
+    next_by_column: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -69,16 +70,16 @@ def projected_rolls(kept_mask: int, n: int) -> list[tuple[tuple[int, ...], Fract
     dice not counted show kept faces.
     """
     free = [f for f in range(6) if not kept_mask >> f & 1]
-    other = Fraction(6 - len(free), 6)
+    kept_faces = 6 - len(free)
     rolls = []
     for shown in itertools.product(range(n + 1), repeat=len(free)):
         rest = n - sum(shown)
-        if rest < 0:
+        if rest < 0 or (rest and not kept_faces):
             continue
-        ways = Fraction(factorial(n), factorial(rest))
+        ways = factorial(n) // factorial(rest)  # multinomial: which dice show what
         for count in shown:
-            ways /= factorial(count)
-        probability = ways * Fraction(1, 6) ** sum(shown) * other**rest
+            ways //= factorial(count)
+        probability = Fraction(ways * kept_faces**rest, 6**n)
         if probability:
             counts = [0] * 6
             for face, count in zip(free, shown, strict=True):
@@ -120,20 +121,15 @@ def turn_graph() -> TurnGraph:
     levels = []
     for n in range(1, NUM_DICE + 1):
         rolling = [key for key in keys if key[1] == n and key in rows_of]
-        row_state, row_fraction, row_next, row_faces = [], [], [], []
+        width = min(n, 6)
+        row_state, row_fraction, row_next = [], [], []
         for position, key in enumerate(rolling):
             for probability, moves in rows_of[key]:
-                next_states = [none] * 6
-                faces = [-1] * 6
-                for column, (face, successor) in enumerate(moves):
-                    next_states[column] = index[successor]
-                    faces[column] = face
-                if not moves:
-                    next_states = [bust] * 6
+                next_states = [index[successor] for _, successor in moves]
+                next_states += [none if moves else bust] * (width - len(moves))
                 row_state.append(position)
                 row_fraction.append(probability)
                 row_next.append(next_states)
-                row_faces.append(faces)
         levels.append(
             Level(
                 n=n,
@@ -141,8 +137,7 @@ def turn_graph() -> TurnGraph:
                 row_state=np.array(row_state, dtype=np.intp),
                 row_prob=np.array([float(p) for p in row_fraction]),
                 row_fraction=tuple(row_fraction),
-                row_next=np.array(row_next, dtype=np.intp).reshape(-1, 6),
-                row_faces=np.array(row_faces, dtype=np.int8).reshape(-1, 6),
+                next_by_column=np.array(row_next, dtype=np.intp).reshape(-1, width).T.copy(),
             )
         )
     key_array = np.array(keys, dtype=np.int64)

@@ -56,18 +56,25 @@ class TurnSolution:
         vector = np.empty(size + 2)
         vector[:size] = self.stop_value
         vector[graph.bust], vector[graph.none] = values.bust, -np.inf
-        self._best_column = []
         for level in graph.levels:  # n = 1..8: successors are always on lower levels
-            choices = vector[level.row_next]
-            best = choices.argmax(axis=1)
-            row_values = choices[np.arange(len(best)), best] * level.row_prob
+            row_values = vector[level.next_by_column].max(axis=0) * level.row_prob
             rolled = np.bincount(level.row_state, weights=row_values, minlength=len(level.states))
             self.roll_value[level.states] = rolled
             vector[level.states] = np.maximum(self.stop_value[level.states], rolled)
-            self._best_column.append(best)
         vector[graph.start] = self.roll_value[graph.start]  # nothing kept yet: must roll (R5)
+        self._vector = vector
         self.value = vector[:size]
         self.rolls = self.roll_value > self.stop_value  # ties stop: same value, less risk
+        self._targets: list[np.ndarray] | None = None
+
+    def _policy_targets(self) -> list[np.ndarray]:
+        """Per level, the state each row's best keep leads to (computed on first use)."""
+        if self._targets is None:
+            self._targets = []
+            for level in self.graph.levels:
+                best = self._vector[level.next_by_column].argmax(axis=0)
+                self._targets.append(level.next_by_column[best, np.arange(len(best))])
+        return self._targets
 
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
@@ -94,14 +101,14 @@ class TurnSolution:
         elif first == "roll" or index == graph.start:
             rolls[index] = True
         no_new_face = 0.0
-        for level, best in zip(reversed(graph.levels), reversed(self._best_column), strict=True):
+        policy = self._policy_targets()
+        for level, targets in zip(reversed(graph.levels), reversed(policy), strict=True):
             here = mass[level.states]
             if not here.any():
                 continue
             rolling = rolls[level.states]
             final[level.states] += np.where(rolling, 0.0, here)
             row_mass = (here * rolling)[level.row_state] * level.row_prob
-            targets = level.row_next[np.arange(len(best)), best]
             busted = targets == graph.bust
             no_new_face += float(row_mass[busted].sum())
             np.add.at(mass, targets[~busted], row_mass[~busted])

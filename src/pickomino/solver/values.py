@@ -8,8 +8,10 @@ Any objective is a table; the common ones are built here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from pickomino.core import GameState, worms_on
+from pickomino.core import Action, GameState, Rules, worms_on
+from pickomino.core.rules import TILES
 from pickomino.solver.graph import MAX_TOTAL
 
 TOTALS = range(MAX_TOTAL + 1)
@@ -42,15 +44,10 @@ class TurnValues:
         """Expected change in worms, for the player to move in ``state``: a tile from the grill
         gains its worms; a steal gains them and costs the victim as much (counted twice, as a
         swing between two players); a bust loses the top tile of one's stack (R15)."""
-        top = state.top(state.current)
-        bust = -float(worms_on(top)) if top else 0.0
-        end, success = [], []
-        for total in TOTALS:
-            claims = state.claimable(total)
-            gains = [worms_on(c.value) * (2 if c.kind == "steal" else 1) for c in claims]  # type: ignore[arg-type]
-            end.append(float(max(gains)) if gains else bust)
-            success.append(bool(gains))
-        return cls(tuple(end), bust, tuple(success))
+        opponent_tops = frozenset(
+            stack[-1] for seat, stack in enumerate(state.stacks) if stack and seat != state.current
+        )
+        return _worm_gain(state.rules, state.grill_mask, state.top(state.current), opponent_tops)
 
     @classmethod
     def stake(cls, stake: float) -> TurnValues:
@@ -63,3 +60,28 @@ class TurnValues:
             -float(stake),
             tuple(g is not None for g in gains),
         )
+
+
+@lru_cache(maxsize=1 << 16)
+def _worm_gain(
+    rules: Rules, grill_mask: int, own_top: int | None, opponent_tops: frozenset[int]
+) -> TurnValues:
+    """The worm-gain table depends only on these; rebuild a minimal position to ask the
+    engine which tiles each total could claim (the rules live in the engine alone)."""
+    stacks = [[own_top] if own_top else [], *([tile] for tile in sorted(opponent_tops))]
+    stacks += [[]] * (2 - len(stacks))
+    placed = {tile for stack in stacks for tile in stack}
+    down = [t for t in TILES if not grill_mask >> (t - TILES[0]) & 1 and t not in placed]
+    state = GameState.from_position(stacks, down, 0, rules)
+    bust = -float(worms_on(own_top)) if own_top else 0.0
+    end, success = [], []
+    for total in TOTALS:
+        gains = [claim_gain(claim) for claim in state.claimable(total)]
+        end.append(max(gains) if gains else bust)
+        success.append(bool(gains))
+    return TurnValues(tuple(end), bust, tuple(success))
+
+
+def claim_gain(action: Action) -> float:
+    """Worm swing of a claim: a steal counts the victim's loss as well."""
+    return float(worms_on(action.value) * (2 if action.kind == "steal" else 1))  # type: ignore[arg-type]
