@@ -191,3 +191,45 @@ def advise(me: str, opponents: tuple[str, ...], down: str, kept: str, rolled: st
             click.echo(f"{c['action']:<10} {_percent(c['tile'])}   {c['expected_worms']:+8.3f}  "
                        f"{_percent(c['bust'])}")
         click.echo(f"Best: {report['best']}")
+
+
+@main.command()
+@click.option("--bots", required=True, help=f"Comma-separated bots to pit against each other: "
+              f"{', '.join(BOTS)}.")
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
+              help="Seats per game; bots are seated in rotation.")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to play in parallel (the result does not depend on it).")
+@RULES_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar (default: when standard error is a terminal).")
+def tournament(bots: str, players: int, games: int, seed: int, jobs: int, rules: Rules,
+               as_json: bool, progress: bool | None) -> None:
+    """Play many seat-rotated games between bots and report win shares."""
+    from tqdm import tqdm
+
+    from pickomino.sim import run_tournament
+
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or not names:
+        raise click.BadParameter(f"unknown bot(s) {', '.join(unknown) or '(none given)'}; "
+                                 f"bots are {', '.join(BOTS)}", param_hint="--bots")
+    with tqdm(total=games, unit="game", disable=None if progress is None else not progress,
+              file=click.get_text_stream("stderr")) as bar:
+        result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+        return
+    click.echo(f"{result.games} games, {players} players, seed {seed}, rules "
+               f"{rules.preset_name or rules.to_dict()}")
+    click.echo("bot            games     wins   ties   win share  95% CI             "
+               "mean worms  mean turns")
+    for label, record in sorted(result.bots.items(), key=lambda item: -item[1].win_share):
+        low, high = record.ci95
+        click.echo(f"{label:<14} {record.games:>5} {record.wins:>8} {record.ties:>6}   "
+                   f"{_percent(record.win_share)}  [{_percent(low)}, {_percent(high)}]  "
+                   f"{record.worms / record.games:>10.2f}  {record.turns / record.games:>10.2f}")

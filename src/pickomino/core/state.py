@@ -274,6 +274,27 @@ class GameState:
                     claims.append(A.steal(total))
         return tuple(claims)
 
+    def endings(self, total: int, worm: bool = True) -> list[tuple[Action | None, GameState]]:
+        """Where the current turn would lead if it ended now with ``total`` (and a worm kept
+        or not): one ``(claim, next state)`` per tile the player could claim, or a single
+        ``(None, state after the bust)``. For planners that value whole positions.
+
+        >>> [(a.name, s.stacks) for a, s in GameState.from_position([[], [27]]).endings(27)]
+        [('take 26', [[26], [27]]), ('steal 27', [[27], []])]
+        """
+        base = self.copy()
+        base.total = total
+        claims = self.claimable(total) if worm else ()
+        if not claims:
+            base._bust("no_worm" if not worm else "too_low", [])
+            return [(None, base)]
+        endings = []
+        for claim in claims:
+            after = base.copy()
+            after._claim(claim, [])
+            endings.append((claim, after))
+        return endings
+
     # ------------------------------------------------------------- transitions
     def apply_roll(self, dice: Counts | str) -> list[Event]:
         """Supply the outcome of the pending roll (R5); a bust follows at once if the roll

@@ -1,0 +1,180 @@
+"""Seat-rotated tournaments between bots, in parallel across processes, reproducible.
+
+Seat ``s`` of game ``g`` is taken by bot ``(g + s) mod k`` of the ``k`` bots listed, so
+over every ``k`` consecutive games each bot sits in each seat equally often. Game ``g``
+rolls its dice and seeds its bots from ``(seed, g)`` alone, so the result is the same
+whatever the number of processes.
+
+>>> result = run_tournament(["simple", "random"], players=2, games=4, seed=1)
+>>> result.games, sorted(result.bots), result.bots["simple"].games
+(4, ['random', 'simple'], 4)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+from pickomino.bots import make_bot
+from pickomino.core import GameState, Rules, sample_roll
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game: per seat, the bot label, worms, share of the win and own turns."""
+
+    labels: tuple[str, ...]
+    worms: tuple[int, ...]
+    shares: tuple[float, ...]  # 1 for a sole winner, 1/k for a win shared by k, else 0
+    turns: tuple[int, ...]
+
+
+@dataclass
+class BotRecord:
+    games: int = 0
+    wins: int = 0  # sole wins
+    ties: int = 0  # shared wins
+    share: float = 0.0
+    share_squares: float = 0.0
+    worms: int = 0
+    turns: int = 0
+
+    @property
+    def win_share(self) -> float:
+        return self.share / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Normal-approximation 95% interval of the mean share per game (ties count 1/k)."""
+        if self.games < 2:
+            return (0.0, 1.0)
+        mean = self.win_share
+        variance = max(0.0, (self.share_squares - self.games * mean * mean) / (self.games - 1))
+        half = Z95 * math.sqrt(variance / self.games)
+        return (max(0.0, mean - half), min(1.0, mean + half))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "ties": self.ties,
+            "win_share": self.win_share,
+            "ci95": list(self.ci95),
+            "mean_worms": self.worms / self.games if self.games else 0.0,
+            "mean_turns": self.turns / self.games if self.games else 0.0,
+        }
+
+
+@dataclass
+class TournamentResult:
+    games: int = 0
+    players: int = 2
+    seed: int = 0
+    rules: Rules = field(default_factory=Rules)
+    bots: dict[str, BotRecord] = field(default_factory=dict)
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        for label, worms, share, turns in zip(
+            outcome.labels, outcome.worms, outcome.shares, outcome.turns, strict=True
+        ):
+            record = self.bots.setdefault(label, BotRecord())
+            record.games += 1
+            record.wins += share == 1.0
+            record.ties += 0.0 < share < 1.0
+            record.share += share
+            record.share_squares += share * share
+            record.worms += worms
+            record.turns += turns
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "bots": {label: record.to_dict() for label, record in self.bots.items()},
+        }
+
+
+def bot_labels(names: Sequence[str]) -> list[str]:
+    """Unique labels: a bot listed twice becomes ``expected`` and ``expected#2``."""
+    labels: list[str] = []
+    for name in names:
+        count = sum(1 for label in labels if label.split("#")[0] == name)
+        labels.append(name if count == 0 else f"{name}#{count + 1}")
+    return labels
+
+
+def seating(labels: Sequence[str], players: int, game: int) -> tuple[str, ...]:
+    return tuple(labels[(game + seat) % len(labels)] for seat in range(players))
+
+
+def play_game(seats: tuple[str, ...], rules: Rules, seed: int, game: int) -> GameOutcome:
+    """Play game number ``game`` of a tournament, reproducibly from (seed, game)."""
+    rng = random.Random(f"pickomino:{seed}:{game}")
+    bots = [make_bot(label.split("#")[0], rng.getrandbits(32)) for label in seats]
+    state = GameState(len(seats), rules)
+    turns = [0] * len(seats)
+    while not state.is_over:
+        if state.is_chance():
+            if not any(state.kept):
+                turns[state.current] += 1
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    winners = state.winners()
+    shares = tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(len(seats)))
+    return GameOutcome(seats, tuple(state.scores()), shares, tuple(turns))
+
+
+def _play_chunk(args: tuple[Sequence[str], int, Rules, int, range]) -> list[GameOutcome]:
+    labels, players, rules, seed, games = args
+    return [play_game(seating(labels, players, g), rules, seed, g) for g in games]
+
+
+def run_tournament(
+    bots: Sequence[str],
+    players: int = 2,
+    games: int = 1000,
+    seed: int = 0,
+    rules: Rules | None = None,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 50,
+) -> TournamentResult:
+    """Play ``games`` seat-rotated games; ``progress`` is called with each chunk's size."""
+    rules = rules or Rules()
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1)")
+    if games < 1:
+        raise ValueError("a tournament needs at least one game")
+    labels = bot_labels(bots)
+    for name in bots:
+        make_bot(name)  # unknown names fail here, before any process starts
+    result = TournamentResult(players=players, seed=seed, rules=rules)
+    chunks = [
+        (labels, players, rules, seed, range(start, min(start + chunk, games)))
+        for start in range(0, games, chunk)
+    ]
+    for outcomes in _map(_play_chunk, chunks, jobs):
+        for outcome in outcomes:
+            result.add(outcome)
+        if progress:
+            progress(len(outcomes))
+    return result
+
+
+def _map(function, items, jobs: int) -> Iterator:  # type: ignore[no-untyped-def]
+    if jobs <= 1:
+        yield from map(function, items)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(function, items)
