@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pickomino import __version__
-from pickomino.bots import BOTS, make_bot
+from pickomino.bots import BOTS, DIFFICULTIES, make_bot
 from pickomino.core import Game, RecordError, Rules
 from pickomino.core.dice import parse_dice, points
 from pickomino.core.render import describe_event
@@ -107,18 +107,27 @@ def _percent(p: float) -> str:
 
 
 @main.command()
-@click.option("--stake", type=float, default=0.0, show_default=True,
-              help="Worms a bust costs, for the expected-worms figure.")
+@click.option(
+    "--stake",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Worms a bust costs, for the expected-worms figure.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
-@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also draw the >= T and = T curves to this PNG file.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw the >= T and = T curves to this PNG file.",
+)
 def odds(stake: float, as_json: bool, plot: Path | None) -> None:
     """Exact odds of a fresh turn with eight dice, under best play for each goal."""
     from pickomino.solver.odds import fresh_turn_odds, plot_odds
 
     if stake < 0:
-        raise click.BadParameter("a bust cannot gain worms; give a stake of 0 or more",
-                                 param_hint="--stake")
+        raise click.BadParameter(
+            "a bust cannot gain worms; give a stake of 0 or more", param_hint="--stake"
+        )
     result = fresh_turn_odds(stake)
     if plot:
         plot_odds(result, str(plot))
@@ -138,15 +147,26 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
 
 @main.command()
 @click.option("--me", default="", help="Your stack, bottom to top, e.g. '22 25'.")
-@click.option("--opponent", "opponents", multiple=True,
-              help="An opponent's stack, bottom to top; repeat for each opponent.")
+@click.option(
+    "--opponent",
+    "opponents",
+    multiple=True,
+    help="An opponent's stack, bottom to top; repeat for each opponent.",
+)
 @click.option("--down", default="", help="Tiles turned face down, e.g. '35 36' or '33-36'.")
 @click.option("--kept", default="", help="Dice kept so far this turn, e.g. 'WW44'.")
 @click.option("--rolled", default=None, help="The dice just rolled, e.g. '4455W'.")
 @RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
-def advise(me: str, opponents: tuple[str, ...], down: str, kept: str, rolled: str | None,
-           rules: Rules, as_json: bool) -> None:
+def advise(
+    me: str,
+    opponents: tuple[str, ...],
+    down: str,
+    kept: str,
+    rolled: str | None,
+    rules: Rules,
+    as_json: bool,
+) -> None:
     """Rank your choices in a situation: chance of a tile, expected worms, bust risk.
 
     Every tile not in a stack and not face down is on the grill. Expected worms count a
@@ -160,76 +180,131 @@ def advise(me: str, opponents: tuple[str, ...], down: str, kept: str, rolled: st
         state = situation(me, opponents or ("",), down, kept, rolled, rules)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    report: dict[str, object] = {"kept": kept.upper(), "total": points(parse_dice(kept)),
-                                 "rolled": (rolled or "").upper(), "grill": list(state.grill)}
+    report: dict[str, object] = {
+        "kept": kept.upper(),
+        "total": points(parse_dice(kept)),
+        "rolled": (rolled or "").upper(),
+        "grill": list(state.grill),
+    }
     if state.current != 0 or state.is_over:  # the roll ended the turn at once
         report.update(phase="bust", reason="no face of the roll can be kept (R7)", choices=[])
     elif state.is_chance():
         outlook = turn_outlook(state)
-        report.update(phase="roll", tile=outlook.success, expected_worms=outlook.value,
-                      bust=outlook.bust, choices=[])
+        report.update(
+            phase="roll",
+            tile=outlook.success,
+            expected_worms=outlook.value,
+            bust=outlook.bust,
+            choices=[],
+        )
     else:
         choices = rank_choices(state)
-        report.update(phase=state.phase.value, best=choices[0].action.name, choices=[
-            {"action": c.action.name, "tile": c.tile, "expected_worms": c.value, "bust": c.bust}
-            for c in choices
-        ])
+        report.update(
+            phase=state.phase.value,
+            best=choices[0].action.name,
+            choices=[
+                {"action": c.action.name, "tile": c.tile, "expected_worms": c.value, "bust": c.bust}
+                for c in choices
+            ],
+        )
     if as_json:
         click.echo(json.dumps(report))
         return
-    click.echo(f"Grill {' '.join(map(str, state.grill))}; kept {kept or '-'} = {report['total']}; "
-               f"rolled {rolled or '-'}")
+    click.echo(
+        f"Grill {' '.join(map(str, state.grill))}; kept {kept or '-'} = {report['total']}; "
+        f"rolled {report['rolled'] or '-'}"
+    )
     if report["phase"] == "bust":
         click.echo(f"Bust: {report['reason']}")
     elif report["phase"] == "roll":
-        click.echo(f"Roll the dice. This turn: tile {_percent(report['tile'])}, "  # type: ignore[arg-type]
-                   f"expected worms {report['expected_worms']:+.3f}, "
-                   f"bust {_percent(report['bust'])}")  # type: ignore[arg-type]
+        click.echo(
+            f"Roll the dice. This turn: tile {_percent(report['tile'])}, "  # type: ignore[arg-type]
+            f"expected worms {report['expected_worms']:+.3f}, "
+            f"bust {_percent(report['bust'])}"
+        )  # type: ignore[arg-type]
     else:
         click.echo("choice       P(tile)   E[worms]     bust")
         for c in report["choices"]:  # type: ignore[attr-defined]
-            click.echo(f"{c['action']:<10} {_percent(c['tile'])}   {c['expected_worms']:+8.3f}  "
-                       f"{_percent(c['bust'])}")
+            click.echo(
+                f"{c['action']:<10} {_percent(c['tile'])}   {c['expected_worms']:+8.3f}  "
+                f"{_percent(c['bust'])}"
+            )
         click.echo(f"Best: {report['best']}")
 
 
 @main.command()
-@click.option("--bots", required=True, help=f"Comma-separated bots to pit against each other: "
-              f"{', '.join(BOTS)}.")
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
-              help="Seats per game; bots are seated in rotation.")
+@click.option(
+    "--bots",
+    required=True,
+    help=f"Comma-separated bots to pit against each other: {', '.join(BOTS)}.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 7),
+    default=2,
+    show_default=True,
+    help="Seats per game; bots are seated in rotation.",
+)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes to play in parallel (the result does not depend on it).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes to play in parallel (the result does not depend on it).",
+)
 @RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar (default: when standard error is a terminal).")
-def tournament(bots: str, players: int, games: int, seed: int, jobs: int, rules: Rules,
-               as_json: bool, progress: bool | None) -> None:
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when standard error is a terminal).",
+)
+def tournament(
+    bots: str,
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    rules: Rules,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
     """Play many seat-rotated games between bots and report win shares."""
     from tqdm import tqdm
 
     from pickomino.sim import run_tournament
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOTS]
+    unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
     if unknown or not names:
-        raise click.BadParameter(f"unknown bot(s) {', '.join(unknown) or '(none given)'}; "
-                                 f"bots are {', '.join(BOTS)}", param_hint="--bots")
-    with tqdm(total=games, unit="game", disable=None if progress is None else not progress,
-              file=click.get_text_stream("stderr")) as bar:
+        raise click.BadParameter(
+            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {', '.join(BOTS)}",
+            param_hint="--bots",
+        )
+    with tqdm(
+        total=games,
+        unit="game",
+        disable=None if progress is None else not progress,
+        file=click.get_text_stream("stderr"),
+    ) as bar:
         result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
-    click.echo(f"{result.games} games, {players} players, seed {seed}, rules "
-               f"{rules.preset_name or rules.to_dict()}")
-    click.echo("bot            games     wins   ties   win share  95% CI             "
-               "mean worms  mean turns")
+    click.echo(
+        f"{result.games} games, {players} players, seed {seed}, rules "
+        f"{rules.preset_name or rules.to_dict()}"
+    )
+    click.echo(
+        "bot            games     wins   ties   win share  95% CI             "
+        "mean worms  mean turns"
+    )
     for label, record in sorted(result.bots.items(), key=lambda item: -item[1].win_share):
         low, high = record.ci95
-        click.echo(f"{label:<14} {record.games:>5} {record.wins:>8} {record.ties:>6}   "
-                   f"{_percent(record.win_share)}  [{_percent(low)}, {_percent(high)}]  "
-                   f"{record.worms / record.games:>10.2f}  {record.turns / record.games:>10.2f}")
+        click.echo(
+            f"{label:<14} {record.games:>5} {record.wins:>8} {record.ties:>6}   "
+            f"{_percent(record.win_share)}  [{_percent(low)}, {_percent(high)}]  "
+            f"{record.worms / record.games:>10.2f}  {record.turns / record.games:>10.2f}"
+        )

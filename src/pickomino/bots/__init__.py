@@ -6,7 +6,17 @@ given the (fully public) state, which action?
 'simple'
 """
 
-from pickomino.bots.base import BOTS, Bot, make_bot
-from pickomino.bots.basic import RandomBot, SimpleBot
+from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, make_bot
+from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
+from pickomino.bots.strategist import StrategistBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "SimpleBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "DIFFICULTIES",
+    "Bot",
+    "ExpectedBot",
+    "RandomBot",
+    "SimpleBot",
+    "StrategistBot",
+    "make_bot",
+]

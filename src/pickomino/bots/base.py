@@ -28,10 +28,15 @@ def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]
     return add
 
 
+#: Difficulty names for people, each an alias of a bot.
+DIFFICULTIES = {"easy": "random", "medium": "simple", "hard": "expected", "expert": "strategist"}
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by its registered name."""
+    """A bot by its registered name or its difficulty name (``easy`` … ``expert``)."""
     try:
-        factory = BOTS[name]
+        factory = BOTS[DIFFICULTIES.get(name, name)]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}") from None
+        known = ", ".join([*BOTS, *DIFFICULTIES])
+        raise ValueError(f"unknown bot {name!r}; bots are {known}") from None
     return factory(seed)

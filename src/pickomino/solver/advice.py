@@ -51,7 +51,8 @@ def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Cho
             choices.append(Choice(action, outlook.value, outlook.success, outlook.bust, outlook))
     elif state.phase is Phase.CLAIM:
         choices = [Choice(a, claim_gain(a), 1.0, 0.0) for a in state.legal_actions()]
-    return sorted(choices, key=lambda c: (-c.value, c.bust))
+    # values equal up to float rounding are ties: the safer choice comes first
+    return sorted(choices, key=lambda c: (-round(c.value, 9), c.bust))
 
 
 def turn_outlook(state: GameState, values: TurnValues | None = None) -> Outlook:

@@ -22,6 +22,9 @@ from pickomino.core.rules import NUM_DICE
 from pickomino.solver.graph import MAX_TOTAL, TurnGraph, turn_graph
 from pickomino.solver.values import TurnValues
 
+#: Relative difference below which rolling and stopping count as equally good.
+TIE = 1e-9
+
 
 @dataclass(frozen=True)
 class Outlook:
@@ -64,7 +67,9 @@ class TurnSolution:
         vector[graph.start] = self.roll_value[graph.start]  # nothing kept yet: must roll (R5)
         self._vector = vector
         self.value = vector[:size]
-        self.rolls = self.roll_value > self.stop_value  # ties stop: same value, less risk
+        # Ties stop (same value, less risk); a tie computed in floats may differ by rounding.
+        self.rolls = self.roll_value > self.stop_value + TIE * np.maximum(1.0, abs(self.stop_value))
+        self.rolls[graph.start] = True
         self._targets: list[np.ndarray] | None = None
 
     def _policy_targets(self) -> list[np.ndarray]:
@@ -72,9 +77,32 @@ class TurnSolution:
         if self._targets is None:
             self._targets = []
             for level in self.graph.levels:
-                best = self._vector[level.next_by_column].argmax(axis=0)
-                self._targets.append(level.next_by_column[best, np.arange(len(best))])
+                columns = self._vector[level.next_by_column]
+                best = columns.max(axis=0)
+                targets = level.next_by_column[-1].copy()
+                for column in range(len(columns) - 2, -1, -1):  # the first best column wins
+                    chosen = columns[column] == best
+                    targets[chosen] = level.next_by_column[column][chosen]
+                self._targets.append(targets)
         return self._targets
+
+    def evaluate(self, other: TurnValues, index: int | None = None) -> float:
+        """Value under ``other`` of playing this solution's policy from state ``index``
+        (default: a fresh turn) — e.g. what an opponent's best turn is worth to me."""
+        graph = self.graph
+        end = np.asarray(other.end, dtype=float)
+        stop = np.where(graph.has_worm, end[graph.total], other.bust)
+        vector = np.empty(len(graph.keys) + 2)
+        vector[: len(graph.keys)] = stop
+        vector[graph.bust] = other.bust
+        for level, targets in zip(graph.levels, self._policy_targets(), strict=True):
+            rolled = np.bincount(
+                level.row_state,
+                weights=vector[targets] * level.row_prob,
+                minlength=len(level.states),
+            )
+            vector[level.states] = np.where(self.rolls[level.states], rolled, stop[level.states])
+        return float(vector[graph.start if index is None else index])
 
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
@@ -98,7 +126,7 @@ class TurnSolution:
         rolls = self.rolls.copy()
         if first == "stop" or not graph.can_roll[index]:
             rolls[index] = False
-        elif first == "roll" or index == graph.start:
+        elif first == "roll":
             rolls[index] = True
         no_new_face = 0.0
         policy = self._policy_targets()

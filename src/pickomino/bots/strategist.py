@@ -1,0 +1,105 @@
+"""The strategist: plays to win the game, not to win worms this turn.
+
+1. A position is worth its win probability, estimated by a logistic model of the worm lead,
+   the worms left on the grill, who moves next and whose top tile is exposed; the model was
+   fitted on positions of `expected`-vs-`expected` self-play (``scripts/fit_win_model.py``
+   regenerates the data and prints these coefficients).
+2. Each way its turn can end (every claim, or the bust) is valued one turn deeper: the next
+   player's turn is computed exactly, as the `expected` bot would play it, and every position
+   it can end in is valued by the model. A finished game is valued exactly (R20).
+3. Those values form the table the exact turn solver maximises, so every keep, roll or stop
+   aims at the win probability after the opponent's reply. Claims are chosen the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from pickomino.bots.base import register
+from pickomino.core import Action, GameState, Phase, worms_on
+from pickomino.solver import TurnValues, solve
+from pickomino.solver.advice import best_action
+from pickomino.solver.graph import MAX_TOTAL
+from pickomino.solver.values import claim_gain
+
+#: Logistic win model: x = LEAD·d/√(R+C) + LEAD_LATE·d/(R+C) + EXPOSED·(mine−theirs)/√(R+C)
+#: ± MOVER, where d is my worms minus the best opponent's, R the worms face up on the grill,
+#: mine/theirs the worms on my top tile and on the best opponent top tile.
+C, LEAD, LEAD_LATE, EXPOSED, MOVER = 2.0, 0.8026, 0.523, -0.1758, 0.1312
+
+
+def win_probability(state: GameState, seat: int) -> float:
+    """Estimated chance that ``seat`` wins from ``state`` (exact once the game is over)."""
+    if state.is_over:
+        winners = state.winners()
+        return 1 / len(winners) if seat in winners else 0.0
+    scores = state.scores()
+    others = [s for s in range(state.num_players) if s != seat]
+    lead = scores[seat] - max(scores[s] for s in others)
+    remaining = sum(worms_on(tile) for tile in state.grill) + C
+    root = math.sqrt(remaining)
+    mine = worms_on(state.stacks[seat][-1]) if state.stacks[seat] else 0
+    theirs = max((worms_on(state.stacks[s][-1]) for s in others if state.stacks[s]), default=0)
+    x = LEAD * lead / root + LEAD_LATE * lead / remaining + EXPOSED * (mine - theirs) / root
+    x += MOVER if state.current == seat else -MOVER
+    return 1 / (1 + math.exp(-x))
+
+
+def _reply_claim(ending: tuple[Action | None, GameState]) -> float:
+    """How the `expected` bot picks among claims: by worm swing."""
+    action = ending[0]
+    return claim_gain(action) if action is not None else -math.inf
+
+
+Endings = list[tuple[Action | None, GameState]]
+
+
+def _table(state: GameState, value: Callable[[Endings], float]) -> TurnValues:
+    """A turn's value table from the value of each way it can end (claims or the bust)."""
+    end, success, seen = [], [], {}
+    for total in range(MAX_TOTAL + 1):
+        endings = state.endings(total)
+        key = tuple(action for action, _ in endings)
+        if key not in seen:
+            seen[key] = value(endings)
+        end.append(seen[key])
+        success.append(key[0] is not None)
+    return TurnValues(tuple(end), value(state.endings(0, worm=False)), tuple(success))
+
+
+def value_after_reply(state: GameState, seat: int) -> float:
+    """Win chance of ``seat`` once the player to move in ``state`` has played their turn the
+    way `expected` does (exact over their dice)."""
+    if state.is_over:
+        return win_probability(state, seat)
+    policy = solve(TurnValues.worm_gain(state))
+    scored = _table(state, lambda endings: win_probability(max(endings, key=_reply_claim)[1], seat))
+    return policy.evaluate(scored)
+
+
+def turn_values(state: GameState) -> TurnValues:
+    """The strategist's table for the turn of ``state.current``."""
+    seat = state.current
+    return _table(state, lambda endings: max(value_after_reply(s, seat) for _, s in endings))
+
+
+@register("strategist")
+class StrategistBot:
+    """Maximises its win probability one reply deep (see the module docstring)."""
+
+    name = "strategist"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic without one
+        self._table: tuple[tuple[int, int], TurnValues] | None = None
+
+    def choose(self, state: GameState) -> Action:
+        seat = state.current
+        if state.phase is Phase.CLAIM:
+            endings = dict(state.endings(state.total))
+            return max(state.legal_actions(), key=lambda a: value_after_reply(endings[a], seat))
+        key = (state.turn, seat)  # the table is fixed for the whole turn
+        if self._table is None or self._table[0] != key:
+            self._table = (key, turn_values(state))
+        return best_action(state, self._table[1])

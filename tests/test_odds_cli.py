@@ -1,0 +1,223 @@
+"""`pickomino odds` and `pickomino advise`, run as a user runs them: a real subprocess.
+
+Numbers are checked against the engine expectimax and the hand-worked cases of
+test_solver.py, never against the solver's own output.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+
+import pytest
+from test_solver import (
+    CLOSE,
+    EXACT,
+    TIE_CASE,
+    WORM_CASES,
+    engine_values,
+    policy_distribution,
+    table_terminal,
+    worm_swing,
+)
+
+from pickomino.core import TILES, GameState, TileTaken
+from pickomino.situation import situation
+from pickomino.solver import TurnValues
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TARGETS = [str(tile) for tile in TILES]  # "21" .. "36"
+CHOICE_KEYS = {"action", "tile", "expected_worms", "bust"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pickomino", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@cache
+def run_json(*args: str) -> dict:
+    """The JSON a command prints (each distinct command is run once per test session)."""
+    result = run(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def fresh_turn_value(table: TurnValues, terminal=None) -> float:
+    """Best expected value of a fresh turn, by the expectimax over the engine."""
+    value, _ = engine_values(GameState(2), terminal or table_terminal(table))
+    return value
+
+
+def expected_worms_by_engine(stake: float) -> float:
+    """A fresh turn, every tile on the grill: the worms won, read from the tile events, and
+    ``-stake`` for a turn that wins no tile."""
+
+    def worms(events) -> float:
+        won = any(isinstance(event, TileTaken) for event in events)
+        return worm_swing(events) if won else -stake
+
+    return fresh_turn_value(TurnValues.stake(stake), worms)
+
+
+# ------------------------------------------------------------------------- odds
+def test_odds_json_schema_and_shape():
+    odds = run_json("odds")
+    assert set(odds) == {"at_least", "exactly", "expected_worms", "bust"}
+    at_least, exactly = odds["at_least"], odds["exactly"]
+    assert list(at_least) == TARGETS and list(exactly) == TARGETS
+    for target in TARGETS:
+        assert 0 <= exactly[target] <= at_least[target] <= 1
+    values = [at_least[target] for target in TARGETS]
+    assert all(a >= b for a, b in zip(values, values[1:], strict=False))
+    assert 0 <= odds["bust"] <= 1 and odds["expected_worms"] > 0
+
+
+@pytest.mark.parametrize(
+    ("key", "target", "table"),
+    [
+        ("at_least", "21", TurnValues.at_least(21)),
+        ("at_least", "30", TurnValues.at_least(30)),
+        ("exactly", "25", TurnValues.exactly(25)),
+    ],
+)
+def test_odds_match_the_engine_expectimax(key, target, table):
+    assert run_json("odds")[key][target] == pytest.approx(fresh_turn_value(table), abs=CLOSE)
+
+
+@pytest.mark.slow
+def test_every_odd_matches_the_engine_expectimax():
+    odds = run_json("odds")
+    for target in TARGETS:
+        for key, table in (("at_least", TurnValues.at_least), ("exactly", TurnValues.exactly)):
+            found = odds[key][target]
+            assert found == pytest.approx(fresh_turn_value(table(int(target))), abs=CLOSE), (
+                key,
+                target,
+            )
+
+
+@pytest.mark.parametrize("stake", ["0", "2"])
+def test_expected_worms_and_bust_match_the_engine(stake):
+    odds = run_json("odds", "--stake", stake) if stake != "0" else run_json("odds")
+    assert odds["expected_worms"] == pytest.approx(
+        expected_worms_by_engine(float(stake)), abs=CLOSE
+    )
+    # The bust reported is that of the policy behind expected_worms, played on the engine.
+    ends = policy_distribution(GameState(2), TurnValues.stake(float(stake)))
+    tiles = sum(p for end, p in ends.items() if isinstance(end, int) and end >= min(TILES))
+    assert odds["bust"] == pytest.approx(1 - tiles, abs=CLOSE)
+
+
+def test_a_stake_lowers_expected_worms():
+    free, staked = run_json("odds"), run_json("odds", "--stake", "2")
+    assert staked["expected_worms"] < free["expected_worms"]
+    assert staked["at_least"] == free["at_least"]  # the targets do not depend on the stake
+
+
+def test_odds_table_and_plot(tmp_path):
+    path = tmp_path / "odds.png"
+    result = run("odds", "--plot", str(path))
+    assert result.returncode == 0, result.stderr
+    data = path.read_bytes()
+    assert data.startswith(PNG_SIGNATURE) and len(data) > len(PNG_SIGNATURE)
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:17]] == TARGETS
+    assert f"Plot written to {path}" in result.stdout
+
+
+def test_odds_refuses_a_negative_stake():
+    result = run("odds", "--stake", "-1")
+    assert result.returncode == 2 and "stake" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ----------------------------------------------------------------------- advise
+def legal_names(**description) -> set[str]:
+    """The legal choices, from the engine, in the situation the command is given."""
+    return {action.name for action in situation(**description).legal_actions()}
+
+
+def assert_choices_schema(report: dict) -> None:
+    for choice in report["choices"]:
+        assert set(choice) == CHOICE_KEYS
+        assert 0 <= choice["tile"] <= 1 and 0 <= choice["bust"] <= 1
+        assert choice["tile"] + choice["bust"] == pytest.approx(1.0, abs=CLOSE)
+    worms = [round(choice["expected_worms"], 9) for choice in report["choices"]]
+    assert worms == sorted(worms, reverse=True)  # equal up to float rounding counts as a tie
+
+
+def test_advise_table_lists_every_legal_choice():
+    # Kept W W 4, rolled 1 2 W 4 5: W and 4 were kept already (R6), so 1, 2 and 5 remain.
+    assert legal_names(kept="WW4", rolled="12W45") == {"keep 1", "keep 2", "keep 5"}
+    result = run("advise", "--kept", "WW4", "--rolled", "12W45")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    rows = [line.split()[0] + " " + line.split()[1] for line in lines[2:-1]]
+    assert sorted(rows) == ["keep 1", "keep 2", "keep 5"]
+    assert lines[-1].removeprefix("Best: ") == rows[0]
+
+
+def test_advise_json_schema_for_a_keep():
+    report = run_json("advise", "--kept", "WW4", "--rolled", "12W45")
+    assert {"phase", "choices", "best", "kept", "total", "rolled", "grill"} <= set(report)
+    assert report["phase"] == "keep" and report["total"] == 14  # W W 4 = 5 + 5 + 4
+    assert {c["action"] for c in report["choices"]} == {"keep 1", "keep 2", "keep 5"}
+    assert report["best"] == report["choices"][0]["action"]
+    assert report["grill"] == list(TILES)
+    assert_choices_schema(report)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [*WORM_CASES, TIE_CASE],
+    ids=lambda case: case.name,
+)
+def test_advise_json_matches_hand_worked_cases(case):
+    report = run_json("advise", *case.cli_args())
+    assert report["phase"] == "roll_or_stop" and report["best"] == case.best.name
+    choices = {c["action"]: c for c in report["choices"]}
+    assert set(choices) == legal_names(**case.description()) == {"roll", "stop"}
+    assert choices["roll"]["expected_worms"] == pytest.approx(float(case.roll), abs=EXACT)
+    assert choices["roll"]["tile"] == pytest.approx(float(case.roll_success), abs=EXACT)
+    assert choices["stop"]["expected_worms"] == pytest.approx(float(case.stop), abs=EXACT)
+    assert choices["stop"]["tile"] == 1 and choices["stop"]["bust"] == 0  # both stops win a tile
+    assert_choices_schema(report)
+
+
+def test_advise_before_the_first_roll():
+    report = run_json("advise")
+    assert report["phase"] == "roll" and report["choices"] == []
+    assert report["tile"] + report["bust"] == pytest.approx(1.0, abs=CLOSE)
+    assert report["expected_worms"] == pytest.approx(expected_worms_by_engine(0.0), abs=CLOSE)
+
+
+def test_advise_reports_a_bust_roll():
+    # Kept W W 4; the five dice show only W and 4 again: no face can be kept (R7).
+    report = run_json("advise", "--kept", "WW4", "--rolled", "WW444")
+    assert report["phase"] == "bust" and report["choices"] == [] and "R7" in report["reason"]
+    human = run("advise", "--kept", "WW4", "--rolled", "WW444")
+    assert human.returncode == 0 and "Bust:" in human.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--kept", "W6"), "'6' is not a die face"),
+        (("--rolled", "12W456"), "'6' is not a die face"),
+        (("--kept", "WWWWWWWWW"), "9 dice"),
+        (("--me", "40"), "no tile 40"),
+        (("--me", "25", "--opponent", "22 25"), "tile 25 is placed twice"),
+        (("--me", "25", "--down", "25"), "tile 25 is placed twice"),
+        (("--kept", "WW", "--rolled", "123"), "3 dice rolled, but 6 are left"),
+        (("--rolled", "1234W"), "5 dice rolled, but 8 are left"),
+    ],
+)
+def test_advise_refuses_bad_descriptions(args, message):
+    result = run("advise", *args)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr and "Error:" in result.stderr
+    assert "Traceback" not in result.stderr
