@@ -27,6 +27,8 @@ from pickomino.solver.values import claim_gain
 #: ± MOVER, where d is my worms minus the best opponent's, R the worms face up on the grill,
 #: mine/theirs the worms on my top tile and on the best opponent top tile.
 C, LEAD, LEAD_LATE, EXPOSED, MOVER = 2.0, 0.8026, 0.523, -0.1758, 0.1312
+#: With this many face-up grill tiles or fewer, look one more turn ahead.
+ENDGAME_TILES = 4
 
 
 def win_probability(state: GameState, seat: int) -> float:
@@ -68,20 +70,32 @@ def _table(state: GameState, value: Callable[[Endings], float]) -> TurnValues:
     return TurnValues(tuple(end), value(state.endings(0, worm=False)), tuple(success))
 
 
-def value_after_reply(state: GameState, seat: int) -> float:
-    """Win chance of ``seat`` once the player to move in ``state`` has played their turn the
-    way `expected` does (exact over their dice)."""
-    if state.is_over:
+def value_after(state: GameState, seat: int, turns: int) -> float:
+    """Win chance of ``seat`` after ``turns`` more turns from ``state``, valued by the model:
+    ``seat`` plays its own turns to maximise it, the others play as `expected` does; every
+    turn is exact over its dice."""
+    if turns == 0 or state.is_over:
         return win_probability(state, seat)
+    if state.current == seat:
+        own = _table(state, lambda ends: max(value_after(s, seat, turns - 1) for _, s in ends))
+        return solve(own).start_value
     policy = solve(TurnValues.worm_gain(state))
-    scored = _table(state, lambda endings: win_probability(max(endings, key=_reply_claim)[1], seat))
+    scored = _table(
+        state, lambda ends: value_after(max(ends, key=_reply_claim)[1], seat, turns - 1)
+    )
     return policy.evaluate(scored)
+
+
+def lookahead(state: GameState) -> int:
+    """Turns to look past the current one: the next player's reply, and in the endgame
+    (few tiles left, so few distinct endings) one more turn of one's own."""
+    return 2 if len(state.grill) <= ENDGAME_TILES else 1
 
 
 def turn_values(state: GameState) -> TurnValues:
     """The strategist's table for the turn of ``state.current``."""
-    seat = state.current
-    return _table(state, lambda endings: max(value_after_reply(s, seat) for _, s in endings))
+    seat, turns = state.current, lookahead(state)
+    return _table(state, lambda ends: max(value_after(s, seat, turns) for _, s in ends))
 
 
 @register("strategist")
@@ -98,7 +112,8 @@ class StrategistBot:
         seat = state.current
         if state.phase is Phase.CLAIM:
             endings = dict(state.endings(state.total))
-            return max(state.legal_actions(), key=lambda a: value_after_reply(endings[a], seat))
+            turns = lookahead(state)
+            return max(state.legal_actions(), key=lambda a: value_after(endings[a], seat, turns))
         key = (state.turn, seat)  # the table is fixed for the whole turn
         if self._table is None or self._table[0] != key:
             self._table = (key, turn_values(state))

@@ -1,0 +1,101 @@
+"""Bots: legal, deterministic, and doing what their descriptions promise."""
+
+import random
+
+import pytest
+
+from pickomino.bots import BOTS, DIFFICULTIES, make_bot
+from pickomino.bots.strategist import value_after, win_probability
+from pickomino.core import GameState, Phase, Rules, sample_roll
+from pickomino.sim.tournament import play_game
+from pickomino.solver.advice import rank_choices
+
+
+def play(state: GameState, bots, rng: random.Random) -> GameState:
+    """Play to the end; ``apply`` refuses (raises) any action that is not legal."""
+    while not state.is_over:
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(BOTS) + sorted(DIFFICULTIES))
+def test_every_bot_plays_only_legal_actions_to_the_end(name):
+    rng = random.Random(3)
+    for players, preset in ((2, "official"), (3, "bga")):
+        bots = [make_bot(name, seat) for seat in range(players)]
+        assert play(GameState(players, Rules.preset(preset)), bots, rng).is_over
+
+
+def test_unknown_bot_is_refused_with_the_known_names():
+    with pytest.raises(ValueError, match="unknown bot 'genius'.*expected.*expert"):
+        make_bot("genius")
+
+
+def test_difficulties_map_to_bots():
+    assert [make_bot(level).name for level in ("easy", "medium", "hard", "expert")] == [
+        "random",
+        "simple",
+        "expected",
+        "strategist",
+    ]
+
+
+@pytest.mark.parametrize("name", ["random", "simple", "expected"])
+def test_bots_are_deterministic_given_a_seed(name):
+    seats = (name, "random")
+    assert play_game(seats, Rules(), 9, 0) == play_game(seats, Rules(), 9, 0)
+
+
+def test_random_bot_depends_on_its_seed():
+    outcomes = {play_game(("random", "random"), Rules(), seed, 0) for seed in range(6)}
+    assert len(outcomes) > 1
+
+
+def test_simple_keeps_worms_once_two_faces_are_kept():
+    state = GameState.from_position([[], []], kept="1122")
+    state.apply("roll")
+    state.apply_roll("W555")  # 5s score 15 against 5 for the worm, but two faces are kept
+    assert make_bot("simple").choose(state).name == "keep W"
+    early = GameState(2)
+    early.apply_roll("W5555123")  # nothing kept yet: the best count x points wins
+    assert make_bot("simple").choose(early).name == "keep 5"
+
+
+def test_simple_stops_as_soon_as_a_tile_can_be_claimed():
+    assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW551")).name == "stop"
+    assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW55")).name == "roll"
+
+
+def test_expected_bot_takes_the_solver_best_choice():
+    state = GameState.from_position([[25], [27, 30]], kept="WW4")
+    state.apply("roll")
+    state.apply_roll("1455W")
+    ranked = rank_choices(state)
+    assert make_bot("expected").choose(state) == ranked[0].action
+
+
+def test_win_probability_grows_with_the_lead():
+    behind = GameState.from_position([[21], [33]])
+    ahead = GameState.from_position([[33], [21]])
+    assert win_probability(ahead, 0) > 0.5 > win_probability(behind, 0)
+    assert win_probability(ahead, 0) + win_probability(ahead, 1) == pytest.approx(1, abs=0.1)
+
+
+def test_strategist_values_a_finished_game_exactly():
+    """C9/R20: a claim that takes the last grill tile ends the game; its value is 1 or 0."""
+    rest = [t for t in range(21, 37) if t not in (24, 33, 35, 36)]
+    state = GameState.from_position([[33], [35, 36]], face_down=rest, kept="WW554")
+    ((claim, after),) = state.endings(24)
+    assert after.is_over and after.winners() == [1]
+    assert value_after(after, 0, 1) == 0.0 and value_after(after, 1, 1) == 1.0
+
+
+def test_strategist_never_plays_out_of_turn_or_phase():
+    bot = make_bot("strategist")
+    state = GameState(2)
+    state.apply_roll("12345WWW")
+    assert state.phase is Phase.KEEP
+    assert bot.choose(state) in state.legal_actions()
