@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-.venv/bin/python -m ruff check src tests benchmarks
+.venv/bin/python -m ruff check src tests benchmarks scripts
 exec .venv/bin/python -m pytest "$@"

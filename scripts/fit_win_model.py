@@ -1,0 +1,90 @@
+"""Refit the strategist's win model (pickomino/bots/strategist.py) from self-play.
+
+Plays `expected` vs `expected` games, records every turn start from both players' points of
+view (lead, worms on the grill, exposed top tiles, who moves) with who won, and fits the
+logistic model by Newton's method. Prints the coefficients to paste into strategist.py and
+the held-out log-loss. Run: ``.venv/bin/python scripts/fit_win_model.py --games 3000``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import numpy as np
+
+from pickomino.bots import make_bot
+from pickomino.core import GameState, Rules, sample_roll, worms_on
+
+C = 2.0
+
+
+def turn_starts(game: int) -> list[tuple[float, ...]]:
+    """(lead, grill worms, my top worms, their top worms, I move, I won) per player and turn."""
+    rng = random.Random(f"fit:{game}")
+    bots = [make_bot("expected"), make_bot("expected")]
+    state = GameState(2, Rules(), start_player=game % 2)
+    seen = []
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept):
+            seen.append(
+                (
+                    state.scores(),
+                    sum(worms_on(t) for t in state.grill),
+                    [worms_on(s[-1]) if s else 0 for s in state.stacks],
+                    state.current,
+                )
+            )
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    winners = state.winners()
+    rows = []
+    for scores, grill, tops, mover in seen:
+        for me in (0, 1):
+            won = 1 / len(winners) if me in winners else 0.0
+            lead = scores[me] - scores[1 - me]
+            rows.append((lead, grill, tops[me], tops[1 - me], float(mover == me), won))
+    return rows
+
+
+def features(data: np.ndarray) -> np.ndarray:
+    lead, grill, mine, theirs, moves = data[:, :5].T
+    root = np.sqrt(grill + C)
+    return np.c_[lead / root, lead / (grill + C), (mine - theirs) / root, 2 * moves - 1]
+
+
+def fit(x: np.ndarray, y: np.ndarray, steps: int = 30) -> np.ndarray:
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-x @ w))
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-6 * np.eye(len(w))
+        w -= np.linalg.solve(hessian, x.T @ (p - y))
+    return w
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    p = np.clip(1 / (1 + np.exp(-x @ w)), 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000)
+    args = parser.parse_args()
+    data = np.array([row for game in range(args.games) for row in turn_starts(game)])
+    train = np.arange(len(data)) % 5 != 0  # every fifth row held out
+    x, y = features(data), data[:, 5]
+    w = fit(x[train], y[train])
+    print(f"{len(data)} points of view from {args.games} games")
+    print("held-out log-loss", round(log_loss(x[~train], y[~train], w), 4))
+    lead, late, exposed, mover = fit(x, y)
+    print(
+        f"C, LEAD, LEAD_LATE, EXPOSED, MOVER = {C}, {lead:.4f}, {late:.4f}, {exposed:.4f}, "
+        f"{mover:.4f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
