@@ -75,8 +75,15 @@ def greedy_action(state: GameState) -> Action:
     return state.legal_actions()[0]  # Phase.CLAIM: the first claimable tile
 
 
-def ours_random(rng: random.Random, rules: Rules) -> PlayChunk:
-    """Contender (a): all seats random; every decision counts."""
+def ours(
+    rng: random.Random, rules: Rules, opponent: Callable[[GameState], Action] | None = None
+) -> PlayChunk:
+    """Seat 0 plays random legal actions, seat 1 ``opponent`` (random too when None).
+
+    Contender (a) is ``ours(rng, official)``: every decision counts. Contender (b) is
+    ``ours(rng, short, greedy_action)``: only seat 0's decisions count, as the peer counts
+    only its agent's ``env.step`` calls.
+    """
 
     def play(n_games: int) -> tuple[int, int]:
         decisions = 0
@@ -85,29 +92,11 @@ def ours_random(rng: random.Random, rules: Rules) -> PlayChunk:
             while state.phase is not Phase.OVER:
                 if state.phase is Phase.ROLL:
                     state.apply_roll(sample_roll(state.dice_left, rng))
-                else:
-                    state.apply(rng.choice(state.legal_actions()))
-                    decisions += 1
-        return n_games, decisions
-
-    return play
-
-
-def ours_vs_greedy(rng: random.Random, rules: Rules) -> PlayChunk:
-    """Contender (b): seat 0 random, seat 1 :func:`greedy_action`; seat 0's decisions count."""
-
-    def play(n_games: int) -> tuple[int, int]:
-        decisions = 0
-        for _ in range(n_games):
-            state = GameState(NUM_PLAYERS, rules)
-            while state.phase is not Phase.OVER:
-                if state.phase is Phase.ROLL:
-                    state.apply_roll(sample_roll(state.dice_left, rng))
-                elif state.current == 0:
+                elif opponent is None or state.current == 0:
                     state.apply(rng.choice(state.legal_actions()))
                     decisions += 1
                 else:
-                    state.apply(greedy_action(state))
+                    state.apply(opponent(state))
         return n_games, decisions
 
     return play
@@ -207,14 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed
     ours_a = measure(
         "(a) ours: all random, official",
-        ours_random(random.Random(seed), Rules.preset("official")),
+        ours(random.Random(seed), Rules.preset("official")),
         1,
         args.seconds,
         args.games,
     )
     ours_b = measure(
         "(b) ours: random vs greedy, short (seat 0)",
-        ours_vs_greedy(random.Random(seed), Rules.preset("short")),
+        ours(random.Random(seed), Rules.preset("short"), greedy_action),
         1,
         args.seconds,
         args.games,
