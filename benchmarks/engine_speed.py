@@ -85,15 +85,17 @@ def ours(
     only its agent's ``env.step`` calls.
     """
 
+    over, chance, choice = Phase.OVER, Phase.ROLL, rng.choice  # locals: a tight loop
+
     def play(n_games: int) -> tuple[int, int]:
         decisions = 0
         for _ in range(n_games):
             state = GameState(NUM_PLAYERS, rules)
-            while state.phase is not Phase.OVER:
-                if state.phase is Phase.ROLL:
+            while (phase := state.phase) is not over:
+                if phase is chance:
                     state.apply_roll(sample_roll(state.dice_left, rng))
                 elif opponent is None or state.current == 0:
-                    state.apply(rng.choice(state.legal_actions()))
+                    state.apply(choice(state.legal_actions()))
                     decisions += 1
                 else:
                     state.apply(opponent(state))
