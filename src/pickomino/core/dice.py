@@ -80,9 +80,12 @@ def face_mask(counts: Counts) -> int:
     return sum(1 << face for face, count in enumerate(counts) if count)
 
 
-#: Every possible roll of 0..8 dice, with its face mask; a roll not in here is no roll.
-ROLL_FACE_MASKS: dict[Counts, int] = {
-    counts: face_mask(counts) for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)
+#: Every possible roll of 0..8 dice → (its canonical counts, its face mask). A roll not in
+#: here is no roll; equal-valued keys (``1.0``, ``True``) map to the canonical int counts.
+ROLLS: dict[Counts, tuple[Counts, int]] = {
+    counts: (counts, face_mask(counts))
+    for n in range(NUM_DICE + 1)
+    for counts, _ in roll_outcomes(n)
 }
 
 

@@ -21,11 +21,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pickomino.core.actions import Action
-from pickomino.core.dice import format_dice, parse_dice, sample_roll
+from pickomino.core.dice import format_dice, sample_roll
 from pickomino.core.errors import IllegalAction, RecordError
 from pickomino.core.events import Event
 from pickomino.core.record import DICE_PREFIX, GameRecord
@@ -68,24 +68,28 @@ class Game:
     # ------------------------------------------------------------------ moves
     def push(self, move: str | Action) -> list[Event]:
         """Apply a move written as in a record: ``"dice 1145W"`` or an action name."""
-        state = self.state
-        turn, seat = state.turn, state.current
         if isinstance(move, str) and move.startswith(DICE_PREFIX):
-            counts = parse_dice(move[len(DICE_PREFIX) :])
-            events = state.apply_roll(counts)
-            text = DICE_PREFIX + format_dice(counts)
-        else:
-            action = Action.coerce(move)
-            events = state.apply(action)
-            text = action.name
-        self.record.moves.append(text)
-        self.history.append((turn, seat, text, events))
-        return events
+            return self.roll(move[len(DICE_PREFIX) :])
+        action = Action.coerce(move)
+        return self._record(lambda: self.state.apply(action), lambda _: action.name)
 
     def roll(self, dice: str | tuple[int, ...]) -> list[Event]:
-        """Supply the pending roll's outcome (e.g. the real dice typed in)."""
-        counts = parse_dice(dice) if isinstance(dice, str) else dice
-        return self.push(DICE_PREFIX + format_dice(counts))  # type: ignore[arg-type]
+        """Supply the pending roll's outcome (e.g. the real dice typed in); bad dice raise
+        :class:`IllegalAction` (R5) and change nothing."""
+        return self._record(
+            lambda: self.state.apply_roll(dice),
+            lambda events: DICE_PREFIX + format_dice(events[0].dice),  # type: ignore[union-attr]
+        )
+
+    def _record(
+        self, apply: Callable[[], list[Event]], written: Callable[[list[Event]], str]
+    ) -> list[Event]:
+        turn, seat = self.state.turn, self.state.current
+        events = apply()  # raises before changing anything when the move is illegal
+        move = written(events)
+        self.record.moves.append(move)
+        self.history.append((turn, seat, move, events))
+        return events
 
     def roll_random(self, rng: random.Random) -> list[Event]:
         """Roll the pending dice with the caller's generator."""

@@ -27,7 +27,7 @@ from fractions import Fraction
 from pickomino.core import actions as A
 from pickomino.core.actions import Action
 from pickomino.core.dice import (
-    ROLL_FACE_MASKS,
+    ROLLS,
     Counts,
     face_mask,
     parse_dice,
@@ -237,7 +237,7 @@ class GameState:
         """The decisions allowed now, in id order; empty at a chance step or game end."""
         phase = self.phase
         if phase is Phase.KEEP:
-            return _KEEP_ACTIONS[ROLL_FACE_MASKS[self.roll] & ~self.kept_mask]
+            return _KEEP_ACTIONS[ROLLS[self.roll][1] & ~self.kept_mask]
         if phase is Phase.ROLL_OR_STOP:
             return _ROLL_OR_STOP
         return self.claims  # empty unless in Phase.CLAIM
@@ -301,13 +301,15 @@ class GameState:
         shows no face that was not kept yet (R7)."""
         if self.phase is not Phase.ROLL:
             raise IllegalAction("R5", f"no roll is due now: {self._waiting_for()}")
-        counts = dice if dice.__class__ is tuple else self._counts(dice)
-        shown = ROLL_FACE_MASKS.get(counts)  # type: ignore[call-overload]
-        if shown is None or sum(counts) != self.dice_left:
+        try:
+            counts, shown = ROLLS[dice if dice.__class__ is tuple else self._counts(dice)]  # type: ignore[index]
+        except (KeyError, TypeError):
+            counts, shown = _NO_DICE, -1
+        if shown < 0 or sum(counts) != self.dice_left:
             raise IllegalAction(
                 "R5", f"the roll must show exactly the {self.dice_left} dice not kept this turn"
             )
-        self.roll = counts  # type: ignore[assignment]
+        self.roll = counts
         events: list[Event] = [Rolled(self.current, counts)]  # type: ignore[arg-type]
         if shown & ~self.kept_mask:
             self.phase = Phase.KEEP
