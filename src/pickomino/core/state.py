@@ -70,6 +70,8 @@ _KEEP_ACTIONS = tuple(
     tuple(A.ACTIONS[f] for f in range(6) if mask & (1 << f)) for mask in range(64)
 )
 _ROLL_OR_STOP = (A.ROLL, A.STOP)
+_KEEP_IDS = tuple(tuple(action.id for action in actions) for actions in _KEEP_ACTIONS)
+_WORMS = {tile: worms_on(tile) for tile in TILES}
 
 
 class Phase(Enum):
@@ -216,7 +218,7 @@ class GameState:
 
     def worms(self, seat: int) -> int:
         """A player's score: worms on the tiles in their stack (R19)."""
-        return sum(worms_on(tile) for tile in self.stacks[seat])
+        return sum(map(_WORMS.__getitem__, self.stacks[seat]))
 
     def scores(self) -> list[int]:
         return [self.worms(seat) for seat in range(self.num_players)]
@@ -243,6 +245,8 @@ class GameState:
         return self.claims  # empty unless in Phase.CLAIM
 
     def legal_action_ids(self) -> list[int]:
+        if self.phase is Phase.KEEP:  # the common case, from a table (learning code is hot)
+            return list(_KEEP_IDS[ROLLS[self.roll][1] & ~self.kept_mask])
         return [action.id for action in self.legal_actions()]
 
     def action_mask(self) -> list[bool]:
