@@ -308,3 +308,86 @@ def tournament(
             f"{_percent(record.win_share)}  [{_percent(low)}, {_percent(high)}]  "
             f"{record.worms / record.games:>10.2f}  {record.turns / record.games:>10.2f}"
         )
+
+
+@main.command()
+@click.option(
+    "--players",
+    default=None,
+    help="Seats in order, comma-separated: a name is a person (several share the keyboard), "
+    "bot:NAME a bot or difficulty. Default: 'You,bot:hard,bot:hard'.",
+)
+@RULES_OPTION
+@click.option("--seed", type=int, default=None, help="Seed for the dice and the bots.")
+@click.option(
+    "--speed",
+    type=click.FloatRange(min=0),
+    default=0.6,
+    show_default=True,
+    help="Seconds per step of a bot's turn (0: at once).",
+)
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where ctrl+s (or 'save') writes the game; also saved on leaving. "
+    "Default: the --resume file, else pickomino-game.json.",
+)
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Continue the game saved in this file.",
+)
+@click.option(
+    "--plain", is_flag=True, help="Line mode on standard input/output (used without a terminal)."
+)
+@click.pass_context
+def play(
+    ctx: click.Context,
+    players: str | None,
+    rules: Rules,
+    seed: int | None,
+    speed: float,
+    save: Path | None,
+    resume: Path | None,
+    plain: bool,
+) -> None:
+    """Play Pickomino in the terminal against bots or friends (hot seat)."""
+    import sys
+
+    from click.core import ParameterSource
+
+    from pickomino.tui.setup import DEFAULT_PLAYERS, new_session, resume_session
+
+    if resume:
+        given = [
+            f"--{name}"
+            for name in ("players", "rules", "seed")
+            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} cannot change a resumed game")
+        try:
+            session = resume_session(resume)
+        except RecordError as error:
+            raise click.ClickException(f"{resume}: {error}") from None
+    else:
+        try:
+            session = new_session(players or DEFAULT_PLAYERS, rules, seed)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--players") from None
+    save_to = save or resume or Path("pickomino-game.json")
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from pickomino.tui.plain import run_plain
+
+        run_plain(session, save_to, sys.stdin, sys.stdout)
+    else:
+        from pickomino.tui.app import PickominoApp
+
+        PickominoApp(session, speed, save_to).run()
+    if save:
+        try:
+            click.echo(f"Game saved to {session.save(save)}")
+        except OSError as error:
+            raise click.ClickException(f"cannot save to {save}: {error.strerror}") from None

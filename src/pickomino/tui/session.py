@@ -1,0 +1,143 @@
+"""A game being played by people and bots: the one place both faces (line mode and full
+screen) turn a typed command or a pressed key into an engine move.
+
+The face decides nothing about the rules: a command is mapped to an action name and the
+engine accepts or refuses it (``IllegalAction`` names the rule). The only thing added here
+is who rolls the dice: the session's seeded generator, when a person asks for a roll or a
+bot's turn needs one.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from pickomino.bots import Bot
+from pickomino.core import Action, Event, Game, GameState, Phase
+from pickomino.core.render import describe_event
+
+#: Keys that stand for a face to keep; in a tile choice the digits number the claims.
+FACE_KEYS = ("1", "2", "3", "4", "5", "w")
+ROLL_WORDS = ("r", "roll")
+STOP_WORDS = ("s", "stop")
+
+
+class Session:
+    """The engine's :class:`Game` plus which seats are bots and the dice generator."""
+
+    def __init__(self, game: Game, bots: dict[int, Bot], seed: int) -> None:
+        self.game, self.bots, self.seed = game, bots, seed
+        # Reseeding from the moves made so far lets a resumed game go on deterministically.
+        self.rng = random.Random(seed + len(game.record.moves))
+        turns = game.turns()
+        self._announced = turns[-1].number if turns else 0
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def names(self) -> list[str]:
+        return self.game.seats
+
+    def is_bot_turn(self) -> bool:
+        return not self.state.is_over and self.state.current in self.bots
+
+    def waiting_person(self) -> str | None:
+        """The name of the person whose decision (or roll) the game waits for, if any."""
+        if self.state.is_over or self.is_bot_turn():
+            return None
+        return self.names[self.state.current]
+
+    # ------------------------------------------------------------------ moves
+    def bot_step(self) -> list[Event]:
+        """One step of a bot's turn (a roll or a decision), so faces can show it at a pace."""
+        if not self.is_bot_turn():
+            raise ValueError("no bot is playing now")
+        if self.state.is_chance():
+            return self.game.roll_random(self.rng)
+        return self.game.play(self.bots[self.state.current].choose(self.state))
+
+    def decide(self, command: str) -> list[Event]:
+        """A person's command (``1``–``5``/``w``, ``r``, ``s``, a claim's number or an action
+        name); raises ``ValueError`` (often the engine's ``IllegalAction``) and changes
+        nothing when it cannot be played now."""
+        if self.is_bot_turn():
+            raise ValueError(f"it is {self.names[self.state.current]}'s turn, not a person's")
+        name = self._action_name(command)
+        if name == "roll" and self.state.is_chance():
+            return self.game.roll_random(self.rng)
+        events = self.game.play(name)
+        if name == "roll":  # the player asked for the dice to be rolled: roll them now
+            events += self.game.roll_random(self.rng)
+        return events
+
+    def _action_name(self, command: str) -> str:
+        words = " ".join(command.lower().split())
+        if words in ROLL_WORDS:
+            return "roll"
+        if words in STOP_WORDS:
+            return "stop"
+        if self.state.phase is Phase.CLAIM and words.isdigit():
+            claims = self.state.legal_actions()
+            if not 1 <= int(words) <= len(claims):
+                raise ValueError(f"there is no claim {words}: choose 1 to {len(claims)}")
+            return claims[int(words) - 1].name
+        if words in FACE_KEYS:
+            return f"keep {words}"
+        return words
+
+    def options(self) -> list[tuple[str, str]]:
+        """``(key, action name)`` for every choice the waiting person has now."""
+        if self.waiting_person() is None:
+            return []
+        if self.state.is_chance():
+            return [(ROLL_WORDS[0], "roll")]
+        actions = self.state.legal_actions()
+        if self.state.phase is Phase.CLAIM:
+            return [(str(number), a.name) for number, a in enumerate(actions, start=1)]
+        return [(_key(action), action.name) for action in actions]
+
+    # ------------------------------------------------------------ words, files
+    def hint(self) -> list[str]:
+        """The solver's view of the waiting person's choices, best first."""
+        from pickomino.solver.advice import rank_choices, turn_outlook
+
+        if self.waiting_person() is None:
+            return ["No decision of yours to advise on now."]
+        rows: list[tuple[str, float, float, float]]
+        if self.state.is_chance():
+            outlook = turn_outlook(self.state)
+            rows = [("roll", outlook.success, outlook.value, outlook.bust)]
+        else:
+            rows = [(c.action.name, c.tile, c.value, c.bust) for c in rank_choices(self.state)]
+        keys = {name: key for key, name in self.options()}
+        return [
+            f"[{keys.get(name, '-')}] {name:<9} tile {tile:6.1%}  "
+            f"worms {worms:+.2f}  bust {bust:6.1%}"
+            for name, tile, worms, bust in rows
+        ]
+
+    def narrate(self, events: list[Event]) -> list[str]:
+        """Log lines for some events, with a heading when a new turn has begun."""
+        lines = ["  " + describe_event(event, self.names) for event in events]
+        if not self.state.is_over and self.state.turn != self._announced:
+            self._announced = self.state.turn
+            lines.append(f"Turn {self.state.turn} - {self.names[self.state.current]}")
+        return lines
+
+    def opening(self) -> list[str]:
+        """The log so far (a resumed game's history) and the turn being played."""
+        history = self.game.render_log()
+        return [*(history.splitlines() if history else []), *self.narrate([])]
+
+    def save(self, path: Path) -> Path:
+        path.write_text(self.game.to_json(), encoding="utf-8")
+        return path
+
+
+def _key(action: Action) -> str:
+    """The key of a keep, roll or stop: its face, ``r`` or ``s``."""
+    if action.kind == "keep":
+        return FACE_KEYS[action.value]  # type: ignore[index]
+    return action.name[0]

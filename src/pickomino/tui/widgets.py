@@ -1,0 +1,83 @@
+"""Pictures of the table for the full-screen game, as Rich text built from the engine's state.
+
+Kept as plain functions of the state so that each view is redrawn whole after every step and
+can be checked without a terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from pickomino.core import GameState, format_dice, worms_on
+from pickomino.core.rules import TILES
+
+TILE_STYLE = "bold black on #e8c170"
+DOWN_STYLE = "grey50 on grey23"
+GONE_STYLE = "grey35"
+TOP_STYLE = "bold black on #e8c170"
+WORM_DIE_STYLE = "bold red"
+
+
+def grill_text(state: GameState) -> Text:
+    """Two rows: each tile's number over its worms (``~``); ``▒▒`` for a tile turned face
+    down, ``··`` for one held in a stack."""
+    numbers, worms = Text(), Text()
+    face_up, face_down = set(state.grill), set(state.face_down)
+    for tile in TILES:
+        if tile in face_up:
+            numbers.append(f" {tile} ", TILE_STYLE)
+            worms.append(f"{'~' * worms_on(tile):^4}", TILE_STYLE)
+        elif tile in face_down:
+            numbers.append(" ▒▒ ", DOWN_STYLE)
+            worms.append(" ▒▒ ", DOWN_STYLE)
+        else:
+            numbers.append(" ·· ", GONE_STYLE)
+            worms.append("    ")
+        numbers.append(" ")
+        worms.append(" ")
+    return Text("\n").join([numbers, worms])
+
+
+def stacks_text(state: GameState, names: Sequence[str]) -> Text:
+    """One row per player: whose turn, worms, and the stack with its (stealable) top lit."""
+    width = max(len(name) for name in names)
+    rows = []
+    for seat, name in enumerate(names):
+        playing = seat == state.current and not state.is_over
+        row = Text("▶ " if playing else "  ", "bold green")
+        row.append(f"{name:<{width}}", "bold" if playing else "")
+        row.append(f"  {state.worms(seat):>2} worms  ")
+        stack = state.stacks[seat]
+        row.append(" ".join(map(str, stack[:-1])) + " " if len(stack) > 1 else "")
+        row.append(f" {stack[-1]} " if stack else "-", TOP_STYLE if stack else "dim")
+        rows.append(row)
+    return Text("\n").join(rows)
+
+
+def dice_text(kept: Sequence[int], total: int, roll: Sequence[int]) -> Text:
+    """The kept dice and their total, then the dice just rolled, each drawn as a small box."""
+    rows = []
+    kept_rows = _boxes(format_dice(tuple(kept)), "green")  # type: ignore[arg-type]
+    roll_rows = _boxes(format_dice(tuple(roll)), "bold")  # type: ignore[arg-type]
+    for index, (kept_row, roll_row) in enumerate(zip(kept_rows, roll_rows, strict=True)):
+        middle = index == 1
+        row = Text("Kept  " if middle else " " * 6)
+        row.append_text(kept_row)
+        row.append(f"{f' = {total}' if middle else '':<8}{'Rolled ' if middle else ' ' * 7}")
+        row.append_text(roll_row)
+        rows.append(row)
+    return Text("\n").join(rows)
+
+
+def _boxes(faces: str, style: str) -> list[Text]:
+    """Three rows drawing one small box per die face (a dash when there is none)."""
+    rows = [Text(), Text(), Text()]
+    if not faces:
+        return [Text(" "), Text("-", "dim"), Text(" ")]
+    for face in faces:
+        face_style = WORM_DIE_STYLE if face == "W" else style
+        for row, part in zip(rows, ("┌─┐", f"│{face}│", "└─┘"), strict=True):
+            row.append(part, face_style)
+    return rows
