@@ -53,13 +53,12 @@ class TurnValues:
     def stake(cls, stake: float) -> TurnValues:
         """Worms of the tile won when all tiles lie on the grill and nobody holds one, with a
         bust costing ``stake`` worms (``pickomino odds --stake N``)."""
-        fresh = GameState(2)
-        gains = [max((worms_on(c.value) for c in fresh.claimable(t)), default=None) for t in TOTALS]  # type: ignore[arg-type]
-        return cls(
-            tuple(float(g) if g is not None else -float(stake) for g in gains),
-            -float(stake),
-            tuple(g is not None for g in gains),
+        fresh = cls.worm_gain(GameState(2))  # nobody holds a tile: a bust costs nothing
+        end = (
+            value if won else -float(stake)
+            for value, won in zip(fresh.end, fresh.success, strict=True)
         )
+        return cls(tuple(end), -float(stake), fresh.success)
 
 
 @lru_cache(maxsize=1 << 16)
