@@ -39,6 +39,11 @@ RULES_OPTION = click.option(
 )
 
 
+JSON_OPTION = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object for programs."
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pickomino")
 def main() -> None:
@@ -114,7 +119,7 @@ def _percent(p: float) -> str:
     show_default=True,
     help="Worms a bust costs, for the expected-worms figure.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+@JSON_OPTION
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -157,7 +162,7 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
 @click.option("--kept", default="", help="Dice kept so far this turn, e.g. 'WW44'.")
 @click.option("--rolled", default=None, help="The dice just rolled, e.g. '4455W'.")
 @RULES_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+@JSON_OPTION
 def advise(
     me: str,
     opponents: tuple[str, ...],
@@ -255,7 +260,7 @@ def advise(
     help="Processes to play in parallel (the result does not depend on it).",
 )
 @RULES_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for programs.")
+@JSON_OPTION
 @click.option(
     "--progress/--no-progress",
     default=None,
