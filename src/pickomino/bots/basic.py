@@ -62,8 +62,13 @@ class ExpectedBot:
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic without one
+        self._turn: tuple[int, int] | None = None
 
     def choose(self, state: GameState) -> Action:
+        from pickomino.solver import TurnValues, solve
         from pickomino.solver.advice import best_action
 
-        return best_action(state)
+        if self._turn != (state.turn, state.current):  # the table is fixed for a whole turn
+            self._turn = (state.turn, state.current)
+            self._solution = solve(TurnValues.worm_gain(state))
+        return best_action(state, self._solution)

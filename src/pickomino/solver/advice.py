@@ -28,7 +28,11 @@ class Choice:
     outlook: Outlook | None = None  # None for a claim: its outcome is certain
 
 
-def _solution(state: GameState, values: TurnValues | None) -> TurnSolution:
+def _solution(state: GameState, values: TurnValues | TurnSolution | None) -> TurnSolution:
+    """The solution for ``values`` (default: the worm gain of ``state``); a solution given
+    as is saves the look-up when a caller keeps one for a whole turn."""
+    if isinstance(values, TurnSolution):
+        return values
     return solve(values if values is not None else TurnValues.worm_gain(state))
 
 
@@ -61,7 +65,7 @@ def turn_outlook(state: GameState, values: TurnValues | None = None) -> Outlook:
     return solution.outlook(solution.index(state.kept_counts()), "roll")
 
 
-def best_action(state: GameState, values: TurnValues | None = None) -> Action:
+def best_action(state: GameState, values: TurnValues | TurnSolution | None = None) -> Action:
     """The solver's choice, without computing full distributions (fast, for bots)."""
     solution = _solution(state, values)
     if state.phase is Phase.KEEP:

@@ -10,7 +10,7 @@ dice to far fewer rows for most states, and makes a solve a handful of numpy ope
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import factorial
@@ -31,7 +31,8 @@ class Level:
 
     n: int
     states: np.ndarray  # (S,) state indices
-    row_state: np.ndarray  # (R,) position in ``states`` of each row's state
+    row_state: np.ndarray  # (R,) position in ``states`` of each row's state (ascending)
+    row_starts: np.ndarray  # (S,) first row of each state: rows of a state are contiguous
     row_prob: np.ndarray  # (R,) probability of the row's roll given its state (float)
     row_fraction: tuple[Fraction, ...]  # the same probabilities, exact
     #: (C, R) with C = min(n, 6) columns, as a roll of n dice shows at most n faces: the
@@ -51,6 +52,8 @@ class TurnGraph:
     can_roll: np.ndarray  # (N,) bool: dice left and a face not kept yet (R8)
     levels: tuple[Level, ...]  # n = 1 .. 8, in that order
     start: int
+    #: kept dice (counts per face) → state index, filled as solutions look them up
+    kept_index: dict[tuple[int, ...], int] = field(default_factory=dict)
 
     @property
     def bust(self) -> int:
@@ -135,6 +138,7 @@ def turn_graph() -> TurnGraph:
                 n=n,
                 states=np.array([index[k] for k in rolling], dtype=np.intp),
                 row_state=np.array(row_state, dtype=np.intp),
+                row_starts=np.searchsorted(row_state, np.arange(len(rolling))),
                 row_prob=np.array([float(p) for p in row_fraction]),
                 row_fraction=tuple(row_fraction),
                 next_by_column=np.array(row_next, dtype=np.intp).reshape(-1, width).T.copy(),

@@ -60,8 +60,8 @@ class TurnSolution:
         vector[:size] = self.stop_value
         vector[graph.bust], vector[graph.none] = values.bust, -np.inf
         for level in graph.levels:  # n = 1..8: successors are always on lower levels
-            row_values = vector[level.next_by_column].max(axis=0) * level.row_prob
-            rolled = np.bincount(level.row_state, weights=row_values, minlength=len(level.states))
+            row_values = np.take(vector, level.next_by_column).max(axis=0) * level.row_prob
+            rolled = np.add.reduceat(row_values, level.row_starts)  # sum the rows per state
             self.roll_value[level.states] = rolled
             vector[level.states] = np.maximum(self.stop_value[level.states], rolled)
         vector[graph.start] = self.roll_value[graph.start]  # nothing kept yet: must roll (R5)
@@ -96,18 +96,18 @@ class TurnSolution:
         vector[: len(graph.keys)] = stop
         vector[graph.bust] = other.bust
         for level, targets in zip(graph.levels, self._policy_targets(), strict=True):
-            rolled = np.bincount(
-                level.row_state,
-                weights=vector[targets] * level.row_prob,
-                minlength=len(level.states),
-            )
+            rolled = np.add.reduceat(np.take(vector, targets) * level.row_prob, level.row_starts)
             vector[level.states] = np.where(self.rolls[level.states], rolled, stop[level.states])
         return float(vector[graph.start if index is None else index])
 
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
         """State index of a turn with these kept dice (counts per face)."""
-        return self.graph.index[(face_mask(kept), NUM_DICE - sum(kept), points(kept))]
+        index = self.graph.kept_index.get(kept)
+        if index is None:  # first time for these kept dice: remember it for every solution
+            key = (face_mask(kept), NUM_DICE - sum(kept), points(kept))  # type: ignore[arg-type]
+            index = self.graph.kept_index[tuple(kept)] = self.graph.index[key]
+        return index
 
     @property
     def start_value(self) -> float:

@@ -74,8 +74,9 @@ def _worm_gain(
     state = GameState.from_position(stacks, down, 0, rules)
     bust = -float(worms_on(own_top)) if own_top else 0.0
     end, success = [], []
-    for total in TOTALS:
-        gains = [claim_gain(claim) for claim in state.claimable(total)]
+    for total in TOTALS:  # below the lowest tile nothing can be claimed (R11, R13)
+        claims = state.claimable(total) if total >= TILES[0] else ()
+        gains = [claim_gain(claim) for claim in claims]
         end.append(max(gains) if gains else bust)
         success.append(bool(gains))
     return TurnValues(tuple(end), bust, tuple(success))
