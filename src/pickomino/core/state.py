@@ -332,8 +332,12 @@ class GameState:
         """Make a decision (an :class:`Action`, its id or its name) for the current player."""
         if action.__class__ is not Action:
             action = Action.coerce(action)
-        if action not in self.legal_actions():
-            raise self._refusal(action)  # type: ignore[arg-type]
+        for legal in self.legal_actions():  # by identity first: actions are canonical
+            if legal is action:
+                break
+        else:
+            if action not in self.legal_actions():  # an equal Action built by the caller
+                raise self._refusal(action)  # type: ignore[arg-type]
         kind = action.kind  # type: ignore[union-attr]
         events: list[Event] = []
         if kind == "keep":
