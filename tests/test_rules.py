@@ -149,29 +149,27 @@ def test_r7_c2_roll_with_no_new_face_busts_at_once():
     state = GameState.from_position([[], []], kept="WW445")
     state.apply("roll")
     events = state.apply_roll("45W")
-    assert events[-1] == Bust(0, "no_new_face", 23) or any(
-        e == Bust(0, "no_new_face", 23) for e in events
-    )
+    assert Bust(0, "no_new_face", 23) in events
     assert state.current == 1 and state.phase is Phase.ROLL
 
 
-def test_r8_no_dice_left_ends_the_turn_as_if_stopped():
-    """R8: keeping the last dice ends the turn and claims, without a stop."""
-    state = GameState.from_position([[], []], kept="WWW33")  # 21, 3 dice left
+@pytest.mark.parametrize(
+    ("kept", "roll", "face", "total"),
+    [
+        ("WWW33", "222", "keep 2", 27),  # no dice left after the keep
+        ("1234W", "555", "keep 5", 30),  # all six faces kept, 0 dice could still roll
+    ],
+    ids=["no dice left", "all six faces kept"],
+)
+def test_r8_a_turn_that_cannot_roll_ends_as_if_stopped(kept, roll, face, total):
+    """R8: with no dice left or all six faces kept the player cannot roll; the turn ends
+    and claims at once, without a stop."""
+    state = GameState.from_position([[], []], kept=kept)
     state.apply("roll")
-    state.apply_roll("222")
-    events = state.apply("keep 2")  # 27, no dice left
-    assert TileTaken(0, 27, 27) in events
+    state.apply_roll(roll)
+    events = state.apply(face)
+    assert TileTaken(0, total, total) in events
     assert state.current == 1
-
-
-def test_r8_all_six_faces_kept_ends_the_turn():
-    """R8: with all six faces kept the player cannot roll; the turn ends as if stopped."""
-    state = GameState.from_position([[], []], kept="1234W")  # 15, 3 dice left
-    state.apply("roll")
-    state.apply_roll("555")
-    events = state.apply("keep 5")  # 30, all faces kept
-    assert TileTaken(0, 30, 30) in events
 
 
 def test_r9_total_is_sum_of_kept_points():
