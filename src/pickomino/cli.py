@@ -396,3 +396,35 @@ def play(
             click.echo(f"Game saved to {session.save(save)}")
         except OSError as error:
             raise click.ClickException(f"cannot save to {save}: {error.strerror}") from None
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--database",
+    default=None,
+    help="SQLite file, or a postgresql://user:pass@host/db URL. "
+    "Default: games.sqlite3 in your user data folder.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(min=0),
+    default=0.8,
+    show_default=True,
+    help="Seconds a bot waits before each roll or decision, so people can follow it.",
+)
+def serve(host: str, port: int, database: str | None, bot_delay: float) -> None:
+    """Play in the browser: lobby, games with people and bots, replays."""
+    import uvicorn
+
+    from pickomino.web import create_app
+    from pickomino.web.store import default_database
+
+    target = database or str(default_database())
+    try:
+        app = create_app(target, bot_delay=bot_delay)
+    except Exception as error:  # a bad path or URL, a database that cannot be reached
+        raise click.ClickException(f"cannot open the database {target}: {error}") from None
+    click.echo(f"pickomino: games stored in {target}; open http://{host}:{port}/")
+    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")

@@ -25,10 +25,13 @@ STOP_WORDS = ("s", "stop")
 class Session:
     """The engine's :class:`Game` plus which seats are bots and the dice generator."""
 
-    def __init__(self, game: Game, bots: dict[int, Bot], seed: int) -> None:
+    def __init__(
+        self, game: Game, bots: dict[int, Bot], seed: int, rng: random.Random | None = None
+    ) -> None:
         self.game, self.bots, self.seed = game, bots, seed
-        # Reseeding from the moves made so far lets a resumed game go on deterministically.
-        self.rng = random.Random(seed + len(game.record.moves))
+        # Reseeding from the moves made so far lets a resumed game go on deterministically;
+        # a server passes a cryptographic generator instead.
+        self.rng = rng or random.Random(seed + len(game.record.moves))
         turns = game.turns()
         self._announced = turns[-1].number if turns else 0
 
@@ -99,23 +102,27 @@ class Session:
         return [(_key(action), action.name) for action in actions]
 
     # ------------------------------------------------------------ words, files
-    def hint(self) -> list[str]:
-        """The solver's view of the waiting person's choices, best first."""
+    def hint_rows(self) -> list[tuple[str, float, float, float]]:
+        """``(action name, chance of a tile, expected worms, bust risk)`` for each choice of
+        the player to move, best first (from the exact solver); empty when none is due."""
         from pickomino.solver.advice import rank_choices, turn_outlook
 
-        if self.waiting_person() is None:
-            return ["No decision of yours to advise on now."]
-        rows: list[tuple[str, float, float, float]]
+        if self.state.is_over:
+            return []
         if self.state.is_chance():
             outlook = turn_outlook(self.state)
-            rows = [("roll", outlook.success, outlook.value, outlook.bust)]
-        else:
-            rows = [(c.action.name, c.tile, c.value, c.bust) for c in rank_choices(self.state)]
+            return [("roll", outlook.success, outlook.value, outlook.bust)]
+        return [(c.action.name, c.tile, c.value, c.bust) for c in rank_choices(self.state)]
+
+    def hint(self) -> list[str]:
+        """The solver's view of the waiting person's choices, best first."""
+        if self.waiting_person() is None:
+            return ["No decision of yours to advise on now."]
         keys = {name: key for key, name in self.options()}
         return [
             f"[{keys.get(name, '-')}] {name:<9} tile {tile:6.1%}  "
             f"worms {worms:+.2f}  bust {bust:6.1%}"
-            for name, tile, worms, bust in rows
+            for name, tile, worms, bust in self.hint_rows()
         ]
 
     def narrate(self, events: list[Event]) -> list[str]:

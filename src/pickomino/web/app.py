@@ -1,0 +1,266 @@
+"""The web app: lobby and game pages, a small JSON API and one WebSocket per player or
+spectator. ``create_app`` builds it for any database; ``pickomino serve`` runs it.
+
+HTTP:
+- ``GET /`` lobby, ``GET /games/{id}`` the table (``?token=…`` sits you in your seat);
+- ``GET /api/options``: presets, rule options and bot levels for the lobby form;
+- ``POST /api/games`` ``{"seats": [{"name": "Ann"}, {"name": "Bot", "bot": "hard"}],
+  "rules": "official", "start_player": 0 | "random"}`` → the game's id and an invite link
+  per person (the links hold the seats' secret tokens: only the creator gets them);
+- ``GET /api/games``: games for the lobby, newest activity first (no secrets);
+- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free person's seat and link;
+- ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames.
+
+WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from starlette.websockets import WebSocketDisconnect
+
+from pickomino.bots import BOTS, DIFFICULTIES
+from pickomino.core import GameRecord, Rules
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, parse_message
+from pickomino.web.room import Refused, Room
+from pickomino.web.store import Store
+from pickomino.web.view import replay_frames
+
+STATIC = Path(str(files("pickomino.web") / "static"))
+BOT_NAMES = (*DIFFICULTIES, *BOTS)
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    bot: Literal[BOT_NAMES] | None = None  # type: ignore[valid-type]
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    rules: Annotated[str, Field(max_length=200)] = "official"
+    start_player: int | Literal["random"] = 0
+
+    @model_validator(mode="after")
+    def _check(self) -> NewGame:
+        names = [seat.name for seat in self.seats]
+        if len(set(names)) != len(names):
+            raise ValueError("each player needs a different name")
+        if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
+            raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+        return self
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+class Rooms:
+    """The games the server has in memory, loaded from the store on first use."""
+
+    def __init__(self, store: Store, bot_delay: float) -> None:
+        self.store, self.bot_delay = store, bot_delay
+        self.rooms: dict[str, Room] = {}
+
+    def get(self, game_id: str) -> Room | None:
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = self.store.load(game_id)
+            if stored is None:
+                return None
+            room = self.rooms[game_id] = Room(stored, self.store, self.bot_delay)
+        return room
+
+    def add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+
+    def resume_all(self) -> None:
+        """After a start (or a crash): load every unfinished game and let its bots play."""
+        for game_id in self.store.game_ids(("open", "playing")):
+            room = self.get(game_id)
+            if room is not None:
+                room.wake_bots()
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(room.stop() for room in self.rooms.values()))
+
+
+def create_app(
+    database: str | Path, bot_delay: float = 0.8, message_rate: float = 20.0
+) -> FastAPI:
+    """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
+    ``bot_delay`` seconds before each step so people can follow them; a client sending
+    more than ``message_rate`` messages a second (after a burst) is cut off as a flood."""
+    store = Store(database)
+    rooms = Rooms(store, bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        rooms.resume_all()
+        yield
+        await rooms.stop()
+        store.close()
+
+    app = FastAPI(title="pickomino", lifespan=lifespan, docs_url="/api/docs")
+    app.state.rooms = rooms
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/api/options")
+    async def options() -> dict[str, object]:
+        return {
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "bots": list(BOT_NAMES),
+            "difficulties": DIFFICULTIES,
+            "players": [MIN_PLAYERS, MAX_PLAYERS],
+        }
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(spec: NewGame) -> dict[str, object]:
+        try:
+            rules = Rules.parse(spec.rules)
+        except ValueError as error:
+            raise HTTPException(400, f"rules: {error}") from None
+        names = [seat.name for seat in spec.seats]
+        start = spec.start_player
+        if start == "random":
+            start = secrets.randbelow(len(names))
+        record = GameRecord(seats=names, rules=rules, start_player=start)
+        room = Room.create(store, record, [seat.bot for seat in spec.seats], rooms.bot_delay)
+        rooms.add(room)
+        room.wake_bots()  # a game of bots only starts at once
+        return {
+            "id": room.id,
+            "url": f"/games/{room.id}",
+            "seats": [
+                {"seat": n, "name": s.name, "bot": s.bot, "link": _link(room, n)}
+                for n, s in enumerate(room.seats)
+            ],
+        }
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, object]]:
+        return store.listing()
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: Join) -> dict[str, object]:
+        room = _room(rooms, game_id)
+        seat = room.free_person_seat()
+        if seat is None:
+            raise HTTPException(409, "no free seat in this game: watch it instead")
+        if body.name in (s.name for n, s in enumerate(room.seats) if n != seat):
+            raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
+        room.claim(seat, body.name)
+        await room.broadcast()
+        room.wake_bots()
+        return {"seat": seat, "name": body.name, "link": _link(room, seat)}
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, object]:
+        return _room(rooms, game_id).game.record.to_dict()
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str) -> dict[str, object]:
+        room = _room(rooms, game_id)
+        return {"seats": room.game.seats, "frames": replay_frames(room.game.record)}
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        room = rooms.get(game_id)
+        if room is None:
+            await _refuse(websocket, f"there is no game {game_id!r}", 4404)
+            return
+        try:
+            seat = room.seat_of(token)
+        except Refused as refusal:
+            await _refuse(websocket, str(refusal), 4403)
+            return
+        await _serve_client(websocket, room, seat, RateLimit(message_rate))
+
+    return app
+
+
+def _link(room: Room, seat: int) -> str | None:
+    token = room.seats[seat].token
+    return f"/games/{room.id}?token={token}" if token else None
+
+
+def _room(rooms: Rooms, game_id: str) -> Room:
+    room = rooms.get(game_id)
+    if room is None:
+        raise HTTPException(404, f"there is no game {game_id!r}")
+    return room
+
+
+def _error(message: str, rule: str | None = None) -> str:
+    return json.dumps({"type": "error", "message": message, "rule": rule})
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
+    await websocket.send_text(_error(message))
+    await websocket.close(code, message[:120])
+
+
+async def _serve_client(
+    websocket: WebSocket, room: Room, seat: int | None, limit: RateLimit
+) -> None:
+    """One client's messages, until it leaves, floods or sends something too big."""
+    send = websocket.send_text
+    name = room.seats[seat].name if seat is not None else None
+    await send(json.dumps({"type": "welcome", "seat": seat, "name": name}))
+    await room.connect(send, seat)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if not limit.allow():
+                await _refuse(websocket, "too many messages: slow down", 1008)
+                return
+            text = message.get("text")
+            if text is None:
+                await send(_error("send JSON text messages, not binary ones"))
+                continue
+            try:
+                parsed = parse_message(text)
+            except BadMessage as error:
+                await send(_error(str(error)))
+                continue
+            if isinstance(parsed, Act):
+                try:
+                    await room.act(seat, parsed.action, parsed.seq)
+                except Refused as refusal:
+                    await send(_error(str(refusal), refusal.rule))
+            elif isinstance(parsed, Hint):
+                await send(json.dumps(room.hint()))
+            else:
+                await send(json.dumps({"type": "pong"}))
+    except WebSocketDisconnect:
+        return
+    finally:
+        await room.disconnect(send)

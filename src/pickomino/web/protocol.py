@@ -1,0 +1,100 @@
+"""What a browser may send over its WebSocket, checked before anything else looks at it.
+
+Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` characters):
+
+- ``{"type": "act", "action": "keep W", "seq": 12}``: an intent for the sender's seat;
+  ``action`` is an engine action name (``keep 1``…``keep W``, ``roll``, ``stop``,
+  ``take 26``, ``steal 27``); ``seq`` (optional) is the state version the person saw, so a
+  double click on a stale view is refused instead of played twice;
+- ``{"type": "hint"}``: the solver's view of the current choices (to the sender only);
+- ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
+
+Server → client: ``welcome`` (your seat, once), ``state`` (after every change), ``hint``,
+``pong`` and ``error`` (``{"type": "error", "message": …, "rule": "R7"|null}``; it changed
+nothing).
+
+>>> parse_message('{"type": "act", "action": "keep W"}')
+Act(type='act', action='keep W', seq=None)
+>>> parse_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+pickomino.web.protocol.BadMessage: unknown message type 'dance'; send act, hint or ping
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: The longest text message accepted; an action is a few words.
+MAX_MESSAGE = 1024
+
+
+class BadMessage(ValueError):
+    """A message that is not one of the protocol's; says what was wrong."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class Hint(_Message):
+    type: Literal["hint"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Act | Hint | Ping, Field(discriminator="type")]
+_adapter: TypeAdapter[Act | Hint | Ping] = TypeAdapter(ClientMessage)
+_TYPES = ("act", "hint", "ping")
+
+
+def parse_message(text: str) -> Act | Hint | Ping:
+    """A checked client message, or :class:`BadMessage` saying what is wrong with it."""
+    if len(text) > MAX_MESSAGE:
+        raise BadMessage(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise BadMessage("a message must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadMessage("a message must be a JSON object")
+    if data.get("type") not in _TYPES:
+        raise BadMessage(
+            f"unknown message type {data.get('type')!r}; send act, hint or ping"
+        )
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise BadMessage(f"bad {data['type']} message: {where}: {first['msg']}") from None
+
+
+class RateLimit:
+    """A token bucket: ``per_second`` messages a second on average, with bursts of a few
+    seconds' worth; a client over it is flooding and gets disconnected."""
+
+    def __init__(self, per_second: float = 20.0, burst_seconds: float = 3.0) -> None:
+        self.rate, self.capacity = per_second, max(1.0, per_second * burst_seconds)
+        self.tokens, self.last = self.capacity, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

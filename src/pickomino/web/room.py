@@ -1,0 +1,276 @@
+"""One game on the server: its engine session, who sits where, who is watching, and the
+task that plays its bots.
+
+The server is authoritative: people send intents (an action name), the room checks that
+the sender holds the seat to move, the engine checks the rules, the new moves are stored,
+and only then is the new state broadcast. Dice come from a cryptographic generator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from pickomino.bots import make_bot
+from pickomino.core import Game, GameRecord
+from pickomino.core.render import describe_event
+from pickomino.tui.session import Session
+from pickomino.web.store import SeatRow, Store, StoredGame
+from pickomino.web.view import table_view
+
+log = logging.getLogger("pickomino.web")
+
+#: Sends one message (JSON text) to one client.
+Send = Callable[[str], Awaitable[None]]
+
+
+class Refused(Exception):
+    """An intent the room will not carry out; the message goes to the sender only."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+@dataclass
+class Seat:
+    name: str
+    bot: str | None
+    token: str | None
+    claimed: bool
+
+    @property
+    def is_person(self) -> bool:
+        return self.bot is None
+
+
+class Room:
+    """A game in play (or waiting for its people, or over) and its connections."""
+
+    def __init__(self, stored: StoredGame, store: Store, bot_delay: float) -> None:
+        record = GameRecord.from_json(stored.header)
+        record.moves = list(stored.moves)
+        game = Game.from_record(record)
+        seed = int(record.meta.get("seed", 0))
+        self.seats = [Seat(r.name, r.bot, r.token, r.claimed) for r in stored.seats]
+        bots = {n: make_bot(s.bot, seed + n) for n, s in enumerate(self.seats) if s.bot}
+        self.session = Session(game, bots, seed, rng=secrets.SystemRandom())
+        self.id, self.store, self.bot_delay = stored.id, store, bot_delay
+        self.status = stored.status
+        self.connections: dict[Send, int | None] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+        self._log = _log_lines(game, 0)
+
+    # ------------------------------------------------------------- creation
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        record: GameRecord,
+        bots: list[str | None],
+        bot_delay: float,
+    ) -> Room:
+        game_id = secrets.token_urlsafe(6)
+        record.meta = {"seed": secrets.randbelow(1 << 32), "bots": bots}
+        rows = [
+            SeatRow(n, name, bot, None if bot else secrets.token_urlsafe(16))
+            for n, (name, bot) in enumerate(zip(record.seats, bots, strict=True))
+        ]
+        store.create_game(game_id, record.to_json(indent=None), rows)
+        stored = store.load(game_id)
+        assert stored is not None
+        return cls(stored, store, bot_delay)
+
+    # ---------------------------------------------------------------- views
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def seq(self) -> int:
+        """How many moves have been made: the version of the state clients see."""
+        return len(self.game.record.moves)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens; ``None`` for a spectator (no token)."""
+        if not token:
+            return None
+        for number, seat in enumerate(self.seats):
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return number
+        raise Refused("this link's seat token is not valid for this game")
+
+    def snapshot(self) -> dict[str, object]:
+        state = self.game.state
+        online = set(self.connections.values())
+        waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
+        return {
+            "type": "state",
+            "id": self.id,
+            "seq": self.seq,
+            "status": self.status,
+            "waiting_for": waiting,
+            "seats": [
+                {"name": s.name, "bot": s.bot, "claimed": s.claimed, "online": n in online}
+                for n, s in enumerate(self.seats)
+            ],
+            "rules": state.rules.to_dict(),
+            "table": table_view(state, self.game.seats),
+            "actions": self._actions(),
+            "log": self._log,
+        }
+
+    def _actions(self) -> list[str]:
+        if self.status != "playing" or self.session.is_bot_turn():
+            return []
+        return [name for _, name in self.session.options()]
+
+    # ---------------------------------------------------------------- joins
+    async def connect(self, send: Send, seat: int | None) -> None:
+        self.connections[send] = seat
+        if seat is not None and not self.seats[seat].claimed:
+            self.claim(seat, None)
+        await self.broadcast()
+        self.wake_bots()
+
+    async def disconnect(self, send: Send) -> None:
+        self.connections.pop(send, None)
+        await self.broadcast()
+
+    def claim(self, seat: int, name: str | None) -> None:
+        """A person takes their seat (by opening the link, or from the lobby with a name);
+        the game starts once every person's seat is taken."""
+        if name is not None:
+            self.seats[seat].name = name
+            self.game.record.seats[seat] = name
+        self.seats[seat].claimed = True
+        header = self.game.record.to_dict()
+        header["moves"] = []
+        self.store.claim_seat(self.id, seat, name, json.dumps(header))
+        if self.status == "open" and all(s.claimed for s in self.seats if s.is_person):
+            self._set_status("playing")
+
+    def free_person_seat(self) -> int | None:
+        return next(
+            (n for n, s in enumerate(self.seats) if s.is_person and not s.claimed), None
+        )
+
+    # ---------------------------------------------------------------- moves
+    async def act(self, seat: int | None, action: str, seq: int | None = None) -> None:
+        """A person's intent; raises :class:`Refused` with the reason and changes nothing."""
+        state = self.game.state
+        if seat is None:
+            raise Refused("spectators cannot play: open your seat's invite link to play")
+        if self.status == "open":
+            raise Refused("the game has not started: waiting for " + _names(self.waiting()))
+        if state.is_over:
+            raise Refused("the game is over")
+        if seat != state.current:
+            raise Refused(f"it is {self.seats[state.current].name}'s turn, not yours", "R4")
+        if seq is not None and seq != self.seq:
+            raise Refused("the game moved on before your action arrived; look again")
+        try:
+            self._commit(lambda: self.session.decide(action))
+        except ValueError as error:
+            raise Refused(str(error), getattr(error, "rule", None)) from None
+        await self.broadcast()
+        self.wake_bots()
+
+    def _commit(self, step: Callable[[], object]) -> None:
+        """Play a step in the engine, then store its moves; if storing fails the room is
+        rebuilt from what is stored, so memory never runs ahead of the database."""
+        first = self.seq
+        history_before = len(self.game.history)
+        step()
+        try:
+            self.store.append_moves(self.id, first, self.game.record.moves[first:])
+        except Exception:
+            log.exception("could not store moves of game %s; reloading it", self.id)
+            self._reload()
+            raise Refused("the server could not save that move; please try again") from None
+        self._log.extend(_log_lines(self.game, history_before))
+        if self.game.state.is_over:
+            self._set_status("over")
+
+    def _reload(self) -> None:
+        stored = self.store.load(self.id)
+        assert stored is not None
+        fresh = Room(stored, self.store, self.bot_delay)
+        self.session, self._log = fresh.session, fresh._log
+
+    def _set_status(self, status: str) -> None:
+        self.status = status
+        self.store.set_status(self.id, status)
+
+    def waiting(self) -> list[str]:
+        return [s.name for s in self.seats if s.is_person and not s.claimed]
+
+    # ----------------------------------------------------------------- bots
+    def wake_bots(self) -> None:
+        """Make sure the bot task runs when it is a bot's turn in a started game."""
+        if self._bot_task is None or self._bot_task.done():
+            if self.status == "playing" and self.session.is_bot_turn():
+                self._bot_task = asyncio.create_task(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        while self.status == "playing" and self.session.is_bot_turn():
+            await asyncio.sleep(self.bot_delay)
+            state = self.game.state
+            if state.is_chance():
+                self._commit(lambda: self.game.roll_random(self.session.rng))
+            else:
+                seq, bot = self.seq, self.session.bots[state.current]
+                # Think in a worker thread on a copy, so other games stay responsive.
+                action = await asyncio.to_thread(bot.choose, state.copy())
+                if seq != self.seq:  # cannot happen (only this task moves bots); be safe
+                    continue
+                self._commit(lambda action=action: self.game.play(action))
+            await self.broadcast()
+
+    async def stop(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            try:
+                await self._bot_task
+            except asyncio.CancelledError:
+                pass
+
+    # ------------------------------------------------------------ broadcast
+    async def broadcast(self) -> None:
+        message = json.dumps(self.snapshot())  # once, however many are watching
+        for send in list(self.connections):
+            try:
+                await send(message)
+            except Exception:  # a client gone mid-send: forget it, the game goes on
+                self.connections.pop(send, None)
+
+    def hint(self) -> dict[str, object]:
+        rows = self.session.hint_rows() if self.status == "playing" else []
+        return {
+            "type": "hint",
+            "seq": self.seq,
+            "rows": [
+                {"action": a, "tile": tile, "worms": worms, "bust": bust}
+                for a, tile, worms, bust in rows
+            ],
+        }
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names) or "nobody"
+
+
+def _log_lines(game: Game, start: int) -> list[str]:
+    """Log lines (with a heading for each new turn) for the moves from ``start`` on."""
+    lines: list[str] = []
+    previous_turn = game.history[start - 1][0] if start else None
+    for turn, seat, _move, events in game.history[start:]:
+        if turn != previous_turn:
+            lines.append(f"Turn {turn} - {game.seats[seat]}")
+            previous_turn = turn
+        lines.extend("  " + describe_event(event, game.seats) for event in events)
+    return lines

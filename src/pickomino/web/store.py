@@ -1,0 +1,231 @@
+"""Where the web app keeps its games: an SQL database through SQLAlchemy Core.
+
+A game is stored as its record (the header: rules, seats, start player, meta) and its
+moves, one row per move, appended *before* anything is broadcast. Loading a game replays its
+moves through the engine, so after a crash (even ``kill -9``) every game goes on from its
+last stored move. The same code runs on SQLite (a file, the default) and PostgreSQL.
+
+>>> store = Store("sqlite://")  # in memory, for the example
+>>> store.create_game("g1", '{"seats": ["Ann", "Bob"]}', [SeatRow(0, "Ann", None, "t0")])
+>>> store.append_moves("g1", 0, ["dice 11223345", "keep 3"])
+>>> store.load("g1").moves
+['dice 11223345', 'keep 3']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from platformdirs import user_data_path
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("header", sa.Text, nullable=False),  # the record without its moves, as JSON
+    sa.Column("status", sa.String(16), nullable=False),  # open | playing | over
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("bot", sa.String(32)),  # bot or difficulty name; NULL for a person
+    sa.Column("token", sa.String(64)),  # the person's secret; NULL for a bot
+    sa.Column("claimed", sa.Boolean, nullable=False, default=False),
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # 0, 1, 2, … within the game
+    sa.Column("move", sa.String(32), nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None
+    claimed: bool = False
+
+
+@dataclass
+class StoredGame:
+    id: str
+    header: str
+    status: str
+    created: float
+    updated: float
+    seats: list[SeatRow]
+    moves: list[str]
+
+
+def default_database() -> Path:
+    """A per-user file, e.g. ``~/.local/share/pickomino/games.sqlite3`` on Linux."""
+    return user_data_path("pickomino") / "games.sqlite3"
+
+
+def database_url(database: str | Path) -> str:
+    """An SQLAlchemy URL from ``--database``: a PostgreSQL URL or a path to an SQLite file."""
+    text = str(database)
+    if text.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
+    if "://" in text:
+        return text  # any SQLAlchemy URL, e.g. sqlite:// for a database in memory
+    path = Path(text).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+    # WAL: a committed move survives the process being killed; readers never block writers.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """The games table, their seats and moves; every method is one transaction."""
+
+    def __init__(self, database: str | Path) -> None:
+        url = sa.make_url(database_url(database))
+        if url.drivername == "sqlite" and url.database in (None, "", ":memory:"):
+            # One shared connection, or every connection would see its own empty database.
+            self.engine = sa.create_engine(
+                url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
+            )
+        else:
+            self.engine = sa.create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- writes
+    def create_game(self, game_id: str, header: str, seat_rows: list[SeatRow]) -> None:
+        now = time.time()
+        with self.engine.begin() as db:
+            db.execute(
+                games.insert().values(
+                    id=game_id, header=header, status="open", created=now, updated=now
+                )
+            )
+            db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
+
+    def append_moves(self, game_id: str, first_seq: int, new_moves: list[str]) -> None:
+        """Store moves numbered from ``first_seq``; a number already taken raises (two
+        writers of one game would be a bug), and nothing of the batch is kept."""
+        with self.engine.begin() as db:
+            db.execute(
+                moves.insert(),
+                [
+                    {"game_id": game_id, "seq": first_seq + i, "move": move}
+                    for i, move in enumerate(new_moves)
+                ],
+            )
+            db.execute(games.update().where(games.c.id == game_id).values(updated=time.time()))
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                games.update()
+                .where(games.c.id == game_id)
+                .values(status=status, updated=time.time())
+            )
+
+    def claim_seat(self, game_id: str, seat: int, name: str | None, header: str) -> None:
+        """Mark a person's seat as taken (and renamed: the header holds the names)."""
+        values: dict[str, object] = {"claimed": True}
+        if name is not None:
+            values["name"] = name
+        with self.engine.begin() as db:
+            db.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(**values)
+            )
+            db.execute(
+                games.update()
+                .where(games.c.id == game_id)
+                .values(header=header, updated=time.time())
+            )
+
+    # ----------------------------------------------------------------- reads
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.engine.connect() as db:
+            row = db.execute(games.select().where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            seat_rows = db.execute(
+                seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).all()
+            move_rows = db.execute(
+                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.seq)
+            ).all()
+        return StoredGame(
+            id=row.id,
+            header=row.header,
+            status=row.status,
+            created=row.created,
+            updated=row.updated,
+            seats=[SeatRow(r.seat, r.name, r.bot, r.token, r.claimed) for r in seat_rows],
+            moves=[r.move for r in move_rows],
+        )
+
+    def game_ids(self, statuses: tuple[str, ...]) -> list[str]:
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(games.c.id).where(games.c.status.in_(statuses))).all()
+        return [row.id for row in rows]
+
+    def listing(self, limit: int = 100) -> list[dict[str, object]]:
+        """The most recently active games, for the lobby (no secrets in it)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                games.select().order_by(games.c.updated.desc()).limit(limit)
+            ).all()
+            ids = [row.id for row in rows]
+            seat_rows = db.execute(
+                seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
+            ).all()
+            counts = dict(
+                db.execute(
+                    sa.select(moves.c.game_id, sa.func.count())
+                    .where(moves.c.game_id.in_(ids))
+                    .group_by(moves.c.game_id)
+                ).all()
+            )
+        by_game: dict[str, list[dict[str, object]]] = {}
+        for r in seat_rows:
+            by_game.setdefault(r.game_id, []).append(
+                {"name": r.name, "bot": r.bot, "claimed": r.claimed}
+            )
+        return [
+            {
+                "id": row.id,
+                "status": row.status,
+                "rules": json.loads(row.header).get("rules"),
+                "seats": by_game.get(row.id, []),
+                "moves": counts.get(row.id, 0),
+                "created": row.created,
+                "updated": row.updated,
+            }
+            for row in rows
+        ]
