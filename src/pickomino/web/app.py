@@ -102,9 +102,7 @@ class Rooms:
         await asyncio.gather(*(room.stop() for room in self.rooms.values()))
 
 
-def create_app(
-    database: str | Path, bot_delay: float = 0.8, message_rate: float = 20.0
-) -> FastAPI:
+def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float = 20.0) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood."""

@@ -71,9 +71,7 @@ def parse_message(text: str) -> Act | Hint | Ping:
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")
     if data.get("type") not in _TYPES:
-        raise BadMessage(
-            f"unknown message type {data.get('type')!r}; send act, hint or ping"
-        )
+        raise BadMessage(f"unknown message type {data.get('type')!r}; send act, hint or ping")
     try:
         return _adapter.validate_python(data)
     except ValidationError as error:

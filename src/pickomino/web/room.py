@@ -9,6 +9,7 @@ and only then is the new state broadcast. Dice come from a cryptographic generat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -155,9 +156,7 @@ class Room:
             self._set_status("playing")
 
     def free_person_seat(self) -> int | None:
-        return next(
-            (n for n, s in enumerate(self.seats) if s.is_person and not s.claimed), None
-        )
+        return next((n for n, s in enumerate(self.seats) if s.is_person and not s.claimed), None)
 
     # ---------------------------------------------------------------- moves
     async def act(self, seat: int | None, action: str, seq: int | None = None) -> None:
@@ -212,9 +211,9 @@ class Room:
     # ----------------------------------------------------------------- bots
     def wake_bots(self) -> None:
         """Make sure the bot task runs when it is a bot's turn in a started game."""
-        if self._bot_task is None or self._bot_task.done():
-            if self.status == "playing" and self.session.is_bot_turn():
-                self._bot_task = asyncio.create_task(self._play_bots())
+        idle = self._bot_task is None or self._bot_task.done()
+        if idle and self.status == "playing" and self.session.is_bot_turn():
+            self._bot_task = asyncio.create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
         while self.status == "playing" and self.session.is_bot_turn():
@@ -234,10 +233,8 @@ class Room:
     async def stop(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._bot_task
-            except asyncio.CancelledError:
-                pass
 
     # ------------------------------------------------------------ broadcast
     async def broadcast(self) -> None:

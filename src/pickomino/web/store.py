@@ -198,9 +198,7 @@ class Store:
     def listing(self, limit: int = 100) -> list[dict[str, object]]:
         """The most recently active games, for the lobby (no secrets in it)."""
         with self.engine.connect() as db:
-            rows = db.execute(
-                games.select().order_by(games.c.updated.desc()).limit(limit)
-            ).all()
+            rows = db.execute(games.select().order_by(games.c.updated.desc()).limit(limit)).all()
             ids = [row.id for row in rows]
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)

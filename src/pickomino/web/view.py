@@ -70,13 +70,21 @@ def replay_frames(record: GameRecord) -> list[dict[str, object]]:
         lines.extend(describe_event(event, game.seats) for event in events)
         if game.state.turn != turn or game.state.is_over:
             frames.append(
-                {"turn": turn, "seat": seat, "lines": lines,
-                 "table": table_view(game.state, game.seats)}
+                {
+                    "turn": turn,
+                    "seat": seat,
+                    "lines": lines,
+                    "table": table_view(game.state, game.seats),
+                }
             )
             lines = []
     if lines:  # a turn still being played
         frames.append(
-            {"turn": game.state.turn, "seat": game.state.current, "lines": lines,
-             "table": table_view(game.state, game.seats)}
+            {
+                "turn": game.state.turn,
+                "seat": game.state.current,
+                "lines": lines,
+                "table": table_view(game.state, game.seats),
+            }
         )
     return frames
