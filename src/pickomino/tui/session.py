@@ -72,7 +72,8 @@ class Session:
             return self.game.roll_random(self.rng)
         events = self.game.play(name)
         if name == "roll":  # the player asked for the dice to be rolled: roll them now
-            events += self.game.roll_random(self.rng)
+            # a new list: ``events`` is also the game's history entry for the roll decision
+            events = [*events, *self.game.roll_random(self.rng)]
         return events
 
     def _action_name(self, command: str) -> str:

@@ -1,0 +1,304 @@
+"""The web app's API and WebSocket protocol against the real app, in process (Starlette's
+TestClient runs the ASGI app itself) on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from pickomino.core import Game, GameRecord
+from pickomino.web import create_app
+from pickomino.web.protocol import MAX_MESSAGE
+from pickomino.web.store import Store
+
+PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(database: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, spec: dict | None = None) -> dict:
+    response = client.post("/api/games", json=spec or PEOPLE_AND_BOT)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def socket_path(game: dict, seat: int | None) -> str:
+    link = game["seats"][seat]["link"] if seat is not None else f"/games/{game['id']}"
+    return link.replace("/games/", "/ws/games/", 1)
+
+
+def next_of(ws, kind: str) -> dict:
+    """The next message of a kind, skipping the others (e.g. states after presence changes)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+
+
+def latest_state(ws, seq: int) -> dict:
+    while True:
+        message = next_of(ws, "state")
+        if message["seq"] >= seq:
+            return message
+
+
+# ---------------------------------------------------------------- the lobby API
+@pytest.mark.parametrize(
+    ("spec", "status", "words"),
+    [
+        ({"seats": [{"name": "Ann"}]}, 422, "at least 2"),
+        ({"seats": [{"name": f"P{i}"} for i in range(8)]}, 422, "at most 7"),
+        ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 422, "different name"),
+        ({"seats": [{"name": "Ann"}, {"name": "  "}]}, 422, "at least 1 character"),
+        ({"seats": [{"name": "Ann"}, {"name": "B", "bot": "godlike"}]}, 422, "'hard'"),
+        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 2}, 422, "seat from 0 to 1"),
+        ({"seats": [{"name": "A"}, {"name": "B"}], "rules": "chess"}, 400, "unknown rule preset"),
+        ({"seats": [{"name": "A"}, {"name": "B"}], "colour": "red"}, 422, "Extra inputs"),
+    ],
+)
+def test_bad_new_games_are_refused_with_a_reason(client, spec, status, words):
+    response = client.post("/api/games", json=spec)
+    assert response.status_code == status
+    assert words in response.text
+    assert client.get("/api/games").json() == []
+
+
+def test_each_person_gets_a_secret_link_and_the_lobby_shows_no_secret(client):
+    game = create(client)
+    links = [seat["link"] for seat in game["seats"]]
+    assert links[2] is None  # the bot
+    tokens = [link.split("token=")[1] for link in links[:2]]
+    assert len(set(tokens)) == 2 and all(len(token) >= 16 for token in tokens)
+    listing = client.get("/api/games").text
+    assert json.loads(listing)[0]["status"] == "open"
+    assert not any(token in listing for token in tokens)
+    assert not any(token in client.get(f"/api/games/{game['id']}/record").text for token in tokens)
+
+
+def test_rules_and_start_player_reach_the_game(client):
+    spec = {"seats": [{"name": "A"}, {"name": "B"}], "rules": "short,lower_tile=any"}
+    game = create(client, {**spec, "start_player": 1})
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["rules"] == {
+        "flip_returned_highest": True,
+        "exact_match_mandatory": False,
+        "lower_tile": "any",
+    }
+    assert record["start_player"] == 1
+    starts = {
+        client.get(
+            f"/api/games/{create(client, {**spec, 'start_player': 'random'})['id']}/record"
+        ).json()["start_player"]
+        for _ in range(20)
+    }
+    assert starts == {0, 1}  # fails with probability 2 * 2**-20
+
+
+def test_join_takes_the_first_free_seat_then_says_there_is_none(client):
+    game = create(client)
+    join = f"/api/games/{game['id']}/join"
+    assert client.post(join, json={"name": "Robo"}).status_code == 409  # name in use
+    first = client.post(join, json={"name": "Cy"}).json()
+    assert (first["seat"], first["name"]) == (0, "Cy")
+    assert first["link"] == game["seats"][0]["link"]
+    assert client.post(join, json={"name": "Di"}).json()["seat"] == 1
+    refused = client.post(join, json={"name": "Ed"})
+    assert refused.status_code == 409 and "no free seat" in refused.json()["detail"]
+    listing = client.get("/api/games").json()[0]
+    assert listing["status"] == "playing"
+    assert [seat["name"] for seat in listing["seats"]] == ["Cy", "Di", "Robo"]
+    assert client.post("/api/games/nope/join", json={"name": "X"}).status_code == 404
+
+
+# ------------------------------------------------------------ who may do what
+def test_unknown_game_and_bad_token_are_refused_and_closed(client):
+    with client.websocket_connect("/ws/games/nope") as ws:
+        assert "no game" in ws.receive_json()["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    game = create(client)
+    with client.websocket_connect(f"/ws/games/{game['id']}?token=guess") as ws:
+        assert "not valid" in ws.receive_json()["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+
+
+def test_the_game_waits_for_every_person_then_only_the_seat_to_move_may_act(client):
+    game = create(client, {**PEOPLE_AND_BOT, "start_player": 0})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        assert ann.receive_json() == {"type": "welcome", "seat": 0, "name": "Ann"}
+        state = next_of(ann, "state")
+        assert state["status"] == "open" and state["waiting_for"] == ["Bob"]
+        assert state["actions"] == []
+        ann.send_json({"type": "act", "action": "roll"})
+        assert "waiting for Bob" in next_of(ann, "error")["message"]
+        with client.websocket_connect(socket_path(game, 1)) as bob:
+            assert next_of(bob, "state")["status"] == "playing"
+            bob.send_json({"type": "act", "action": "roll"})
+            refusal = next_of(bob, "error")
+            assert refusal["rule"] == "R4" and "Ann's turn" in refusal["message"]
+            with client.websocket_connect(socket_path(game, None)) as watcher:
+                assert next_of(watcher, "welcome")["seat"] is None
+                watcher.send_json({"type": "act", "action": "roll"})
+                assert "spectators cannot play" in next_of(watcher, "error")["message"]
+            ann.send_json({"type": "act", "action": "roll"})
+            rolled = latest_state(bob, 1)
+            assert rolled["table"]["phase"] == "keep" and len(rolled["table"]["roll"]) == 8
+    record = GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
+    assert len(record.moves) == 1 and record.moves[0].startswith("dice ")  # rolled by the server
+
+
+def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        state = next_of(ann, "state")
+        for action in ("stop", "keep 3", "take 21", "fly"):
+            ann.send_json({"type": "act", "action": action})
+            assert next_of(ann, "error")["message"]
+        ann.send_json({"type": "act", "action": "roll"})
+        state = latest_state(ann, 1)
+        shown = set(state["table"]["roll"])
+        missing = next(face for face in "12345W" if face not in shown)
+        ann.send_json({"type": "act", "action": f"keep {missing}", "seq": state["seq"]})
+        refusal = next_of(ann, "error")
+        assert refusal["rule"] == "R6"
+        ann.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"] - 1})
+        assert "moved on" in next_of(ann, "error")["message"]
+        ann.send_json({"type": "ping"})
+        assert next_of(ann, "pong") == {"type": "pong"}
+    after = client.get(f"/api/games/{game['id']}/record").json()
+    assert len(after["moves"]) == 1  # the first roll; nothing refused was stored
+
+
+# ------------------------------------------------------------- bad messages
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("not json", "JSON object"),
+        ("[1, 2]", "JSON object"),
+        ('{"type": "dance"}', "unknown message type 'dance'"),
+        ('{"action": "roll"}', "unknown message type None"),
+        ('{"type": "act"}', "action"),
+        ('{"type": "act", "action": "roll", "as": 1}', "Extra inputs"),
+        ('{"type": "act", "action": "roll", "seq": -1}', "seq"),
+        ('{"type": "act", "action": "' + "x" * (MAX_MESSAGE + 1) + '"}', "too long"),
+    ],
+)
+def test_malformed_messages_get_an_error_and_the_connection_carries_on(client, text, words):
+    game = create(client)
+    with client.websocket_connect(socket_path(game, 0)) as ws:
+        next_of(ws, "state")
+        ws.send_text(text)
+        assert words in next_of(ws, "error")["message"]
+        ws.send_bytes(b"\x00\x01")
+        assert "not binary" in next_of(ws, "error")["message"]
+        ws.send_json({"type": "ping"})
+        assert next_of(ws, "pong")
+
+
+def test_a_flood_is_cut_off_and_the_game_carries_on(database):
+    with TestClient(create_app(database, bot_delay=0, message_rate=5)) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+        with client.websocket_connect(socket_path(game, 0)) as ws:
+            for _ in range(40):
+                ws.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    message = ws.receive_json()
+                    if message["type"] == "error":
+                        assert "too many messages" in message["message"]
+            assert closed.value.code == 1008
+        with client.websocket_connect(socket_path(game, 0)) as ws:  # the same seat again
+            next_of(ws, "state")
+            ws.send_json({"type": "act", "action": "roll"})
+            assert latest_state(ws, 1)["table"]["phase"] == "keep"
+
+
+# ------------------------------------------------------------- a whole game
+def play_to_the_end(ws, database: Path, game_id: str) -> dict:
+    """Play the first offered action whenever it is our turn; check at every state that
+    its moves were stored before it was broadcast."""
+    store = Store(database)
+    try:
+        while True:
+            state = next_of(ws, "state")
+            stored = store.load(game_id)
+            assert stored is not None and len(stored.moves) >= state["seq"]
+            if state["table"]["over"]:
+                return state
+            if state["actions"] and state["table"]["current"] == 0:
+                ws.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"]})
+    finally:
+        store.close()
+
+
+def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "hard"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        final = play_to_the_end(ann, database, game["id"])
+        ann.send_json({"type": "hint"})
+        assert next_of(ann, "hint")["rows"] == []  # nothing to advise on any more
+    assert final["status"] == "over" and final["actions"] == []
+    assert final["table"]["result"].startswith("1. ")
+    assert {s["seat"] for s in final["table"]["ranking"]} == {0, 1}
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    replayed = Game.from_record(GameRecord.from_dict(record))
+    assert replayed.state.is_over and replayed.state.scores() == final["table"]["worms"]
+    assert final["log"] == [
+        line for turn in replayed.render_log().splitlines() for line in [turn]
+    ]  # the live log is the record's story in words
+    frames = client.get(f"/api/games/{game['id']}/replay").json()["frames"]
+    assert frames[0]["table"]["worms"] == [0, 0] and frames[-1]["table"] == final["table"]
+    assert [f["turn"] for f in frames[1:]] == list(range(1, len(frames)))
+    assert client.get("/api/games").json()[0]["status"] == "over"
+
+
+def test_hints_rank_the_legal_choices(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        next_of(ann, "state")
+        ann.send_json({"type": "hint"})
+        (roll,) = next_of(ann, "hint")["rows"]
+        assert roll["action"] == "roll"
+        assert roll["tile"] + roll["bust"] == pytest.approx(1)  # a turn ends one way or the other
+        assert 1 < roll["worms"] < 4  # a tile of 1 to 4 worms, minus the risk of busting
+        ann.send_json({"type": "act", "action": "roll"})
+        state = latest_state(ann, 1)
+        ann.send_json({"type": "hint"})
+        rows = next_of(ann, "hint")["rows"]
+    assert sorted(row["action"] for row in rows) == sorted(state["actions"])
+    assert [row["worms"] for row in rows] == sorted((row["worms"] for row in rows), reverse=True)
+    assert all(0 <= row["tile"] <= 1 and 0 <= row["bust"] <= 1 for row in rows)
+
+
+def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
+    spec = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]}
+    with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as first:
+        game = create(first, spec)
+        with first.websocket_connect(socket_path(game, 0)) as ann:
+            next_of(ann, "state")
+            ann.send_json({"type": "act", "action": "roll"})
+            before = latest_state(ann, 1)
+    with (
+        TestClient(create_app(database, bot_delay=0, message_rate=1000)) as second,
+        second.websocket_connect(socket_path(game, 0)) as ann,
+    ):
+        again = next_of(ann, "state")
+    assert again["seq"] == before["seq"] and again["table"] == before["table"]
+    assert again["log"] == before["log"]
