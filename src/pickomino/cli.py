@@ -414,7 +414,17 @@ def play(
     show_default=True,
     help="Seconds a bot waits before each roll or decision, so people can follow it.",
 )
-def serve(host: str, port: int, database: str | None, bot_delay: float) -> None:
+@click.option(
+    "--message-rate",
+    type=click.FloatRange(min=1),
+    default=20.0,
+    show_default=True,
+    help="Messages a second one client may send (after a short burst) before it is cut "
+    "off as a flood.",
+)
+def serve(
+    host: str, port: int, database: str | None, bot_delay: float, message_rate: float
+) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import uvicorn
 
@@ -423,7 +433,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float) -> None:
 
     target = database or str(default_database())
     try:
-        app = create_app(target, bot_delay=bot_delay)
+        app = create_app(target, bot_delay=bot_delay, message_rate=message_rate)
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         raise click.ClickException(f"cannot open the database {target}: {error}") from None
     click.echo(f"pickomino: games stored in {target}; open http://{host}:{port}/")

@@ -46,6 +46,7 @@ class ServerProcess:
         command = [
             sys.executable, "-m", "pickomino", "serve", "--port", str(self.port),
             "--database", str(self.database), "--bot-delay", str(self.bot_delay),
+            "--message-rate", "1000",  # scripted clients play far faster than people
         ]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + STARTUP_SECONDS

@@ -84,7 +84,9 @@ class Room:
         store.create_game(game_id, record.to_json(indent=None), rows)
         stored = store.load(game_id)
         assert stored is not None
-        return cls(stored, store, bot_delay)
+        room = cls(stored, store, bot_delay)
+        room._start_when_seated()  # a game of bots only starts at once
+        return room
 
     # ---------------------------------------------------------------- views
     @property
@@ -152,7 +154,10 @@ class Room:
         header = self.game.record.to_dict()
         header["moves"] = []
         self.store.claim_seat(self.id, seat, name, json.dumps(header))
-        if self.status == "open" and all(s.claimed for s in self.seats if s.is_person):
+        self._start_when_seated()
+
+    def _start_when_seated(self) -> None:
+        if self.status == "open" and not self.waiting():
             self._set_status("playing")
 
     def free_person_seat(self) -> int | None:
