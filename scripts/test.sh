@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Install everything the tests need into .venv, then run the whole suite.
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+# Install everything the tests need into .venv (and, when missing, the Debian packages
+# chromium for the browser tests and postgresql for the database tests), then run ruff and
+# the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v initdb >/dev/null || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null \
+    || missing+=(postgresql)
+if [ "${#missing[@]}" -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 .venv/bin/python -m ruff check src tests benchmarks scripts

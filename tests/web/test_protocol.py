@@ -20,11 +20,6 @@ PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
 def client(database: Path) -> Iterator[TestClient]:
     with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as test_client:
         yield test_client
