@@ -1,5 +1,5 @@
-"""A real server for the web tests: ``pickomino serve`` in its own process on loopback,
-with a fresh SQLite file; ``ServerProcess.kill()`` is a real SIGKILL."""
+"""Real parts for the web tests: ``pickomino serve`` in its own process on loopback with a
+fresh SQLite file (``ServerProcess.kill()`` is a real SIGKILL), and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,78 +8,15 @@ import glob
 import itertools
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import psycopg
 import pytest
 
-STARTUP_SECONDS = 30
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@dataclass
-class ServerProcess:
-    """``pickomino serve`` on 127.0.0.1; start it again on the same database after a kill."""
-
-    database: Path
-    bot_delay: float = 0.05
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> ServerProcess:
-        command = [
-            sys.executable, "-m", "pickomino", "serve", "--port", str(self.port),
-            "--database", str(self.database), "--bot-delay", str(self.bot_delay),
-            "--message-rate", "1000",  # scripted clients play far faster than people
-        ]  # fmt: skip
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while time.monotonic() < deadline:  # poll until it answers: readiness, not timing
-            if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
-                raise RuntimeError(f"the server exited at start:\n{output}")
-            try:
-                httpx.get(self.url + "/api/options", timeout=1).raise_for_status()
-                return self
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not answer within 30 s")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, as in a crash."""
-        if self.process and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+from pickomino.web.process import ServerProcess, free_port
 
 
 @pytest.fixture

@@ -11,9 +11,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
-
-from .conftest import ServerProcess
 
 DEADLINE = 60  # seconds a polled condition may take before the test fails
 
