@@ -11,7 +11,6 @@ import click
 from pickomino import __version__
 from pickomino.bots import BOTS, DIFFICULTIES, make_bot
 from pickomino.core import Game, RecordError, Rules
-from pickomino.core.dice import parse_dice, points
 from pickomino.core.render import describe_event
 
 
@@ -179,39 +178,13 @@ def advise(
     Example: pickomino advise --me 25 --opponent "27 30" --kept WW44 --rolled 4455
     """
     from pickomino.situation import situation
-    from pickomino.solver.advice import rank_choices, turn_outlook
+    from pickomino.solver.advice import advice_report
 
     try:
         state = situation(me, opponents or ("",), down, kept, rolled, rules)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    report: dict[str, object] = {
-        "kept": kept.upper(),
-        "total": points(parse_dice(kept)),
-        "rolled": (rolled or "").upper(),
-        "grill": list(state.grill),
-    }
-    if state.current != 0 or state.is_over:  # the roll ended the turn at once
-        report.update(phase="bust", reason="no face of the roll can be kept (R7)", choices=[])
-    elif state.is_chance():
-        outlook = turn_outlook(state)
-        report.update(
-            phase="roll",
-            tile=outlook.success,
-            expected_worms=outlook.value,
-            bust=outlook.bust,
-            choices=[],
-        )
-    else:
-        choices = rank_choices(state)
-        report.update(
-            phase=state.phase.value,
-            best=choices[0].action.name,
-            choices=[
-                {"action": c.action.name, "tile": c.tile, "expected_worms": c.value, "bust": c.bust}
-                for c in choices
-            ],
-        )
+    report = advice_report(state, 0, kept, rolled)
     if as_json:
         click.echo(json.dumps(report))
         return

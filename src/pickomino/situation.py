@@ -47,12 +47,25 @@ def situation(
 ) -> GameState:
     """The state in which "me" (seat 0) decides; refuses impossible descriptions."""
     stacks = [parse_tiles(me), *(parse_tiles(o) for o in opponents or ("",))]
+    return situation_at(stacks, parse_tiles(down), 0, rules, kept, rolled)
+
+
+def situation_at(
+    stacks: Sequence[Sequence[int]],
+    face_down: Sequence[int],
+    current: int,
+    rules: Rules | None,
+    kept: str = "",
+    rolled: str | None = None,
+) -> GameState:
+    """The state of ``current``'s turn with the real dice ``kept`` so far and just
+    ``rolled`` (not yet, with ``None``), e.g. for the score keeper's dice helper."""
     kept_counts = parse_dice(kept)
     if sum(kept_counts) >= NUM_DICE:
         raise ValueError(f"{sum(kept_counts)} dice kept: with none left the turn is over (R8)")
     if kept_counts.count(0) == 0:
         raise ValueError("all six faces are kept: the turn is over (R8)")
-    state = GameState.from_position(stacks, parse_tiles(down), 0, rules, kept=kept_counts)
+    state = GameState.from_position(stacks, face_down, current, rules, kept=kept_counts)
     if rolled is None:
         return state
     roll = parse_dice(rolled)

@@ -11,13 +11,14 @@ from typing import Literal
 
 from pickomino.core.dice import Counts
 
-BustReason = Literal["no_new_face", "no_worm", "too_low"]
+BustReason = Literal["no_new_face", "no_worm", "too_low", "reported"]
 
 #: Plain words for each bust reason, with the rule that causes it.
 BUST_REASONS: dict[BustReason, str] = {
     "no_new_face": "the roll showed no face that was not kept already (R7)",
     "no_worm": "no worm among the kept dice (R10)",
     "too_low": "the total reaches no tile that can be claimed (R13)",
+    "reported": "a failed turn played with real dice (R15, R16)",
 }
 
 

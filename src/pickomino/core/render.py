@@ -79,9 +79,11 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         case Kept(seat, face, count, total):
             return f"{names[seat]} kept {count} x {FACE_SYMBOLS[face]} (total {total})"
         case TileTaken(seat, tile, total):
-            return f"{names[seat]} took {tile} from the grill with {total}"
+            return f"{names[seat]} took {tile} from the grill{_with(total)}"
         case TileStolen(seat, tile, victim, total):
-            return f"{names[seat]} stole {tile} from {names[victim]} with {total}"
+            return f"{names[seat]} stole {tile} from {names[victim]}{_with(total)}"
+        case Bust(seat, "reported", _):
+            return f"{names[seat]} busts"
         case Bust(seat, reason, total):
             return f"{names[seat]} busts at {total}: {BUST_REASONS[reason]}"
         case TileReturned(seat, tile):
@@ -91,6 +93,11 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         case GameOver(ranking):
             return "Game over. " + describe_ranking(ranking, names)
     raise TypeError(f"not an event: {event!r}")
+
+
+def _with(total: int) -> str:
+    """`` with 27``; nothing for a turn reported from a real table (total 0, unknown)."""
+    return f" with {total}" if total else ""
 
 
 def describe_ranking(ranking: Iterable[Standing], names: Sequence[str]) -> str:

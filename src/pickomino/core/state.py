@@ -299,6 +299,59 @@ class GameState:
             endings.append((claim, after))
         return endings
 
+    # ------------------------------------------------------- turns at a table
+    def reportable(self) -> tuple[Action, ...]:
+        """The results a turn played with real dice can have had: take any face-up grill tile
+        (some total reaches it), steal any opponent's top tile (R11b, R14), or bust (``None``
+        is not listed: a bust is always possible)."""
+        if self.phase is not Phase.ROLL or self.dice_left != NUM_DICE:
+            return ()
+        steals = sorted(
+            {stack[-1] for seat, stack in enumerate(self.stacks) if seat != self.current and stack}
+        )
+        return (*(A.take(tile) for tile in self.grill), *(A.steal(tile) for tile in steals))
+
+    def report_turn(self, result: Action | str | None) -> list[Event]:
+        """Apply the outcome of a whole turn played with real dice, as a score keeper enters
+        it: ``take N``, ``steal N`` or ``None`` for a bust (R15–R17 applied here). Only at
+        the start of a turn; a result the rules cannot give raises :class:`IllegalAction`
+        with the reason, and nothing changes.
+
+        >>> state = GameState.from_position([[22, 27], [25]])
+        >>> [type(e).__name__ for e in state.report_turn(None)]
+        ['Bust', 'TileReturned', 'TileTurned']
+        """
+        if self.phase is not Phase.ROLL or self.dice_left != NUM_DICE:
+            raise IllegalAction("R4", f"a turn is under way: {self._waiting_for()}")
+        events: list[Event] = []
+        if result is None:
+            self._bust("reported", events)
+            return events
+        action = Action.coerce(result)
+        if action not in self.reportable():
+            raise self._report_refusal(action)
+        self._claim(action, events)
+        return events
+
+    def _report_refusal(self, action: Action) -> IllegalAction:
+        tile = action.value
+        if action.kind == "take":
+            where = (
+                "is turned face down" if tile in self.face_down
+                else "is in a player's stack" if any(tile in s for s in self.stacks)
+                else "is not a tile"
+            )  # fmt: skip
+            return IllegalAction(
+                "R11", f"{tile} {where}: only tiles face up on the grill can be taken"
+            )
+        if action.kind == "steal":
+            tops = [s[-1] for seat, s in enumerate(self.stacks) if seat != self.current and s]
+            allowed = ", ".join(map(str, sorted(tops))) or "none"
+            return IllegalAction(
+                "R14", f"{tile} is not on top of another player's stack (tops: {allowed})"
+            )
+        return IllegalAction("R11", f"{action.name} is not the result of a turn")
+
     # ------------------------------------------------------------- transitions
     def apply_roll(self, dice: Counts | str) -> list[Event]:
         """Supply the outcome of the pending roll (R5); a bust follows at once if the roll

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pickomino.core import Action, GameState, Phase
+from pickomino.core import Action, GameState, Phase, parse_dice
 from pickomino.core.actions import ROLL, STOP
+from pickomino.core.dice import points
 from pickomino.solver.solve import Outlook, TurnSolution, solve
 from pickomino.solver.values import TurnValues, claim_gain
 
@@ -82,3 +83,39 @@ def best_action(state: GameState, values: TurnValues | TurnSolution | None = Non
     if state.phase is Phase.CLAIM:
         return max(state.legal_actions(), key=claim_gain)
     raise ValueError(f"no decision to make: {state.phase.value}")
+
+
+def advice_report(
+    state: GameState, seat: int, kept: str = "", rolled: str | None = None
+) -> dict[str, object]:
+    """What to do with real dice, as plain data (``pickomino advise --json``, the score
+    keeper's dice helper): the phase reached (``bust``, ``roll`` or ``keep``/…), and either
+    the turn's outlook before a roll or every choice ranked with its odds.
+
+    ``state`` is ``seat``'s turn with ``kept`` kept and ``rolled`` just rolled (see
+    :func:`pickomino.situation.situation_at`); if the roll busted, the turn has passed on."""
+    report: dict[str, object] = {
+        "kept": kept.upper(),
+        "total": points(parse_dice(kept)),
+        "rolled": (rolled or "").upper(),
+        "grill": list(state.grill),
+    }
+    if state.is_over or state.current != seat:
+        report.update(phase="bust", reason="no face of the roll can be kept (R7)", choices=[])
+    elif state.is_chance():
+        outlook = turn_outlook(state)
+        report.update(
+            phase="roll", tile=outlook.success, expected_worms=outlook.value,
+            bust=outlook.bust, choices=[],
+        )  # fmt: skip
+    else:
+        choices = rank_choices(state)
+        report.update(
+            phase=state.phase.value,
+            best=choices[0].action.name,
+            choices=[
+                {"action": c.action.name, "tile": c.tile, "expected_worms": c.value, "bust": c.bust}
+                for c in choices
+            ],
+        )
+    return report
