@@ -9,7 +9,9 @@ HTTP:
   per person (the links hold the seats' secret tokens: only the creator gets them);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free person's seat and link;
-- ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames.
+- ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames;
+- ``GET /keeper`` the score keeper for a game with the real box (API in
+  :mod:`pickomino.web.keeper_api`).
 
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 """
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -28,12 +29,14 @@ from typing import Annotated, Literal
 from fastapi import FastAPI, HTTPException, WebSocket
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import BOTS, DIFFICULTIES
-from pickomino.core import GameRecord, Rules
+from pickomino.core import GameRecord
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
+from pickomino.web.keeper_api import keeper_router
 from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, parse_message
 from pickomino.web.room import Refused, Room
 from pickomino.web.store import Store
@@ -41,8 +44,6 @@ from pickomino.web.view import replay_frames
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 BOT_NAMES = (*DIFFICULTIES, *BOTS)
-
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
 
 
 class SeatSpec(BaseModel):
@@ -55,15 +56,11 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     rules: Annotated[str, Field(max_length=200)] = "official"
-    start_player: int | Literal["random"] = 0
+    start_player: StartPlayer = 0
 
     @model_validator(mode="after")
     def _check(self) -> NewGame:
-        names = [seat.name for seat in self.seats]
-        if len(set(names)) != len(names):
-            raise ValueError("each player needs a different name")
-        if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
-            raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+        check_players([seat.name for seat in self.seats], self.start_player)
         return self
 
 
@@ -128,6 +125,13 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    @app.get("/keeper", include_in_schema=False)
+    @app.get("/keeper/{sheet_id}", include_in_schema=False)
+    async def keeper_page(sheet_id: str | None = None) -> FileResponse:
+        return FileResponse(STATIC / "keeper.html")
+
+    app.include_router(keeper_router(store))
+
     @app.get("/api/options")
     async def options() -> dict[str, object]:
         return {
@@ -139,15 +143,9 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
 
     @app.post("/api/games", status_code=201)
     async def create_game(spec: NewGame) -> dict[str, object]:
-        try:
-            rules = Rules.parse(spec.rules)
-        except ValueError as error:
-            raise HTTPException(400, f"rules: {error}") from None
         names = [seat.name for seat in spec.seats]
-        start = spec.start_player
-        if start == "random":
-            start = secrets.randbelow(len(names))
-        record = GameRecord(seats=names, rules=rules, start_player=start)
+        start = start_seat(spec.start_player, len(names))
+        record = GameRecord(seats=names, rules=parse_rules(spec.rules), start_player=start)
         room = Room.create(store, record, [seat.bot for seat in spec.seats], rooms.bot_delay)
         rooms.add(room)
         room.wake_bots()  # a game of bots only starts at once

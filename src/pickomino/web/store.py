@@ -45,6 +45,16 @@ seats = sa.Table(
     sa.Column("claimed", sa.Boolean, nullable=False, default=False),
 )
 
+sheets = sa.Table(  # score sheets of games played with the real box (pickomino.keeper)
+    "sheets",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("data", sa.Text, nullable=False),  # the sheet as JSON
+    sa.Column("status", sa.String(16), nullable=False),  # playing | over
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
 moves = sa.Table(
     "moves",
     metadata,
@@ -227,3 +237,44 @@ class Store:
             }
             for row in rows
         ]
+
+    # ------------------------------------------------------------ score sheets
+    def save_sheet(self, sheet_id: str, data: str, status: str) -> None:
+        """Write a sheet whole (it is small): a new one, or its new entries."""
+        now = time.time()
+        with self.engine.begin() as db:
+            changed = db.execute(
+                sheets.update()
+                .where(sheets.c.id == sheet_id)
+                .values(data=data, status=status, updated=now)
+            ).rowcount
+            if not changed:
+                db.execute(
+                    sheets.insert().values(
+                        id=sheet_id, data=data, status=status, created=now, updated=now
+                    )
+                )
+
+    def load_sheet(self, sheet_id: str) -> str | None:
+        with self.engine.connect() as db:
+            return db.execute(
+                sa.select(sheets.c.data).where(sheets.c.id == sheet_id)
+            ).scalar_one_or_none()
+
+    def sheet_listing(self, limit: int = 100) -> list[dict[str, object]]:
+        with self.engine.connect() as db:
+            rows = db.execute(sheets.select().order_by(sheets.c.updated.desc()).limit(limit)).all()
+        listing = []
+        for row in rows:
+            data = json.loads(row.data)
+            listing.append(
+                {
+                    "id": row.id,
+                    "status": row.status,
+                    "names": data.get("names", []),
+                    "entries": len(data.get("entries", [])),
+                    "created": row.created,
+                    "updated": row.updated,
+                }
+            )
+        return listing

@@ -1,0 +1,162 @@
+"""The score sheet of a game played with the real box at a table.
+
+Each turn is entered as its result only: ``take N`` (a tile from the grill), ``steal N``
+(an opponent's top tile) or ``bust``. The engine applies it (a bust returns the top tile
+and turns the highest grill tile face down, R15–R17), refuses what the rules cannot give,
+and ends the game when the grill has no face-up tile. Entries can be undone and redone
+any number of times.
+
+>>> sheet = ScoreSheet(["Ann", "Bob"])
+>>> sheet.enter("take 25"); sheet.enter("steal 25"); sheet.enter("bust")
+>>> sheet.state.stacks, sheet.state.face_down
+([[], [25]], ())
+>>> sheet.enter("steal 26")
+Traceback (most recent call last):
+...
+pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's stack (tops: none)
+>>> sheet.undo(); sheet.undo(); sheet.redo(); sheet.state.stacks
+[[], [25]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pickomino.core import GameState, IllegalAction, RecordError, Rules
+from pickomino.core.events import Event
+from pickomino.core.render import describe_event, describe_ranking
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+
+FORMAT = "pickomino-sheet"
+VERSION = 1
+BUST = "bust"
+
+
+@dataclass
+class ScoreSheet:
+    """Players, rules, who started, the entries so far and the undone ones (for redo)."""
+
+    names: list[str]
+    rules: Rules = field(default_factory=Rules)
+    start_player: int = 0
+    entries: list[str] = field(default_factory=list)
+    undone: list[str] = field(default_factory=list)  #: most recently undone last
+
+    def __post_init__(self) -> None:
+        self.state = GameState(len(self.names), self.rules, self.start_player)
+        self.turns: list[tuple[int, list[Event]]] = []  #: (seat, events) per entry
+        for entry in self.entries:
+            self._apply(entry)
+
+    # ------------------------------------------------------------------ entries
+    def options(self) -> list[dict[str, object]]:
+        """Every result the current player's turn can have had, in words for buttons."""
+        if self.state.is_over:
+            return []
+        victims = {
+            stack[-1]: self.names[seat]
+            for seat, stack in enumerate(self.state.stacks)
+            if stack and seat != self.state.current
+        }
+        options: list[dict[str, object]] = []
+        for action in self.state.reportable():
+            tile = action.value
+            if action.kind == "take":
+                label = f"took {tile}"
+            else:
+                label = f"stole {tile} from {victims[tile]}"  # type: ignore[index]
+            options.append(
+                {"entry": action.name, "kind": action.kind, "tile": tile, "label": label}
+            )
+        options.append({"entry": BUST, "kind": BUST, "tile": None, "label": "bust"})
+        return options
+
+    def enter(self, entry: str) -> None:
+        """Apply one turn's result; an impossible one raises :class:`IllegalAction` saying
+        why, and nothing changes. A new entry forgets what was undone."""
+        self._apply(entry)
+        self.entries.append(entry)
+        self.undone.clear()
+
+    def _apply(self, entry: str) -> None:
+        words = " ".join(entry.lower().split())
+        if self.state.is_over:
+            raise IllegalAction("R18", "the game is over: nothing more can be entered")
+        seat = self.state.current
+        try:
+            events = self.state.report_turn(None if words == BUST else words)
+        except ValueError as error:  # not an action name at all
+            if isinstance(error, IllegalAction):
+                raise
+            raise IllegalAction(
+                "R11", f"{entry!r} is not a result: enter 'take N', 'steal N' or 'bust'"
+            ) from None
+        self.turns.append((seat, events))
+
+    def undo(self) -> None:
+        if not self.entries:
+            raise IllegalAction("undo", "there is nothing to undo")
+        self.undone.append(self.entries.pop())
+        self._replay()
+
+    def redo(self) -> None:
+        if not self.undone:
+            raise IllegalAction("redo", "there is nothing to redo")
+        self._apply(self.undone[-1])
+        self.entries.append(self.undone.pop())
+
+    def _replay(self) -> None:
+        replayed = ScoreSheet(self.names, self.rules, self.start_player, self.entries)
+        self.state, self.turns = replayed.state, replayed.turns
+
+    # -------------------------------------------------------------------- views
+    def log(self) -> list[str]:
+        """The game in words, one line per change, newest last."""
+        lines = []
+        for number, (seat, events) in enumerate(self.turns, start=1):
+            lines.append(f"Turn {number} - {self.names[seat]}")
+            lines.extend("  " + describe_event(event, self.names) for event in events)
+        return lines
+
+    def result(self) -> str | None:
+        return describe_ranking(self.state.ranking(), self.names) if self.state.is_over else None
+
+    # --------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "names": list(self.names),
+            "rules": self.rules.to_dict(),
+            "start_player": self.start_player,
+            "entries": list(self.entries),
+            "undone": list(self.undone),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ScoreSheet:
+        """A stored sheet; a damaged one raises :class:`RecordError` saying what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"not a score sheet: 'format' must be {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise RecordError(f"score sheet version {data.get('version')!r} is not supported")
+        names = data.get("names")
+        if (
+            not isinstance(names, list)
+            or not all(isinstance(n, str) and n.strip() for n in names)
+            or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS
+        ):
+            raise RecordError(f"'names' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names")
+        entries, undone = data.get("entries"), data.get("undone", [])
+        for key, value in (("entries", entries), ("undone", undone)):
+            if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
+                raise RecordError(f"'{key}' must be a list of strings")
+        start = data.get("start_player")
+        if type(start) is not int or not 0 <= start < len(names):
+            raise RecordError(f"'start_player' must be a seat from 0 to {len(names) - 1}")
+        try:
+            rules = Rules.from_dict(data.get("rules"))
+            return cls(list(names), rules, start, list(entries), list(undone))
+        except (ValueError, TypeError) as error:
+            raise RecordError(f"the score sheet cannot be replayed: {error}") from None

@@ -1,0 +1,37 @@
+"""What the lobby and the score keeper accept when a game is set up: player names, rules
+and who starts, checked the same way for both."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+from fastapi import HTTPException
+from pydantic import StringConstraints
+
+from pickomino.core import Rules
+
+#: A player's name as shown on the table.
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+#: A seat number, or "random" for a seat drawn by the server.
+StartPlayer = int | Literal["random"]
+
+
+def check_players(names: list[str], start_player: StartPlayer) -> None:
+    """For pydantic validators: different names, and a start seat that exists."""
+    if len(set(names)) != len(names):
+        raise ValueError("each player needs a different name")
+    if isinstance(start_player, int) and not 0 <= start_player < len(names):
+        raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+
+
+def parse_rules(text: str) -> Rules:
+    """``"short,lower_tile=any"`` → rules, or a 400 saying what is wrong."""
+    try:
+        return Rules.parse(text)
+    except ValueError as error:
+        raise HTTPException(400, f"rules: {error}") from None
+
+
+def start_seat(start_player: StartPlayer, players: int) -> int:
+    return secrets.randbelow(players) if start_player == "random" else start_player

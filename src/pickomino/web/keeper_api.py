@@ -1,0 +1,152 @@
+"""The score keeper's API: sheets of games played with the real box, stored whole after
+every change, and the dice helper for the real dice (see :mod:`pickomino.keeper`).
+
+- ``POST /api/sheets`` ``{"names": ["Ann", "Bob"], "rules": "official", "start_player": 0}``
+- ``GET /api/sheets`` (to resume) and ``GET /api/sheets/{id}``
+- ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n}``
+  (``count``: the number of entries the client saw, so a double tap is not entered twice)
+- ``POST /api/sheets/{id}/undo`` and ``/redo``
+- ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W"}``: what to keep, and
+  whether to roll or stop, for the current player, with the odds.
+
+Every answer about a sheet is its whole view; a refusal is a 4xx whose ``detail`` says why
+(and ``rule`` which rule), and nothing was changed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pickomino.core import IllegalAction, RecordError, Rules
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from pickomino.keeper import ScoreSheet
+from pickomino.situation import situation_at
+from pickomino.solver.advice import advice_report
+from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
+from pickomino.web.store import Store
+from pickomino.web.view import table_view
+
+
+class NewSheet(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    names: Annotated[list[Name], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    rules: Annotated[str, Field(max_length=200)] = "official"
+    start_player: StartPlayer = 0
+
+    @model_validator(mode="after")
+    def _check(self) -> NewSheet:
+        check_players(self.names, self.start_player)
+        return self
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    entry: Annotated[str, Field(min_length=1, max_length=20)]
+    count: Annotated[int, Field(ge=0)] | None = None
+
+
+class Dice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kept: Annotated[str, Field(max_length=8)] = ""
+    rolled: Annotated[str, Field(max_length=8)] | None = None
+
+
+def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
+    return {
+        "id": sheet_id,
+        "names": sheet.names,
+        "rules": sheet.rules.to_dict(),
+        "count": len(sheet.entries),
+        "table": table_view(sheet.state, sheet.names),
+        "options": sheet.options(),
+        "log": sheet.log(),
+        "can_undo": bool(sheet.entries),
+        "can_redo": bool(sheet.undone),
+    }
+
+
+def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
+    message = str(error).split(": ", 1)[-1]
+    return JSONResponse({"detail": message, "rule": error.rule}, status_code=status)
+
+
+def keeper_router(store: Store) -> APIRouter:
+    router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
+
+    def load(sheet_id: str) -> ScoreSheet:
+        data = store.load_sheet(sheet_id)
+        if data is None:
+            raise HTTPException(404, f"there is no score sheet {sheet_id!r}")
+        try:
+            return ScoreSheet.from_dict(json.loads(data))
+        except (RecordError, json.JSONDecodeError) as error:
+            raise HTTPException(500, f"the stored sheet {sheet_id!r} is damaged: {error}") from None
+
+    def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
+        status = "over" if sheet.state.is_over else "playing"
+        store.save_sheet(sheet_id, json.dumps(sheet.to_dict()), status)
+        return sheet_view(sheet_id, sheet)
+
+    @router.post("", status_code=201)
+    async def create(spec: NewSheet) -> dict[str, object]:
+        rules: Rules = parse_rules(spec.rules)
+        sheet = ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names)))
+        return save(secrets.token_urlsafe(6), sheet)
+
+    @router.get("")
+    async def listing() -> list[dict[str, object]]:
+        return store.sheet_listing()
+
+    @router.get("/{sheet_id}")
+    async def show(sheet_id: str) -> dict[str, object]:
+        return sheet_view(sheet_id, load(sheet_id))
+
+    @router.post("/{sheet_id}/entries", response_model=None)
+    async def enter(sheet_id: str, body: Entry) -> dict[str, object] | JSONResponse:
+        sheet = load(sheet_id)
+        if body.count is not None and body.count != len(sheet.entries):
+            raise HTTPException(409, "the sheet changed meanwhile (another tap?): look again")
+        try:
+            sheet.enter(body.entry)
+        except IllegalAction as error:
+            return refusal(error)
+        return save(sheet_id, sheet)
+
+    @router.post("/{sheet_id}/undo", response_model=None)
+    async def undo(sheet_id: str) -> dict[str, object] | JSONResponse:
+        sheet = load(sheet_id)
+        try:
+            sheet.undo()
+        except IllegalAction as error:
+            return refusal(error, 409)
+        return save(sheet_id, sheet)
+
+    @router.post("/{sheet_id}/redo", response_model=None)
+    async def redo(sheet_id: str) -> dict[str, object] | JSONResponse:
+        sheet = load(sheet_id)
+        try:
+            sheet.redo()
+        except IllegalAction as error:
+            return refusal(error, 409)
+        return save(sheet_id, sheet)
+
+    @router.post("/{sheet_id}/dice")
+    async def dice(sheet_id: str, body: Dice) -> dict[str, object]:
+        state = load(sheet_id).state
+        if state.is_over:
+            raise HTTPException(409, "the game is over")
+        try:
+            turn = situation_at(
+                state.stacks, state.face_down, state.current, state.rules, body.kept, body.rolled
+            )
+        except ValueError as error:
+            raise HTTPException(400, str(error)) from None
+        return advice_report(turn, state.current, body.kept, body.rolled)
+
+    return router
