@@ -1,0 +1,347 @@
+"""Web load: N simultaneous 2-player games against a real ``pickomino serve``, every seat a
+scripted person on its own WebSocket, all clients in this one asyncio process.
+
+What it measures: actions per second the server carries and the latency of each action as a
+player sees it, from sending ``act`` to reading the first ``state`` with a larger ``seq`` (so
+it includes the engine, storing the moves in SQLite, building and sending the JSON state over
+loopback, and the client reading it). Also the CPU time the server and the clients used in the
+timed window (100% = one core), to tell which side was the bottleneck.
+
+Why: the target is 200 simultaneous games with p99 latency < 100 ms on a small (2-core)
+machine. ``--think`` is how long a person takes before each action, on average (default
+0.25 s, a fast player; each wait is uniform between half and one and a half times that, so the
+games do not act in lockstep, which real players never do); ``--think 0`` plays as fast as the
+server answers: the saturating worst case.
+
+The clients pick among the legal actions with a seeded ``random.Random``, biased so that
+turns end and games finish in a few hundred actions, as between people (keep the highest
+face, stop once a worm is kept and the total is 25 or more; uniformly random choices make
+games of thousands of actions and states with huge logs). A finished game is replaced by a
+new one in its slot (unless ``--no-refill``), so N games stay in play. The server runs in a
+subprocess on a fresh SQLite file in a temporary folder, on 127.0.0.1, with no bots.
+
+Baseline, measured in this process before the server starts: the bare engine
+(``pickomino.core.Game``) playing the same policy for a couple of seconds; the ratios say how
+much of an action's cost is the web layer (storage, JSON, WebSocket).
+
+Run: ``.venv/bin/python benchmarks/web_load.py --games 200 --seconds 30``
+(``--think 0 --games 50 --seconds 20`` for the saturating case; ``--seed`` for other dice
+choices; the server's own dice come from ``secrets``, so runs never repeat exactly).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from pickomino.core import Game
+from pickomino.web.process import ServerProcess
+
+FACES = "12345W"  # keep faces in increasing value, as the action names spell them
+STOP_TOTAL = 25  # stop (with a worm kept) from this total on, most of the time
+ENGINE_SECONDS = 2.0  # the in-process baseline
+SETUP_SECONDS = 60  # creating and connecting the first N games
+SETUP_CONCURRENCY = 16  # games being created or connected at once during setup
+MAX_GAMES_PER_SLOT = 1000  # bounds the refill loop (a game lasts far longer than 60 ms)
+MAX_ENGINE_ACTIONS = 100_000  # bounds one baseline game (they last a few hundred)
+MAX_MESSAGE = 16 * 2**20  # states carry the game's whole log
+THINK_SPREAD = 0.5  # a think time is uniform in think * (1 +- this): no lockstep
+
+
+# --------------------------------------------------------------------------- the policy
+def choose(rng: random.Random, actions: list[str], total: int, has_worm: bool) -> str:
+    """A person's quick choice: claim a tile when asked to, stop once a worm is kept and the
+    total is decent (mostly), keep the highest face (mostly), else anything legal."""
+    claims = [a for a in actions if a.startswith(("take", "steal"))]
+    if claims:
+        return rng.choice(claims)
+    if "stop" in actions:
+        return "stop" if has_worm and total >= STOP_TOTAL and rng.random() < 0.8 else "roll"
+    keeps = [a for a in actions if a.startswith("keep")]
+    if keeps and rng.random() < 0.8:
+        return max(keeps, key=lambda a: FACES.index(a[-1]))
+    return rng.choice(actions)
+
+
+# --------------------------------------------------------------------------- baseline
+def engine_step(game: Game, rng: random.Random) -> None:
+    """One person's action as the server's session plays it: at a chance step the action is
+    ``roll`` (the dice); a mid-turn ``roll`` decision is followed by its dice."""
+    state = game.state
+    if state.is_chance():
+        game.roll_random(rng)
+        return
+    names = [action.name for action in state.legal_actions()]
+    name = choose(rng, names, state.total, state.has_worm())
+    game.play(name)
+    if name == "roll":
+        game.roll_random(rng)
+
+
+def engine_actions_per_second(seconds: float, seed: int) -> float:
+    """Whole games of the policy on the bare engine for about ``seconds``; actions/s."""
+    rng = random.Random(seed)
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game(["A", "B"])
+        for _ in range(MAX_ENGINE_ACTIONS):
+            if game.state.is_over:
+                break
+            engine_step(game, rng)
+            actions += 1
+    return actions / (time.perf_counter() - start)
+
+
+# --------------------------------------------------------------------------- the load
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, one per answered act
+    errors: int = 0  # error messages and dropped connections: should stay 0
+    unanswered: int = 0  # acts still waiting for their state when time ran out
+    started: int = 0  # games played in the timed window: the first N and refills
+    finished: int = 0
+    states: int = 0
+    state_bytes: int = 0
+
+
+@dataclass
+class Run:
+    server: ServerProcess
+    think: float
+    seed: int
+    refill: bool
+    stats: Stats = field(default_factory=Stats)
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    deadline: float = float("inf")  # event-loop time
+
+    def time_left(self) -> float:
+        return self.deadline - asyncio.get_running_loop().time()
+
+
+def post_game(url: str) -> list[str]:
+    """A new game of two people; the path of each seat's WebSocket (with its token)."""
+    body = json.dumps({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 0}).encode()
+    headers = {"Content-Type": "application/json"}
+    request = urllib.request.Request(url + "/api/games", data=body, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        game = json.load(response)
+    return [seat["link"].replace("/games/", "/ws/games/", 1) for seat in game["seats"]]
+
+
+async def open_game(run: Run) -> list[ClientConnection]:
+    """Create a game and connect both seats (the game starts when both are in)."""
+    paths = await asyncio.to_thread(post_game, run.server.url)
+    sockets: list[ClientConnection] = []
+    try:
+        for path in paths:
+            sockets.append(await connect(run.server.ws_url + path, max_size=MAX_MESSAGE))
+    except BaseException:
+        await close_all(sockets)
+        raise
+    return sockets
+
+
+async def close_all(sockets: list[ClientConnection]) -> None:
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+
+def is_my_move(state: dict, seat: int) -> bool:
+    playing = state["status"] == "playing" and state["table"]["current"] == seat
+    return playing and bool(state["actions"])
+
+
+async def play_seat(run: Run, ws: ClientConnection, seat: int, rng: random.Random) -> str:
+    """Play one seat until the game is over ("over"), a refusal or a drop ("error"), or the
+    time is up ("timeout"). Acts once per state seq in which this seat is to move."""
+    stats = run.stats
+    acted = -1  # the seq of the last state this seat acted on
+    sent_at: float | None = None  # when the act still waiting for its state was sent
+    await run.start.wait()
+    try:
+        async with asyncio.timeout(run.time_left()):
+            async for text in ws:  # ends with the connection; the timeout bounds it
+                message = json.loads(text)
+                if message["type"] == "error":
+                    stats.errors += 1
+                    return "error"
+                if message["type"] != "state":
+                    continue
+                stats.states += 1
+                stats.state_bytes += len(text)
+                seq = message["seq"]
+                if sent_at is not None and seq > acted:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    sent_at = None
+                if message["status"] == "over":
+                    return "over"
+                if sent_at is None and seq > acted and is_my_move(message, seat):
+                    acted = seq
+                    await asyncio.sleep(run.think * rng.uniform(1 - THINK_SPREAD, 1 + THINK_SPREAD))
+                    table = message["table"]
+                    action = choose(rng, message["actions"], table["total"], "W" in table["kept"])
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
+    except TimeoutError:
+        stats.unanswered += sent_at is not None
+        return "timeout"
+    except ConnectionClosed:
+        pass
+    stats.errors += 1  # the server closed the connection mid-game
+    return "error"
+
+
+async def play_game(run: Run, sockets: list[ClientConnection], rng: random.Random) -> str:
+    """Both seats of one game; when one stops (game over, error, time up) so does the other."""
+    tasks = [asyncio.create_task(play_seat(run, ws, n, rng)) for n, ws in enumerate(sockets)]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_all(sockets)
+    return done.pop().result()
+
+
+async def play_slot(run: Run, slot: int, sockets: list[ClientConnection]) -> None:
+    """Games one after the other in one slot, until time is up (or one game, no refill)."""
+    rng = random.Random(run.seed * 1_000_003 + slot)
+    for _ in range(MAX_GAMES_PER_SLOT):
+        outcome = await play_game(run, sockets, rng)
+        run.stats.finished += outcome == "over"
+        if not run.refill or run.time_left() <= 0:
+            return
+        try:
+            async with asyncio.timeout(run.time_left()):
+                sockets = await open_game(run)
+        except TimeoutError:
+            return
+        run.stats.started += 1
+
+
+async def open_games(run: Run, count: int) -> list[list[ClientConnection]]:
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def one() -> list[ClientConnection]:
+        async with gate:
+            return await open_game(run)
+
+    async with asyncio.timeout(SETUP_SECONDS):
+        return await asyncio.gather(*(one() for _ in range(count)))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from ``/proc/<pid>/stat`` (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Window:
+    seconds: float
+    server_cpu: float
+    client_cpu: float
+
+
+async def load(run: Run, games: int, seconds: float) -> Window:
+    """Open ``games`` games, then play them (and their refills) for ``seconds``."""
+    games_sockets = await open_games(run, games)
+    run.stats.started = games
+    pid = run.server.process.pid
+    server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
+    start = time.perf_counter()
+    run.deadline = asyncio.get_running_loop().time() + seconds
+    run.start.set()
+    slots = (play_slot(run, n, sockets) for n, sockets in enumerate(games_sockets))
+    await asyncio.gather(*slots)
+    return Window(
+        time.perf_counter() - start,
+        cpu_seconds(pid) - server_cpu,
+        time.process_time() - client_cpu,
+    )
+
+
+# --------------------------------------------------------------------------- report
+def milliseconds(latencies: list[float]) -> dict[str, float]:
+    if len(latencies) < 2:
+        return {}
+    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
+    return {
+        "p50": cuts[49] * 1000,
+        "p90": cuts[89] * 1000,
+        "p99": cuts[98] * 1000,
+        "max": max(latencies) * 1000,
+    }
+
+
+def report(args: argparse.Namespace, stats: Stats, window: Window, engine_rate: float) -> None:
+    actions = len(stats.latencies)
+    rate = actions / window.seconds
+    quantiles = milliseconds(stats.latencies)
+    figures = "  ".join(f"{name} {value:.1f}" for name, value in quantiles.items()) or "-"
+    kib = stats.state_bytes / max(stats.states, 1) / 1024
+    server_load, client_load = (
+        window.server_cpu / window.seconds,
+        window.client_cpu / window.seconds,
+    )
+    print(f"{args.games} games at once, think {args.think:g} s, seed {args.seed}, SQLite")
+    print(f"  duration           {window.seconds:.1f} s")
+    print(f"  actions completed  {actions} ({rate:.1f} actions/s)")
+    print(f"  latency (ms)       {figures}")
+    print(f"  errors/refusals    {stats.errors}")
+    print(f"  unanswered at end  {stats.unanswered} acts still waiting when time ran out")
+    print(f"  games              {stats.started} started, {stats.finished} finished")
+    print(f"  states received    {stats.states}, {kib:.1f} KiB on average")
+    print(f"  CPU (1 core = 100%) server {server_load:.0%}, clients {client_load:.0%}", end="")
+    print(f" ({os.cpu_count()} cores)")
+    print(f"engine baseline (bare Game, same policy, this process): {engine_rate:,.0f} actions/s")
+    if actions:
+        cost = window.server_cpu / actions
+        print(f"  server/engine actions/s  {rate / engine_rate:.5f}")
+        print(f"  server CPU per action    {cost * 1000:.2f} ms", end="")
+        print(f" = {cost * engine_rate:.0f}x the engine's {1e6 / engine_rate:.1f} us")
+    p99 = quantiles.get("p99", float("inf"))
+    print(f"p99 < 100 ms: {'yes' if p99 < 100 else 'no'} (target: 200 games, people thinking)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games at once (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="timed window (default 30)")
+    parser.add_argument("--think", type=float, default=0.25, help="seconds before each action")
+    parser.add_argument("--seed", type=int, default=0, help="the clients' choices (default 0)")
+    parser.add_argument(
+        "--no-refill", action="store_true", help="do not replace finished games; stop when all end"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.seconds <= 0 or args.think < 0:
+        parser.error("--games and --seconds must be positive, --think not negative")
+
+    engine_rate = engine_actions_per_second(ENGINE_SECONDS, args.seed)
+    with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
+        database = Path(folder) / "load.sqlite3"
+        server = ServerProcess(database=database, bot_delay=0.0, message_rate=1000).start()
+        try:
+            run = Run(server, args.think, args.seed, refill=not args.no_refill)
+            window = asyncio.run(load(run, args.games, args.seconds))
+        finally:
+            server.stop()
+    report(args, run.stats, window, engine_rate)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
