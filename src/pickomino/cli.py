@@ -399,6 +399,8 @@ def serve(
     host: str, port: int, database: str | None, bot_delay: float, message_rate: float
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
+    import gc
+
     import uvicorn
 
     from pickomino.web import create_app
@@ -410,4 +412,15 @@ def serve(
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         raise click.ClickException(f"cannot open the database {target}: {error}") from None
     click.echo(f"pickomino: games stored in {target}; open http://{host}:{port}/")
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    # Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
+    # collecting less often keeps full collections from pausing every game (benchmarks/).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
+        log_level="warning",
+    )

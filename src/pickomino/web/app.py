@@ -109,7 +109,9 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         rooms.resume_all()
+        checkpoints = asyncio.create_task(_checkpoints(store))
         yield
+        checkpoints.cancel()
         await rooms.stop()
         store.close()
 
@@ -199,6 +201,13 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
         await _serve_client(websocket, room, seat, RateLimit(message_rate))
 
     return app
+
+
+async def _checkpoints(store: Store, every: float = 2.0) -> None:
+    """Fold SQLite's write-ahead log into the database now and then, in a worker thread."""
+    while store.needs_checkpoints:
+        await asyncio.sleep(every)
+        await asyncio.to_thread(store.checkpoint)
 
 
 def _link(room: Room, seat: int) -> str | None:

@@ -187,11 +187,12 @@ class Room:
     def _commit(self, step: Callable[[], object]) -> None:
         """Play a step in the engine, then store its moves; if storing fails the room is
         rebuilt from what is stored, so memory never runs ahead of the database."""
-        first = self.seq
+        first, turn = self.seq, self.game.state.turn
         history_before = len(self.game.history)
         step()
         try:
-            self.store.append_moves(self.id, first, self.game.record.moves[first:])
+            new_turn = self.game.state.turn != turn
+            self.store.append_moves(self.id, first, self.game.record.moves[first:], new_turn)
         except Exception:
             log.exception("could not store moves of game %s; reloading it", self.id)
             self._reload()

@@ -103,9 +103,12 @@ def database_url(database: str | Path) -> str:
 
 def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
     # WAL: a committed move survives the process being killed; readers never block writers.
+    # No automatic checkpoints: they would run inside some player's commit and stall the
+    # server for milliseconds; Store.checkpoint() does them from a worker thread instead.
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -127,7 +130,19 @@ class Store:
         metadata.create_all(self.engine)
 
     def close(self) -> None:
+        self.checkpoint()
         self.engine.dispose()
+
+    @property
+    def needs_checkpoints(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file (call it now and then, off
+        the event loop); a no-op on PostgreSQL."""
+        if self.needs_checkpoints:
+            with self.engine.connect() as db:
+                db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # ---------------------------------------------------------------- writes
     def create_game(self, game_id: str, header: str, seat_rows: list[SeatRow]) -> None:
@@ -140,9 +155,12 @@ class Store:
             )
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
 
-    def append_moves(self, game_id: str, first_seq: int, new_moves: list[str]) -> None:
+    def append_moves(
+        self, game_id: str, first_seq: int, new_moves: list[str], touch: bool = True
+    ) -> None:
         """Store moves numbered from ``first_seq``; a number already taken raises (two
-        writers of one game would be a bug), and nothing of the batch is kept."""
+        writers of one game would be a bug), and nothing of the batch is kept. ``touch``
+        also marks the game as active now (for the lobby's order: once a turn is plenty)."""
         with self.engine.begin() as db:
             db.execute(
                 moves.insert(),
@@ -151,7 +169,8 @@ class Store:
                     for i, move in enumerate(new_moves)
                 ],
             )
-            db.execute(games.update().where(games.c.id == game_id).values(updated=time.time()))
+            if touch:
+                db.execute(games.update().where(games.c.id == game_id).values(updated=time.time()))
 
     def set_status(self, game_id: str, status: str) -> None:
         with self.engine.begin() as db:
