@@ -1,0 +1,43 @@
+// JSON over fetch. A failed request throws an Error carrying the server's own words, so
+// the pages can show them as they are.
+
+export function getJSON(url) {
+  return request(url);
+}
+
+export function postJSON(url, body) {
+  return request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function request(url, init) {
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new Error("the server cannot be reached: check your connection and try again");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(describeError(data, response));
+  return data;
+}
+
+// FastAPI answers {"detail": "text"} for our own refusals (400, 404, 409) and
+// {"detail": [{"loc": [...], "msg": ...}]} for a body that fails validation (422).
+function describeError(data, response) {
+  const detail = data?.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((item) => where(item.loc) + item.msg.replace(/^Value error, /, "")).join("; ");
+  }
+  return `${response.status} ${response.statusText}`;
+}
+
+// ["body", "seats", 0, "name"] → "seats #1 name: "
+function where(loc = []) {
+  const parts = loc.filter((part) => part !== "body").map((p) => (typeof p === "number" ? `#${p + 1}` : p));
+  return parts.length ? `${parts.join(" ")}: ` : "";
+}

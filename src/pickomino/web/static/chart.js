@@ -1,0 +1,82 @@
+// A line chart as inline SVG: one line per series over the same steps, a legend, and a
+// marker that can be moved to one step (the replay's current turn).
+
+import { h, s } from "./dom.js";
+
+const W = 640;
+const H = 240;
+const PAD = { left: 34, right: 14, top: 14, bottom: 30 };
+
+// A round top for the y axis and a tick step giving at most ~6 grid lines.
+function yScale(max) {
+  const step = Math.max(1, Math.ceil(max / 6));
+  return { top: Math.max(step, Math.ceil(max / step) * step), step };
+}
+
+/**
+ * `series` are [{name, values, className}] (values per step, all the same length);
+ * `labels[i]` names step i on the x axis. Returns {node, mark(i)}.
+ */
+export function lineChart({ series, labels, title }) {
+  const steps = Math.max(1, labels.length - 1);
+  const { top, step } = yScale(Math.max(1, ...series.flatMap((line) => line.values)));
+  const x = (i) => PAD.left + (i / steps) * (W - PAD.left - PAD.right);
+  const y = (v) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
+  const every = Math.max(1, Math.ceil(labels.length / 8)); // at most ~8 x labels
+
+  const grid = [];
+  for (let v = 0; v <= top; v += step) {
+    grid.push(
+      s("line", { class: "grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
+      s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)),
+    );
+  }
+  // Every `every`-th step is labelled, and the last one, unless the two would overlap.
+  const last = labels.length - 1;
+  labels.forEach((label, i) => {
+    if (i === last || (i % every === 0 && last - i >= every / 2)) {
+      grid.push(
+        s("text", { class: "tick", x: x(i), y: H - PAD.bottom + 18, "text-anchor": "middle" }, label),
+      );
+    }
+  });
+  const marker = s("line", { class: "marker", y1: PAD.top, y2: H - PAD.bottom, x1: x(0), x2: x(0) });
+  const lines = series.map((line, n) =>
+    s("path", {
+      class: `line ${line.className}`,
+      testid: "chart-line",
+      "data-series": n,
+      d: line.values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" "),
+    }),
+  );
+
+  const svg = s(
+    "svg",
+    { class: "chart", testid: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title },
+    s("title", {}, title),
+    grid,
+    marker,
+    lines,
+  );
+  const legend = h(
+    "ul",
+    { class: "legend", testid: "chart-legend" },
+    series.map((line) =>
+      h(
+        "li",
+        { class: line.className },
+        h("span", { class: "swatch" }),
+        line.name,
+        " ",
+        h("strong", {}, String(line.values.at(-1))),
+      ),
+    ),
+  );
+  return {
+    node: h("figure", { class: "chart-box" }, svg, legend),
+    mark(i) {
+      marker.setAttribute("x1", x(i));
+      marker.setAttribute("x2", x(i));
+    },
+  };
+}

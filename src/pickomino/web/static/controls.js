@@ -1,0 +1,60 @@
+// The buttons of the person to move: Roll, Stop and Hint, and the tiles to choose from
+// when a turn ends with several claims. Keeping dice is done by tapping the dice.
+
+import { fill, h } from "./dom.js";
+import { tile, wormsOn } from "./pieces.js";
+
+/**
+ * `actions` are the legal action names; `busy` is true while an action is on its way (so
+ * a double tap cannot send it twice); `act(name)` sends one; `askHint()` asks the solver.
+ */
+export function renderControls(node, { table, seats, actions, busy, act, askHint }) {
+  const can = (action) => !busy && actions.includes(action);
+  const claims = actions.filter((a) => a.startsWith("take ") || a.startsWith("steal "));
+  fill(
+    node,
+    claims.length
+      ? h(
+          "div",
+          { class: "claims", testid: "claims" },
+          claims.map((action) => claimButton(action, table, seats, busy, act)),
+        )
+      : null,
+    h(
+      "div",
+      { class: "buttons" },
+      button("Roll", "roll-button", can("roll"), () => act("roll"), "primary"),
+      button("Stop", "stop-button", can("stop"), () => act("stop")),
+      button("Hint", "hint-button", !busy, askHint, "quiet"),
+    ),
+  );
+}
+
+function button(label, testid, enabled, onClick, kind = "") {
+  return h(
+    "button",
+    { type: "button", class: `btn ${kind}`, testid, disabled: !enabled, on: { click: onClick } },
+    label,
+  );
+}
+
+// "steal 27" names the player it is taken from, read from the top of the stacks.
+function claimButton(action, table, seats, busy, act) {
+  const [verb, text] = action.split(" ");
+  const number = Number(text);
+  const victim = table.stacks.findIndex((stack) => stack.at(-1) === number);
+  const caption = verb === "steal" ? `Steal from ${seats[victim]?.name}` : "Take from the grill";
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `claim ${verb}`,
+      testid: "claim",
+      data: { action },
+      disabled: busy,
+      on: { click: () => act(action) },
+    },
+    tile(number, wormsOn(number)),
+    h("span", { class: "caption" }, caption),
+  );
+}

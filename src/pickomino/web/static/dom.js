@@ -1,0 +1,42 @@
+// Tiny element builders. Every string child becomes a text node, so server and user text
+// (player names are user input) is never parsed as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+// Set as properties, not attributes, so a later user edit does not hide the value.
+const PROPERTIES = new Set(["value", "checked", "disabled", "selected", "hidden"]);
+
+function children(node, kids) {
+  node.append(...kids.flat(Infinity).filter((kid) => kid != null && kid !== false));
+  return node;
+}
+
+/** An HTML element: h("button", {class: "btn", testid: "roll-button", on: {click}}, "Roll"). */
+export function h(tag, props = {}, ...kids) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value == null || value === false) continue;
+    if (key === "testid") node.dataset.testid = value;
+    else if (key === "data") Object.assign(node.dataset, value);
+    else if (key === "on") for (const [type, fn] of Object.entries(value)) node.addEventListener(type, fn);
+    else if (PROPERTIES.has(key)) node[key] = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  return children(node, kids);
+}
+
+/** Replaces a node's children, with the same rules as h() for the kids. */
+export function fill(node, ...kids) {
+  node.replaceChildren();
+  return children(node, kids);
+}
+
+/** An SVG element with plain attributes. */
+export function s(tag, attrs = {}, ...kids) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value == null) continue;
+    if (key === "testid") node.dataset.testid = value;
+    else node.setAttribute(key, value);
+  }
+  return children(node, kids);
+}

@@ -1,0 +1,73 @@
+// The end-of-game panel: the ranking with its tie-break text, every player's worms over
+// the turns, the replay and the record to download.
+
+import { getJSON } from "./api.js";
+import { lineChart } from "./chart.js";
+import { fill, h } from "./dom.js";
+import { replayViewer } from "./replay.js";
+import { plural } from "./words.js";
+
+export async function showEnd(node, gameId, state) {
+  const names = state.seats.map((seat) => seat.name);
+  const { ranking, result } = state.table;
+  const path = `/api/games/${encodeURIComponent(gameId)}`;
+  const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, "Loading the replay…"));
+  fill(
+    node,
+    h("h2", {}, "Game over"),
+    h(
+      "ol",
+      { class: "ranking", testid: "ranking" },
+      ranking.map((r) =>
+        h(
+          "li",
+          {
+            class: `seat-${r.seat}${r.rank === 1 ? " winner" : ""}`,
+            testid: "rank",
+            data: { seat: r.seat, rank: r.rank },
+          },
+          h("span", { class: "rank" }, String(r.rank)),
+          h("span", { class: "swatch" }),
+          h("span", { class: "name" }, names[r.seat]),
+          h("span", { class: "score" }, plural(r.worms, "worm")),
+          r.highest_tile ? h("span", { class: "muted" }, `highest tile ${r.highest_tile}`) : null,
+        ),
+      ),
+    ),
+    h("p", { class: "result", testid: "result" }, result),
+    body,
+    h(
+      "a",
+      {
+        class: "btn",
+        href: `${path}/record`,
+        download: `pickomino-${gameId}.json`,
+        testid: "download-record",
+      },
+      "Download the game record",
+    ),
+  );
+  node.hidden = false;
+
+  let frames;
+  try {
+    ({ frames } = await getJSON(`${path}/replay`));
+  } catch (error) {
+    fill(body, h("p", { class: "error" }, `The replay could not be loaded: ${error.message}`));
+    return;
+  }
+  const chart = lineChart({
+    title: "Worms of every player after each turn",
+    labels: frames.map((frame) => String(frame.turn)),
+    series: names.map((name, n) => ({
+      name,
+      className: `seat-${n}`,
+      values: frames.map((frame) => frame.table.worms[n]),
+    })),
+  });
+  fill(
+    body,
+    h("section", { class: "chart-area" }, h("h3", {}, "Worms over the turns"), chart.node),
+    replayViewer(frames, names, chart.mark),
+  );
+}

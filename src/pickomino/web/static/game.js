@@ -1,0 +1,182 @@
+// The table page: connects to the game's WebSocket (with the seat token from the link or
+// remembered on this browser), draws every state the server sends, and sends the moves
+// the player taps. The server decides everything; this page only shows and asks.
+
+import { fill, h } from "./dom.js";
+import { showEnd } from "./end.js";
+import { renderControls } from "./controls.js";
+import { renderHint } from "./hint.js";
+import { inviteList } from "./invites.js";
+import { createLog } from "./log.js";
+import { notice, setupNotice } from "./notice.js";
+import { connect } from "./socket.js";
+import * as saved from "./storage.js";
+import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
+import { turnText } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const OFFLINE = "Not connected right now, so nothing was sent: wait until the connection is back.";
+const root = $("game");
+const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+const params = new URLSearchParams(location.search);
+const token = saved.seatToken(gameId, params.get("token"));
+
+let seat = null; // ours, from the welcome; null while watching
+let state = null; // the last state received
+let busy = false; // an action is on its way: no second one until the answer
+let rolledAt = null; // the seq of the roll last drawn, so each roll animates once
+let hintSeq = null; // the seq the shown hint belongs to
+let lastError = "";
+let endShown = false;
+const updateLog = createLog($("log"));
+
+setupNotice();
+setupAnimationToggle();
+highlightSameFaces($("roll"));
+const send = connect(socketUrl(), { onMessage, onStatus });
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}${query}`;
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      seat = message.seat;
+      root.dataset.seat = seat ?? "";
+      $("watching").hidden = seat !== null;
+      break;
+    case "state":
+      state = message;
+      busy = false;
+      render();
+      break;
+    case "hint":
+      if (state && message.seq === state.seq) {
+        hintSeq = message.seq;
+        renderHint($("hint"), message.rows);
+      }
+      break;
+    case "error":
+      // Before any state, an error is the refusal of the connection itself (bad token,
+      // unknown game): the fatal panel shows it once the socket closes.
+      lastError = message.message;
+      busy = false;
+      if (state) {
+        notice(message.message, message.rule);
+        render();
+      }
+      break;
+  }
+}
+
+function onStatus(status, wait) {
+  const box = $("connection");
+  box.dataset.status = status;
+  box.textContent = {
+    connecting: "connecting…",
+    online: "online",
+    offline: `offline: retrying in ${Math.ceil(wait / 1000)} s`,
+    closed: "not connected",
+  }[status];
+  if (status === "closed") showFatal();
+}
+
+// A bad token or an unknown game: say so, and do not try again. A remembered token that
+// no longer works is forgotten, so the plain game link opens as a spectator next time.
+function showFatal() {
+  if (token) saved.forgetToken(gameId);
+  $("fatal-text").textContent = lastError || "The server closed this game's connection.";
+  $("fatal").hidden = false;
+}
+
+function act(action) {
+  if (busy) return;
+  if (!send({ type: "act", action, seq: state.seq })) {
+    notice(OFFLINE);
+    return;
+  }
+  busy = true;
+  render();
+}
+
+function askHint() {
+  if (!send({ type: "hint" })) notice(OFFLINE);
+}
+
+function render() {
+  const { table, seats, actions } = state;
+  const names = seats.map((s) => s.name);
+  const mine = seat !== null && table.current === seat && actions.length > 0;
+  Object.assign(root.dataset, {
+    seq: state.seq,
+    status: state.status,
+    phase: table.phase,
+    current: table.current,
+    turn: table.turn,
+    over: table.over,
+    awaiting: actions.length ? table.current : "", // a person is to move (a test hook, too)
+    yourTurn: mine,
+  });
+  $("game-title").textContent = names.join(" · ");
+  document.title = `${mine ? "Your turn · " : ""}Pickomino · ${names.join(", ")}`;
+
+  renderWaiting();
+  renderGrill($("grill"), table);
+  const current = state.status === "playing" && !table.over ? table.current : null;
+  renderPlayers($("players"), table, seats, { you: seat, current });
+  $("turn").textContent = turnText(state, seat);
+  $("dice").hidden = table.over || state.status === "open"; // no turn being played
+  const fresh = table.phase === "keep" && rolledAt !== state.seq;
+  if (table.phase === "keep") rolledAt = state.seq;
+  renderDice({ roll: $("roll"), kept: $("kept"), total: $("total") }, table, {
+    keepable: mine && !busy ? actions.filter((a) => a.startsWith("keep ")).map((a) => a.slice(5)) : [],
+    keep: mine ? (face) => act(`keep ${face}`) : null,
+    fresh,
+  });
+  $("controls").hidden = !mine;
+  if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
+  if (hintSeq !== state.seq) $("hint").hidden = true;
+  updateLog(state.log);
+
+  if (table.over && !endShown) {
+    endShown = true;
+    showEnd($("end"), gameId, state).then(() => {
+      if (params.has("replay")) $("end").scrollIntoView();
+    });
+  }
+}
+
+// While people are missing, say who, and show the invite links if this browser made the game.
+function renderWaiting() {
+  const box = $("waiting");
+  box.hidden = state.status !== "open";
+  if (box.hidden) return;
+  const links = saved.invites(gameId);
+  fill(
+    box,
+    h("h2", {}, `Waiting for ${state.waiting_for.join(", ")}`),
+    h(
+      "p",
+      {},
+      "The game starts when every person has opened their own invite link. ",
+      links.length
+        ? "Send each one their link:"
+        : "Whoever created the game has the links; anyone can also take a free seat from the lobby.",
+    ),
+    links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
+  );
+}
+
+function setupAnimationToggle() {
+  const box = $("animate");
+  const apply = () => document.documentElement.classList.toggle("animate", box.checked);
+  box.checked = saved.animationOn();
+  apply();
+  box.addEventListener("change", () => {
+    saved.saveAnimation(box.checked);
+    apply();
+  });
+}

@@ -1,0 +1,121 @@
+// The lobby's list of games: open ones (Join or Watch), games in progress (Watch) and
+// finished ones (Replay). Refreshed every few seconds while the page is visible.
+
+import { getJSON, postJSON } from "./api.js";
+import { fill, h } from "./dom.js";
+import * as saved from "./storage.js";
+import { plural, presetName } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const REFRESH_MS = 10000;
+const EMPTY = {
+  open: "No game is waiting for players.",
+  playing: "No game is being played right now.",
+  over: "No finished game yet.",
+};
+
+/** Returns `load()`, which refreshes the list now. */
+export function setupGameList(presets) {
+  const join = joinDialog();
+
+  async function load() {
+    const error = $("games-error");
+    try {
+      const games = await getJSON("/api/games");
+      error.hidden = true;
+      for (const status of Object.keys(EMPTY)) {
+        const rows = games.filter((g) => g.status === status).map((g) => gameRow(g, presets, join));
+        fill($(`games-${status}`), rows.length ? rows : h("li", { class: "placeholder" }, EMPTY[status]));
+      }
+    } catch (failure) {
+      error.textContent = `The list of games could not be loaded: ${failure.message}`;
+      error.hidden = false;
+    }
+  }
+
+  $("refresh").addEventListener("click", load);
+  setInterval(() => document.hidden || load(), REFRESH_MS);
+  load();
+  return load;
+}
+
+function gameRow(game, presets, join) {
+  const url = `/games/${encodeURIComponent(game.id)}`;
+  const free = game.seats.filter((seat) => !seat.bot && !seat.claimed).length;
+  const buttons = {
+    open: [
+      h(
+        "button",
+        { type: "button", class: "btn small primary", testid: "join-game", on: { click: () => join(game) } },
+        "Join",
+      ),
+      h("a", { class: "btn small quiet", href: url, testid: "watch-game" }, "Watch"),
+    ],
+    playing: [h("a", { class: "btn small", href: url, testid: "watch-game" }, "Watch")],
+    over: [h("a", { class: "btn small", href: `${url}?replay=1`, testid: "replay-game" }, "Replay")],
+  }[game.status];
+  return h(
+    "li",
+    { class: "game-row", testid: "game-row", data: { gameId: game.id, status: game.status } },
+    h(
+      "div",
+      { class: "game-info" },
+      h(
+        "p",
+        { class: "who" },
+        game.seats.map((seat, n) => [
+          n ? ", " : "",
+          seat.name,
+          seat.bot ? h("small", {}, ` (${seat.bot} bot)`) : null,
+        ]),
+      ),
+      h(
+        "p",
+        { class: "muted" },
+        [
+          `${presetName(game.rules, presets) ?? "custom"} rules`,
+          game.status === "open" ? plural(free, "free seat") : plural(game.moves, "move"),
+          ago(game.updated),
+        ].join(" · "),
+      ),
+    ),
+    h("div", { class: "buttons" }, buttons),
+  );
+}
+
+function ago(seconds) {
+  const minutes = Math.round((Date.now() / 1000 - seconds) / 60);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60 * 24) return `${Math.round(minutes / 60)} h ago`;
+  return new Date(seconds * 1000).toLocaleDateString();
+}
+
+// One dialog for every Join button: ask a name, take the first free seat, go to the table.
+function joinDialog() {
+  const dialog = $("join-dialog");
+  const name = $("join-name");
+  const error = $("join-error");
+  let game = null;
+  $("join-cancel").addEventListener("click", () => dialog.close());
+  $("join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    try {
+      const seat = await postJSON(`/api/games/${encodeURIComponent(game.id)}/join`, {
+        name: name.value.trim(),
+      });
+      saved.saveName(seat.name);
+      location.href = seat.link;
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  });
+  return (chosen) => {
+    game = chosen;
+    error.hidden = true;
+    name.value = saved.lastName();
+    dialog.showModal();
+  };
+}

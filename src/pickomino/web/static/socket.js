@@ -1,0 +1,45 @@
+// The game's WebSocket, reopened after a drop with a growing wait (0.5 s, 1 s, 2 s … 8 s,
+// with jitter so a restarted server is not hit by every browser at once). A close with
+// 4403 (bad seat token) or 4404 (unknown game) is final: trying again cannot help.
+
+const FINAL_CODES = new Set([4403, 4404]);
+const PING_MS = 25000; // keeps idle connections open through proxies
+
+/**
+ * `onMessage(msg)` gets every parsed message; `onStatus(status, detail)` hears
+ * "connecting", "online", "offline" (detail: ms until the next try) and "closed".
+ * Returns `send(msg)`, which says whether the message could be sent.
+ */
+export function connect(url, { onMessage, onStatus }) {
+  let socket = null;
+  let failures = 0;
+
+  function open() {
+    onStatus("connecting");
+    socket = new WebSocket(url);
+    socket.onopen = () => onStatus("online");
+    socket.onmessage = (event) => {
+      failures = 0; // the server spoke: the next drop starts the backoff afresh
+      onMessage(JSON.parse(event.data));
+    };
+    socket.onclose = (event) => {
+      if (FINAL_CODES.has(event.code)) {
+        onStatus("closed");
+        return;
+      }
+      const wait = Math.min(8000, 500 * 2 ** failures++) * (0.8 + Math.random() * 0.4);
+      onStatus("offline", wait);
+      setTimeout(open, wait);
+    };
+  }
+
+  function send(message) {
+    if (socket?.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  setInterval(() => send({ type: "ping" }), PING_MS);
+  open();
+  return send;
+}

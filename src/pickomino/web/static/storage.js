@@ -1,0 +1,56 @@
+// What this browser remembers between visits: the seat token of each game (so /games/{id}
+// alone reopens your seat), the invite links of games created here, the last name typed
+// and whether dice roll with an animation. localStorage may be off (private modes): then
+// nothing is remembered and nothing breaks.
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value == null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage unavailable: forget quietly */
+  }
+}
+
+/** The seat token for a game: the link's one (remembered from now on), else a remembered one. */
+export function seatToken(gameId, fromLink) {
+  if (fromLink) write(`pickomino.token.${gameId}`, fromLink);
+  return fromLink || read(`pickomino.token.${gameId}`);
+}
+
+export function forgetToken(gameId) {
+  write(`pickomino.token.${gameId}`, null);
+}
+
+export function saveInvites(gameId, invites) {
+  write(`pickomino.invites.${gameId}`, invites);
+}
+
+/** [{seat, name, link}] of the people's seats, if this browser created the game. */
+export function invites(gameId) {
+  return read(`pickomino.invites.${gameId}`) || [];
+}
+
+export function lastName() {
+  return read("pickomino.name") || "";
+}
+
+export function saveName(name) {
+  write("pickomino.name", name);
+}
+
+export function animationOn() {
+  return read("pickomino.animate") !== false;
+}
+
+export function saveAnimation(on) {
+  write("pickomino.animate", on);
+}

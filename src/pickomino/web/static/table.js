@@ -1,0 +1,133 @@
+// Draws a TABLE (the server's view of the game) into the page: the grill, every player's
+// stack and worms, and the dice of the turn. Used for the live game and for replay steps.
+
+import { fill, h } from "./dom.js";
+import { die, tile, wormIcon, wormsOn } from "./pieces.js";
+import { actionLabel, plural } from "./words.js";
+
+export function renderGrill(node, table) {
+  fill(
+    node,
+    table.grill.map((t) => tile(t.tile, t.worms, { where: t.where })),
+  );
+}
+
+/**
+ * One card per seat. `seats` are [{name, bot, online?}]; `online` is left out in replays,
+ * where nobody is connected. `you` is your seat (null when watching); `current` the seat
+ * to play, highlighted (null when no turn is being played).
+ */
+export function renderPlayers(node, table, seats, { you = null, current = null } = {}) {
+  fill(
+    node,
+    seats.map((seat, n) => {
+      const playing = current === n;
+      return h(
+        "article",
+        {
+          class: `player seat-${n}${playing ? " current" : ""}`,
+          testid: "player",
+          data: { seat: n, current: playing },
+          "aria-current": playing ? "true" : null,
+        },
+        h(
+          "header",
+          { class: "player-head" },
+          h("span", { class: "swatch", "aria-hidden": "true" }),
+          h("span", { class: "player-name", testid: "player-name" }, seat.name),
+          n === you ? h("span", { class: "badge you", testid: "you-marker" }, "you") : null,
+          seat.bot ? h("span", { class: "badge bot" }, `bot · ${seat.bot}`) : null,
+          seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
+          playing ? h("span", { class: "badge playing" }, "to play") : null,
+        ),
+        h(
+          "div",
+          { class: "player-body" },
+          stack(table.stacks[n]),
+          h(
+            "p",
+            { class: "player-worms", testid: "player-worms", "aria-label": plural(table.worms[n], "worm") },
+            wormIcon(),
+            h("strong", {}, String(table.worms[n])),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+function onlineDot(online) {
+  const label = online ? "online" : "offline";
+  return h("span", {
+    class: `dot ${label}`,
+    testid: "online-dot",
+    data: { online },
+    title: label,
+    "aria-label": label,
+  });
+}
+
+// Tiles under the top are only counted in worms and cannot be stolen, so they are drawn
+// small; the top tile is drawn full size and marked.
+function stack(tiles) {
+  if (!tiles.length) return h("div", { class: "stack empty", testid: "stack" }, "no tiles yet");
+  const top = tiles[tiles.length - 1];
+  return h(
+    "div",
+    { class: "stack", testid: "stack" },
+    h(
+      "div",
+      { class: "under" },
+      tiles.slice(0, -1).map((t) => tile(t, wormsOn(t), { className: "mini", testid: "stack-tile" })),
+    ),
+    tile(top, wormsOn(top), { className: "top", testid: "stack-top" }),
+  );
+}
+
+/**
+ * The dice of the turn: the roll waiting for a choice, the kept dice and their total.
+ * `keep(face)` is given when the viewer may keep: then the roll's faces that can be kept
+ * are buttons. `fresh` marks a roll just made, so CSS can animate it once.
+ */
+export function renderDice({ roll, kept, total }, table, { keepable = [], keep = null, fresh = false }) {
+  const spent = new Set(table.kept);
+  const count = (face) => table.roll.filter((f) => f === face).length;
+  roll.classList.toggle("rolling", fresh);
+  fill(
+    roll,
+    table.roll.length
+      ? table.roll.map((face, i) => {
+          const canKeep = keep && keepable.includes(face);
+          const d = die(face, {
+            onClick: canKeep ? () => keep(face) : null,
+            label: canKeep ? `${actionLabel(`keep ${face}`)} (${plural(count(face), "die", "dice")})` : null,
+            className: spent.has(face) ? "spent" : "",
+          });
+          d.style.setProperty("--i", i); // staggers the roll animation
+          return d;
+        })
+      : h("span", { class: "placeholder" }, `${plural(table.dice_left, "die", "dice")} to roll`),
+  );
+  fill(
+    kept,
+    table.kept.length
+      ? table.kept.map((face) => die(face, { className: "small" }))
+      : h("span", { class: "placeholder" }, "nothing kept yet"),
+  );
+  total.dataset.total = table.total;
+  fill(
+    total,
+    h("strong", {}, String(table.total)),
+    table.kept.length > 0 && !table.kept.includes("W") ? h("span", { class: "warn" }, " no worm yet") : null,
+  );
+}
+
+/** While hovering one die, light up every die of the same face: a tap keeps them all. */
+export function highlightSameFaces(roll) {
+  const light = (face) => {
+    for (const d of roll.querySelectorAll(".die"))
+      d.classList.toggle("lit", face != null && d.dataset.face === face);
+  };
+  roll.addEventListener("pointerover", (event) => light(event.target.closest("button.die")?.dataset.face));
+  roll.addEventListener("pointerleave", () => light(null));
+}

@@ -1,0 +1,359 @@
+"""The web pages in a real browser: the system Chromium driven by Playwright against a real
+``pickomino serve`` (the ``server`` fixture), people playing by clicking as they would.
+
+On failure every page the test opened is saved as ``test-artifacts/<test name>[-n].png``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    WebSocketRoute,
+    expect,
+    sync_playwright,
+)
+
+from pickomino.web.process import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# Dice that tumble in would only slow the clicks down.
+NO_ANIMATION = "localStorage.setItem('pickomino.animate', 'false')"
+# What the observing page shows: the game is over, or a person (which seat) is to move.
+PERSON_TO_MOVE = """() => {
+    const game = document.querySelector("[data-testid=game]").dataset;
+    if (game.over === "true") return {over: true};
+    if (game.awaiting) return {over: false, seat: Number(game.awaiting), seq: game.seq};
+    return null;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package (scripts/test.sh does);"
+            " these tests never download a browser of their own"
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """The pages one test opens, each in a browser context of its own (a separate person
+    with their own localStorage)."""
+
+    def __init__(self, browser: Browser, name: str) -> None:
+        self.browser, self.name = browser, name
+        self.contexts: list[BrowserContext] = []
+        self.pages: list[Page] = []
+        self.errors: list[str] = []  # uncaught exceptions in the pages' scripts
+
+    def new(self, viewport: dict[str, int] = DESKTOP) -> Page:
+        context = self.browser.new_context(viewport=viewport)
+        context.add_init_script(NO_ANIMATION)
+        context.set_default_timeout(10_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        self.pages.append(page)
+        return page
+
+    def open(self, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
+        page = self.new(viewport)
+        page.goto(url)
+        return page
+
+    @contextlib.contextmanager
+    def checked(self) -> Iterator[None]:
+        """Fails on any script error in the pages; on failure, screenshots every page."""
+        try:
+            yield
+            assert not self.errors, "script errors in the pages:\n" + "\n".join(self.errors)
+        except BaseException:
+            ARTIFACTS.mkdir(exist_ok=True)
+            for n, page in enumerate(self.pages):
+                suffix = f"-{n}" if n else ""
+                with contextlib.suppress(Exception):  # the page may be gone already
+                    page.screenshot(path=ARTIFACTS / f"{self.name}{suffix}.png", full_page=True)
+            raise
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    opened = Pages(browser, request.node.name)
+    yield opened
+    opened.close()
+
+
+def create_game(server: ServerProcess, seats: list[dict[str, str]], **options: object) -> dict:
+    response = httpx.post(f"{server.url}/api/games", json={"seats": seats, **options})
+    response.raise_for_status()
+    return response.json()
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def play_one_action(page: Page) -> None:
+    """One click of a quick player: a tile when the turn ends with a choice of them; else
+    keep the worms or the highest face; stop once a worm is kept and the total is 25."""
+    claims = page.get_by_test_id("claim")
+    if claims.count():
+        claims.first.click()
+        return
+    roll = page.get_by_test_id("roll")
+    faces = roll.locator("button").evaluate_all("dice => dice.map(d => d.dataset.face)")
+    if faces:
+        face = "W" if "W" in faces else max(faces)
+        roll.locator(f'button[data-face="{face}"]').first.click()
+        return
+    stop = page.get_by_test_id("stop-button")
+    total = int(page.get_by_test_id("total").get_attribute("data-total") or 0)
+    has_worm = page.get_by_test_id("kept").locator('[data-face="W"]').count() > 0
+    if stop.is_enabled() and has_worm and total >= 25:
+        stop.click()
+    else:
+        page.get_by_test_id("roll-button").click()
+
+
+def play_until_over(observer: Page, players: dict[int, Page], most_actions: int = 2000) -> None:
+    """Whoever's page has the controls clicks, until the observer sees the game over."""
+    game = observer.get_by_test_id("game")
+    for _ in range(most_actions):
+        now = observer.wait_for_function(PERSON_TO_MOVE, polling=20).json_value()
+        if now["over"]:
+            return
+        page = players[now["seat"]]
+        expect(page.get_by_test_id("game")).to_have_attribute("data-seq", now["seq"])
+        expect(page.get_by_test_id("game")).to_have_attribute("data-your-turn", "true")
+        play_one_action(page)
+        expect(game).not_to_have_attribute("data-seq", now["seq"])
+    pytest.fail(f"the game was not over after {most_actions} actions")
+
+
+# ------------------------------------------------------------------------- tests
+def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pages) -> None:
+    with pages.checked():
+        ann = pages.open(server.url + "/")
+        names, kinds = ann.get_by_test_id("seat-name"), ann.get_by_test_id("seat-kind")
+        names.nth(0).fill("Ann")
+        kinds.nth(1).select_option("")  # a person
+        names.nth(1).fill("Bob")
+        ann.get_by_test_id("add-seat").click()
+        kinds.nth(2).select_option("easy")
+        names.nth(2).fill("Robo")
+        ann.get_by_test_id("create-game").click()
+
+        bob_link = ann.get_by_test_id("invite").filter(has_text="Bob").get_by_test_id("invite-link")
+        expect(bob_link).to_have_value(re.compile(r"/games/.+\?token="))
+        invite = bob_link.input_value()
+        ann.get_by_test_id("take-seat").click()
+        expect(ann.get_by_test_id("waiting")).to_contain_text("Waiting for Bob")
+        bob = pages.open(invite)
+        for page in (ann, bob):
+            expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+        expect(ann.get_by_test_id("waiting")).to_be_hidden()
+
+        play_until_over(ann, {0: ann, 1: bob})
+
+        for page in (ann, bob):
+            expect(page.get_by_test_id("end-panel")).to_be_visible()
+            expect(page.get_by_test_id("rank")).to_have_count(3)
+            expect(page.get_by_test_id("result")).to_contain_text(re.compile(r"^1\. \w+ \d+ worms"))
+        expect(ann.get_by_test_id("chart-line")).to_have_count(3)
+        expect(ann.get_by_test_id("chart-legend")).to_contain_text("Ann")
+
+        # The replay steps through the turns, table and log lines included.
+        step = ann.get_by_test_id("replay-turn")
+        expect(step).to_contain_text(re.compile(r"^Turn \d+"))
+        ann.get_by_test_id("replay-first").click()
+        expect(step).to_contain_text("Start")
+        ann.get_by_test_id("replay-next").click()
+        expect(step).to_have_text("Turn 1: Ann")
+        expect(ann.get_by_test_id("replay-lines")).to_contain_text("Ann rolled")
+        ann.get_by_test_id("replay-next").click()
+        expect(step).to_have_text("Turn 2: Bob")
+        ann.get_by_test_id("replay-prev").click()
+        expect(step).to_have_text("Turn 1: Ann")
+        ann.get_by_test_id("replay-slider").press("End")
+        expect(ann.get_by_test_id("replay-next")).to_be_disabled()
+        expect(ann.get_by_test_id("replay-table").get_by_test_id("tile")).to_have_count(16)
+
+        record = ann.request.get(
+            server.url + ann.get_by_test_id("download-record").get_attribute("href")
+        )
+        assert record.ok and record.json()["seats"] == ["Ann", "Bob", "Robo"]
+
+        # The lobby lists the finished game with a way to its replay.
+        ann.goto(server.url + "/")
+        ann.get_by_test_id("games-over").get_by_test_id("replay-game").first.click()
+        expect(ann.get_by_test_id("replay")).to_be_visible()
+
+
+def test_reload_and_reconnect_keep_the_seat(server: ServerProcess, pages: Pages) -> None:
+    game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+    with pages.checked():
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        root = ann.get_by_test_id("game")
+        ann.get_by_test_id("roll-button").click()
+        expect(root).to_have_attribute("data-phase", "keep")
+        ann.get_by_test_id("roll").locator("button").first.click()
+        expect(root).to_have_attribute("data-seq", "2")
+        lines = ann.get_by_test_id("log-line").count()
+
+        ann.reload()
+        expect(root).to_have_attribute("data-seq", "2")
+        expect(root).to_have_attribute("data-turn", "1")
+        expect(ann.get_by_test_id("log-line")).to_have_count(lines)
+        expect(ann.get_by_test_id("player").nth(0).get_by_test_id("you-marker")).to_be_visible()
+        expect(ann.get_by_test_id("stop-button")).to_be_enabled()
+
+        # The plain game link reopens the seat this browser remembers.
+        ann.goto(f"{server.url}/games/{game['id']}")
+        expect(root).to_have_attribute("data-seat", "0")
+        expect(ann.get_by_test_id("watching-banner")).to_be_hidden()
+        expect(ann.get_by_test_id("stop-button")).to_be_enabled()
+
+        # A dropped connection comes back by itself, and play goes on.
+        connection = ann.get_by_test_id("connection")
+        expect(connection).to_have_attribute("data-status", "online")
+        server.kill()
+        expect(connection).to_have_attribute("data-status", re.compile("offline|connecting"))
+        server.start()
+        expect(connection).to_have_attribute("data-status", "online", timeout=20_000)
+        ann.get_by_test_id("roll-button").click()
+        expect(root).not_to_have_attribute("data-seq", "2")
+        expect(root).to_have_attribute("data-phase", "keep")
+
+
+def test_a_spectator_sees_everything_but_has_no_controls(
+    server: ServerProcess, pages: Pages
+) -> None:
+    game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+    with pages.checked():
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        watcher = pages.open(f"{server.url}/games/{game['id']}")
+        expect(watcher.get_by_test_id("watching-banner")).to_be_visible()
+        expect(watcher.get_by_test_id("player-name")).to_have_text(["Ann", "Robo"])
+        expect(watcher.get_by_test_id("grill").get_by_test_id("tile")).to_have_count(16)
+        expect(watcher.get_by_test_id("player").nth(0)).to_have_attribute("data-current", "true")
+        expect(watcher.get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
+        expect(ann.get_by_test_id("watching-banner")).to_be_hidden()
+
+        ann.get_by_test_id("roll-button").click()
+        expect(watcher.get_by_test_id("game")).to_have_attribute("data-seq", "1")
+        expect(watcher.get_by_test_id("roll").get_by_test_id("die")).to_have_count(8)
+        expect(watcher.get_by_test_id("log")).to_contain_text("Ann rolled")
+        expect(watcher.get_by_test_id("controls")).to_be_hidden()
+        expect(watcher.locator("main button:visible")).to_have_count(0)
+
+        # The person to move can ask for a hint: one row per face they may keep.
+        keeps = (
+            ann.get_by_test_id("roll")
+            .locator("button")
+            .evaluate_all("dice => new Set(dice.map(d => d.dataset.face)).size")
+        )
+        ann.get_by_test_id("hint-button").click()
+        expect(ann.get_by_test_id("hint-row")).to_have_count(keeps)
+        expect(ann.get_by_test_id("hint-table")).to_contain_text("Bust risk")
+
+
+def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
+    with pages.checked():
+        lobby = pages.open(server.url + "/")
+        lobby.get_by_test_id("seat-name").nth(0).fill("Sam")
+        lobby.get_by_test_id("seat-name").nth(1).fill("Sam")
+        lobby.get_by_test_id("create-game").click()
+        expect(lobby.get_by_test_id("form-error")).to_have_text(
+            "each player needs a different name"
+        )
+
+        # The server refuses a move (here one changed on its way): the page says why and
+        # lets the player go on.
+        game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+
+        def tamper(socket: WebSocketRoute) -> None:
+            server_side = socket.connect_to_server()
+            socket.on_message(lambda message: server_side.send(message.replace("roll", "stop")))
+
+        ann = pages.new()
+        ann.route_web_socket(re.compile(r"/ws/games/"), tamper)
+        ann.goto(server.url + game["seats"][0]["link"])
+        ann.get_by_test_id("roll-button").click()
+        expect(ann.get_by_test_id("notice-text")).to_have_text(
+            "cannot stop now: the dice must be rolled first"
+        )
+        expect(ann.get_by_test_id("notice-rule")).to_have_text("rule R8")
+        expect(ann.get_by_test_id("roll-button")).to_be_enabled()
+        ann.get_by_test_id("notice-close").click()
+        expect(ann.get_by_test_id("notice")).to_be_hidden()
+
+        # A link with a forged seat token: the reason shows and the page stops trying.
+        forged = pages.open(f"{server.url}/games/{game['id']}?token=forged")
+        expect(forged.get_by_test_id("fatal")).to_contain_text("not valid")
+        expect(forged.get_by_test_id("connection")).to_have_attribute("data-status", "closed")
+        forged.goto(f"{server.url}/games/no-such-game")
+        expect(forged.get_by_test_id("fatal")).to_contain_text("there is no game")
+
+
+def test_the_lobby_lists_games_and_joins_a_free_seat(server: ServerProcess, pages: Pages) -> None:
+    create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
+    with pages.checked():
+        lobby = pages.open(server.url + "/")
+        row = lobby.get_by_test_id("games-open").get_by_test_id("game-row")
+        expect(row).to_contain_text("Ann, Bob")
+        expect(row).to_contain_text("2 free seats")
+        row.get_by_test_id("join-game").click()
+        lobby.get_by_test_id("join-name").fill("Bob")  # the first free seat is Ann's
+        lobby.get_by_test_id("join-submit").click()
+        expect(lobby.get_by_test_id("join-error")).to_contain_text("already playing")
+        lobby.get_by_test_id("join-name").fill("Cy")
+        lobby.get_by_test_id("join-submit").click()
+
+        expect(lobby).to_have_url(re.compile(r"/games/[^?]+\?token="))
+        expect(lobby.get_by_test_id("game")).to_have_attribute("data-seat", "0")
+        expect(lobby.get_by_test_id("player-name")).to_have_text(["Cy", "Bob"])
+        expect(lobby.get_by_test_id("waiting")).to_contain_text("Waiting for Bob")
+
+
+def test_the_table_fits_a_phone(server: ServerProcess, pages: Pages) -> None:
+    seats = [{"name": "Ann"}] + [{"name": f"Bot {n}", "bot": "easy"} for n in range(2, 8)]
+    game = create_game(server, seats)
+    with pages.checked():
+        phone = pages.open(server.url + game["seats"][0]["link"], PHONE)
+        expect(phone.get_by_test_id("player")).to_have_count(7)
+        expect(phone.get_by_test_id("roll-button")).to_be_in_viewport()
+        expect(phone.get_by_test_id("stop-button")).to_be_visible()
+        assert no_horizontal_scroll(phone)
+        phone.get_by_test_id("roll-button").click()
+        expect(phone.get_by_test_id("roll").get_by_test_id("die")).to_have_count(8)
+        for die in phone.get_by_test_id("roll").get_by_test_id("die").all():
+            expect(die).to_be_in_viewport()
+        assert no_horizontal_scroll(phone)
+
+        phone.goto(server.url + "/")
+        expect(phone.get_by_test_id("game-row")).to_have_count(1)
+        assert no_horizontal_scroll(phone)
