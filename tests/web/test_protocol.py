@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
-from pickomino.web.protocol import MAX_MESSAGE
+from pickomino.web.protocol import MAX_MESSAGE, merge_log
 from pickomino.web.store import Store
 
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
@@ -37,9 +37,14 @@ def socket_path(game: dict, seat: int | None) -> str:
 
 
 def next_of(ws, kind: str) -> dict:
-    """The next message of a kind, skipping the others (e.g. states after presence changes)."""
+    """The next message of a kind, skipping the others (e.g. states after presence changes);
+    states get ``full_log``, the log as a client following them all has it."""
     while True:
         message = ws.receive_json()
+        if message["type"] == "state":
+            ws.log = getattr(ws, "log", [])
+            assert merge_log(ws.log, message), "a state skipped log lines"
+            message["full_log"] = list(ws.log)
         if message["type"] == kind:
             return message
 
@@ -109,7 +114,11 @@ def test_join_takes_the_first_free_seat_then_says_there_is_none(client):
     assert client.post(join, json={"name": "Robo"}).status_code == 409  # name in use
     first = client.post(join, json={"name": "Cy"}).json()
     assert (first["seat"], first["name"]) == (0, "Cy")
-    assert first["link"] == game["seats"][0]["link"]
+    assert first["link"] != game["seats"][0]["link"]  # the unused invite no longer works
+    with client.websocket_connect(socket_path(game, 0)) as ws:
+        assert "not valid" in ws.receive_json()["message"]
+    with client.websocket_connect(first["link"].replace("/games/", "/ws/games/")) as ws:
+        assert ws.receive_json() == {"type": "welcome", "seat": 0, "name": "Cy"}
     assert client.post(join, json={"name": "Di"}).json()["seat"] == 1
     refused = client.post(join, json={"name": "Ed"})
     assert refused.status_code == 409 and "no free seat" in refused.json()["detail"]
@@ -255,9 +264,8 @@ def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
     record = client.get(f"/api/games/{game['id']}/record").json()
     replayed = Game.from_record(GameRecord.from_dict(record))
     assert replayed.state.is_over and replayed.state.scores() == final["table"]["worms"]
-    assert final["log"] == [
-        line for turn in replayed.render_log().splitlines() for line in [turn]
-    ]  # the live log is the record's story in words
+    assert final["full_log"] == replayed.render_log().splitlines()  # the record in words
+    assert len(final["log"]) < len(final["full_log"]) / 10  # later states bring new lines only
     frames = client.get(f"/api/games/{game['id']}/replay").json()["frames"]
     assert frames[0]["table"]["worms"] == [0, 0] and frames[-1]["table"] == final["table"]
     assert [f["turn"] for f in frames[1:]] == list(range(1, len(frames)))
@@ -296,4 +304,4 @@ def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
     ):
         again = next_of(ann, "state")
     assert again["seq"] == before["seq"] and again["table"] == before["table"]
-    assert again["log"] == before["log"]
+    assert again["log_start"] == 0 and again["log"] == before["full_log"]

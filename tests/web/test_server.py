@@ -12,6 +12,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pickomino.web.process import ServerProcess
+from pickomino.web.protocol import merge_log
 from pickomino.web.store import Store
 
 DEADLINE = 60  # seconds a polled condition may take before the test fails
@@ -29,8 +30,13 @@ def open_seat(server: ServerProcess, game: dict, seat: int):
 
 
 def receive(ws, kind: str) -> dict:
+    """The next message of a kind; states get ``full_log`` (see test_protocol.next_of)."""
     while True:
         message = json.loads(ws.recv(timeout=DEADLINE))
+        if message["type"] == "state":
+            ws.log = getattr(ws, "log", [])
+            assert merge_log(ws.log, message), "a state skipped log lines"
+            message["full_log"] = list(ws.log)
         if message["type"] == kind:
             return message
 
@@ -101,7 +107,7 @@ def test_sigkill_mid_game_then_restart_every_game_goes_on(server):
     with open_seat(server, person, 0) as ann:
         again = receive(ann, "state")
         assert again["seq"] == len(stored_person.moves)
-        assert again["table"] == seen["table"] and again["log"] == seen["log"]
+        assert again["table"] == seen["table"] and again["full_log"] == seen["full_log"]
         final = play_until(ann, lambda s: s["table"]["over"], again)
     assert final["table"]["result"]
     wait_until(

@@ -106,7 +106,8 @@ def describe_ranking(ranking: Iterable[Standing], names: Sequence[str]) -> str:
     parts = []
     for standing in ranking:
         best = f", highest tile {standing.highest_tile}" if standing.highest_tile else ""
-        parts.append(f"{standing.rank}. {names[standing.seat]} {standing.worms} worms{best}")
+        worms = f"{standing.worms} worm{'' if standing.worms == 1 else 's'}"
+        parts.append(f"{standing.rank}. {names[standing.seat]} {worms}{best}")
     text = "; ".join(parts)
     winners = [s for s in ranking if s.rank == 1]
     tied = [s for s in ranking if s.worms == winners[0].worms]

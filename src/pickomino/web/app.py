@@ -8,7 +8,8 @@ HTTP:
   "rules": "official", "start_player": 0 | "random"}`` → the game's id and an invite link
   per person (the links hold the seats' secret tokens: only the creator gets them);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets);
-- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free person's seat and link;
+- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free person's seat and a new
+  link for it (the seat's invite link stops working: it was not used yet);
 - ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames;
 - ``GET /keeper`` the score keeper for a game with the real box (API in
   :mod:`pickomino.web.keeper_api`).
@@ -37,7 +38,7 @@ from pickomino.core import GameRecord
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
 from pickomino.web.keeper_api import keeper_router
-from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, parse_message
+from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, Sync, parse_message
 from pickomino.web.room import Refused, Room
 from pickomino.web.store import Store
 from pickomino.web.view import replay_frames
@@ -172,7 +173,7 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
             raise HTTPException(409, "no free seat in this game: watch it instead")
         if body.name in (s.name for n, s in enumerate(room.seats) if n != seat):
             raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
-        room.claim(seat, body.name)
+        room.claim(seat, body.name, new_token=True)
         await room.broadcast()
         room.wake_bots()
         return {"seat": seat, "name": body.name, "link": _link(room, seat)}
@@ -263,6 +264,8 @@ async def _serve_client(
                     await send(_error(str(refusal), refusal.rule))
             elif isinstance(parsed, Hint):
                 await send(json.dumps(room.hint()))
+            elif isinstance(parsed, Sync):
+                await room.send_full(send)
             else:
                 await send(json.dumps({"type": "pong"}))
     except WebSocketDisconnect:

@@ -72,8 +72,7 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
 
 
 def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
-    message = str(error).split(": ", 1)[-1]
-    return JSONResponse({"detail": message, "rule": error.rule}, status_code=status)
+    return JSONResponse({"detail": error.message, "rule": error.rule}, status_code=status)
 
 
 def keeper_router(store: Store) -> APIRouter:

@@ -7,9 +7,12 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   ``take 26``, ``steal 27``); ``seq`` (optional) is the state version the person saw, so a
   double click on a stale view is refused instead of played twice;
 - ``{"type": "hint"}``: the solver's view of the current choices (to the sender only);
+- ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
 
-Server → client: ``welcome`` (your seat, once), ``state`` (after every change), ``hint``,
+Server → client: ``welcome`` (your seat, once), ``state`` (after every change; its ``log``
+holds the lines from number ``log_start`` on: all of them in the first state after
+connecting or a sync, then only the new ones), ``hint``,
 ``pong`` and ``error`` (``{"type": "error", "message": …, "rule": "R7"|null}``; it changed
 nothing).
 
@@ -18,7 +21,7 @@ Act(type='act', action='keep W', seq=None)
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-pickomino.web.protocol.BadMessage: unknown message type 'dance'; send act, hint or ping
+pickomino.web.protocol.BadMessage: unknown message type 'dance'; send act, hint, ping or sync
 """
 
 from __future__ import annotations
@@ -55,12 +58,17 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Act | Hint | Ping, Field(discriminator="type")]
-_adapter: TypeAdapter[Act | Hint | Ping] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "hint", "ping")
+class Sync(_Message):
+    type: Literal["sync"]
 
 
-def parse_message(text: str) -> Act | Hint | Ping:
+Message = Act | Hint | Ping | Sync
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+_adapter: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+_TYPES = ("act", "hint", "ping", "sync")
+
+
+def parse_message(text: str) -> Message:
     """A checked client message, or :class:`BadMessage` saying what is wrong with it."""
     if len(text) > MAX_MESSAGE:
         raise BadMessage(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
@@ -71,13 +79,36 @@ def parse_message(text: str) -> Act | Hint | Ping:
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")
     if data.get("type") not in _TYPES:
-        raise BadMessage(f"unknown message type {data.get('type')!r}; send act, hint or ping")
+        raise BadMessage(f"unknown message type {data.get('type')!r}; send act, hint, ping or sync")
     try:
         return _adapter.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise BadMessage(f"bad {data['type']} message: {where}: {first['msg']}") from None
+
+
+def merge_log(log: list[str], state: dict) -> bool:
+    """Bring a client's copy of the log up to date with a ``state`` message; ``False`` when
+    lines are missing (then send ``sync``). Lines are only ever appended, so a state may
+    repeat lines the client has; ``log_start`` 0 replaces the whole log.
+
+    >>> log = []
+    >>> merge_log(log, {"log_start": 0, "log": ["a", "b"]}), log
+    (True, ['a', 'b'])
+    >>> merge_log(log, {"log_start": 1, "log": ["b", "c"]}), log
+    (True, ['a', 'b', 'c'])
+    >>> merge_log(log, {"log_start": 5, "log": ["f"]}), log
+    (False, ['a', 'b', 'c'])
+    """
+    start, lines = state["log_start"], state["log"]
+    if start == 0:
+        log[:] = lines
+    elif start <= len(log):
+        log.extend(lines[len(log) - start :])
+    else:
+        return False
+    return True
 
 
 class RateLimit:

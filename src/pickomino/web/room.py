@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from pickomino.bots import make_bot
-from pickomino.core import Game, GameRecord
+from pickomino.core import Game, GameRecord, IllegalAction
 from pickomino.core.render import describe_event
 from pickomino.tui.session import Session
 from pickomino.web.store import SeatRow, Store, StoredGame
@@ -65,6 +65,7 @@ class Room:
         self.connections: dict[Send, int | None] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._log = _log_lines(game, 0)
+        self._log_sent = 0  #: log lines already broadcast: later states carry only the rest
 
     # ------------------------------------------------------------- creation
     @classmethod
@@ -107,7 +108,9 @@ class Room:
                 return number
         raise Refused("this link's seat token is not valid for this game")
 
-    def snapshot(self) -> dict[str, object]:
+    def snapshot(self, log_start: int = 0) -> dict[str, object]:
+        """The whole state for clients; the log from line ``log_start`` on (a client that
+        has the lines before it appends these, so states stay small as a game grows)."""
         state = self.game.state
         online = set(self.connections.values())
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
@@ -124,7 +127,8 @@ class Room:
             "rules": state.rules.to_dict(),
             "table": table_view(state, self.game.seats),
             "actions": self._actions(),
-            "log": self._log,
+            "log_start": log_start,
+            "log": self._log[log_start:],
         }
 
     def _actions(self) -> list[str]:
@@ -134,26 +138,35 @@ class Room:
 
     # ---------------------------------------------------------------- joins
     async def connect(self, send: Send, seat: int | None) -> None:
-        self.connections[send] = seat
         if seat is not None and not self.seats[seat].claimed:
             self.claim(seat, None)
-        await self.broadcast()
+        self.connections[send] = seat
+        await self.send_full(send)  # built before any later state can be sent to it
+        await self.broadcast()  # the others see who is online
         self.wake_bots()
+
+    async def send_full(self, send: Send) -> None:
+        """The state with the whole log: on connecting, or when a client asks to resync."""
+        await send(json.dumps(self.snapshot()))
 
     async def disconnect(self, send: Send) -> None:
         self.connections.pop(send, None)
         await self.broadcast()
 
-    def claim(self, seat: int, name: str | None) -> None:
-        """A person takes their seat (by opening the link, or from the lobby with a name);
-        the game starts once every person's seat is taken."""
+    def claim(self, seat: int, name: str | None = None, new_token: bool = False) -> None:
+        """A person takes their seat (by opening its link, or from the lobby with a name and
+        a fresh token, so that the seat's old invite link stops working and no two people
+        share a seat); the game starts once every person's seat is taken."""
         if name is not None:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
-        self.seats[seat].claimed = True
+        token = secrets.token_urlsafe(16) if new_token else None
         header = self.game.record.to_dict()
         header["moves"] = []
-        self.store.claim_seat(self.id, seat, name, json.dumps(header))
+        self.store.claim_seat(self.id, seat, name, json.dumps(header), token)
+        self.seats[seat].claimed = True
+        if token is not None:
+            self.seats[seat].token = token
         self._start_when_seated()
 
     def _start_when_seated(self) -> None:
@@ -179,8 +192,10 @@ class Room:
             raise Refused("the game moved on before your action arrived; look again")
         try:
             self._commit(lambda: self.session.decide(action))
-        except ValueError as error:
-            raise Refused(str(error), getattr(error, "rule", None)) from None
+        except IllegalAction as error:
+            raise Refused(error.message, error.rule) from None
+        except ValueError as error:  # words that name no action
+            raise Refused(str(error)) from None
         await self.broadcast()
         self.wake_bots()
 
@@ -206,6 +221,7 @@ class Room:
         assert stored is not None
         fresh = Room(stored, self.store, self.bot_delay)
         self.session, self._log = fresh.session, fresh._log
+        self._log_sent = 0  # clients replace their log with the one stored
 
     def _set_status(self, status: str) -> None:
         self.status = status
@@ -244,7 +260,8 @@ class Room:
 
     # ------------------------------------------------------------ broadcast
     async def broadcast(self) -> None:
-        message = json.dumps(self.snapshot())  # once, however many are watching
+        message = json.dumps(self.snapshot(self._log_sent))  # once, however many watch
+        self._log_sent = len(self._log)
         for send in list(self.connections):
             try:
                 await send(message)

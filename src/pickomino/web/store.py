@@ -180,11 +180,16 @@ class Store:
                 .values(status=status, updated=time.time())
             )
 
-    def claim_seat(self, game_id: str, seat: int, name: str | None, header: str) -> None:
-        """Mark a person's seat as taken (and renamed: the header holds the names)."""
+    def claim_seat(
+        self, game_id: str, seat: int, name: str | None, header: str, token: str | None = None
+    ) -> None:
+        """Mark a person's seat as taken (renamed: the header holds the names; and with a
+        new token when it is taken from the lobby)."""
         values: dict[str, object] = {"claimed": True}
         if name is not None:
             values["name"] = name
+        if token is not None:
+            values["token"] = token
         with self.engine.begin() as db:
             db.execute(
                 seats.update()

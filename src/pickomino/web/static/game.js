@@ -139,7 +139,7 @@ function render() {
   $("controls").hidden = !mine;
   if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;
-  updateLog(state.log);
+  if (!updateLog(state.log, state.log_start)) send({ type: "sync" }); // lines were missed
 
   if (table.over && !endShown) {
     endShown = true;
