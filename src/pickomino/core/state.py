@@ -74,6 +74,28 @@ _KEEP_IDS = tuple(tuple(action.id for action in actions) for actions in _KEEP_AC
 _WORMS = {tile: worms_on(tile) for tile in TILES}
 
 
+def claims_for(
+    rules: Rules, grill_mask: int, opponent_tops: Iterable[int], total: int
+) -> tuple[Action, ...]:
+    """The claims a total gives (R11, R12), from the grill and the opponents' top tiles
+    alone: what :meth:`GameState.claimable` answers, for callers that tabulate it without a
+    whole state (the solver's value tables)."""
+    exact = _bit(total) if LOWEST_TILE <= total <= HIGHEST_TILE else 0
+    if grill_mask & exact:  # R11a
+        return (A.take(total),)
+    claims: list[Action] = []
+    lower_mask = grill_mask & ((1 << (total - LOWEST_TILE)) - 1) if total > 21 else 0
+    if rules.lower_tile == "any":
+        claims.extend(A.take(tile) for tile in _tiles_of(lower_mask))
+    elif lower_mask:  # R11c: the nearest lower tile
+        claims.append(A.take(_highest(lower_mask)))  # type: ignore[arg-type]
+    if exact and total in opponent_tops:  # R11b: exact value, an opponent's top
+        if rules.exact_match_mandatory:  # R12 option
+            return (A.steal(total),)
+        claims.append(A.steal(total))
+    return tuple(claims)
+
+
 class Phase(Enum):
     """What the state waits for."""
 
@@ -261,22 +283,10 @@ class GameState:
 
         Does not look at worms: without a worm nothing can be claimed (R10).
         """
-        exact = _bit(total) if LOWEST_TILE <= total <= HIGHEST_TILE else 0
-        if self.grill_mask & exact:  # R11a
-            return (A.take(total),)
-        claims: list[Action] = []
-        lower_mask = self.grill_mask & ((1 << (total - LOWEST_TILE)) - 1) if total > 21 else 0
-        if self.rules.lower_tile == "any":
-            claims.extend(A.take(tile) for tile in _tiles_of(lower_mask))
-        elif lower_mask:  # R11c: the nearest lower tile
-            claims.append(A.take(_highest(lower_mask)))  # type: ignore[arg-type]
-        if exact:
-            for seat, stack in enumerate(self.stacks):  # R11b: exact value, opponent's top
-                if seat != self.current and stack and stack[-1] == total:
-                    if self.rules.exact_match_mandatory:  # R12 option
-                        return (A.steal(total),)
-                    claims.append(A.steal(total))
-        return tuple(claims)
+        opponent_tops = [
+            stack[-1] for seat, stack in enumerate(self.stacks) if seat != self.current and stack
+        ]
+        return claims_for(self.rules, self.grill_mask, opponent_tops, total)
 
     def endings(self, total: int, worm: bool = True) -> list[tuple[Action | None, GameState]]:
         """Where the current turn would lead if it ended now with ``total`` (and a worm kept

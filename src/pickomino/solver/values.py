@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from pickomino.core import Action, GameState, Rules, worms_on
 from pickomino.core.rules import TILES
+from pickomino.core.state import claims_for
 from pickomino.solver.graph import MAX_TOTAL
 
 TOTALS = range(MAX_TOTAL + 1)
@@ -65,18 +66,12 @@ class TurnValues:
 def _worm_gain(
     rules: Rules, grill_mask: int, own_top: int | None, opponent_tops: frozenset[int]
 ) -> TurnValues:
-    """The worm-gain table depends only on these; rebuild a minimal position to ask the
-    engine which tiles each total could claim (the rules live in the engine alone)."""
-    stacks = [[own_top] if own_top else [], *([tile] for tile in sorted(opponent_tops))]
-    stacks += [[]] * (2 - len(stacks))
-    placed = {tile for stack in stacks for tile in stack}
-    down = [t for t in TILES if not grill_mask >> (t - TILES[0]) & 1 and t not in placed]
-    state = GameState.from_position(stacks, down, 0, rules)
+    """The worm-gain table depends only on these; the engine's ``claims_for`` says which
+    tiles each total could claim (the rules live in the engine alone)."""
     bust = -float(worms_on(own_top)) if own_top else 0.0
-    end, success = [], []
-    for total in TOTALS:  # below the lowest tile nothing can be claimed (R11, R13)
-        claims = state.claimable(total) if total >= TILES[0] else ()
-        gains = [claim_gain(claim) for claim in claims]
+    end, success = [bust] * TILES[0], [False] * TILES[0]  # below 21 nothing (R11, R13)
+    for total in range(TILES[0], MAX_TOTAL + 1):
+        gains = [claim_gain(claim) for claim in claims_for(rules, grill_mask, opponent_tops, total)]
         end.append(max(gains) if gains else bust)
         success.append(bool(gains))
     return TurnValues(tuple(end), bust, tuple(success))
