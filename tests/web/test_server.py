@@ -12,8 +12,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pickomino.web.process import ServerProcess
-from pickomino.web.protocol import merge_log
 from pickomino.web.store import Store
+
+from .messages import follow
 
 DEADLINE = 60  # seconds a polled condition may take before the test fails
 
@@ -32,11 +33,7 @@ def open_seat(server: ServerProcess, game: dict, seat: int):
 def receive(ws, kind: str) -> dict:
     """The next message of a kind; states get ``full_log`` (see test_protocol.next_of)."""
     while True:
-        message = json.loads(ws.recv(timeout=DEADLINE))
-        if message["type"] == "state":
-            ws.log = getattr(ws, "log", [])
-            assert merge_log(ws.log, message), "a state skipped log lines"
-            message["full_log"] = list(ws.log)
+        message = follow(ws, json.loads(ws.recv(timeout=DEADLINE)))
         if message["type"] == kind:
             return message
 

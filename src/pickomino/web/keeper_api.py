@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
@@ -117,24 +117,6 @@ def keeper_router(store: Store) -> APIRouter:
             return refusal(error)
         return save(sheet_id, sheet)
 
-    @router.post("/{sheet_id}/undo", response_model=None)
-    async def undo(sheet_id: str) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id)
-        try:
-            sheet.undo()
-        except IllegalAction as error:
-            return refusal(error, 409)
-        return save(sheet_id, sheet)
-
-    @router.post("/{sheet_id}/redo", response_model=None)
-    async def redo(sheet_id: str) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id)
-        try:
-            sheet.redo()
-        except IllegalAction as error:
-            return refusal(error, 409)
-        return save(sheet_id, sheet)
-
     @router.post("/{sheet_id}/dice")
     async def dice(sheet_id: str, body: Dice) -> dict[str, object]:
         state = load(sheet_id).state
@@ -147,5 +129,17 @@ def keeper_router(store: Store) -> APIRouter:
         except ValueError as error:
             raise HTTPException(400, str(error)) from None
         return advice_report(turn, state.current, body.kept, body.rolled)
+
+    # After /dice: this path would match it too.
+    @router.post("/{sheet_id}/{step}", response_model=None)
+    async def undo_or_redo(
+        sheet_id: str, step: Literal["undo", "redo"]
+    ) -> dict[str, object] | JSONResponse:
+        sheet = load(sheet_id)
+        try:
+            (sheet.undo if step == "undo" else sheet.redo)()
+        except IllegalAction as error:
+            return refusal(error, 409)
+        return save(sheet_id, sheet)
 
     return router
