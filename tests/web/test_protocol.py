@@ -271,7 +271,8 @@ def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
     frames = client.get(f"/api/games/{game['id']}/replay").json()["frames"]
     assert frames[0]["table"]["worms"] == [0, 0] and frames[-1]["table"] == final["table"]
     assert [f["turn"] for f in frames[1:]] == list(range(1, len(frames)))
-    assert client.get("/api/games").json()[0]["status"] == "over"
+    listed = client.get("/api/games").json()[0]
+    assert listed["status"] == "over" and listed["result"] == final["table"]["result"]
 
 
 def test_hints_rank_the_legal_choices(client):

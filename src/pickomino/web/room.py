@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord, IllegalAction
-from pickomino.core.render import describe_event
+from pickomino.core.render import describe_event, describe_ranking
 from pickomino.tui.session import Session
 from pickomino.web.store import SeatRow, Store, StoredGame
 from pickomino.web.view import table_view
@@ -161,9 +161,7 @@ class Room:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
         token = secrets.token_urlsafe(16) if new_token else None
-        header = self.game.record.to_dict()
-        header["moves"] = []
-        self.store.claim_seat(self.id, seat, name, json.dumps(header), token)
+        self.store.claim_seat(self.id, seat, name, self._header(), token)
         self.seats[seat].claimed = True
         if token is not None:
             self.seats[seat].token = token
@@ -214,6 +212,10 @@ class Room:
             raise Refused("the server could not save that move; please try again") from None
         self._log.extend(_log_lines(self.game, history_before))
         if self.game.state.is_over:
+            # The lobby lists the result without replaying the game.
+            self.game.record.meta["result"] = describe_ranking(
+                self.game.state.ranking(), self.game.seats
+            )
             self._set_status("over")
 
     def _reload(self) -> None:
@@ -225,7 +227,13 @@ class Room:
 
     def _set_status(self, status: str) -> None:
         self.status = status
-        self.store.set_status(self.id, status)
+        self.store.set_status(self.id, status, self._header())
+
+    def _header(self) -> str:
+        """The record without its moves, as stored in the games table."""
+        header = self.game.record.to_dict()
+        header["moves"] = []
+        return json.dumps(header)
 
     def waiting(self) -> list[str]:
         return [s.name for s in self.seats if s.is_person and not s.claimed]

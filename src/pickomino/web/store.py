@@ -172,12 +172,12 @@ class Store:
             if touch:
                 db.execute(games.update().where(games.c.id == game_id).values(updated=time.time()))
 
-    def set_status(self, game_id: str, status: str) -> None:
+    def set_status(self, game_id: str, status: str, header: str) -> None:
         with self.engine.begin() as db:
             db.execute(
                 games.update()
                 .where(games.c.id == game_id)
-                .values(status=status, updated=time.time())
+                .values(status=status, header=header, updated=time.time())
             )
 
     def claim_seat(
@@ -249,11 +249,13 @@ class Store:
             by_game.setdefault(r.game_id, []).append(
                 {"name": r.name, "bot": r.bot, "claimed": r.claimed}
             )
+        headers = {row.id: json.loads(row.header) for row in rows}
         return [
             {
                 "id": row.id,
                 "status": row.status,
-                "rules": json.loads(row.header).get("rules"),
+                "rules": headers[row.id].get("rules"),
+                "result": headers[row.id].get("meta", {}).get("result"),
                 "seats": by_game.get(row.id, []),
                 "moves": counts.get(row.id, 0),
                 "created": row.created,

@@ -78,6 +78,7 @@ function gameRow(game, presets, join) {
           ago(game.updated),
         ].join(" · "),
       ),
+      game.result ? h("p", { class: "muted", testid: "game-result" }, game.result) : null,
     ),
     h("div", { class: "buttons" }, buttons),
   );
