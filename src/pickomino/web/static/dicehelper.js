@@ -1,0 +1,193 @@
+// The dice helper for the real dice: tap the faces just rolled and the ones kept before
+// this roll, and the solver on the server says what to keep, or whether to roll again or
+// stop, with the odds, for the player whose turn it is on the sheet. The tapped dice are
+// cleared when the sheet moves on (an entry, an undo): they belong to one turn.
+
+import { postJSON } from "./api.js";
+import { fill, h } from "./dom.js";
+import { renderHint } from "./hint.js";
+import { notice } from "./notice.js";
+import { die, faceName } from "./pieces.js";
+import { actionLabel, percent, plural } from "./words.js";
+
+const FACES = ["1", "2", "3", "4", "5", "W"];
+const DICE = 8;
+
+/** Builds the helper into `node`; returns update(view), to call with every sheet view. */
+export function diceHelper(node, sheetId) {
+  const dice = { rolled: [], kept: [] };
+  const pads = { rolled: pad("rolled", "Rolled now"), kept: pad("kept", "Kept before this roll") };
+  const forWhom = h("span", { testid: "advice-for" });
+  const advice = h("div", { class: "advice", testid: "advice", "aria-live": "polite", hidden: true });
+  const advise = h(
+    "button",
+    { type: "button", class: "btn primary", testid: "advise-button", on: { click: ask } },
+    "Advise",
+  );
+  let count = null;
+
+  function pad(which, title) {
+    const parts = {
+      count: h("span", { class: "pad-count", testid: `${which}-count` }),
+      dice: h("div", { class: "dice pad-dice", testid: `${which}-dice` }),
+      faces: h(
+        "div",
+        { class: "pad-faces", testid: `${which}-add` },
+        FACES.map((face) =>
+          die(face, { onClick: () => set(which, [...dice[which], face]), label: `add ${faceName(face)}` }),
+        ),
+      ),
+    };
+    parts.clear = h(
+      "button",
+      {
+        type: "button",
+        class: "btn small quiet",
+        testid: `clear-${which}`,
+        on: { click: () => set(which, []) },
+      },
+      "Clear",
+    );
+    parts.node = h(
+      "section",
+      { class: "dice-pad", testid: `${which}-pad` },
+      h("header", { class: "pad-head" }, h("h3", {}, title), parts.count, parts.clear),
+      parts.dice,
+      parts.faces,
+    );
+    return parts;
+  }
+
+  function set(which, faces) {
+    dice[which] = faces;
+    advice.hidden = true; // it was about other dice
+    draw();
+  }
+
+  // The dice so far, each a button taking it off again; no face to add once all 8 are in.
+  function draw() {
+    const full = dice.rolled.length + dice.kept.length >= DICE;
+    for (const [which, parts] of Object.entries(pads)) {
+      const faces = dice[which];
+      parts.count.textContent = plural(faces.length, "die", "dice");
+      fill(
+        parts.dice,
+        faces.length
+          ? faces.map((face, i) =>
+              die(face, {
+                className: "small",
+                label: `take off this ${faceName(face)}`,
+                onClick: () => set(which, faces.filter((_, j) => j !== i)),
+              }),
+            )
+          : h("span", { class: "placeholder" }, which === "rolled" ? "not rolled yet" : "nothing kept yet"),
+      );
+      parts.clear.disabled = !faces.length;
+      for (const button of parts.faces.children) button.disabled = full;
+    }
+  }
+
+  async function ask() {
+    advise.disabled = true;
+    try {
+      const report = await postJSON(`/api/sheets/${encodeURIComponent(sheetId)}/dice`, {
+        kept: dice.kept.join(""),
+        rolled: dice.rolled.length ? dice.rolled.join("") : null,
+      });
+      renderAdvice(advice, report, keptFace);
+    } catch (failure) {
+      notice(failure.message);
+    } finally {
+      advise.disabled = false;
+    }
+  }
+
+  // Following a "keep" advice: the kept face joins the kept dice, ready for the next roll.
+  function keptFace(face) {
+    dice.kept = [...dice.kept, ...dice.rolled.filter((f) => f === face)];
+    set("rolled", []);
+  }
+
+  fill(
+    node,
+    h("summary", { testid: "dice-helper-toggle" }, "Dice helper: what to keep, roll or stop?"),
+    h(
+      "div",
+      { class: "helper-body" },
+      h("p", { class: "muted" }, forWhom, " Tap a face to add a die, a die to take it off."),
+      pads.rolled.node,
+      pads.kept.node,
+      h("div", { class: "buttons" }, advise),
+      advice,
+    ),
+  );
+  draw();
+
+  return function update(view) {
+    node.hidden = view.table.over;
+    forWhom.textContent = `For ${view.names[view.table.current]}, with the tiles as they are now.`;
+    if (view.count !== count) {
+      count = view.count;
+      dice.rolled = [];
+      dice.kept = [];
+      advice.hidden = true;
+      draw();
+    }
+  };
+}
+
+const odds = (o) =>
+  [
+    `${percent(o.tile)} chance of a tile`,
+    `${o.expected_worms.toFixed(2)} worms expected`,
+    `${percent(o.bust)} bust risk`,
+  ].join(" · ");
+
+// Bust, the outlook of a whole turn (nothing rolled yet), or every choice ranked, the best
+// one spelled out above the table.
+function renderAdvice(node, report, keptFace) {
+  node.hidden = false;
+  if (report.phase === "bust") {
+    fill(node, h("p", { class: "advice-best bust", testid: "advice-bust" }, `Bust: ${report.reason}`));
+    return;
+  }
+  const best = report.phase === "roll" ? { action: "roll", ...report } : report.choices[0];
+  const keeps = report.choices.filter((c) => c.action.startsWith("keep "));
+  const table = h("div", { class: "hint" });
+  renderHint(
+    table,
+    report.choices.map((c) => ({ action: c.action, tile: c.tile, worms: c.expected_worms, bust: c.bust })),
+  );
+  fill(
+    node,
+    h(
+      "p",
+      { class: "advice-best", testid: "advice-best", data: { action: best.action } },
+      h("span", { class: "badge" }, "best"),
+      h("strong", {}, actionLabel(best.action)),
+      h("span", { class: "odds" }, odds(best)),
+    ),
+    report.choices.length > 1 ? table : null,
+    keeps.length && report.rolled
+      ? h(
+          "div",
+          { class: "buttons kept-choices" },
+          h("span", { class: "muted" }, "Kept them? Then roll the rest:"),
+          keeps.map((c) => {
+            const face = c.action.slice(5);
+            return h(
+              "button",
+              {
+                type: "button",
+                class: "btn small",
+                testid: "kept-choice",
+                data: { face },
+                on: { click: () => keptFace(face) },
+              },
+              `Kept the ${faceName(face)}s`,
+            );
+          }),
+        )
+      : null,
+  );
+}

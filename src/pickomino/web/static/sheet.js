@@ -1,0 +1,201 @@
+// One score sheet: draws the server's view of it (grill, stacks, whose turn, the log, the
+// end) and enters the current player's result with one tap: a face-up grill tile taken, a
+// top tile stolen, or Bust. Only the results the server offers are tappable, and the
+// server applies the rules; this page only shows and asks.
+
+import { getJSON, postJSON } from "./api.js";
+import { fill, h } from "./dom.js";
+import { createLog } from "./log.js";
+import { notice } from "./notice.js";
+import { tile, wormsOn } from "./pieces.js";
+import { rankingList } from "./ranking.js";
+import { renderGrill, renderPlayers } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Shows sheet `sheetId` and keeps it; `onView(view)` runs after every view drawn. */
+export async function openSheet(sheetId, onView) {
+  const root = $("sheet");
+  const path = `/api/sheets/${encodeURIComponent(sheetId)}`;
+  const updateLog = createLog($("log"));
+  let view = null;
+  let busy = false; // a change is on its way: a second tap waits for its answer
+  let drawn = 0; // views drawn, so that a late answer cannot draw over a newer view
+
+  function show(next) {
+    view = next;
+    drawn += 1;
+    render(view);
+    updateLog(view.log, 0); // the whole log each time: it follows the newest line
+    onView(view);
+  }
+
+  async function change(url, body) {
+    if (busy) return;
+    busy = true;
+    root.classList.add("busy");
+    const seen = view.count;
+    try {
+      show(await postJSON(url, body));
+    } catch (failure) {
+      await refused(failure.message, seen);
+    } finally {
+      busy = false;
+      root.classList.remove("busy");
+    }
+  }
+
+  // A refusal changed nothing on the server, but this page may have been out of date
+  // (a double tap, another phone): show the sheet as it is now, and say so if it changed.
+  async function refused(message, seen) {
+    try {
+      show(await getJSON(path));
+      const changed = view.count !== seen;
+      notice(changed ? `${message}. Nothing was entered: the sheet is reloaded as it is now.` : message);
+    } catch (failure) {
+      notice(`${message}; the sheet could not be reloaded: ${failure.message}`);
+    }
+  }
+
+  // Tiles and buttons carry their result in data-entry: one listener for all of them.
+  root.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-entry]");
+    if (target && !target.disabled)
+      change(`${path}/entries`, { entry: target.dataset.entry, count: view.count });
+  });
+  root.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && event.target.matches(".tile[data-entry]")) {
+      event.preventDefault();
+      event.target.click();
+    }
+  });
+  $("undo").addEventListener("click", () => change(`${path}/undo`, {}));
+  $("redo").addEventListener("click", () => change(`${path}/redo`, {}));
+  // Another phone may keep the same sheet: look again when this one wakes up.
+  document.addEventListener("visibilitychange", async () => {
+    if (document.hidden || !view) return;
+    const before = drawn;
+    const next = await getJSON(path).catch(() => null);
+    if (next && drawn === before && !busy) show(next);
+  });
+
+  try {
+    show(await getJSON(path));
+  } catch (failure) {
+    root.hidden = true;
+    $("missing-text").textContent = failure.message;
+    $("missing").hidden = false;
+  }
+}
+
+function render(view) {
+  const { table, names, options } = view;
+  const over = table.over;
+  const who = names[table.current];
+  Object.assign($("sheet").dataset, {
+    count: view.count,
+    current: over ? "" : table.current,
+    turn: table.turn,
+    over,
+  });
+  $("keeper-title").textContent = names.join(" · ");
+  document.title = over ? "Game over · Pickomino score keeper" : `${who} to play · Pickomino score keeper`;
+
+  renderGrill($("grill"), table);
+  renderPlayers(
+    $("players"),
+    table,
+    names.map((name) => ({ name })),
+    { current: over ? null : table.current },
+  );
+  for (const option of options) {
+    if (option.kind === "take") offer($("grill").querySelector(`[data-tile="${option.tile}"]`), option, who);
+    if (option.kind === "steal")
+      offer($("players").querySelector(`[data-testid=stack-top][data-tile="${option.tile}"]`), option, who);
+  }
+
+  $("turn-card").hidden = over;
+  renderTurn(view, who); // with no options left at the end: no entry buttons either
+  $("undo").disabled = !view.can_undo;
+  $("redo").disabled = !view.can_redo;
+  renderLastTurn(over ? [] : view.log); // at the end the ranking says it all
+
+  const end = $("end");
+  end.hidden = !over;
+  if (over)
+    fill(
+      end,
+      h("h2", {}, "Game over"),
+      rankingList(table, names),
+      h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, "Keep score of a new game"),
+    );
+}
+
+// A tile the current player may have got becomes a button for that result.
+function offer(node, option, who) {
+  node.dataset.entry = option.entry;
+  node.classList.add("offered");
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", `${who} ${option.label}`);
+}
+
+function renderTurn(view, who) {
+  const { table, options } = view;
+  const steals = options.filter((option) => option.kind === "steal");
+  const bust = options.find((option) => option.kind === "bust");
+  $("turn-card").className = `card turn-card seat-${table.current}`; // in the player's colour
+  fill(
+    $("turn-who"),
+    h("span", { class: "swatch" }),
+    h("strong", {}, `${who} to play`),
+    h("span", { class: "muted" }, ` · turn ${table.turn}`),
+  );
+  fill(
+    $("turn-help"),
+    `When ${who}'s turn is over, tap the tile ${who} took from the grill`,
+    steals.length ? " or stole from a stack" : "",
+    ", or Bust.",
+  );
+  fill(
+    $("entries"),
+    steals.map((option) => {
+      const caption = option.label[0].toUpperCase() + option.label.slice(1);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "claim steal",
+          testid: "option",
+          data: { entry: option.entry },
+          "aria-label": caption,
+        },
+        tile(option.tile, wormsOn(option.tile)),
+        h("span", { class: "caption" }, caption),
+      );
+    }),
+    bust
+      ? h(
+          "button",
+          { type: "button", class: "btn bust", testid: "bust-button", data: { entry: bust.entry } },
+          `${who} busted`,
+        )
+      : null,
+  );
+}
+
+// The newest turn in words, next to Undo, so a wrong tap is seen (and undone) at once.
+function renderLastTurn(log) {
+  const start = log.findLastIndex((line) => !line.startsWith(" "));
+  const box = $("last-turn");
+  box.hidden = start < 0;
+  if (start >= 0)
+    fill(
+      box,
+      h("strong", {}, `${log[start].replace(" - ", ": ")} · `),
+      log
+        .slice(start + 1)
+        .map((line) => line.trim())
+        .join(" · "),
+    );
+}

@@ -1,0 +1,94 @@
+"""What the browser tests share: the system Chromium driven by Playwright (the ``browser``
+fixture, never a downloaded browser) and ``pages``, the pages one test opens, checked for
+script errors and saved as ``test-artifacts/<test name>[-n].png`` when the test fails.
+
+Test modules import the fixtures they use from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# Dice that tumble in would only slow the clicks down.
+NO_ANIMATION = "localStorage.setItem('pickomino.animate', 'false')"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package (scripts/test.sh does);"
+            " these tests never download a browser of their own"
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Pages:
+    """The pages one test opens, each in a browser context of its own (a separate person
+    with their own localStorage)."""
+
+    def __init__(self, browser: Browser, name: str) -> None:
+        self.browser, self.name = browser, name
+        self.contexts: list[BrowserContext] = []
+        self.pages: list[Page] = []
+        self.errors: list[str] = []  # uncaught exceptions in the pages' scripts
+
+    def new(self, viewport: dict[str, int] = DESKTOP) -> Page:
+        context = self.browser.new_context(viewport=viewport)
+        context.add_init_script(NO_ANIMATION)
+        context.set_default_timeout(10_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        self.pages.append(page)
+        return page
+
+    def open(self, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
+        page = self.new(viewport)
+        page.goto(url)
+        return page
+
+    @contextlib.contextmanager
+    def checked(self) -> Iterator[None]:
+        """Fails on any script error in the pages; on failure, screenshots every page."""
+        try:
+            yield
+            assert not self.errors, "script errors in the pages:\n" + "\n".join(self.errors)
+        except BaseException:
+            ARTIFACTS.mkdir(exist_ok=True)
+            for n, page in enumerate(self.pages):
+                suffix = f"-{n}" if n else ""
+                with contextlib.suppress(Exception):  # the page may be gone already
+                    page.screenshot(path=ARTIFACTS / f"{self.name}{suffix}.png", full_page=True)
+            raise
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    opened = Pages(browser, request.node.name)
+    yield opened
+    opened.close()
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
