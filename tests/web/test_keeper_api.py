@@ -83,6 +83,10 @@ def test_double_taps_undo_redo_and_resume(client):
     assert undone["table"] == first["table"] and undone["can_redo"]
     assert client.post(f"/api/sheets/{sheet['id']}/redo").json()["table"] == second["table"]
     assert client.post(f"/api/sheets/{sheet['id']}/redo").status_code == 409
+    stale_undo = client.post(f"/api/sheets/{sheet['id']}/undo", json={"count": 1})
+    assert stale_undo.status_code == 409  # that page had not seen the second entry
+    stale_dice = client.post(f"/api/sheets/{sheet['id']}/dice", json={"count": 0})
+    assert stale_dice.status_code == 409
     listed = client.get("/api/sheets").json()
     assert [(s["id"], s["entries"], s["status"]) for s in listed] == [(sheet["id"], 2, "playing")]
     assert client.get("/api/sheets/nope").status_code == 404

@@ -5,9 +5,9 @@ every change, and the dice helper for the real dice (see :mod:`pickomino.keeper`
 - ``GET /api/sheets`` (to resume) and ``GET /api/sheets/{id}``
 - ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n}``
   (``count``: the number of entries the client saw, so a double tap is not entered twice)
-- ``POST /api/sheets/{id}/undo`` and ``/redo``
-- ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W"}``: what to keep, and
-  whether to roll or stop, for the current player, with the odds.
+- ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n}``)
+- ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n}``: what to
+  keep, and whether to roll or stop, for the current player, with the odds.
 
 Every answer about a sheet is its whole view; a refusal is a 4xx whose ``detail`` says why
 (and ``rule`` which rule), and nothing was changed.
@@ -45,14 +45,19 @@ class NewSheet(BaseModel):
         return self
 
 
-class Entry(BaseModel):
+class Seen(BaseModel):
+    """``count``: the number of entries the client's page shows (optional); a request made
+    on a page that is out of date is refused with 409 instead of acting on another state."""
+
     model_config = ConfigDict(extra="forbid")
-    entry: Annotated[str, Field(min_length=1, max_length=20)]
     count: Annotated[int, Field(ge=0)] | None = None
 
 
-class Dice(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Entry(Seen):
+    entry: Annotated[str, Field(min_length=1, max_length=20)]
+
+
+class Dice(Seen):
     kept: Annotated[str, Field(max_length=8)] = ""
     rolled: Annotated[str, Field(max_length=8)] | None = None
 
@@ -78,14 +83,17 @@ def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
 def keeper_router(store: Store) -> APIRouter:
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
-    def load(sheet_id: str) -> ScoreSheet:
+    def load(sheet_id: str, seen: Seen | None = None) -> ScoreSheet:
         data = store.load_sheet(sheet_id)
         if data is None:
             raise HTTPException(404, f"there is no score sheet {sheet_id!r}")
         try:
-            return ScoreSheet.from_dict(json.loads(data))
+            sheet = ScoreSheet.from_dict(json.loads(data))
         except (RecordError, json.JSONDecodeError) as error:
             raise HTTPException(500, f"the stored sheet {sheet_id!r} is damaged: {error}") from None
+        if seen is not None and seen.count is not None and seen.count != len(sheet.entries):
+            raise HTTPException(409, "the sheet changed meanwhile (another tap?): look again")
+        return sheet
 
     def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
         status = "over" if sheet.state.is_over else "playing"
@@ -108,9 +116,7 @@ def keeper_router(store: Store) -> APIRouter:
 
     @router.post("/{sheet_id}/entries", response_model=None)
     async def enter(sheet_id: str, body: Entry) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id)
-        if body.count is not None and body.count != len(sheet.entries):
-            raise HTTPException(409, "the sheet changed meanwhile (another tap?): look again")
+        sheet = load(sheet_id, body)
         try:
             sheet.enter(body.entry)
         except IllegalAction as error:
@@ -119,7 +125,7 @@ def keeper_router(store: Store) -> APIRouter:
 
     @router.post("/{sheet_id}/dice")
     async def dice(sheet_id: str, body: Dice) -> dict[str, object]:
-        state = load(sheet_id).state
+        state = load(sheet_id, body).state
         if state.is_over:
             raise HTTPException(409, "the game is over")
         try:
@@ -133,9 +139,9 @@ def keeper_router(store: Store) -> APIRouter:
     # After /dice: this path would match it too.
     @router.post("/{sheet_id}/{step}", response_model=None)
     async def undo_or_redo(
-        sheet_id: str, step: Literal["undo", "redo"]
+        sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None
     ) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id)
+        sheet = load(sheet_id, body)
         try:
             (sheet.undo if step == "undo" else sheet.redo)()
         except IllegalAction as error:

@@ -1,5 +1,5 @@
-// JSON over fetch. A failed request throws an Error carrying the server's own words, so
-// the pages can show them as they are.
+// JSON over fetch. A failed request throws an Error carrying the server's own words (and
+// its status and rule), so the pages can show them as they are.
 
 export function getJSON(url) {
   return request(url);
@@ -21,7 +21,13 @@ async function request(url, init) {
     throw new Error("the server cannot be reached: check your connection and try again");
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(describeError(data, response));
+  if (!response.ok) {
+    // The status tells a refusal (400) from a stale page (409); `rule` names the game rule.
+    throw Object.assign(new Error(describeError(data, response)), {
+      status: response.status,
+      rule: data?.rule ?? null,
+    });
+  }
   return data;
 }
 

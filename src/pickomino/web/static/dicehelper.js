@@ -93,10 +93,11 @@ export function diceHelper(node, sheetId) {
       const report = await postJSON(`/api/sheets/${encodeURIComponent(sheetId)}/dice`, {
         kept: dice.kept.join(""),
         rolled: dice.rolled.length ? dice.rolled.join("") : null,
+        count, // the sheet as this page shows it: advice for the player shown
       });
       renderAdvice(advice, report, keptFace);
     } catch (failure) {
-      notice(failure.message);
+      notice(failure.message, failure.rule);
     } finally {
       advise.disabled = false;
     }

@@ -4,37 +4,17 @@
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
+import { rankingList } from "./ranking.js";
 import { replayViewer } from "./replay.js";
-import { plural } from "./words.js";
 
 export async function showEnd(node, gameId, state) {
   const names = state.seats.map((seat) => seat.name);
-  const { ranking, result } = state.table;
   const path = `/api/games/${encodeURIComponent(gameId)}`;
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, "Loading the replay…"));
   fill(
     node,
     h("h2", {}, "Game over"),
-    h(
-      "ol",
-      { class: "ranking", testid: "ranking" },
-      ranking.map((r) =>
-        h(
-          "li",
-          {
-            class: `seat-${r.seat}${r.rank === 1 ? " winner" : ""}`,
-            testid: "rank",
-            data: { seat: r.seat, rank: r.rank },
-          },
-          h("span", { class: "rank" }, String(r.rank)),
-          h("span", { class: "swatch" }),
-          h("span", { class: "name" }, names[r.seat]),
-          h("span", { class: "score" }, plural(r.worms, "worm")),
-          r.highest_tile ? h("span", { class: "muted" }, `highest tile ${r.highest_tile}`) : null,
-        ),
-      ),
-    ),
-    h("p", { class: "result", testid: "result" }, result),
+    rankingList(state.table, names),
     body,
     h(
       "a",

@@ -7,27 +7,11 @@ import { diceHelper } from "./dicehelper.js";
 import { setupNotice } from "./notice.js";
 import { openSheet } from "./sheet.js";
 import { listSheets, setupSheetForm } from "./sheetsetup.js";
+import { read as recall, write as remember } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const LAST_SHEET = "pickomino.keeper.sheet";
 const NAMES = "pickomino.keeper.names";
-
-// localStorage may be off (private modes): then nothing is remembered and nothing breaks.
-function recall(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key));
-  } catch {
-    return null;
-  }
-}
-
-function remember(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    /* storage unavailable: forget quietly */
-  }
-}
 
 setupNotice();
 const sheetId = location.pathname.match(/^\/keeper\/([^/]+)/)?.[1];

@@ -4,11 +4,10 @@
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { inviteList } from "./invites.js";
+import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
-import { presetName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const PRESET_LABELS = { official: "Official rulebook", short: "Shorter game", bga: "Board Game Arena" };
 
 /** `options` come from /api/options; `onCreated()` runs after each new game. */
 export function setupNewGame(options, onCreated) {
@@ -16,7 +15,7 @@ export function setupNewGame(options, onCreated) {
   const levels = Object.keys(options.difficulties);
   const form = $("create-form");
   const seats = $("seats");
-  const rules = rulesEditor(options.presets);
+  const rules = rulesEditor($("rules"), options.presets);
 
   function seatRow(name, bot) {
     const nameInput = h("input", {
@@ -163,45 +162,3 @@ function showCreated(game, people) {
   panel.hidden = false;
 }
 
-// The rule controls: choosing a preset sets the options; changing an option shows which
-// preset that is (or "custom"). Sent as the official preset plus what differs from it.
-function rulesEditor(presets) {
-  const preset = $("preset");
-  const fields = {
-    flip_returned_highest: $("opt-flip"),
-    exact_match_mandatory: $("opt-exact"),
-    lower_tile: $("opt-lower"),
-  };
-  const read = (field) => (field.type === "checkbox" ? field.checked : field.value);
-  const current = () =>
-    Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, read(field)]));
-
-  fill(
-    preset,
-    Object.keys(presets).map((name) => h("option", { value: name }, PRESET_LABELS[name] || name)),
-    h("option", { value: "custom", disabled: true }, "Custom"),
-  );
-  preset.addEventListener("change", () => {
-    for (const [name, field] of Object.entries(fields)) {
-      if (field.type === "checkbox") field.checked = presets[preset.value][name];
-      else field.value = presets[preset.value][name];
-    }
-  });
-  for (const field of Object.values(fields)) {
-    field.addEventListener("change", () => {
-      preset.value = presetName(current(), presets) ?? "custom";
-    });
-  }
-  preset.value = "official";
-  preset.dispatchEvent(new Event("change"));
-
-  return {
-    text() {
-      const name = presetName(current(), presets);
-      if (name) return name;
-      const base = presets.official;
-      const changed = Object.entries(current()).filter(([key, value]) => base[key] !== value);
-      return ["official", ...changed.map(([key, value]) => `${key}=${value}`)].join(",");
-    },
-  };
-}

@@ -1,18 +1,43 @@
-// The rule controls of a set-up form: a preset <select name="preset"> and one control per
-// rule option, named after the option's key. Choosing a preset sets the options; changing an
-// option shows which preset that is (or "custom"). Sent as the official preset plus what
-// differs from it, the text the server's rules parser reads.
+// The "Rules" fieldset of a set-up form (lobby and score keeper): a preset and one control per
+// rule option. Choosing a preset sets the options; changing an option shows which preset that
+// is (or "custom"). Sent as the official preset plus what differs from it, the text the
+// server's rules parser reads.
 
 import { fill, h } from "./dom.js";
 import { presetName } from "./words.js";
 
 const PRESET_LABELS = { official: "Official rulebook", short: "Shorter game", bga: "Board Game Arena" };
 
-/** `form` holds the controls; `presets` come from /api/options. Returns {text()}. */
-export function rulesEditor(form, presets) {
-  const preset = form.elements.namedItem("preset");
-  const fields = Object.fromEntries(
-    Object.keys(presets.official).map((key) => [key, form.elements.namedItem(key)]),
+/** Fills `fieldset` with the controls; `presets` come from /api/options. Returns {text()}. */
+export function rulesEditor(fieldset, presets) {
+  const preset = h("select", { name: "preset", testid: "rules-preset" });
+  const fields = {
+    flip_returned_highest: h("input", { type: "checkbox", name: "flip_returned_highest", testid: "opt-flip" }),
+    exact_match_mandatory: h("input", { type: "checkbox", name: "exact_match_mandatory", testid: "opt-exact" }),
+    lower_tile: h(
+      "select",
+      { name: "lower_tile", testid: "opt-lower" },
+      h("option", { value: "nearest" }, "the nearest one below the total"),
+      h("option", { value: "any" }, "any one below the total"),
+    ),
+  };
+  fill(
+    fieldset,
+    h("legend", {}, "Rules"),
+    h("label", { class: "field" }, h("span", {}, "Preset"), preset),
+    h(
+      "label",
+      { class: "check" },
+      fields.flip_returned_highest,
+      h("span", {}, "A returned tile that is the highest turns face down too (shorter game)"),
+    ),
+    h(
+      "label",
+      { class: "check" },
+      fields.exact_match_mandatory,
+      h("span", {}, "A tile matching the total exactly must be taken"),
+    ),
+    h("label", { class: "field" }, h("span", {}, "Lower tile"), fields.lower_tile),
   );
   const read = (field) => (field.type === "checkbox" ? field.checked : field.value);
   const current = () => Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, read(field)]));

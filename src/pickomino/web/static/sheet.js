@@ -38,7 +38,7 @@ export async function openSheet(sheetId, onView) {
     try {
       show(await postJSON(url, body));
     } catch (failure) {
-      await refused(failure.message, seen);
+      await refused(failure, seen);
     } finally {
       busy = false;
       root.classList.remove("busy");
@@ -47,13 +47,13 @@ export async function openSheet(sheetId, onView) {
 
   // A refusal changed nothing on the server, but this page may have been out of date
   // (a double tap, another phone): show the sheet as it is now, and say so if it changed.
-  async function refused(message, seen) {
+  async function refused({ message, rule }, seen) {
     try {
       show(await getJSON(path));
       const changed = view.count !== seen;
-      notice(changed ? `${message}. Nothing was entered: the sheet is reloaded as it is now.` : message);
+      notice(changed ? `${message}. Nothing was entered: the sheet is reloaded as it is now.` : message, rule);
     } catch (failure) {
-      notice(`${message}; the sheet could not be reloaded: ${failure.message}`);
+      notice(`${message}; the sheet could not be reloaded: ${failure.message}`, rule);
     }
   }
 
@@ -69,8 +69,9 @@ export async function openSheet(sheetId, onView) {
       event.target.click();
     }
   });
-  $("undo").addEventListener("click", () => change(`${path}/undo`, {}));
-  $("redo").addEventListener("click", () => change(`${path}/redo`, {}));
+  // With the count seen, so a stale page cannot undo or redo what another phone entered.
+  $("undo").addEventListener("click", () => change(`${path}/undo`, { count: view.count }));
+  $("redo").addEventListener("click", () => change(`${path}/redo`, { count: view.count }));
   // Another phone may keep the same sheet: look again when this one wakes up.
   document.addEventListener("visibilitychange", async () => {
     if (document.hidden || !view) return;

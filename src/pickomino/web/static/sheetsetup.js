@@ -13,7 +13,7 @@ export function setupSheetForm(options, names, onCreated) {
   const [fewest, most] = options.players;
   const form = $("setup-form");
   const rows = $("names");
-  const rules = rulesEditor(form, options.presets);
+  const rules = rulesEditor($("rules"), options.presets);
 
   function nameRow(name) {
     const row = h(

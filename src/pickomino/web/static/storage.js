@@ -3,7 +3,7 @@
 // and whether dice roll with an animation. localStorage may be off (private modes): then
 // nothing is remembered and nothing breaks.
 
-function read(key) {
+export function read(key) {
   try {
     return JSON.parse(localStorage.getItem(key));
   } catch {
@@ -11,7 +11,7 @@ function read(key) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   try {
     if (value == null) localStorage.removeItem(key);
     else localStorage.setItem(key, JSON.stringify(value));
