@@ -4,6 +4,7 @@
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { inviteList } from "./invites.js";
+import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
 
@@ -11,23 +12,23 @@ const $ = (id) => document.getElementById(id);
 
 /** `options` come from /api/options; `onCreated()` runs after each new game. */
 export function setupNewGame(options, onCreated) {
-  const [fewest, most] = options.players;
   const levels = Object.keys(options.difficulties);
   const form = $("create-form");
   const seats = $("seats");
   const rules = rulesEditor($("rules"), options.presets);
+  const players = playerRows({
+    list: seats,
+    addButton: $("add-seat"),
+    start: $("start"),
+    limits: options.players,
+    testids: { row: "seat-row", name: "seat-name", remove: "remove-seat" },
+    startLabel: (name, number) => `Player ${number}: ${name || "?"}`,
+    randomFirst: true,
+    extra: { control: kindSelect, label: (number) => `player ${number} is a person or a bot` },
+  });
 
-  function seatRow(name, bot) {
-    const nameInput = h("input", {
-      class: "name",
-      testid: "seat-name",
-      value: name,
-      maxlength: 24,
-      required: true,
-      autocomplete: "off",
-      placeholder: "name",
-      on: { input: refresh },
-    });
+  // Each seat is a person or a bot of some level (`bot`, null for a person).
+  function kindSelect(nameInput, bot) {
     const kind = h(
       "select",
       { testid: "seat-kind", on: { change: () => kindChanged(nameInput, kind) } },
@@ -35,20 +36,7 @@ export function setupNewGame(options, onCreated) {
       levels.map((level) => h("option", { value: level }, `Bot: ${level}`)),
     );
     kind.value = bot ?? "";
-    const remove = h("button", { type: "button", class: "btn small quiet", testid: "remove-seat" }, "×");
-    const row = h(
-      "li",
-      { class: "seat-row", testid: "seat-row" },
-      h("span", { class: "seat-number" }),
-      nameInput,
-      kind,
-      remove,
-    );
-    remove.addEventListener("click", () => {
-      row.remove();
-      refresh();
-    });
-    return row;
+    return kind;
   }
 
   // A new bot needs a name too: give it one unless the person already typed one.
@@ -60,38 +48,10 @@ export function setupNewGame(options, onCreated) {
       nameInput.value = "";
       nameInput.focus();
     }
-    refresh();
+    players.refresh();
   }
 
-  // Seat numbers, the add/remove limits and the "who starts" choices follow the seats.
-  function refresh() {
-    const rows = [...seats.children];
-    rows.forEach((row, n) => {
-      row.className = `seat-row seat-${n}`;
-      row.querySelector(".seat-number").textContent = String(n + 1);
-      row.querySelector(".name").setAttribute("aria-label", `name of player ${n + 1}`);
-      row.querySelector("select").setAttribute("aria-label", `player ${n + 1} is a person or a bot`);
-      row.querySelector("[data-testid=remove-seat]").disabled = rows.length <= fewest;
-      row.querySelector("[data-testid=remove-seat]").setAttribute("aria-label", `remove player ${n + 1}`);
-    });
-    $("add-seat").disabled = rows.length >= most;
-    const start = $("start");
-    const chosen = start.value;
-    fill(
-      start,
-      h("option", { value: "random" }, "Random"),
-      rows.map((row, n) =>
-        h("option", { value: n }, `Player ${n + 1}: ${row.querySelector(".name").value || "?"}`),
-      ),
-    );
-    start.value = [...start.options].some((o) => o.value === chosen) ? chosen : "0";
-  }
-
-  $("add-seat").addEventListener("click", () => {
-    const number = seats.children.length + 1;
-    seats.append(seatRow(`Bot ${number}`, "medium"));
-    refresh();
-  });
+  $("add-seat").addEventListener("click", () => players.add(`Bot ${seats.children.length + 1}`, "medium"));
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -102,10 +62,7 @@ export function setupNewGame(options, onCreated) {
     try {
       const start = $("start").value;
       const game = await postJSON("/api/games", {
-        seats: [...seats.children].map((row) => {
-          const bot = row.querySelector("select").value;
-          return { name: row.querySelector(".name").value.trim(), ...(bot ? { bot } : {}) };
-        }),
+        seats: players.read().map(({ name, value: bot }) => ({ name, ...(bot ? { bot } : {}) })),
         rules: rules.text(),
         start_player: start === "random" ? "random" : Number(start),
       });
@@ -122,8 +79,8 @@ export function setupNewGame(options, onCreated) {
     }
   });
 
-  seats.append(seatRow(saved.lastName(), null), seatRow("Bot 2", "medium"));
-  refresh();
+  players.add(saved.lastName(), null);
+  players.add("Bot 2", "medium");
 }
 
 function showCreated(game, people) {

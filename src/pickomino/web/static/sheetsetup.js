@@ -3,6 +3,7 @@
 
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import { plural } from "./words.js";
 
@@ -12,62 +13,17 @@ const $ = (id) => document.getElementById(id);
 export function setupSheetForm(options, names, onCreated) {
   const [fewest, most] = options.players;
   const form = $("setup-form");
-  const rows = $("names");
   const rules = rulesEditor($("rules"), options.presets);
-
-  function nameRow(name) {
-    const row = h(
-      "li",
-      { class: "name-row", testid: "name-row" },
-      h("span", { class: "seat-number" }),
-      h("input", {
-        class: "name",
-        testid: "name-input",
-        value: name,
-        maxlength: 24,
-        required: true,
-        autocomplete: "off",
-        placeholder: "name",
-        on: { input: refresh },
-      }),
-      h("button", { type: "button", class: "btn small quiet", testid: "remove-name" }, "×"),
-    );
-    row.lastChild.addEventListener("click", () => {
-      row.remove();
-      refresh();
-    });
-    return row;
-  }
-
-  // Seat numbers, the add/remove limits and the "who starts" choices follow the rows.
-  function refresh() {
-    const all = [...rows.children];
-    all.forEach((row, n) => {
-      row.className = `name-row seat-${n}`;
-      row.querySelector(".seat-number").textContent = String(n + 1);
-      row.querySelector("input").setAttribute("aria-label", `name of player ${n + 1}`);
-      const remove = row.querySelector("button");
-      remove.disabled = all.length <= fewest;
-      remove.setAttribute("aria-label", `remove player ${n + 1}`);
-    });
-    $("add-name").disabled = all.length >= most;
-    const start = form.elements.namedItem("start");
-    const chosen = start.value;
-    fill(
-      start,
-      all.map((row, n) =>
-        h("option", { value: n }, row.querySelector("input").value.trim() || `Player ${n + 1}`),
-      ),
-      h("option", { value: "random" }, "Random"),
-    );
-    start.value = [...start.options].some((o) => o.value === chosen) ? chosen : "0";
-  }
-
-  $("add-name").addEventListener("click", () => {
-    rows.append(nameRow(""));
-    refresh();
-    rows.lastChild.querySelector("input").focus();
+  const players = playerRows({
+    list: $("names"),
+    addButton: $("add-name"),
+    start: form.elements.namedItem("start"),
+    limits: options.players,
+    testids: { row: "name-row", name: "name-input", remove: "remove-name" },
+    startLabel: (name, number) => name.trim() || `Player ${number}`,
   });
+
+  $("add-name").addEventListener("click", () => players.add("").focus());
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -79,7 +35,7 @@ export function setupSheetForm(options, names, onCreated) {
       const start = form.elements.namedItem("start").value;
       onCreated(
         await postJSON("/api/sheets", {
-          names: [...rows.querySelectorAll("input")].map((input) => input.value.trim()),
+          names: players.read().map(({ name }) => name),
           rules: rules.text(),
           start_player: start === "random" ? "random" : Number(start),
         }),
@@ -92,8 +48,7 @@ export function setupSheetForm(options, names, onCreated) {
   });
 
   const first = names.length >= fewest ? names : ["", ""];
-  rows.append(...first.slice(0, most).map(nameRow));
-  refresh();
+  for (const name of first.slice(0, most)) players.add(name);
 }
 
 /** Lists the server's sheets; the one last opened here (`lastId`) is offered on top too. */
