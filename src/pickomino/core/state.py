@@ -75,11 +75,11 @@ _WORMS = {tile: worms_on(tile) for tile in TILES}
 
 
 def claims_for(
-    rules: Rules, grill_mask: int, opponent_tops: Iterable[int], total: int
+    rules: Rules, grill_mask: int, stacks: Sequence[Sequence[int]], current: int, total: int
 ) -> tuple[Action, ...]:
-    """The claims a total gives (R11, R12), from the grill and the opponents' top tiles
-    alone: what :meth:`GameState.claimable` answers, for callers that tabulate it without a
-    whole state (the solver's value tables)."""
+    """The claims a total gives ``current`` (R11, R12), from the grill and the stacks alone:
+    what :meth:`GameState.claimable` answers, for callers that tabulate it without a whole
+    state (the solver's value tables pass only the opponents' top tiles as stacks)."""
     exact = _bit(total) if LOWEST_TILE <= total <= HIGHEST_TILE else 0
     if grill_mask & exact:  # R11a
         return (A.take(total),)
@@ -89,10 +89,12 @@ def claims_for(
         claims.extend(A.take(tile) for tile in _tiles_of(lower_mask))
     elif lower_mask:  # R11c: the nearest lower tile
         claims.append(A.take(_highest(lower_mask)))  # type: ignore[arg-type]
-    if exact and total in opponent_tops:  # R11b: exact value, an opponent's top
-        if rules.exact_match_mandatory:  # R12 option
-            return (A.steal(total),)
-        claims.append(A.steal(total))
+    if exact:
+        for seat, stack in enumerate(stacks):  # R11b: exact value, an opponent's top
+            if seat != current and stack and stack[-1] == total:
+                if rules.exact_match_mandatory:  # R12 option
+                    return (A.steal(total),)
+                claims.append(A.steal(total))
     return tuple(claims)
 
 
@@ -283,10 +285,7 @@ class GameState:
 
         Does not look at worms: without a worm nothing can be claimed (R10).
         """
-        opponent_tops = [
-            stack[-1] for seat, stack in enumerate(self.stacks) if seat != self.current and stack
-        ]
-        return claims_for(self.rules, self.grill_mask, opponent_tops, total)
+        return claims_for(self.rules, self.grill_mask, self.stacks, self.current, total)
 
     def endings(self, total: int, worm: bool = True) -> list[tuple[Action | None, GameState]]:
         """Where the current turn would lead if it ended now with ``total`` (and a worm kept

@@ -69,9 +69,10 @@ def _worm_gain(
     """The worm-gain table depends only on these; the engine's ``claims_for`` says which
     tiles each total could claim (the rules live in the engine alone)."""
     bust = -float(worms_on(own_top)) if own_top else 0.0
+    tops = [[tile] for tile in opponent_tops]  # as stacks of others: nobody is seat -1
     end, success = [bust] * TILES[0], [False] * TILES[0]  # below 21 nothing (R11, R13)
     for total in range(TILES[0], MAX_TOTAL + 1):
-        gains = [claim_gain(claim) for claim in claims_for(rules, grill_mask, opponent_tops, total)]
+        gains = [claim_gain(claim) for claim in claims_for(rules, grill_mask, tops, -1, total)]
         end.append(max(gains) if gains else bust)
         success.append(bool(gains))
     return TurnValues(tuple(end), bust, tuple(success))
