@@ -47,3 +47,19 @@ def test_wrong_arguments_get_a_clear_usage_error():
     ]:
         result = run(*args)
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
+
+
+def test_serve_refuses_a_database_it_cannot_open_and_bad_options(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")  # a file where the database's folder would have to be
+    for database in (str(blocker / "games.sqlite3"), "postgresql://nobody@127.0.0.1:1/none"):
+        result = run("serve", "--database", database, "--port", "1")
+        assert result.returncode == 1, result.stderr
+        assert "cannot open the database" in result.stderr and "Traceback" not in result.stderr
+    for args, message in [
+        (("serve", "--port", "70000"), "--port"),
+        (("serve", "--bot-delay", "-1"), "--bot-delay"),
+        (("serve", "--message-rate", "0"), "--message-rate"),
+    ]:
+        result = run(*args)
+        assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
