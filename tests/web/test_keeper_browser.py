@@ -25,6 +25,7 @@ def new_sheet(server: ServerProcess, names: list[str], **spec: object) -> dict:
 def tap(page: Page, entry: str) -> None:
     """Taps the tile or button entering `entry` and waits for the sheet to show it."""
     sheet = page.get_by_test_id("sheet")
+    expect(sheet).to_have_attribute("data-count", re.compile(r"^\d+$"))  # the sheet is drawn
     count = int(sheet.get_attribute("data-count"))
     page.locator(f'[data-testid=sheet] [data-entry="{entry}"]').click()
     expect(sheet).to_have_attribute("data-count", str(count + 1))

@@ -273,6 +273,9 @@ def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
     assert [f["turn"] for f in frames[1:]] == list(range(1, len(frames)))
     listed = client.get("/api/games").json()[0]
     assert listed["status"] == "over" and listed["result"] == final["table"]["result"]
+    assert game["id"] not in client.app.state.rooms.rooms  # released once nobody watches
+    with client.websocket_connect(socket_path(game, None)) as watcher:  # and loaded again
+        assert next_of(watcher, "state")["table"] == final["table"]
 
 
 def test_hints_rank_the_legal_choices(client):

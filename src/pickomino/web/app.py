@@ -77,17 +77,27 @@ class Rooms:
         self.store, self.bot_delay = store, bot_delay
         self.rooms: dict[str, Room] = {}
 
-    def get(self, game_id: str) -> Room | None:
+    def get(self, game_id: str, keep: bool = True) -> Room | None:
+        """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
+        need not keep a finished game in memory."""
         room = self.rooms.get(game_id)
         if room is None:
             stored = self.store.load(game_id)
             if stored is None:
                 return None
-            room = self.rooms[game_id] = Room(stored, self.store, self.bot_delay)
+            room = Room(stored, self.store, self.bot_delay)
+            if keep or room.status != "over":
+                self.rooms[game_id] = room
         return room
 
     def add(self, room: Room) -> None:
         self.rooms[room.id] = room
+
+    def release(self, room: Room) -> None:
+        """Forget a finished game nobody watches (it is stored; loaded again on demand), so
+        a long-running server does not keep every game it ever served in memory."""
+        if room.status == "over" and not room.connections:
+            self.rooms.pop(room.id, None)
 
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game and let its bots play."""
@@ -180,11 +190,11 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, object]:
-        return _room(rooms, game_id).game.record.to_dict()
+        return _room(rooms, game_id, keep=False).game.record.to_dict()
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str) -> dict[str, object]:
-        room = _room(rooms, game_id)
+        room = _room(rooms, game_id, keep=False)
         return {"seats": room.game.seats, "frames": replay_frames(room.game.record)}
 
     @app.websocket("/ws/games/{game_id}")
@@ -200,6 +210,7 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
             await _refuse(websocket, str(refusal), 4403)
             return
         await _serve_client(websocket, room, seat, RateLimit(message_rate))
+        rooms.release(room)
 
     return app
 
@@ -216,8 +227,8 @@ def _link(room: Room, seat: int) -> str | None:
     return f"/games/{room.id}?token={token}" if token else None
 
 
-def _room(rooms: Rooms, game_id: str) -> Room:
-    room = rooms.get(game_id)
+def _room(rooms: Rooms, game_id: str, keep: bool = True) -> Room:
+    room = rooms.get(game_id, keep)
     if room is None:
         raise HTTPException(404, f"there is no game {game_id!r}")
     return room
