@@ -20,7 +20,9 @@ WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -28,22 +30,25 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import FastAPI, HTTPException, WebSocket
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import BOTS, DIFFICULTIES
-from pickomino.core import GameRecord
+from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
 from pickomino.web.keeper_api import keeper_router
+from pickomino.web.outbox import Outbox
 from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, Sync, parse_message
 from pickomino.web.room import Refused, Room
 from pickomino.web.store import Store
 from pickomino.web.view import replay_frames
 
 STATIC = Path(str(files("pickomino.web") / "static"))
+log = logging.getLogger("pickomino.web")
 BOT_NAMES = (*DIFFICULTIES, *BOTS)
 
 
@@ -85,12 +90,19 @@ class Rooms:
             stored = self.store.load(game_id)
             if stored is None:
                 return None
-            room = Room(stored, self.store, self.bot_delay)
+            try:
+                room = Room(stored, self.store, self.bot_delay)
+            except RecordError:
+                log.exception("game %s cannot be replayed from its stored moves", game_id)
+                raise
+            room.on_idle = self.release
+            room.settle_status()
             if keep or room.status != "over":
                 self.rooms[game_id] = room
         return room
 
     def add(self, room: Room) -> None:
+        room.on_idle = self.release
         self.rooms[room.id] = room
 
     def release(self, room: Room) -> None:
@@ -102,9 +114,10 @@ class Rooms:
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game and let its bots play."""
         for game_id in self.store.game_ids(("open", "playing")):
-            room = self.get(game_id)
-            if room is not None:
-                room.wake_bots()
+            with contextlib.suppress(RecordError):  # logged; the other games go on
+                room = self.get(game_id)
+                if room is not None:
+                    room.wake_bots()
 
     async def stop(self) -> None:
         await asyncio.gather(*(room.stop() for room in self.rooms.values()))
@@ -127,6 +140,7 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
         store.close()
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url="/api/docs")
+    app.add_middleware(BodyLimit)
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -200,7 +214,11 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
-        room = rooms.get(game_id)
+        try:
+            room = rooms.get(game_id)
+        except RecordError as error:
+            await _refuse(websocket, f"this game's record is damaged: {error}", 1011)
+            return
         if room is None:
             await _refuse(websocket, f"there is no game {game_id!r}", 4404)
             return
@@ -210,16 +228,37 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
             await _refuse(websocket, str(refusal), 4403)
             return
         await _serve_client(websocket, room, seat, RateLimit(message_rate))
-        rooms.release(room)
 
     return app
+
+
+class BodyLimit:
+    """Refuses a request whose declared body is over ``limit`` bytes (413) before anything
+    reads it: the API's bodies are a few hundred bytes."""
+
+    def __init__(self, app: ASGIApp, limit: int = 16 * 1024) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            declared = dict(scope["headers"]).get(b"content-length", b"0")
+            if not declared.isdigit() or int(declared) > self.limit:
+                too_big = JSONResponse(
+                    {"detail": f"the request body is over {self.limit} bytes"}, status_code=413
+                )
+                await too_big(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def _checkpoints(store: Store, every: float = 2.0) -> None:
     """Fold SQLite's write-ahead log into the database now and then, in a worker thread."""
     while store.needs_checkpoints:
         await asyncio.sleep(every)
-        await asyncio.to_thread(store.checkpoint)
+        try:
+            await asyncio.to_thread(store.checkpoint)
+        except Exception:  # the next one will try again; the moves are safe in the log
+            log.exception("SQLite checkpoint failed")
 
 
 def _link(room: Room, seat: int) -> str | None:
@@ -228,7 +267,10 @@ def _link(room: Room, seat: int) -> str | None:
 
 
 def _room(rooms: Rooms, game_id: str, keep: bool = True) -> Room:
-    room = rooms.get(game_id, keep)
+    try:
+        room = rooms.get(game_id, keep)
+    except RecordError as error:
+        raise HTTPException(500, f"this game's record is damaged: {error}") from None
     if room is None:
         raise HTTPException(404, f"there is no game {game_id!r}")
     return room
@@ -247,17 +289,20 @@ async def _serve_client(
     websocket: WebSocket, room: Room, seat: int | None, limit: RateLimit
 ) -> None:
     """One client's messages, until it leaves, floods or sends something too big."""
-    send = websocket.send_text
+    outbox = Outbox(websocket)
+    send = outbox.send
     name = room.seats[seat].name if seat is not None else None
-    await send(json.dumps({"type": "welcome", "seat": seat, "name": name}))
-    await room.connect(send, seat)
     try:
+        await send(json.dumps({"type": "welcome", "seat": seat, "name": name}))
+        await room.connect(send, seat)
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():
-                await _refuse(websocket, "too many messages: slow down", 1008)
+                await send(_error("too many messages: slow down"))
+                await outbox.drain()
+                await websocket.close(1008, "too many messages")
                 return
             text = message.get("text")
             if text is None:
@@ -279,7 +324,8 @@ async def _serve_client(
                 await room.send_full(send)
             else:
                 await send(json.dumps({"type": "pong"}))
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, ConnectionError):  # gone, or too far behind
         return
     finally:
         await room.disconnect(send)
+        await outbox.stop()

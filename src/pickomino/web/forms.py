@@ -7,12 +7,25 @@ import secrets
 from typing import Annotated, Literal
 
 from fastapi import HTTPException
-from pydantic import StringConstraints
+from pydantic import AfterValidator, StringConstraints
 
 from pickomino.core import Rules
 
+
+def _printable(name: str) -> str:
+    """No control or invisible formatting characters (a newline or a right-to-left mark
+    would make the log and the lobby lie; PostgreSQL refuses NUL)."""
+    if not name.isprintable():
+        raise ValueError("a name may not contain control or invisible characters")
+    return name
+
+
 #: A player's name as shown on the table.
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=24),
+    AfterValidator(_printable),
+]
 #: A seat number, or "random" for a seat drawn by the server.
 StartPlayer = int | Literal["random"]
 

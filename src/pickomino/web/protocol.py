@@ -74,7 +74,7 @@ def parse_message(text: str) -> Message:
         raise BadMessage(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # e.g. "[[[[…" nested too deep
         raise BadMessage("a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")

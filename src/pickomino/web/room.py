@@ -66,6 +66,8 @@ class Room:
         self._bot_task: asyncio.Task[None] | None = None
         self._log = _log_lines(game, 0)
         self._log_sent = 0  #: log lines already broadcast: later states carry only the rest
+        #: Called when the game is over and nobody is connected (the server forgets it).
+        self.on_idle: Callable[[Room], None] = lambda room: None
 
     # ------------------------------------------------------------- creation
     @classmethod
@@ -86,8 +88,16 @@ class Room:
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay)
-        room._start_when_seated()  # a game of bots only starts at once
+        room.settle_status()  # a game of bots only starts at once
         return room
+
+    def settle_status(self) -> None:
+        """Make the stored status agree with the seats and the moves: a crash may have come
+        between the last claim or move and the status written after it."""
+        if self.game.state.is_over and self.status != "over":
+            self._finish()
+        elif self.status == "open" and not self.waiting():
+            self._set_status("playing")
 
     # ---------------------------------------------------------------- views
     @property
@@ -104,7 +114,9 @@ class Room:
         if not token:
             return None
         for number, seat in enumerate(self.seats):
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and secrets.compare_digest(
+                seat.token.encode(), token.encode()
+            ):
                 return number
         raise Refused("this link's seat token is not valid for this game")
 
@@ -152,24 +164,26 @@ class Room:
     async def disconnect(self, send: Send) -> None:
         self.connections.pop(send, None)
         await self.broadcast()
+        if self.status == "over" and not self.connections:
+            self.on_idle(self)
 
     def claim(self, seat: int, name: str | None = None, new_token: bool = False) -> None:
         """A person takes their seat (by opening its link, or from the lobby with a name and
         a fresh token, so that the seat's old invite link stops working and no two people
         share a seat); the game starts once every person's seat is taken."""
+        token = secrets.token_urlsafe(16) if new_token else None
+        header = self.game.record.to_dict()
+        if name is not None:
+            header["seats"][seat] = name
+        header["moves"] = []
+        self.store.claim_seat(self.id, seat, name, json.dumps(header), token)  # then memory
         if name is not None:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
-        token = secrets.token_urlsafe(16) if new_token else None
-        self.store.claim_seat(self.id, seat, name, self._header(), token)
         self.seats[seat].claimed = True
         if token is not None:
             self.seats[seat].token = token
-        self._start_when_seated()
-
-    def _start_when_seated(self) -> None:
-        if self.status == "open" and not self.waiting():
-            self._set_status("playing")
+        self.settle_status()
 
     def free_person_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s.is_person and not s.claimed), None)
@@ -207,23 +221,29 @@ class Room:
             new_turn = self.game.state.turn != turn
             self.store.append_moves(self.id, first, self.game.record.moves[first:], new_turn)
         except Exception:
-            log.exception("could not store moves of game %s; reloading it", self.id)
-            self._reload()
+            log.exception("could not store moves of game %s; taking them back", self.id)
+            self._take_back(first)
             raise Refused("the server could not save that move; please try again") from None
         self._log.extend(_log_lines(self.game, history_before))
         if self.game.state.is_over:
-            # The lobby lists the result without replaying the game.
-            self.game.record.meta["result"] = describe_ranking(
-                self.game.state.ranking(), self.game.seats
-            )
-            self._set_status("over")
+            self._finish()
 
-    def _reload(self) -> None:
-        stored = self.store.load(self.id)
-        assert stored is not None
-        fresh = Room(stored, self.store, self.bot_delay)
-        self.session, self._log = fresh.session, fresh._log
-        self._log_sent = 0  # clients replace their log with the one stored
+    def _take_back(self, moves: int) -> None:
+        """Back to the first ``moves`` moves, replayed in memory (the database may be the
+        thing that failed): memory never runs ahead of what is stored."""
+        record = self.game.record
+        replayed = Game._replay(record, record.moves[:moves])
+        self.session.game.state, self.session.game.history = replayed.state, replayed.history
+        record.moves = replayed.record.moves
+
+    def _finish(self) -> None:
+        # The lobby lists the result without replaying the game.
+        self.game.record.meta["result"] = describe_ranking(
+            self.game.state.ranking(), self.game.seats
+        )
+        self._set_status("over")
+        if not self.connections:
+            self.on_idle(self)
 
     def _set_status(self, status: str) -> None:
         self.status = status
@@ -246,24 +266,37 @@ class Room:
             self._bot_task = asyncio.create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
+        failures = 0
         while self.status == "playing" and self.session.is_bot_turn():
-            await asyncio.sleep(self.bot_delay)
-            state = self.game.state
-            if state.is_chance():
-                self._commit(lambda: self.game.roll_random(self.session.rng))
-            else:
-                seq, bot = self.seq, self.session.bots[state.current]
-                # Think in a worker thread on a copy, so other games stay responsive.
-                action = await asyncio.to_thread(bot.choose, state.copy())
-                if seq != self.seq:  # cannot happen (only this task moves bots); be safe
-                    continue
-                self._commit(lambda action=action: self.game.play(action))
+            # After a failure (the database away?) wait longer, up to a minute, then retry.
+            await asyncio.sleep(self.bot_delay if not failures else min(60, 2**failures))
+            try:
+                await self._bot_step()
+                failures = 0
+            except Exception:
+                failures += 1
+                log.exception("a bot of game %s could not play (try %d)", self.id, failures)
+                continue
             await self.broadcast()
+
+    async def _bot_step(self) -> None:
+        state = self.game.state
+        if state.is_chance():
+            self._commit(lambda: self.game.roll_random(self.session.rng))
+            return
+        seq, bot = self.seq, self.session.bots[state.current]
+        try:  # think in a worker thread on a copy, so other games stay responsive
+            action = await asyncio.to_thread(bot.choose, state.copy())
+        except Exception:  # a bug in a bot must not stop the game: log it, play on
+            log.exception("bot %s of game %s failed; it plays a legal action", bot.name, self.id)
+            action = state.legal_actions()[0]
+        if seq == self.seq:  # nothing else moves a bot's turn; checked all the same
+            self._commit(lambda: self.game.play(action))
 
     async def stop(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(BaseException):  # cancelled, or failed: it is over
                 await self._bot_task
 
     # ------------------------------------------------------------ broadcast

@@ -15,6 +15,7 @@ last stored move. The same code runs on SQLite (a file, the default) and Postgre
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,12 @@ moves = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),  # 0, 1, 2, … within the game
     sa.Column("move", sa.String(32), nullable=False),
 )
+
+
+def valid_id(text: str) -> bool:
+    """Ids are URL-safe tokens; anything else (e.g. a NUL, which PostgreSQL refuses) names
+    no game or sheet and is not looked up."""
+    return re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text) is not None
 
 
 @dataclass
@@ -118,7 +125,8 @@ class Store:
 
     def __init__(self, database: str | Path) -> None:
         url = sa.make_url(database_url(database))
-        if url.drivername == "sqlite" and url.database in (None, "", ":memory:"):
+        self.in_memory = url.drivername == "sqlite" and url.database in (None, "", ":memory:")
+        if self.in_memory:
             # One shared connection, or every connection would see its own empty database.
             self.engine = sa.create_engine(
                 url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
@@ -135,7 +143,9 @@ class Store:
 
     @property
     def needs_checkpoints(self) -> bool:
-        return self.engine.dialect.name == "sqlite"
+        """SQLite files (no log to fold in memory; sharing its one connection would be
+        wrong)."""
+        return self.engine.dialect.name == "sqlite" and not self.in_memory
 
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log into the database file (call it now and then, off
@@ -204,6 +214,8 @@ class Store:
 
     # ----------------------------------------------------------------- reads
     def load(self, game_id: str) -> StoredGame | None:
+        if not valid_id(game_id):
+            return None
         with self.engine.connect() as db:
             row = db.execute(games.select().where(games.c.id == game_id)).first()
             if row is None:
@@ -282,6 +294,8 @@ class Store:
                 )
 
     def load_sheet(self, sheet_id: str) -> str | None:
+        if not valid_id(sheet_id):
+            return None
         with self.engine.connect() as db:
             return db.execute(
                 sa.select(sheets.c.data).where(sheets.c.id == sheet_id)

@@ -1,0 +1,213 @@
+"""The web app when things go wrong: the database failing a write, a crash between a move and
+its status, a damaged record, a client that stops reading, hostile input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from pickomino.core import Game, GameRecord
+from pickomino.web import create_app
+from pickomino.web.outbox import Outbox
+from pickomino.web.room import Room
+from pickomino.web.store import Store
+
+from .messages import follow
+
+DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
+BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return str(tmp_path / "games.sqlite3")
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, spec: dict) -> dict:
+    response = client.post("/api/games", json=spec)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def ws_path(game: dict, seat: int | None = 0) -> str:
+    if seat is None:
+        return f"/ws/games/{game['id']}"
+    return game["seats"][seat]["link"].replace("/games/", "/ws/games/", 1)
+
+
+def receive(ws, kind: str) -> dict:
+    while True:
+        message = follow(ws, ws.receive_json())
+        if message["type"] == kind:
+            return message
+
+
+def failing_writes(room: Room, times: int) -> list[int]:
+    """The database refuses the next ``times`` writes of moves (a fault at the boundary)."""
+    real, calls = room.store.append_moves, []
+
+    def append_moves(*args, **kwargs):
+        calls.append(1)
+        if len(calls) <= times:
+            raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
+        return real(*args, **kwargs)
+
+    room.store.append_moves = append_moves  # type: ignore[method-assign]
+    return calls
+
+
+def failing_read(*args, **kwargs):
+    raise sa.exc.OperationalError("SELECT", {}, Exception("database is locked"))
+
+
+def stored_moves(database: str, game_id: str) -> list[str]:
+    store = Store(database)
+    try:
+        stored = store.load(game_id)
+        assert stored is not None
+        return stored.moves
+    finally:
+        store.close()
+
+
+def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, database):
+    game = create(client, DUEL)
+    with client.websocket_connect(ws_path(game)) as ann:
+        before = receive(ann, "state")
+        room = client.app.state.rooms.get(game["id"])
+        failing_writes(room, times=1)
+        room.store.load = failing_read  # the database is away for reads too
+        ann.send_json({"type": "act", "action": "roll"})
+        assert "could not save" in receive(ann, "error")["message"]
+        ann.send_json({"type": "sync"})
+        again = receive(ann, "state")
+        assert again["seq"] == before["seq"] == 0 and again["table"] == before["table"]
+        ann.send_json({"type": "act", "action": "roll"})
+        rolled = receive(ann, "state")
+    assert rolled["seq"] == 1 and stored_moves(database, game["id"]) == [
+        "dice " + "".join(rolled["table"]["roll"])
+    ]
+
+
+def test_the_bots_play_on_after_a_failed_write(client):
+    game = create(client, BOTS)
+    room = client.app.state.rooms.get(game["id"])
+    calls = failing_writes(room, times=1)
+    with client.websocket_connect(ws_path(game, None)) as watcher:
+        while not receive(watcher, "state")["table"]["over"]:
+            pass
+    assert len(calls) > 1  # it failed once, waited, and went on to the end
+    replayed = Game.from_record(
+        GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
+    )
+    assert replayed.state.is_over
+
+
+def test_a_crash_between_the_last_move_and_its_status_is_mended_at_start(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        finished = create(client, BOTS)
+        with client.websocket_connect(ws_path(finished, None)) as watcher:
+            while not receive(watcher, "state")["table"]["over"]:
+                pass
+        seated = create(client, DUEL)
+        with client.websocket_connect(ws_path(seated)):
+            pass
+    store = Store(database)  # as if the server died before writing these statuses
+    for game in (finished, seated):
+        header = store.load(game["id"]).header  # type: ignore[union-attr]
+        store.set_status(game["id"], "playing" if game is finished else "open", header)
+    store.close()
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        status = {g["id"]: g["status"] for g in client.get("/api/games").json()}
+        assert status == {finished["id"]: "over", seated["id"]: "playing"}
+        with client.websocket_connect(ws_path(seated)) as ann:
+            assert receive(ann, "state")["status"] == "playing"
+            ann.send_json({"type": "act", "action": "roll"})
+            while (state := receive(ann, "state"))["seq"] < 1:  # skip presence updates
+                pass
+            assert state["table"]["phase"] == "keep"  # Ann could play: nobody to wait for
+
+
+def test_a_damaged_record_is_reported_and_the_other_games_go_on(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        good, bad = create(client, DUEL), create(client, DUEL)
+        with client.websocket_connect(ws_path(bad)):
+            pass
+    store = Store(database)
+    store.append_moves(bad["id"], 0, ["take 36"])  # no roll yet: no replay can accept this
+    store.close()
+    with TestClient(create_app(database, bot_delay=0)) as client:  # starts all the same
+        response = client.get(f"/api/games/{bad['id']}/record")
+        assert response.status_code == 500 and "damaged" in response.json()["detail"]
+        with client.websocket_connect(ws_path(bad)) as ws:
+            assert "damaged" in ws.receive_json()["message"]
+        with client.websocket_connect(ws_path(good)) as ann:
+            assert receive(ann, "state")["status"] == "playing"  # Ann came: it starts
+
+
+def test_hostile_input_gets_clear_answers(client):
+    game = create(client, DUEL)
+    with client.websocket_connect(f"/ws/games/{game['id']}?token=%C3%A9t%C3%A9") as ws:
+        assert "not valid" in ws.receive_json()["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
+    with client.websocket_connect(ws_path(game)) as ws:
+        receive(ws, "state")
+        ws.send_text("[" * 1000)  # short, but nested too deep to parse
+        assert "JSON object" in receive(ws, "error")["message"]
+    for name in ("Ann\nTurn 9 - Bob", "A\u202eB", "\u200b", "Nul\x00"):
+        spec = {"seats": [{"name": name}, {"name": "Bob"}]}
+        response = client.post("/api/games", json=spec)
+        assert response.status_code == 422 and "invisible" in response.text, name
+    huge = {"seats": [{"name": "A"}, {"name": "B"}], "rules": "official" + " " * 20_000}
+    assert client.post("/api/games", json=huge).status_code == 413
+    for path in ("/api/games/%00/record", "/api/games/a%20b/replay", "/api/sheets/%00"):
+        assert client.get(path).status_code == 404, path
+
+
+class StuckSocket:
+    """A client that never reads: every send waits for ever (the network at its worst)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+        await asyncio.Event().wait()
+
+
+def test_a_client_that_stops_reading_holds_up_nobody(database):
+    async def scenario() -> tuple[int, list[str], bool]:
+        store = Store(database)
+        room = Room.create(store, GameRecord(seats=["Ann", "Bob"]), [None, None], 0)
+        stuck, heard = Outbox(StuckSocket()), []
+
+        async def reader(text: str) -> None:
+            heard.append(text)
+
+        room.connections[stuck.send] = None
+        room.connections[reader] = None
+        for _ in range(Outbox.LIMIT + 10):  # finishes: nothing waits for the stuck client
+            await asyncio.wait_for(room.broadcast(), timeout=10)
+        dropped = stuck.send not in room.connections
+        await stuck.stop()
+        store.close()
+        return len(heard), heard, dropped
+
+    count, heard, dropped = asyncio.run(scenario())
+    assert count == Outbox.LIMIT + 10 and dropped
+    assert all(json.loads(text)["type"] == "state" for text in heard)
