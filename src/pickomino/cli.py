@@ -395,8 +395,20 @@ def play(
     help="Messages a second one client may send (after a short burst) before it is cut "
     "off as a flood.",
 )
+@click.option(
+    "--new-games-per-minute",
+    type=click.FloatRange(min=1),
+    default=10.0,
+    show_default=True,
+    help="Games or score sheets one address may create a minute (ten at once).",
+)
 def serve(
-    host: str, port: int, database: str | None, bot_delay: float, message_rate: float
+    host: str,
+    port: int,
+    database: str | None,
+    bot_delay: float,
+    message_rate: float,
+    new_games_per_minute: float,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import gc
@@ -408,7 +420,12 @@ def serve(
 
     target = database or str(default_database())
     try:
-        app = create_app(target, bot_delay=bot_delay, message_rate=message_rate)
+        app = create_app(
+            target,
+            bot_delay=bot_delay,
+            message_rate=message_rate,
+            new_games_per_minute=new_games_per_minute,
+        )
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         raise click.ClickException(f"cannot open the database {target}: {error}") from None
     click.echo(f"pickomino: games stored in {target}; open http://{host}:{port}/")

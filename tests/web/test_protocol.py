@@ -21,9 +21,14 @@ from .messages import follow
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
 
+def fast_app(database: Path, message_rate: float = 1000):
+    """The app for scripted clients, which play and create games far faster than people."""
+    return create_app(database, bot_delay=0, message_rate=message_rate, new_games_per_minute=1e6)
+
+
 @pytest.fixture
 def client(database: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as test_client:
+    with TestClient(fast_app(database)) as test_client:
         yield test_client
 
 
@@ -219,7 +224,7 @@ def test_malformed_messages_get_an_error_and_the_connection_carries_on(client, t
 
 
 def test_a_flood_is_cut_off_and_the_game_carries_on(database):
-    with TestClient(create_app(database, bot_delay=0, message_rate=5)) as client:
+    with TestClient(fast_app(database, message_rate=5)) as client:
         game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
         with client.websocket_connect(socket_path(game, 0)) as ws:
             for _ in range(40):
@@ -298,14 +303,14 @@ def test_hints_rank_the_legal_choices(client):
 
 def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
     spec = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]}
-    with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as first:
+    with TestClient(fast_app(database)) as first:
         game = create(first, spec)
         with first.websocket_connect(socket_path(game, 0)) as ann:
             next_of(ann, "state")
             ann.send_json({"type": "act", "action": "roll"})
             before = latest_state(ann, 1)
     with (
-        TestClient(create_app(database, bot_delay=0, message_rate=1000)) as second,
+        TestClient(fast_app(database)) as second,
         second.websocket_connect(socket_path(game, 0)) as ann,
     ):
         again = next_of(ann, "state")

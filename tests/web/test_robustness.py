@@ -211,3 +211,12 @@ def test_a_client_that_stops_reading_holds_up_nobody(database):
     count, heard, dropped = asyncio.run(scenario())
     assert count == Outbox.LIMIT + 10 and dropped
     assert all(json.loads(text)["type"] == "state" for text in heard)
+
+
+def test_creating_games_or_sheets_too_fast_is_refused(database):
+    with TestClient(create_app(database, new_games_per_minute=10)) as client:
+        spec = {"seats": [{"name": "A"}, {"name": "B"}]}
+        answers = [client.post("/api/games", json=spec).status_code for _ in range(10)]
+        answers += [client.post("/api/sheets", json={"names": ["A", "B"]}).status_code]
+        assert answers == [201] * 10 + [429]
+        assert "too many new games" in client.post("/api/games", json=spec).text

@@ -29,7 +29,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -39,7 +39,14 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
-from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
+from pickomino.web.forms import (
+    Name,
+    StartPlayer,
+    check_players,
+    creation_limit,
+    parse_rules,
+    start_seat,
+)
 from pickomino.web.keeper_api import keeper_router
 from pickomino.web.outbox import Outbox
 from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, Sync, parse_message
@@ -123,11 +130,18 @@ class Rooms:
         await asyncio.gather(*(room.stop() for room in self.rooms.values()))
 
 
-def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float = 20.0) -> FastAPI:
+def create_app(
+    database: str | Path,
+    bot_delay: float = 0.8,
+    message_rate: float = 20.0,
+    new_games_per_minute: float = 10.0,
+) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
-    more than ``message_rate`` messages a second (after a burst) is cut off as a flood."""
+    more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
+    one creating more than ``new_games_per_minute`` games or sheets is refused (429)."""
     store = Store(database)
+    limit_creations = creation_limit(new_games_per_minute)
     rooms = Rooms(store, bot_delay)
 
     @asynccontextmanager
@@ -157,7 +171,7 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
     async def keeper_page(sheet_id: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "keeper.html")
 
-    app.include_router(keeper_router(store))
+    app.include_router(keeper_router(store, limit_creations))
 
     @app.get("/api/options")
     async def options() -> dict[str, object]:
@@ -168,7 +182,7 @@ def create_app(database: str | Path, bot_delay: float = 0.8, message_rate: float
             "players": [MIN_PLAYERS, MAX_PLAYERS],
         }
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
     async def create_game(spec: NewGame) -> dict[str, object]:
         names = [seat.name for seat in spec.seats]
         start = start_seat(spec.start_player, len(names))

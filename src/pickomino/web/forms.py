@@ -4,12 +4,14 @@ and who starts, checked the same way for both."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 from pydantic import AfterValidator, StringConstraints
 
 from pickomino.core import Rules
+from pickomino.web.protocol import RateLimits
 
 
 def _printable(name: str) -> str:
@@ -48,3 +50,16 @@ def parse_rules(text: str) -> Rules:
 
 def start_seat(start_player: StartPlayer, players: int) -> int:
     return secrets.randbelow(players) if start_player == "random" else start_player
+
+
+def creation_limit(per_minute: float) -> Callable[[Request], None]:
+    """A FastAPI dependency for the routes that create games or sheets: a client address
+    may create ``per_minute`` (ten at once), then gets 429 (a script must not fill the
+    server with games and their bot tasks)."""
+    limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+
+    def limit(request: Request) -> None:
+        if not limits.allow(request.client.host if request.client else "unknown"):
+            raise HTTPException(429, "too many new games from here: wait a minute, try again")
+
+    return limit

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -28,7 +29,13 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import advice_report
-from pickomino.web.forms import Name, StartPlayer, check_players, parse_rules, start_seat
+from pickomino.web.forms import (
+    Name,
+    StartPlayer,
+    check_players,
+    parse_rules,
+    start_seat,
+)
 from pickomino.web.store import Store
 from pickomino.web.view import table_view
 
@@ -80,7 +87,7 @@ def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
     return JSONResponse({"detail": error.message, "rule": error.rule}, status_code=status)
 
 
-def keeper_router(store: Store) -> APIRouter:
+def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
     def load(sheet_id: str, seen: Seen | None = None) -> ScoreSheet:
@@ -100,7 +107,7 @@ def keeper_router(store: Store) -> APIRouter:
         store.save_sheet(sheet_id, json.dumps(sheet.to_dict()), status)
         return sheet_view(sheet_id, sheet)
 
-    @router.post("", status_code=201)
+    @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
     async def create(spec: NewSheet) -> dict[str, object]:
         rules: Rules = parse_rules(spec.rules)
         sheet = ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names)))

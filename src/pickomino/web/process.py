@@ -31,6 +31,7 @@ class ServerProcess:
     bot_delay: float = 0.05
     port: int = field(default_factory=free_port)
     message_rate: float = 1000  # scripted clients play far faster than people
+    new_games_per_minute: float = 100_000  # and create games faster
     process: subprocess.Popen | None = None
 
     @property
@@ -46,6 +47,7 @@ class ServerProcess:
             sys.executable, "-m", "pickomino", "serve", "--port", str(self.port),
             "--database", str(self.database), "--bot-delay", str(self.bot_delay),
             "--message-rate", str(self.message_rate),
+            "--new-games-per-minute", str(self.new_games_per_minute),
         ]  # fmt: skip
         log = self.database.with_suffix(".log").open("ab")  # a file: a pipe could fill up
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -127,3 +127,20 @@ class RateLimit:
             return False
         self.tokens -= 1
         return True
+
+
+class RateLimits:
+    """One :class:`RateLimit` per client address (e.g. for creating games: a script must
+    not fill the server with games and their bot tasks)."""
+
+    MAX_CLIENTS = 10_000  #: forget everyone beyond this many addresses (memory stays bounded)
+
+    def __init__(self, per_second: float, burst_seconds: float) -> None:
+        self.per_second, self.burst_seconds = per_second, burst_seconds
+        self.limits: dict[str, RateLimit] = {}
+
+    def allow(self, client: str) -> bool:
+        if client not in self.limits and len(self.limits) >= self.MAX_CLIENTS:
+            self.limits.clear()
+        limit = self.limits.setdefault(client, RateLimit(self.per_second, self.burst_seconds))
+        return limit.allow()
