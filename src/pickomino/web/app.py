@@ -32,7 +32,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, HTTPException, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -40,9 +40,8 @@ from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.forms import (
+    GameSetup,
     Name,
-    StartPlayer,
-    check_players,
     creation_limit,
     parse_rules,
     start_seat,
@@ -65,16 +64,11 @@ class SeatSpec(BaseModel):
     bot: Literal[BOT_NAMES] | None = None  # type: ignore[valid-type]
 
 
-class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NewGame(GameSetup):
     seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
-    rules: Annotated[str, Field(max_length=200)] = "official"
-    start_player: StartPlayer = 0
 
-    @model_validator(mode="after")
-    def _check(self) -> NewGame:
-        check_players([seat.name for seat in self.seats], self.start_player)
-        return self
+    def player_names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
 
 
 class Join(BaseModel):

@@ -8,7 +8,14 @@ from collections.abc import Callable
 from typing import Annotated, Literal
 
 from fastapi import HTTPException, Request
-from pydantic import AfterValidator, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from pickomino.core import Rules
 from pickomino.web.protocol import RateLimits
@@ -32,12 +39,25 @@ Name = Annotated[
 StartPlayer = int | Literal["random"]
 
 
-def check_players(names: list[str], start_player: StartPlayer) -> None:
-    """For pydantic validators: different names, and a start seat that exists."""
-    if len(set(names)) != len(names):
-        raise ValueError("each player needs a different name")
-    if isinstance(start_player, int) and not 0 <= start_player < len(names):
-        raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+class GameSetup(BaseModel):
+    """The rules and who starts; a subclass lists the players and names them (``names``),
+    and gets different names and a start seat that exists checked."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: Annotated[str, Field(max_length=200)] = "official"
+    start_player: StartPlayer = 0
+
+    def player_names(self) -> list[str]:
+        raise NotImplementedError
+
+    @model_validator(mode="after")
+    def _check_players(self) -> GameSetup:
+        names = self.player_names()
+        if len(set(names)) != len(names):
+            raise ValueError("each player needs a different name")
+        if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
+            raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+        return self
 
 
 def parse_rules(text: str) -> Rules:

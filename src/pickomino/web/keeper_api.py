@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from pickomino.core import IllegalAction, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -30,9 +30,8 @@ from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import advice_report
 from pickomino.web.forms import (
+    GameSetup,
     Name,
-    StartPlayer,
-    check_players,
     parse_rules,
     start_seat,
 )
@@ -40,16 +39,11 @@ from pickomino.web.store import Store
 from pickomino.web.view import table_view
 
 
-class NewSheet(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NewSheet(GameSetup):
     names: Annotated[list[Name], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
-    rules: Annotated[str, Field(max_length=200)] = "official"
-    start_player: StartPlayer = 0
 
-    @model_validator(mode="after")
-    def _check(self) -> NewSheet:
-        check_players(self.names, self.start_player)
-        return self
+    def player_names(self) -> list[str]:
+        return self.names
 
 
 class Seen(BaseModel):
