@@ -148,15 +148,17 @@ class ScoreSheet:
             or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS
         ):
             raise RecordError(f"'names' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names")
-        entries, undone = data.get("entries"), data.get("undone", [])
-        for key, value in (("entries", entries), ("undone", undone)):
+        lists: dict[str, list[str]] = {}
+        for key in ("entries", "undone"):
+            value = data.get(key, [] if key == "undone" else None)
             if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
                 raise RecordError(f"'{key}' must be a list of strings")
+            lists[key] = list(value)
         start = data.get("start_player")
         if type(start) is not int or not 0 <= start < len(names):
             raise RecordError(f"'start_player' must be a seat from 0 to {len(names) - 1}")
         try:
             rules = Rules.from_dict(data.get("rules"))
-            return cls(list(names), rules, start, list(entries), list(undone))
+            return cls(list(names), rules, start, lists["entries"], lists["undone"])
         except (ValueError, TypeError) as error:
             raise RecordError(f"the score sheet cannot be replayed: {error}") from None

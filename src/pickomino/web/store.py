@@ -249,7 +249,7 @@ class Store:
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
             ).all()
-            counts = dict(
+            counts: dict[str, int] = dict(
                 db.execute(
                     sa.select(moves.c.game_id, sa.func.count())
                     .where(moves.c.game_id.in_(ids))
