@@ -16,7 +16,7 @@ server answers: the saturating worst case.
 The clients pick among the legal actions with a seeded ``random.Random``, biased so that
 turns end and games finish in a few hundred actions, as between people (keep the highest
 face, stop once a worm is kept and the total is 25 or more; uniformly random choices make
-games of thousands of actions and states with huge logs). A finished game is replaced by a
+games of thousands of actions, unlike people). A finished game is replaced by a
 new one in its slot (unless ``--no-refill``), so N games stay in play. The server runs in a
 subprocess on a fresh SQLite file in a temporary folder, on 127.0.0.1, with no bots.
 
@@ -56,7 +56,7 @@ SETUP_SECONDS = 60  # creating and connecting the first N games
 SETUP_CONCURRENCY = 16  # games being created or connected at once during setup
 MAX_GAMES_PER_SLOT = 1000  # bounds the refill loop (a game lasts far longer than 60 ms)
 MAX_ENGINE_ACTIONS = 100_000  # bounds one baseline game (they last a few hundred)
-MAX_MESSAGE = 16 * 2**20  # states carry the game's whole log
+MAX_MESSAGE = 16 * 2**20  # the first state after connecting carries the whole log
 THINK_SPREAD = 0.5  # a think time is uniform in think * (1 +- this): no lockstep
 
 
