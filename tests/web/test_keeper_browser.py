@@ -223,7 +223,8 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
 
 def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pages) -> None:
     with pages.checked():
-        page = pages.open(server.url + "/keeper")
+        page = pages.open(server.url + "/")
+        page.get_by_test_id("keeper-link").click()  # found from the lobby
         expect(page.get_by_test_id("sheets")).to_contain_text("No score sheet yet")
         names = page.get_by_test_id("name-input")
         names.nth(0).fill("Sam")
