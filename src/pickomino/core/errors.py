@@ -11,7 +11,7 @@ class IllegalAction(ValueError):
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{rule}: {message}")
-        self.rule, self.message = rule, message
+        self.rule = rule
         self.reason = message
 
 

@@ -110,10 +110,15 @@ class Game:
         if cut == 0:
             raise IllegalAction("undo", "there is no decision to undo")
         removed = moves[cut - 1 :]
-        replayed = Game._replay(self.record, moves[: cut - 1])
+        self.truncate(cut - 1)
+        return removed
+
+    def truncate(self, moves: int) -> None:
+        """Keep only the first ``moves`` moves (replayed), e.g. to take back moves that
+        could not be saved."""
+        replayed = Game._replay(self.record, self.record.moves[:moves])
         self.state, self.history = replayed.state, replayed.history
         self.record.moves = replayed.record.moves
-        return removed
 
     # ------------------------------------------------------------ persistence
     @classmethod

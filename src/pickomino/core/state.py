@@ -354,8 +354,8 @@ class GameState:
                 "R11", f"{tile} {where}: only tiles face up on the grill can be taken"
             )
         if action.kind == "steal":
-            tops = [s[-1] for seat, s in enumerate(self.stacks) if seat != self.current and s]
-            allowed = ", ".join(map(str, sorted(tops))) or "none"
+            tops = [str(a.value) for a in self.reportable() if a.kind == "steal"]
+            allowed = ", ".join(tops) or "none"
             return IllegalAction(
                 "R14", f"{tile} is not on top of another player's stack (tops: {allowed})"
             )

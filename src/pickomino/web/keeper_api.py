@@ -78,7 +78,7 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
 
 
 def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
-    return JSONResponse({"detail": error.message, "rule": error.rule}, status_code=status)
+    return JSONResponse({"detail": error.reason, "rule": error.rule}, status_code=status)
 
 
 def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:

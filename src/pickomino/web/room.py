@@ -172,11 +172,8 @@ class Room:
         a fresh token, so that the seat's old invite link stops working and no two people
         share a seat); the game starts once every person's seat is taken."""
         token = secrets.token_urlsafe(16) if new_token else None
-        header = self.game.record.to_dict()
-        if name is not None:
-            header["seats"][seat] = name
-        header["moves"] = []
-        self.store.claim_seat(self.id, seat, name, json.dumps(header), token)  # then memory
+        header = self._header({seat: name} if name is not None else {})
+        self.store.claim_seat(self.id, seat, name, header, token)  # first, then memory
         if name is not None:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
@@ -205,15 +202,15 @@ class Room:
         try:
             self._commit(lambda: self.session.decide(action))
         except IllegalAction as error:
-            raise Refused(error.message, error.rule) from None
+            raise Refused(error.reason, error.rule) from None
         except ValueError as error:  # words that name no action
             raise Refused(str(error)) from None
         await self.broadcast()
         self.wake_bots()
 
     def _commit(self, step: Callable[[], object]) -> None:
-        """Play a step in the engine, then store its moves; if storing fails the room is
-        rebuilt from what is stored, so memory never runs ahead of the database."""
+        """Play a step in the engine, then store its moves; if storing fails they are taken
+        back, so memory never runs ahead of the database."""
         first, turn = self.seq, self.game.state.turn
         history_before = len(self.game.history)
         step()
@@ -222,19 +219,11 @@ class Room:
             self.store.append_moves(self.id, first, self.game.record.moves[first:], new_turn)
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
-            self._take_back(first)
+            self.game.truncate(first)  # in memory: the database may be what failed
             raise Refused("the server could not save that move; please try again") from None
         self._log.extend(_log_lines(self.game, history_before))
         if self.game.state.is_over:
             self._finish()
-
-    def _take_back(self, moves: int) -> None:
-        """Back to the first ``moves`` moves, replayed in memory (the database may be the
-        thing that failed): memory never runs ahead of what is stored."""
-        record = self.game.record
-        replayed = Game._replay(record, record.moves[:moves])
-        self.session.game.state, self.session.game.history = replayed.state, replayed.history
-        record.moves = replayed.record.moves
 
     def _finish(self) -> None:
         # The lobby lists the result without replaying the game.
@@ -249,9 +238,12 @@ class Room:
         self.status = status
         self.store.set_status(self.id, status, self._header())
 
-    def _header(self) -> str:
-        """The record without its moves, as stored in the games table."""
+    def _header(self, renamed: dict[int, str] | None = None) -> str:
+        """The record without its moves, as stored in the games table (with seats
+        ``renamed`` before memory is)."""
         header = self.game.record.to_dict()
+        for seat, name in (renamed or {}).items():
+            header["seats"][seat] = name
         header["moves"] = []
         return json.dumps(header)
 
