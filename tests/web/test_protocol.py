@@ -16,7 +16,8 @@ from pickomino.web import create_app
 from pickomino.web.protocol import MAX_MESSAGE
 from pickomino.web.store import Store
 
-from .messages import follow
+from .clients import create as create_game
+from .clients import next_of, socket_path
 
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
@@ -33,23 +34,7 @@ def client(database: Path) -> Iterator[TestClient]:
 
 
 def create(client: TestClient, spec: dict | None = None) -> dict:
-    response = client.post("/api/games", json=spec or PEOPLE_AND_BOT)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def socket_path(game: dict, seat: int | None) -> str:
-    link = game["seats"][seat]["link"] if seat is not None else f"/games/{game['id']}"
-    return link.replace("/games/", "/ws/games/", 1)
-
-
-def next_of(ws, kind: str) -> dict:
-    """The next message of a kind, skipping the others (e.g. states after presence changes);
-    states get ``full_log``, the log as a client following them all has it."""
-    while True:
-        message = follow(ws, ws.receive_json())
-        if message["type"] == kind:
-            return message
+    return create_game(client, spec or PEOPLE_AND_BOT)
 
 
 def latest_state(ws, seq: int) -> dict:

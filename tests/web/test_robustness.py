@@ -19,7 +19,7 @@ from pickomino.web.outbox import Outbox
 from pickomino.web.room import Room
 from pickomino.web.store import Store
 
-from .messages import follow
+from .clients import create, next_of, socket_path
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -34,25 +34,6 @@ def database(tmp_path: Path) -> str:
 def client(database: str) -> Iterator[TestClient]:
     with TestClient(create_app(database, bot_delay=0, message_rate=1000)) as test_client:
         yield test_client
-
-
-def create(client: TestClient, spec: dict) -> dict:
-    response = client.post("/api/games", json=spec)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def ws_path(game: dict, seat: int | None = 0) -> str:
-    if seat is None:
-        return f"/ws/games/{game['id']}"
-    return game["seats"][seat]["link"].replace("/games/", "/ws/games/", 1)
-
-
-def receive(ws, kind: str) -> dict:
-    while True:
-        message = follow(ws, ws.receive_json())
-        if message["type"] == kind:
-            return message
 
 
 def failing_writes(room: Room, times: int) -> list[int]:
@@ -85,18 +66,18 @@ def stored_moves(database: str, game_id: str) -> list[str]:
 
 def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, database):
     game = create(client, DUEL)
-    with client.websocket_connect(ws_path(game)) as ann:
-        before = receive(ann, "state")
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        before = next_of(ann, "state")
         room = client.app.state.rooms.get(game["id"])
         failing_writes(room, times=1)
         room.store.load = failing_read  # the database is away for reads too
         ann.send_json({"type": "act", "action": "roll"})
-        assert "could not save" in receive(ann, "error")["message"]
+        assert "could not save" in next_of(ann, "error")["message"]
         ann.send_json({"type": "sync"})
-        again = receive(ann, "state")
+        again = next_of(ann, "state")
         assert again["seq"] == before["seq"] == 0 and again["table"] == before["table"]
         ann.send_json({"type": "act", "action": "roll"})
-        rolled = receive(ann, "state")
+        rolled = next_of(ann, "state")
     assert rolled["seq"] == 1 and stored_moves(database, game["id"]) == [
         "dice " + "".join(rolled["table"]["roll"])
     ]
@@ -106,8 +87,8 @@ def test_the_bots_play_on_after_a_failed_write(client):
     game = create(client, BOTS)
     room = client.app.state.rooms.get(game["id"])
     calls = failing_writes(room, times=1)
-    with client.websocket_connect(ws_path(game, None)) as watcher:
-        while not receive(watcher, "state")["table"]["over"]:
+    with client.websocket_connect(socket_path(game, None)) as watcher:
+        while not next_of(watcher, "state")["table"]["over"]:
             pass
     assert len(calls) > 1  # it failed once, waited, and went on to the end
     replayed = Game.from_record(
@@ -119,11 +100,11 @@ def test_the_bots_play_on_after_a_failed_write(client):
 def test_a_crash_between_the_last_move_and_its_status_is_mended_at_start(database):
     with TestClient(create_app(database, bot_delay=0)) as client:
         finished = create(client, BOTS)
-        with client.websocket_connect(ws_path(finished, None)) as watcher:
-            while not receive(watcher, "state")["table"]["over"]:
+        with client.websocket_connect(socket_path(finished, None)) as watcher:
+            while not next_of(watcher, "state")["table"]["over"]:
                 pass
         seated = create(client, DUEL)
-        with client.websocket_connect(ws_path(seated)):
+        with client.websocket_connect(socket_path(seated, 0)):
             pass
     store = Store(database)  # as if the server died before writing these statuses
     for game in (finished, seated):
@@ -133,10 +114,10 @@ def test_a_crash_between_the_last_move_and_its_status_is_mended_at_start(databas
     with TestClient(create_app(database, bot_delay=0)) as client:
         status = {g["id"]: g["status"] for g in client.get("/api/games").json()}
         assert status == {finished["id"]: "over", seated["id"]: "playing"}
-        with client.websocket_connect(ws_path(seated)) as ann:
-            assert receive(ann, "state")["status"] == "playing"
+        with client.websocket_connect(socket_path(seated, 0)) as ann:
+            assert next_of(ann, "state")["status"] == "playing"
             ann.send_json({"type": "act", "action": "roll"})
-            while (state := receive(ann, "state"))["seq"] < 1:  # skip presence updates
+            while (state := next_of(ann, "state"))["seq"] < 1:  # skip presence updates
                 pass
             assert state["table"]["phase"] == "keep"  # Ann could play: nobody to wait for
 
@@ -144,7 +125,7 @@ def test_a_crash_between_the_last_move_and_its_status_is_mended_at_start(databas
 def test_a_damaged_record_is_reported_and_the_other_games_go_on(database):
     with TestClient(create_app(database, bot_delay=0)) as client:
         good, bad = create(client, DUEL), create(client, DUEL)
-        with client.websocket_connect(ws_path(bad)):
+        with client.websocket_connect(socket_path(bad, 0)):
             pass
     store = Store(database)
     store.append_moves(bad["id"], 0, ["take 36"])  # no roll yet: no replay can accept this
@@ -152,10 +133,10 @@ def test_a_damaged_record_is_reported_and_the_other_games_go_on(database):
     with TestClient(create_app(database, bot_delay=0)) as client:  # starts all the same
         response = client.get(f"/api/games/{bad['id']}/record")
         assert response.status_code == 500 and "damaged" in response.json()["detail"]
-        with client.websocket_connect(ws_path(bad)) as ws:
+        with client.websocket_connect(socket_path(bad, 0)) as ws:
             assert "damaged" in ws.receive_json()["message"]
-        with client.websocket_connect(ws_path(good)) as ann:
-            assert receive(ann, "state")["status"] == "playing"  # Ann came: it starts
+        with client.websocket_connect(socket_path(good, 0)) as ann:
+            assert next_of(ann, "state")["status"] == "playing"  # Ann came: it starts
 
 
 def test_hostile_input_gets_clear_answers(client):
@@ -165,10 +146,10 @@ def test_hostile_input_gets_clear_answers(client):
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
-    with client.websocket_connect(ws_path(game)) as ws:
-        receive(ws, "state")
+    with client.websocket_connect(socket_path(game, 0)) as ws:
+        next_of(ws, "state")
         ws.send_text("[" * 1000)  # short, but nested too deep to parse
-        assert "JSON object" in receive(ws, "error")["message"]
+        assert "JSON object" in next_of(ws, "error")["message"]
     for name in ("Ann\nTurn 9 - Bob", "A\u202eB", "\u200b", "Nul\x00"):
         spec = {"seats": [{"name": name}, {"name": "Bob"}]}
         response = client.post("/api/games", json=spec)

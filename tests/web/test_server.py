@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
-from .messages import follow
+from .clients import follow
 
 DEADLINE = 60  # seconds a polled condition may take before the test fails
 
