@@ -38,6 +38,7 @@ from pickomino.core import (
     sample_roll,
     worms_on,
 )
+from pickomino.situation import situation
 from pickomino.solver import Outlook, TurnValues, solve
 from pickomino.solver.advice import best_action, rank_choices
 from pickomino.solver.graph import MAX_TOTAL
@@ -632,3 +633,17 @@ def test_no_choices_without_a_decision():
     assert rank_choices(state) == [] and not state.legal_actions()
     with pytest.raises(ValueError, match="no decision"):
         best_action(state)
+
+
+@pytest.mark.parametrize("me, opponent", [("", ""), ("22 25", "24 27"), ("36", "21 33")])
+def test_evaluate_a_policy_under_tables(me, opponent):
+    """A policy valued under its own table by the forward end distribution gives the value of
+    backward induction; under another table it can do no better than that table's own best
+    policy, and equals it only where both aim at the same outcomes."""
+    state = situation(me=me, opponents=[opponent])
+    policy = solve(TurnValues.worm_gain(state))
+    assert policy.evaluate(policy.values) == pytest.approx(policy.start_value, abs=1e-12)
+    for target in (25, 30, 34):
+        other = TurnValues.at_least(target)
+        assert policy.evaluate(other) <= solve(other).start_value + 1e-12
+    assert policy.evaluate(TurnValues.at_least(21)) > 0.5

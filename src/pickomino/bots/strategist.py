@@ -58,44 +58,66 @@ Endings = list[tuple[Action | None, GameState]]
 
 
 def _table(state: GameState, value: Callable[[Endings], float]) -> TurnValues:
-    """A turn's value table from the value of each way it can end (claims or the bust)."""
-    end, success, seen = [], [], {}
+    """A turn's value table from the value of each way it can end (claims or the bust);
+    totals that allow the same claims share one valuation."""
+    bust = value(state.endings(0, worm=False))
+    end, success, seen = [], [], {(): bust}
     for total in range(MAX_TOTAL + 1):
-        endings = state.endings(total)
-        key = tuple(action for action, _ in endings)
-        if key not in seen:
-            seen[key] = value(endings)
-        end.append(seen[key])
-        success.append(key[0] is not None)
-    return TurnValues(tuple(end), value(state.endings(0, worm=False)), tuple(success))
+        claims = state.claimable(total)
+        if claims not in seen:
+            seen[claims] = value(state.endings(total))
+        end.append(seen[claims])
+        success.append(bool(claims))
+    return TurnValues(tuple(end), bust, tuple(success))
+
+
+class Planner:
+    """Values positions for one seat by searching whole turns, and remembers what it valued:
+    in the endgame the same positions recur from one turn to the next."""
+
+    def __init__(self, limit: int = 1 << 18) -> None:
+        self._memo: dict[tuple[object, ...], float] = {}
+        self._limit = limit
+
+    def value_after(self, state: GameState, seat: int, turns: int) -> float:
+        """Win chance of ``seat`` after ``turns`` more turns from ``state``, valued by the
+        model: ``seat`` plays its own turns to maximise it, the others play as `expected`
+        does; every turn is exact over its dice."""
+        if turns == 0 or state.is_over:
+            return win_probability(state, seat)
+        key = (state.rules, state.grill_mask, *map(tuple, state.stacks), state.current, seat, turns)
+        value = self._memo.get(key)
+        if value is None:
+            if len(self._memo) >= self._limit:
+                self._memo.clear()
+            value = self._memo[key] = self._search(state, seat, turns)
+        return value
+
+    def _search(self, state: GameState, seat: int, turns: int) -> float:
+        if state.current == seat:
+            return solve(self.turn_values(state, turns - 1)).start_value
+        policy = solve(TurnValues.worm_gain(state))
+        scored = _table(
+            state, lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns - 1)
+        )
+        return policy.evaluate(scored)
+
+    def turn_values(self, state: GameState, turns: int) -> TurnValues:
+        """The table for the turn of ``state.current``: each ending valued ``turns`` more
+        turns ahead."""
+        seat = state.current
+        return _table(state, lambda ends: max(self.value_after(s, seat, turns) for _, s in ends))
 
 
 def value_after(state: GameState, seat: int, turns: int) -> float:
-    """Win chance of ``seat`` after ``turns`` more turns from ``state``, valued by the model:
-    ``seat`` plays its own turns to maximise it, the others play as `expected` does; every
-    turn is exact over its dice."""
-    if turns == 0 or state.is_over:
-        return win_probability(state, seat)
-    if state.current == seat:
-        own = _table(state, lambda ends: max(value_after(s, seat, turns - 1) for _, s in ends))
-        return solve(own).start_value
-    policy = solve(TurnValues.worm_gain(state))
-    scored = _table(
-        state, lambda ends: value_after(max(ends, key=_reply_claim)[1], seat, turns - 1)
-    )
-    return policy.evaluate(scored)
+    """:meth:`Planner.value_after` with a fresh memory."""
+    return Planner().value_after(state, seat, turns)
 
 
 def lookahead(state: GameState) -> int:
     """Turns to look past the current one: the next player's reply, and in the endgame
     (few tiles left, so few distinct endings) one more turn of one's own."""
     return 2 if len(state.grill) <= ENDGAME_TILES else 1
-
-
-def turn_values(state: GameState) -> TurnValues:
-    """The strategist's table for the turn of ``state.current``."""
-    seat, turns = state.current, lookahead(state)
-    return _table(state, lambda ends: max(value_after(s, seat, turns) for _, s in ends))
 
 
 @register("strategist")
@@ -106,15 +128,16 @@ class StrategistBot:
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic without one
+        self._planner = Planner()
         self._table: tuple[tuple[int, int], TurnValues] | None = None
 
     def choose(self, state: GameState) -> Action:
-        seat = state.current
+        seat, turns = state.current, lookahead(state)
         if state.phase is Phase.CLAIM:
             endings = dict(state.endings(state.total))
-            turns = lookahead(state)
-            return max(state.legal_actions(), key=lambda a: value_after(endings[a], seat, turns))
+            value = self._planner.value_after
+            return max(state.legal_actions(), key=lambda a: value(endings[a], seat, turns))
         key = (state.turn, seat)  # the table is fixed for the whole turn
         if self._table is None or self._table[0] != key:
-            self._table = (key, turn_values(state))
+            self._table = (key, self._planner.turn_values(state, turns))
         return best_action(state, self._table[1])

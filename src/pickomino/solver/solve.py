@@ -13,7 +13,7 @@ how the turn ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -86,19 +86,18 @@ class TurnSolution:
                 self._targets.append(targets)
         return self._targets
 
-    def evaluate(self, other: TurnValues, index: int | None = None) -> float:
-        """Value under ``other`` of playing this solution's policy from state ``index``
-        (default: a fresh turn) — e.g. what an opponent's best turn is worth to me."""
-        graph = self.graph
-        end = np.asarray(other.end, dtype=float)
-        stop = np.where(graph.has_worm, end[graph.total], other.bust)
-        vector = np.empty(len(graph.keys) + 2)
-        vector[: len(graph.keys)] = stop
-        vector[graph.bust] = other.bust
-        for level, targets in zip(graph.levels, self._policy_targets(), strict=True):
-            rolled = np.add.reduceat(np.take(vector, targets) * level.row_prob, level.row_starts)
-            vector[level.states] = np.where(self.rolls[level.states], rolled, stop[level.states])
-        return float(vector[graph.start if index is None else index])
+    @cached_property
+    def _fresh_ending(self) -> tuple[np.ndarray, float]:
+        """How a fresh turn played with this policy ends: P(worm and total T), P(bust)."""
+        outlook = self.outlook(self.graph.start)
+        return np.asarray(outlook.end_totals), outlook.bust_no_new_face + outlook.bust_no_worm
+
+    def evaluate(self, other: TurnValues) -> float:
+        """Value under ``other`` of a fresh turn played with this solution's policy — e.g. what
+        an opponent's best turn is worth to me. Linear in ``other`` once the policy's end
+        distribution is known, so a policy can be valued under many tables cheaply."""
+        totals, bust = self._fresh_ending
+        return float(totals @ np.asarray(other.end, dtype=float)) + bust * other.bust
 
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
