@@ -5,7 +5,7 @@ import random
 import pytest
 
 from pickomino.bots import BOTS, DIFFICULTIES, make_bot
-from pickomino.bots.strategist import value_after, win_probability
+from pickomino.bots.strategist import Planner, value_after, win_probability
 from pickomino.core import GameState, Phase, Rules, sample_roll
 from pickomino.sim.tournament import play_game
 from pickomino.solver.advice import rank_choices
@@ -99,3 +99,48 @@ def test_strategist_never_plays_out_of_turn_or_phase():
     state.apply_roll("12345WWW")
     assert state.phase is Phase.KEEP
     assert bot.choose(state) in state.legal_actions()
+
+
+def _last_tile_position(theirs: list[int], kept: str) -> GameState:
+    """Only tile 21 is left on the grill; seat 0 holds 30 (the highest tile in play) and has
+    kept ``kept``, 3 dice left."""
+    mine = [30, 22, 23, 24]  # 6 worms
+    down = [t for t in range(21, 37) if t not in {21, *mine, *theirs}]
+    return GameState.from_position([mine, theirs], down, 0, kept=kept)
+
+
+def test_strategist_stops_to_win_on_the_tie_break_where_expected_rolls_for_worms():
+    """R18/R20: taking the last tile 21 ends the game 7-7 and the tie goes to the highest
+    tile (30 against 29): a certain win. `expected` rolls on for the chance to steal 27."""
+    state = _last_tile_position([29, 26, 27], "WW555")
+    assert make_bot("expected").choose(state).name == "roll"
+    assert make_bot("strategist").choose(state).name == "stop"
+    ((claim, after),) = state.endings(state.total)
+    assert claim.name == "take 21" and after.is_over and after.winners() == [0]
+
+
+def test_strategist_rolls_on_where_stopping_ends_the_game_lost():
+    """R18/R20: at 6 worms against 8, taking 21 ends the game lost; `expected` stops for the
+    sure worm, the strategist rolls for a steal that keeps the game alive."""
+    state = _last_tile_position([25, 26, 27, 28], "WW554")
+    assert make_bot("expected").choose(state).name == "stop"
+    assert make_bot("strategist").choose(state).name == "roll"
+
+
+def test_planner_memory_does_not_change_values():
+    """A planner reused across positions (its memory filled) values each like a fresh one."""
+    shared = Planner()
+    rng = random.Random(5)
+    state = GameState(2)
+    bots = [make_bot("expected"), make_bot("expected")]
+    seen = 0
+    while not state.is_over and seen < 6:
+        if state.is_chance() and not any(state.kept) and len(state.grill) <= 6:
+            for seat in (0, 1):
+                assert shared.value_after(state, seat, 2) == Planner().value_after(state, seat, 2)
+            seen += 1
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    assert seen
