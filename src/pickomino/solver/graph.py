@@ -39,6 +39,8 @@ class Level:
     #: state each keepable face of the row's roll leads to; ``bust`` in every column for a
     #: roll with no new face (R7), ``none`` (a -inf slot) in the columns left over
     next_by_column: np.ndarray
+    #: the same, (R, C): numpy finds a best column per row fast only along the last axis
+    next_by_row: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ def turn_graph() -> TurnGraph:
                 row_prob=np.array([float(p) for p in row_fraction]),
                 row_fraction=tuple(row_fraction),
                 next_by_column=np.array(row_next, dtype=np.intp).reshape(-1, width).T.copy(),
+                next_by_row=np.array(row_next, dtype=np.intp).reshape(-1, width),
             )
         )
     key_array = np.array(keys, dtype=np.int64)

@@ -77,13 +77,9 @@ class TurnSolution:
         if self._targets is None:
             self._targets = []
             for level in self.graph.levels:
-                columns = self._vector[level.next_by_column]
-                best = columns.max(axis=0)
-                targets = level.next_by_column[-1].copy()
-                for column in range(len(columns) - 2, -1, -1):  # the first best column wins
-                    chosen = columns[column] == best
-                    targets[chosen] = level.next_by_column[column][chosen]
-                self._targets.append(targets)
+                rows = level.next_by_row
+                best = self._vector[rows].argmax(axis=1)  # the first best column wins
+                self._targets.append(np.take_along_axis(rows, best[:, None], axis=1)[:, 0])
         return self._targets
 
     @cached_property
@@ -136,10 +132,10 @@ class TurnSolution:
             rolling = rolls[level.states]
             final[level.states] += np.where(rolling, 0.0, here)
             row_mass = (here * rolling)[level.row_state] * level.row_prob
-            busted = targets == graph.bust
-            no_new_face += float(row_mass[busted].sum())
-            np.add.at(mass, targets[~busted], row_mass[~busted])
+            moved = np.bincount(targets, weights=row_mass, minlength=size + 2)
+            no_new_face += float(moved[graph.bust])
             mass[level.states] = 0.0
+            mass += moved[:size]
         final += mass  # what is left sits on states that cannot roll: their turn ends
         worm = graph.has_worm
         end_totals = np.bincount(graph.total[worm], weights=final[worm], minlength=MAX_TOTAL + 1)
