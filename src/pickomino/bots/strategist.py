@@ -84,7 +84,7 @@ class Planner:
         model: ``seat`` plays its own turns to maximise it, the others play as `expected`
         does; every turn is exact over its dice."""
         if turns == 0 or state.is_over:
-            return win_probability(state, seat)
+            return self.leaf_value(state, seat)
         key = (state.rules, state.grill_mask, *map(tuple, state.stacks), state.current, seat, turns)
         value = self._memo.get(key)
         if value is None:
@@ -92,6 +92,10 @@ class Planner:
                 self._memo.clear()
             value = self._memo[key] = self._search(state, seat, turns)
         return value
+
+    def leaf_value(self, state: GameState, seat: int) -> float:
+        """Where the search stops: the win model (exact for a finished game)."""
+        return win_probability(state, seat)
 
     def _search(self, state: GameState, seat: int, turns: int) -> float:
         if state.current == seat:
@@ -128,11 +132,17 @@ class StrategistBot:
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic without one
-        self._planner = Planner()
+        self._planner = self.planner()
         self._table: tuple[tuple[int, int], TurnValues] | None = None
 
+    def planner(self) -> Planner:
+        return Planner()
+
+    def lookahead(self, state: GameState) -> int:
+        return lookahead(state)
+
     def choose(self, state: GameState) -> Action:
-        seat, turns = state.current, lookahead(state)
+        seat, turns = state.current, self.lookahead(state)
         if state.phase is Phase.CLAIM:
             endings = dict(state.endings(state.total))
             value = self._planner.value_after
