@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need into .venv (and, when missing, the Debian packages
-# chromium for the browser tests and postgresql for the database tests), then run ruff and
-# the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+# chromium for the browser tests and postgresql for the database tests), then run ruff, mypy
+# (on src) and the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m
+# "not slow"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -17,4 +18,5 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 .venv/bin/python -m ruff check src tests benchmarks scripts
+.venv/bin/python -m mypy
 exec .venv/bin/python -m pytest "$@"

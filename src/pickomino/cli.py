@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import click
@@ -139,11 +140,11 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
         click.echo(json.dumps(result))
         return
     click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
-    for tile, p in result["at_least"].items():  # type: ignore[union-attr]
-        click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")  # type: ignore[index]
+    for tile, p in result["at_least"].items():
+        click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")
     click.echo(
         f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
-        f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"  # type: ignore[arg-type]
+        f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"
     )
     if plot:
         click.echo(f"Plot written to {plot}")
@@ -196,13 +197,13 @@ def advise(
         click.echo(f"Bust: {report['reason']}")
     elif report["phase"] == "roll":
         click.echo(
-            f"Roll the dice. This turn: tile {_percent(report['tile'])}, "  # type: ignore[arg-type]
+            f"Roll the dice. This turn: tile {_percent(report['tile'])}, "
             f"expected worms {report['expected_worms']:+.3f}, "
             f"bust {_percent(report['bust'])}"
-        )  # type: ignore[arg-type]
+        )
     else:
         click.echo("choice       P(tile)   E[worms]     bust")
-        for c in report["choices"]:  # type: ignore[attr-defined]
+        for c in report["choices"]:
             click.echo(
                 f"{c['action']:<10} {_percent(c['tile'])}   {c['expected_worms']:+8.3f}  "
                 f"{_percent(c['bust'])}"
@@ -265,7 +266,7 @@ def tournament(
         total=games,
         unit="game",
         disable=None if progress is None else not progress,
-        file=click.get_text_stream("stderr"),
+        file=sys.stderr,
     ) as bar:
         result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
     if as_json:

@@ -61,7 +61,8 @@ def _table(state: GameState, value: Callable[[Endings], float]) -> TurnValues:
     """A turn's value table from the value of each way it can end (claims or the bust);
     totals that allow the same claims share one valuation."""
     bust = value(state.endings(0, worm=False))
-    end, success, seen = [], [], {(): bust}
+    seen: dict[tuple[Action, ...], float] = {(): bust}
+    end, success = [], []
     for total in range(MAX_TOTAL + 1):
         claims = state.claimable(total)
         if claims not in seen:

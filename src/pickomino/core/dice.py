@@ -14,6 +14,7 @@ from bisect import bisect_right
 from fractions import Fraction
 from functools import cache
 from math import factorial
+from typing import cast
 
 from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS, NUM_DICE
 
@@ -67,7 +68,7 @@ def roll_outcomes(n: int) -> tuple[tuple[Counts, Fraction], ...]:
         raise ValueError(f"cannot roll {n} dice: there are {NUM_DICE} (R2)")
     outcomes = []
     for faces in itertools.combinations_with_replacement(range(6), n):
-        counts = tuple(faces.count(face) for face in range(6))
+        counts = cast(Counts, tuple(faces.count(face) for face in range(6)))
         ways = factorial(n)
         for count in counts:
             ways //= factorial(count)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pickomino.core.actions import Action
-from pickomino.core.dice import format_dice, sample_roll
+from pickomino.core.dice import Counts, format_dice, sample_roll
 from pickomino.core.errors import IllegalAction, RecordError
 from pickomino.core.events import Event
 from pickomino.core.record import DICE_PREFIX, GameRecord
@@ -73,7 +73,7 @@ class Game:
         action = Action.coerce(move)
         return self._record(lambda: self.state.apply(action), lambda _: action.name)
 
-    def roll(self, dice: str | tuple[int, ...]) -> list[Event]:
+    def roll(self, dice: str | Counts) -> list[Event]:
         """Supply the pending roll's outcome (e.g. the real dice typed in); bad dice raise
         :class:`IllegalAction` (R5) and change nothing."""
         return self._record(

@@ -7,7 +7,7 @@ between states, records and processes freely.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 MIN_PLAYERS = 2  # R1
 MAX_PLAYERS = 7  # R1
@@ -98,7 +98,8 @@ class Rules:
                 if value.lower() not in ("true", "false"):
                     raise ValueError(f"rule option {name} must be true or false, not {value!r}")
                 typed = value.lower() == "true"
-            rules = replace(rules, **{name: typed})
+            changes: dict[str, Any] = {name: typed}  # one option, typed above
+            rules = replace(rules, **changes)
         return rules
 
     def to_dict(self) -> dict[str, bool | str]:

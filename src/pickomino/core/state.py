@@ -201,7 +201,7 @@ class GameState:
             state.kept = list(counts)
             state.kept_mask = face_mask(counts)
             state.dice_left = NUM_DICE - sum(counts)
-            state.total = points(counts)  # type: ignore[arg-type]
+            state.total = points(counts)
             state.phase = Phase.ROLL_OR_STOP
             if state.dice_left == 0 or all(counts):
                 raise ValueError("with no dice left or all faces kept the turn is over (R8)")
@@ -301,7 +301,7 @@ class GameState:
         if not claims:
             base._bust("no_worm" if not worm else "too_low", [])
             return [(None, base)]
-        endings = []
+        endings: list[tuple[Action | None, GameState]] = []
         for claim in claims:
             after = base.copy()
             after._claim(claim, [])
@@ -368,7 +368,7 @@ class GameState:
         if self.phase is not Phase.ROLL:
             raise IllegalAction("R5", f"no roll is due now: {self._waiting_for()}")
         try:
-            counts, shown = ROLLS[dice if dice.__class__ is tuple else self._counts(dice)]  # type: ignore[index]
+            counts, shown = ROLLS[dice if dice.__class__ is tuple else self._counts(dice)]
         except (KeyError, TypeError):
             counts, shown = _NO_DICE, -1
         if shown < 0 or sum(counts) != self.dice_left:
@@ -376,7 +376,7 @@ class GameState:
                 "R5", f"the roll must show exactly the {self.dice_left} dice not kept this turn"
             )
         self.roll = counts
-        events: list[Event] = [Rolled(self.current, counts)]  # type: ignore[arg-type]
+        events: list[Event] = [Rolled(self.current, counts)]
         if shown & ~self.kept_mask:
             self.phase = Phase.KEEP
         else:
@@ -399,11 +399,11 @@ class GameState:
                 break
         else:
             if action not in self.legal_actions():  # an equal Action built by the caller
-                raise self._refusal(action)  # type: ignore[arg-type]
-        kind = action.kind  # type: ignore[union-attr]
+                raise self._refusal(action)
+        kind = action.kind
         events: list[Event] = []
         if kind == "keep":
-            face: int = action.value  # type: ignore[assignment,union-attr]
+            face: int = action.value  # type: ignore[assignment]
             count = self.roll[face]
             self.kept[face] = count
             self.kept_mask |= 1 << face
@@ -420,7 +420,7 @@ class GameState:
         elif kind == "stop":
             self._end_turn(events)
         else:
-            self._claim(action, events)  # type: ignore[arg-type]
+            self._claim(action, events)
         return events
 
     def _refusal(self, action: Action) -> IllegalAction:

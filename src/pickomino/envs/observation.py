@@ -23,6 +23,8 @@ the mask: grill, face_down, tops/16, worms/40, kept/8, roll/8, total/40, dice_le
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 
@@ -91,16 +93,16 @@ def observe_into(batch: dict[str, np.ndarray], row: int, state: GameState, seat:
     mask[state.legal_action_ids()] = 1
 
 
-def observe(state: GameState, seat: int) -> dict[str, object]:
+def observe(state: GameState, seat: int) -> dict[str, Any]:
     """The observation of ``seat`` (normally the player to move)."""
     batch = empty_batch(state.num_players, 1)
     observe_into(batch, 0, state, seat)
-    observation: dict[str, object] = {key: value[0] for key, value in batch.items()}
+    observation: dict[str, Any] = {key: value[0] for key, value in batch.items()}
     observation["total"], observation["dice_left"] = state.total, state.dice_left
     return observation
 
 
-def flatten(observation: dict[str, object]) -> np.ndarray:
+def flatten(observation: dict[str, Any]) -> np.ndarray:
     """The flat, scaled vector of an observation (see the module docstring)."""
     return np.concatenate(
         [

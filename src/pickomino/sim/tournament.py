@@ -172,7 +172,7 @@ def run_tournament(
     return result
 
 
-def _map(function, items, jobs: int) -> Iterator:  # type: ignore[no-untyped-def]
+def _map(function, items, jobs: int) -> Iterator:
     if jobs <= 1:
         yield from map(function, items)
         return

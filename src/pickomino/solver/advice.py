@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pickomino.core import Action, GameState, Phase, parse_dice
 from pickomino.core.actions import ROLL, STOP
@@ -87,7 +88,7 @@ def best_action(state: GameState, values: TurnValues | TurnSolution | None = Non
 
 def advice_report(
     state: GameState, seat: int, kept: str = "", rolled: str | None = None
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """What to do with real dice, as plain data (``pickomino advise --json``, the score
     keeper's dice helper): the phase reached (``bust``, ``roll`` or ``keep``/…), and either
     the turn's outlook before a roll or every choice ranked with its odds.

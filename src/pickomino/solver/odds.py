@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pickomino.core.rules import TILES
 from pickomino.solver.solve import solve
 from pickomino.solver.values import TurnValues
 
 
-def fresh_turn_odds(stake: float = 0.0) -> dict[str, object]:
+def fresh_turn_odds(stake: float = 0.0) -> dict[str, Any]:
     """Best achievable P(worm and total >= T) and P(worm and total = T) for T = 21..36,
     each under its own best policy; the best expected worms when every tile is on the grill
     and a bust costs ``stake`` worms; and the bust probability under that policy."""
@@ -21,15 +23,15 @@ def fresh_turn_odds(stake: float = 0.0) -> dict[str, object]:
     }
 
 
-def plot_odds(odds: dict[str, object], path: str) -> None:
+def plot_odds(odds: dict[str, Any], path: str) -> None:
     """Draw the >= T and = T curves to an image file (matplotlib, no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    at_least: dict[str, float] = odds["at_least"]  # type: ignore[assignment]
-    exactly: dict[str, float] = odds["exactly"]  # type: ignore[assignment]
+    at_least: dict[str, float] = odds["at_least"]
+    exactly: dict[str, float] = odds["exactly"]
     figure, axes = plt.subplots(figsize=(8, 4.5))
     axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label="P(total ≥ T, with a worm)")
     axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label="P(total = T, with a worm)")

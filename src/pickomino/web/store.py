@@ -108,7 +108,7 @@ def database_url(database: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _sqlite_pragmas(connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(connection, _record) -> None:
     # WAL: a committed move survives the process being killed; readers never block writers.
     # No automatic checkpoints: they would run inside some player's commit and stall the
     # server for milliseconds; Store.checkpoint() does them from a worker thread instead.
