@@ -3,7 +3,7 @@
 Plays `expected` vs `expected` games, records every turn start from both players' points of
 view (lead, worms on the grill, exposed top tiles, who moves) with who won, and fits the
 logistic model by Newton's method. Prints the coefficients to paste into strategist.py and
-the held-out log-loss. Run: ``.venv/bin/python scripts/fit_win_model.py --games 3000``
+the held-out log-loss. Run: ``.venv/bin/python scripts/fit_win_model.py --games 6000``
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ C = 2.0
 
 
 def turn_starts(game: int) -> list[tuple[float, ...]]:
-    """(lead, grill worms, my top worms, their top worms, I move, I won) per player and turn."""
+    """(lead, grill worms, my top worms, their top worms, I move, who holds the higher tile
+    (+1 me, -1 them: the tie-break of R20), I won) per player and turn."""
     rng = random.Random(f"fit:{game}")
     bots = [make_bot("expected"), make_bot("expected")]
     state = GameState(2, Rules(), start_player=game % 2)
@@ -32,6 +33,7 @@ def turn_starts(game: int) -> list[tuple[float, ...]]:
                     state.scores(),
                     sum(worms_on(t) for t in state.grill),
                     [worms_on(s[-1]) if s else 0 for s in state.stacks],
+                    [max(s, default=0) for s in state.stacks],
                     state.current,
                 )
             )
@@ -41,18 +43,26 @@ def turn_starts(game: int) -> list[tuple[float, ...]]:
             state.apply(bots[state.current].choose(state))
     winners = state.winners()
     rows = []
-    for scores, grill, tops, mover in seen:
+    for scores, grill, tops, highest, mover in seen:
         for me in (0, 1):
             won = 1 / len(winners) if me in winners else 0.0
             lead = scores[me] - scores[1 - me]
-            rows.append((lead, grill, tops[me], tops[1 - me], float(mover == me), won))
+            tie_break = (highest[me] > highest[1 - me]) - (highest[me] < highest[1 - me])
+            rows.append((lead, grill, tops[me], tops[1 - me], float(mover == me), tie_break, won))
     return rows
 
 
 def features(data: np.ndarray) -> np.ndarray:
-    lead, grill, mine, theirs, moves = data[:, :5].T
-    root = np.sqrt(grill + C)
-    return np.c_[lead / root, lead / (grill + C), (mine - theirs) / root, 2 * moves - 1]
+    lead, grill, mine, theirs, moves, tie_break = data[:, :6].T
+    root, remaining = np.sqrt(grill + C), grill + C
+    return np.c_[
+        lead / root,
+        lead / remaining,
+        (mine - theirs) / root,
+        2 * moves - 1,
+        tie_break / root,
+        tie_break / remaining,
+    ]
 
 
 def fit(x: np.ndarray, y: np.ndarray, steps: int = 30) -> np.ndarray:
@@ -71,19 +81,17 @@ def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=6000)
     args = parser.parse_args()
     data = np.array([row for game in range(args.games) for row in turn_starts(game)])
     train = np.arange(len(data)) % 5 != 0  # every fifth row held out
-    x, y = features(data), data[:, 5]
-    w = fit(x[train], y[train])
-    print(f"{len(data)} points of view from {args.games} games")
-    print("held-out log-loss", round(log_loss(x[~train], y[~train], w), 4))
-    lead, late, exposed, mover = fit(x, y)
-    print(
-        f"C, LEAD, LEAD_LATE, EXPOSED, MOVER = {C}, {lead:.4f}, {late:.4f}, {exposed:.4f}, "
-        f"{mover:.4f}"
-    )
+    x, y = features(data), data[:, 6]
+    print(f"{len(data)} points of view from {args.games} games; held-out log-loss:")
+    for name, columns in (("without the tie-break terms", 4), ("with them", 6)):
+        w = fit(x[train, :columns], y[train])
+        print(f"  {name}: {log_loss(x[~train, :columns], y[~train], w):.5f}")
+    coefficients = ", ".join(f"{value:.4f}" for value in fit(x, y))
+    print(f"LEAD, LEAD_LATE, EXPOSED, MOVER, TIE_BREAK, TIE_BREAK_LATE = {coefficients}")
 
 
 if __name__ == "__main__":

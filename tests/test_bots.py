@@ -84,6 +84,15 @@ def test_win_probability_grows_with_the_lead():
     assert win_probability(ahead, 0) + win_probability(ahead, 1) == pytest.approx(1, abs=0.1)
 
 
+def test_win_probability_counts_the_tie_break():
+    """R20: at equal worms, the player holding the higher tile wins a tie; the model values
+    holding 36 above holding 33 (4 worms each), whoever moves."""
+    for mover in (0, 1):
+        high = GameState.from_position([[36], [33]], current=mover)
+        low = GameState.from_position([[33], [36]], current=mover)
+        assert win_probability(high, 0) > win_probability(low, 0)
+
+
 def test_strategist_values_a_finished_game_exactly():
     """C9/R20: a claim that takes the last grill tile ends the game; its value is 1 or 0."""
     rest = [t for t in range(21, 37) if t not in (24, 33, 35, 36)]

@@ -1,9 +1,10 @@
 """The strategist: plays to win the game, not to win worms this turn.
 
 1. A position is worth its win probability, estimated by a logistic model of the worm lead,
-   the worms left on the grill, who moves next and whose top tile is exposed; the model was
-   fitted on positions of `expected`-vs-`expected` self-play (``scripts/fit_win_model.py``
-   regenerates the data and prints these coefficients).
+   the worms left on the grill, who moves next, whose top tile is exposed and who holds the
+   higher tile (which decides a tie, R20); the model was fitted on positions of
+   `expected`-vs-`expected` self-play (``scripts/fit_win_model.py`` regenerates the data and
+   prints these coefficients).
 2. Each way its turn can end (every claim, or the bust) is valued one turn deeper: the next
    player's turn is computed exactly, as the `expected` bot would play it, and every position
    it can end in is valued by the model. A finished game is valued exactly (R20).
@@ -24,9 +25,12 @@ from pickomino.solver.graph import MAX_TOTAL
 from pickomino.solver.values import claim_gain
 
 #: Logistic win model: x = LEAD·d/√(R+C) + LEAD_LATE·d/(R+C) + EXPOSED·(mine−theirs)/√(R+C)
-#: ± MOVER, where d is my worms minus the best opponent's, R the worms face up on the grill,
-#: mine/theirs the worms on my top tile and on the best opponent top tile.
-C, LEAD, LEAD_LATE, EXPOSED, MOVER = 2.0, 0.8026, 0.523, -0.1758, 0.1312
+#: ± MOVER + TIE_BREAK·t/√(R+C) + TIE_BREAK_LATE·t/(R+C), where d is my worms minus the best
+#: opponent's, R the worms face up on the grill, mine/theirs the worms on my top tile and on
+#: the best opponent top tile, t = +1 if my highest tile beats every opponent's, -1 if not.
+C = 2.0
+LEAD, LEAD_LATE, EXPOSED, MOVER = 0.7617, 0.4128, -0.2606, 0.1263
+TIE_BREAK, TIE_BREAK_LATE = 0.3134, 0.1979
 #: With this many face-up grill tiles or fewer, look one more turn ahead.
 ENDGAME_TILES = 4
 
@@ -43,7 +47,11 @@ def win_probability(state: GameState, seat: int) -> float:
     root = math.sqrt(remaining)
     mine = worms_on(state.stacks[seat][-1]) if state.stacks[seat] else 0
     theirs = max((worms_on(state.stacks[s][-1]) for s in others if state.stacks[s]), default=0)
-    x = LEAD * lead / root + LEAD_LATE * lead / remaining + EXPOSED * (mine - theirs) / root
+    highest = max(state.stacks[seat], default=0)
+    highest_other = max(max(state.stacks[s], default=0) for s in others)
+    tie_break = (highest > highest_other) - (highest < highest_other)
+    x = (LEAD * lead + EXPOSED * (mine - theirs) + TIE_BREAK * tie_break) / root
+    x += (LEAD_LATE * lead + TIE_BREAK_LATE * tie_break) / remaining
     x += MOVER if state.current == seat else -MOVER
     return 1 / (1 + math.exp(-x))
 
