@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,6 +50,51 @@ JSON_OPTION = click.option(
 @click.version_option(__version__, prog_name="pickomino")
 def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
+
+
+def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--seed, --jobs, --rules, --json and --progress, shared by tournament and compare."""
+    for option in reversed(
+        (
+            click.option("--seed", type=int, default=0, show_default=True),
+            click.option(
+                "--jobs",
+                type=click.IntRange(min=1),
+                default=1,
+                show_default=True,
+                help="Processes to play in parallel (the result does not depend on it).",
+            ),
+            RULES_OPTION,
+            JSON_OPTION,
+            click.option(
+                "--progress/--no-progress",
+                default=None,
+                help="Show a progress bar (default: when standard error is a terminal).",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _check_bots(names: list[str], hint: str) -> None:
+    unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
+    if unknown or not names:
+        raise click.BadParameter(
+            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {', '.join(BOTS)}",
+            param_hint=hint,
+        )
+
+
+def _progress_bar(games: int, progress: bool | None) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=games,
+        unit="game",
+        disable=None if progress is None else not progress,
+        file=sys.stderr,
+    )
 
 
 @main.command()
@@ -225,21 +272,7 @@ def advise(
     help="Seats per game; bots are seated in rotation.",
 )
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Processes to play in parallel (the result does not depend on it).",
-)
-@RULES_OPTION
-@JSON_OPTION
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Show a progress bar (default: when standard error is a terminal).",
-)
+@simulation_options
 def tournament(
     bots: str,
     players: int,
@@ -251,23 +284,11 @@ def tournament(
     progress: bool | None,
 ) -> None:
     """Play many seat-rotated games between bots and report win shares."""
-    from tqdm import tqdm
-
     from pickomino.sim import run_tournament
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
-    if unknown or not names:
-        raise click.BadParameter(
-            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {', '.join(BOTS)}",
-            param_hint="--bots",
-        )
-    with tqdm(
-        total=games,
-        unit="game",
-        disable=None if progress is None else not progress,
-        file=sys.stderr,
-    ) as bar:
+    _check_bots(names, "--bots")
+    with _progress_bar(games, progress) as bar:
         result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
@@ -287,6 +308,51 @@ def tournament(
             f"{_percent(record.win_share)}  [{_percent(low)}, {_percent(high)}]  "
             f"{record.worms / record.games:>10.2f}  {record.turns / record.games:>10.2f}"
         )
+
+
+@main.command()
+@click.argument("first")
+@click.argument("second")
+@click.option("--against", required=True, help="The bot in every other seat, e.g. expected.")
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True)
+@click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True, help="Pairs.")
+@simulation_options
+def compare(
+    first: str,
+    second: str,
+    against: str,
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    rules: Rules,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
+    """Is bot FIRST stronger than bot SECOND? Each game is played twice on the same dice,
+    once with each in the same seat against the same opponents; prints both win shares and
+    their difference with a 95% interval (paired: far narrower than two tournaments give)."""
+    from pickomino.sim import compare as run_compare
+
+    _check_bots([first, second], "FIRST/SECOND")
+    _check_bots([against], "--against")
+    with _progress_bar(games, progress) as bar:
+        result = run_compare(first, second, against, players, games, seed, rules, jobs, bar.update)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+        return
+    low, high = result.ci95
+    click.echo(
+        f"{games} pairs of games, {players} players, seed {seed}, against {against}, "
+        f"rules {rules.preset_name or rules.to_dict()}"
+    )
+    for name, share in zip(result.bots, result.shares, strict=True):
+        click.echo(f"{name:<14} win share {_percent(share)}")
+    click.echo(
+        f"difference     {100 * result.difference:+.2f} points, 95% CI "
+        f"[{100 * low:+.2f}, {100 * high:+.2f}]; {_percent(result.differing).strip()} of the "
+        "games ended differently"
+    )
 
 
 @main.command()

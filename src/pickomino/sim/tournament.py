@@ -117,17 +117,28 @@ def seating(labels: Sequence[str], players: int, game: int) -> tuple[str, ...]:
     return tuple(labels[(game + seat) % len(labels)] for seat in range(players))
 
 
-def play_game(seats: tuple[str, ...], rules: Rules, seed: int, game: int) -> GameOutcome:
-    """Play game number ``game`` of a tournament, reproducibly from (seed, game)."""
+def play_game(
+    seats: tuple[str, ...], rules: Rules, seed: int, game: int, keyed_dice: bool = False
+) -> GameOutcome:
+    """Play game number ``game`` of a tournament, reproducibly from (seed, game). The dice
+    come from one stream per game, or with ``keyed_dice`` from (seed, game, turn, roll of the
+    turn): then two games whose players choose differently still share every turn's rolls
+    (as far as they throw the same number of dice), which is what paired comparisons need."""
     rng = random.Random(f"pickomino:{seed}:{game}")
     bots = [make_bot(label.split("#")[0], rng.getrandbits(32)) for label in seats]
     state = GameState(len(seats), rules)
     turns = [0] * len(seats)
+    roll = 0
     while not state.is_over:
         if state.is_chance():
             if not any(state.kept):
                 turns[state.current] += 1
-            state.apply_roll(sample_roll(state.dice_left, rng))
+                roll = 0
+            roll += 1
+            dice = (
+                random.Random(f"pickomino:{seed}:{game}:{sum(turns)}:{roll}") if keyed_dice else rng
+            )
+            state.apply_roll(sample_roll(state.dice_left, dice))
         else:
             state.apply(bots[state.current].choose(state))
     winners = state.winners()
@@ -164,7 +175,7 @@ def run_tournament(
         (labels, players, rules, seed, range(start, min(start + chunk, games)))
         for start in range(0, games, chunk)
     ]
-    for outcomes in _map(_play_chunk, chunks, jobs):
+    for outcomes in parallel_map(_play_chunk, chunks, jobs):
         for outcome in outcomes:
             result.add(outcome)
         if progress:
@@ -172,7 +183,8 @@ def run_tournament(
     return result
 
 
-def _map(function, items, jobs: int) -> Iterator:
+def parallel_map(function, items, jobs: int) -> Iterator:
+    """``map`` in order, over ``jobs`` processes (in this one for a single job)."""
     if jobs <= 1:
         yield from map(function, items)
         return
