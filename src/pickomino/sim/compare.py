@@ -19,10 +19,8 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from pickomino.bots import make_bot
 from pickomino.core import Rules
-from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from pickomino.sim.tournament import Z95, parallel_map, play_game
+from pickomino.sim.tournament import Z95, check_setup, parallel_map, play_game
 
 
 @dataclass(frozen=True)
@@ -77,12 +75,9 @@ def compare(
     """Play ``games`` pairs of games (see the module docstring); ``progress`` gets each
     chunk's number of pairs. The result does not depend on ``jobs``."""
     rules = rules or Rules()
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1)")
+    check_setup(players, (a, b, against))
     if games < 2:
         raise ValueError("a comparison needs at least two games")
-    for name in (a, b, against):
-        make_bot(name)  # unknown names fail here, before any process starts
     chunks = [
         (a, b, against, players, rules, seed, range(start, min(start + chunk, games)))
         for start in range(0, games, chunk)

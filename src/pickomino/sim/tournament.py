@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -146,6 +146,14 @@ def play_game(
     return GameOutcome(seats, tuple(state.scores()), shares, tuple(turns))
 
 
+def check_setup(players: int, bots: Iterable[str]) -> None:
+    """Refuse a player count outside the rules or an unknown bot, before any process starts."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1)")
+    for name in bots:
+        make_bot(name)
+
+
 def _play_chunk(args: tuple[Sequence[str], int, Rules, int, range]) -> list[GameOutcome]:
     labels, players, rules, seed, games = args
     return [play_game(seating(labels, players, g), rules, seed, g) for g in games]
@@ -163,13 +171,10 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` seat-rotated games; ``progress`` is called with each chunk's size."""
     rules = rules or Rules()
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1)")
+    check_setup(players, bots)
     if games < 1:
         raise ValueError("a tournament needs at least one game")
     labels = bot_labels(bots)
-    for name in bots:
-        make_bot(name)  # unknown names fail here, before any process starts
     result = TournamentResult(players=players, seed=seed, rules=rules)
     chunks = [
         (labels, players, rules, seed, range(start, min(start + chunk, games)))
