@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
@@ -158,6 +159,24 @@ def test_hostile_input_gets_clear_answers(client):
     assert client.post("/api/games", json=huge).status_code == 413
     for path in ("/api/games/%00/record", "/api/games/a%20b/replay", "/api/sheets/%00"):
         assert client.get(path).status_code == 404, path
+
+
+def test_a_chunked_body_without_a_length_is_capped_too(server):
+    """A body sent in chunks declares no length; it is refused once it passes the limit, and
+    a small chunked body still works."""
+    spec = DUEL
+
+    def chunks(text: str, size: int = 1000) -> Iterator[bytes]:
+        for start in range(0, len(text), size):
+            yield text[start : start + size].encode()
+
+    with httpx.Client(base_url=server.url, headers={"content-type": "application/json"}) as http:
+        huge = json.dumps({**spec, "rules": "official" + " " * 20_000})
+        refused = http.post("/api/games", content=chunks(huge))
+        assert "content-length" not in refused.request.headers
+        assert refused.status_code == 413 and "over 16384 bytes" in refused.text
+        created = http.post("/api/games", content=chunks(json.dumps(spec), 10))
+        assert created.status_code == 201, created.text
 
 
 class StuckSocket:
