@@ -127,12 +127,6 @@ def value_after(state: GameState, seat: int, turns: int) -> float:
     return Planner().value_after(state, seat, turns)
 
 
-def lookahead(state: GameState) -> int:
-    """Turns to look past the current one: the next player's reply, and in the endgame
-    (few tiles left, so few distinct endings) one more turn of one's own."""
-    return 2 if len(state.grill) <= ENDGAME_TILES else 1
-
-
 @register("strategist")
 class StrategistBot:
     """Maximises its win probability one reply deep (see the module docstring)."""
@@ -145,10 +139,13 @@ class StrategistBot:
         self._table: tuple[tuple[int, int], TurnValues] | None = None
 
     def planner(self) -> Planner:
+        """The search (a subclass may give it another leaf value)."""
         return Planner()
 
     def lookahead(self, state: GameState) -> int:
-        return lookahead(state)
+        """Turns to look past the current one: the next player's reply, and in the endgame
+        (few tiles left, so few distinct endings) one more turn of one's own."""
+        return 2 if len(state.grill) <= ENDGAME_TILES else 1
 
     def choose(self, state: GameState) -> Action:
         seat, turns = state.current, self.lookahead(state)

@@ -135,6 +135,7 @@ def turn_graph() -> TurnGraph:
                 row_state.append(position)
                 row_fraction.append(probability)
                 row_next.append(next_states)
+        next_by_row = np.array(row_next, dtype=np.intp).reshape(-1, width)
         levels.append(
             Level(
                 n=n,
@@ -143,8 +144,8 @@ def turn_graph() -> TurnGraph:
                 row_starts=np.searchsorted(row_state, np.arange(len(rolling))),
                 row_prob=np.array([float(p) for p in row_fraction]),
                 row_fraction=tuple(row_fraction),
-                next_by_column=np.array(row_next, dtype=np.intp).reshape(-1, width).T.copy(),
-                next_by_row=np.array(row_next, dtype=np.intp).reshape(-1, width),
+                next_by_column=next_by_row.T.copy(),
+                next_by_row=next_by_row,
             )
         )
     key_array = np.array(keys, dtype=np.int64)
