@@ -109,11 +109,24 @@ class Planner:
     def _search(self, state: GameState, seat: int, turns: int) -> float:
         if state.current == seat:
             return solve(self.turn_values(state, turns - 1)).start_value
-        policy = solve(TurnValues.worm_gain(state))
+        return self._expected_play(state, seat, turns - 1)
+
+    def _expected_play(self, state: GameState, seat: int, turns: int) -> float:
+        """Win chance of ``seat`` when the player to move plays this turn as `expected` does
+        (the worm-gain policy, claims by worm swing), each ending valued ``turns`` ahead."""
         scored = _table(
-            state, lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns - 1)
+            state, lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns)
         )
-        return policy.evaluate(scored)
+        return solve(TurnValues.worm_gain(state)).evaluate(scored)
+
+    def give_away(self, state: GameState, turns: int) -> float:
+        """Win chance the player to move loses by playing this turn as `expected` does
+        instead of as this search would (at a turn start): what a win-aware player can gain
+        on `expected` here, as far as this search can see (``scripts/expected_give_away.py``)."""
+        if state.is_over or not state.is_chance() or any(state.kept):
+            raise ValueError("give_away values a whole turn: call it at the start of one")
+        best = solve(self.turn_values(state, turns)).start_value
+        return best - self._expected_play(state, state.current, turns)
 
     def turn_values(self, state: GameState, turns: int) -> TurnValues:
         """The table for the turn of ``state.current``: each ending valued ``turns`` more

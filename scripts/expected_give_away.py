@@ -1,0 +1,71 @@
+"""How much win chance the `expected` bot gives away, as the strategist's search sees it.
+
+Plays `expected` vs `expected` games and, at every turn start, asks the strategist's planner
+how much better than `expected`'s turn the best win-aware turn would be
+(``Planner.give_away``). The sum over one player's turns is the edge a player who plays
+exactly like that search could take from `expected` in a game; it bounds what the strategist
+can win against `expected` for as long as it keeps the same win model. Reported per phase
+(face-up tiles left on the grill) and for each lookahead depth asked for.
+Run: ``.venv/bin/python scripts/expected_give_away.py --games 600 --turns 1,2``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from functools import partial
+
+import numpy as np
+
+from pickomino.bots import make_bot
+from pickomino.bots.strategist import Planner
+from pickomino.core import GameState, sample_roll
+from pickomino.sim.tournament import parallel_map
+
+PHASES = ((9, 16), (5, 8), (3, 4), (0, 2))  # face-up tiles left on the grill
+
+
+def game_give_aways(game: int, depths: tuple[int, ...]) -> list[tuple[int, list[float]]]:
+    """(face-up tiles, give-away at each depth) at every turn start of one seeded game."""
+    rng = random.Random(f"give-away:{game}")
+    bot = make_bot("expected")
+    planners = [(Planner(), depth) for depth in depths]
+    state = GameState(2, start_player=game % 2)
+    turns = []
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept):
+            losses = [planner.give_away(state, depth) for planner, depth in planners]
+            turns.append((len(state.grill), losses))
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bot.choose(state))
+    return turns
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--turns", default="1", help="lookahead depths, comma-separated")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    depths = tuple(int(d) for d in args.turns.split(","))
+    play = partial(game_give_aways, depths=depths)
+    games = list(parallel_map(play, range(args.games), args.jobs))
+    print(f"win chance `expected` gives away per game and player ({args.games} games):")
+    for k, depth in enumerate(depths):
+        per_game = np.array([sum(losses[k] for _, losses in turns) for turns in games]) / 2
+        half_width = 1.96 * per_game.std() / math.sqrt(args.games)
+        phases = []
+        for lo, hi in PHASES:
+            lost = sum(losses[k] for turns in games for n, losses in turns if lo <= n <= hi)
+            phases.append(f"{lo}-{hi} tiles {lost / (2 * args.games):.2%}")
+        print(
+            f"  looking {depth} turn(s) ahead: {per_game.mean():.2%} ± {half_width:.2%}"
+            f" ({', '.join(phases)})"
+        )
+
+
+if __name__ == "__main__":
+    main()
