@@ -60,6 +60,7 @@ def test_serve_refuses_a_database_it_cannot_open_and_bad_options(tmp_path):
         (("serve", "--port", "70000"), "--port"),
         (("serve", "--bot-delay", "-1"), "--bot-delay"),
         (("serve", "--message-rate", "0"), "--message-rate"),
+        (("serve", "--abandon-after", "-1"), "--abandon-after"),
     ]:
         result = run(*args)
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)

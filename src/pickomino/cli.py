@@ -469,6 +469,14 @@ def play(
     show_default=True,
     help="Games or score sheets one address may create a minute (ten at once).",
 )
+@click.option(
+    "--abandon-after",
+    type=click.FloatRange(min=0),
+    default=168.0,
+    show_default=True,
+    help="Hours without a move or a join after which an unfinished game nobody is "
+    "connected to is abandoned (kept for its replay, no longer played; 0: never).",
+)
 def serve(
     host: str,
     port: int,
@@ -476,6 +484,7 @@ def serve(
     bot_delay: float,
     message_rate: float,
     new_games_per_minute: float,
+    abandon_after: float,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import gc
@@ -492,6 +501,7 @@ def serve(
             bot_delay=bot_delay,
             message_rate=message_rate,
             new_games_per_minute=new_games_per_minute,
+            abandon_after=abandon_after * 3600,
         )
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         raise click.ClickException(f"cannot open the database {target}: {error}") from None

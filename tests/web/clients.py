@@ -4,7 +4,10 @@ keeping the log whole (states after the first bring only new lines, see
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from pickomino.web.protocol import merge_log
+from pickomino.web.store import Store
 
 
 def follow(client: object, message: dict) -> dict:
@@ -38,3 +41,16 @@ def next_of(ws, kind: str) -> dict:
         message = follow(ws, ws.receive_json())
         if message["type"] == kind:
             return message
+
+
+def age(database: str, game_id: str, seconds: float) -> None:
+    """Move a game's last activity back in time, in the database itself."""
+    store = Store(database)
+    try:
+        with store.engine.begin() as db:
+            db.execute(
+                sa.text("UPDATE games SET updated = updated - :s WHERE id = :id"),
+                {"s": seconds, "id": game_id},
+            )
+    finally:
+        store.close()

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from pickomino.web.process import ServerProcess
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .clients import age
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
@@ -254,6 +255,24 @@ def test_the_lobby_lists_games_and_joins_a_free_seat(server: ServerProcess, page
         expect(lobby.get_by_test_id("game")).to_have_attribute("data-seat", "0")
         expect(lobby.get_by_test_id("player-name")).to_have_text(["Cy", "Bob"])
         expect(lobby.get_by_test_id("waiting")).to_contain_text("Waiting for Bob")
+
+
+def test_an_abandoned_game_is_listed_as_finished_and_replays(
+    server: ServerProcess, pages: Pages
+) -> None:
+    game = create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
+    server.stop()
+    age(str(server.database), game["id"], 8 * 24 * 3600)  # a week and a day without a move
+    server.start()
+    with pages.checked():
+        lobby = pages.open(server.url + "/")
+        row = lobby.get_by_test_id("games-over").get_by_test_id("game-row")
+        expect(row).to_contain_text("Abandoned")
+        expect(lobby.get_by_test_id("games-open")).not_to_contain_text("Ann, Bob")
+        row.get_by_test_id("replay-game").click()
+        expect(lobby.get_by_test_id("turn-info")).to_contain_text("Abandoned")
+        expect(lobby.get_by_test_id("result")).to_contain_text("Nobody played on")
+        expect(lobby.get_by_test_id("replay")).to_be_visible()
 
 
 def test_the_table_fits_a_phone(server: ServerProcess, pages: Pages) -> None:

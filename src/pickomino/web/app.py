@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -49,8 +50,8 @@ from pickomino.web.forms import (
 from pickomino.web.keeper_api import keeper_router
 from pickomino.web.outbox import Outbox
 from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, Sync, parse_message
-from pickomino.web.room import Refused, Room
-from pickomino.web.store import Store
+from pickomino.web.room import ABANDONED, Refused, Room
+from pickomino.web.store import UNFINISHED, Store
 from pickomino.web.view import replay_frames
 
 STATIC = Path(str(files("pickomino.web") / "static"))
@@ -98,7 +99,7 @@ class Rooms:
                 raise
             room.on_idle = self.release
             room.settle_status()
-            if keep or room.status != "over":
+            if keep or not room.ended:
                 self.rooms[game_id] = room
         return room
 
@@ -107,14 +108,32 @@ class Rooms:
         self.rooms[room.id] = room
 
     def release(self, room: Room) -> None:
-        """Forget a finished game nobody watches (it is stored; loaded again on demand), so
+        """Forget an ended game nobody watches (it is stored; loaded again on demand), so
         a long-running server does not keep every game it ever served in memory."""
-        if room.status == "over" and not room.connections:
+        if room.ended and not room.connections:
             self.rooms.pop(room.id, None)
+
+    def abandon_idle(self, idle: float) -> list[str]:
+        """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
+        that nobody is connected to, and forget them: they are no longer replayed at every
+        start nor kept in memory, and refuse moves and joins; their record and replay stay."""
+        idle_ids = [
+            game_id
+            for game_id in self.store.game_ids(UNFINISHED, idle_since=time.time() - idle)
+            if game_id not in self.rooms or not self.rooms[game_id].connections
+        ]
+        self.store.abandon(idle_ids)
+        for game_id in idle_ids:
+            room = self.rooms.pop(game_id, None)
+            if room is not None:
+                room.status = "abandoned"  # its bot task, if any, stops at its next step
+        if idle_ids:
+            log.info("abandoned %d idle game(s)", len(idle_ids))
+        return idle_ids
 
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game and let its bots play."""
-        for game_id in self.store.game_ids(("open", "playing")):
+        for game_id in self.store.game_ids(UNFINISHED):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
                 if room is not None:
@@ -129,21 +148,27 @@ def create_app(
     bot_delay: float = 0.8,
     message_rate: float = 20.0,
     new_games_per_minute: float = 10.0,
+    abandon_after: float = 7 * 24 * 3600,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
-    one creating more than ``new_games_per_minute`` games or sheets is refused (429)."""
+    one creating more than ``new_games_per_minute`` games or sheets is refused (429); an
+    unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never)."""
     store = Store(database)
     limit_creations = creation_limit(new_games_per_minute)
     rooms = Rooms(store, bot_delay)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(_checkpoints(store))]
+        if abandon_after:
+            rooms.abandon_idle(abandon_after)  # before the start replays them all
+            tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
         rooms.resume_all()
-        checkpoints = asyncio.create_task(_checkpoints(store))
         yield
-        checkpoints.cancel()
+        for task in tasks:
+            task.cancel()
         await rooms.stop()
         store.close()
 
@@ -199,7 +224,9 @@ def create_app(
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join) -> dict[str, object]:
-        room = _room(rooms, game_id)
+        room = _room(rooms, game_id, keep=False)  # an ended game need not stay in memory
+        if room.status == "abandoned":
+            raise HTTPException(409, ABANDONED)
         seat = room.free_person_seat()
         if seat is None:
             raise HTTPException(409, "no free seat in this game: watch it instead")
@@ -293,6 +320,16 @@ async def _checkpoints(store: Store, every: float = 2.0) -> None:
             await asyncio.to_thread(store.checkpoint)
         except Exception:  # the next one will try again; the moves are safe in the log
             log.exception("SQLite checkpoint failed")
+
+
+async def _abandon_idle(rooms: Rooms, idle: float) -> None:
+    """Look for idle games a few times per ``idle`` period (at least once an hour)."""
+    while True:
+        await asyncio.sleep(min(idle / 4, 3600))
+        try:
+            rooms.abandon_idle(idle)
+        except Exception:  # the database away? the next round will try again
+            log.exception("could not look for idle games")
 
 
 def _link(room: Room, seat: int) -> str | None:

@@ -27,6 +27,8 @@ log = logging.getLogger("pickomino.web")
 
 #: Sends one message (JSON text) to one client.
 Send = Callable[[str], Awaitable[None]]
+#: Why an abandoned game refuses moves and joins.
+ABANDONED = "this game was abandoned: nobody played in it for too long (watch its replay)"
 
 
 class Refused(Exception):
@@ -105,6 +107,11 @@ class Room:
         return self.session.game
 
     @property
+    def ended(self) -> bool:
+        """Over, or abandoned: nobody will play in it again."""
+        return self.status in ("over", "abandoned")
+
+    @property
     def seq(self) -> int:
         """How many moves have been made: the version of the state clients see."""
         return len(self.game.record.moves)
@@ -164,7 +171,7 @@ class Room:
     async def disconnect(self, send: Send) -> None:
         self.connections.pop(send, None)
         await self.broadcast()
-        if self.status == "over" and not self.connections:
+        if self.ended and not self.connections:
             self.on_idle(self)
 
     def claim(self, seat: int, name: str | None = None, new_token: bool = False) -> None:
@@ -191,6 +198,8 @@ class Room:
         state = self.game.state
         if seat is None:
             raise Refused("spectators cannot play: open your seat's invite link to play")
+        if self.status == "abandoned":
+            raise Refused(ABANDONED)
         if self.status == "open":
             raise Refused("the game has not started: waiting for " + _names(self.waiting()))
         if state.is_over:

@@ -24,13 +24,15 @@ import sqlalchemy as sa
 from platformdirs import user_data_path
 
 metadata = sa.MetaData()
+#: The statuses of a game still to be played (the others: "over" and "abandoned").
+UNFINISHED = ("open", "playing")
 
 games = sa.Table(
     "games",
     metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("header", sa.Text, nullable=False),  # the record without its moves, as JSON
-    sa.Column("status", sa.String(16), nullable=False),  # open | playing | over
+    sa.Column("status", sa.String(16), nullable=False),  # open | playing | over | abandoned
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
 )
@@ -190,6 +192,18 @@ class Store:
                 .values(status=status, header=header, updated=time.time())
             )
 
+    def abandon(self, game_ids: list[str]) -> None:
+        """Mark unfinished games as abandoned; their moves stay (the record and the replay
+        still work) and the time of their last activity too."""
+        if not game_ids:
+            return
+        with self.engine.begin() as db:
+            db.execute(
+                games.update()
+                .where(games.c.id.in_(game_ids), games.c.status.in_(UNFINISHED))
+                .values(status="abandoned")
+            )
+
     def claim_seat(
         self, game_id: str, seat: int, name: str | None, header: str, token: str | None = None
     ) -> None:
@@ -236,9 +250,14 @@ class Store:
             moves=[r.move for r in move_rows],
         )
 
-    def game_ids(self, statuses: tuple[str, ...]) -> list[str]:
+    def game_ids(self, statuses: tuple[str, ...], idle_since: float | None = None) -> list[str]:
+        """Games with one of these statuses (and, if ``idle_since`` is given, no move, claim or
+        status change since that time)."""
+        query = sa.select(games.c.id).where(games.c.status.in_(statuses))
+        if idle_since is not None:
+            query = query.where(games.c.updated < idle_since)
         with self.engine.connect() as db:
-            rows = db.execute(sa.select(games.c.id).where(games.c.status.in_(statuses))).all()
+            rows = db.execute(query).all()
         return [row.id for row in rows]
 
     def listing(self, limit: int = 100) -> list[dict[str, object]]:

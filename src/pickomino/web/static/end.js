@@ -1,5 +1,5 @@
-// The end-of-game panel: the ranking with its tie-break text, every player's worms over
-// the turns, the replay and the record to download.
+// The end-of-game panel: the ranking with its tie-break text (or, for an abandoned game, that
+// it stopped), every player's worms over the turns, the replay and the record to download.
 
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
@@ -13,8 +13,10 @@ export async function showEnd(node, gameId, state) {
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, "Loading the replay…"));
   fill(
     node,
-    h("h2", {}, "Game over"),
-    rankingList(state.table, names),
+    h("h2", {}, state.table.over ? "Game over" : "Abandoned"),
+    state.table.over
+      ? rankingList(state.table, names)
+      : h("p", { class: "result", testid: "result" }, "Nobody played on: the game stopped here."),
     body,
     h(
       "a",

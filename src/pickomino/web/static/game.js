@@ -128,7 +128,7 @@ function render() {
   const current = state.status === "playing" && !table.over ? table.current : null;
   renderPlayers($("players"), table, seats, { you: seat, current });
   $("turn").textContent = turnText(state, seat);
-  $("dice").hidden = table.over || state.status === "open"; // no turn being played
+  $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
   renderDice({ roll: $("roll"), kept: $("kept"), total: $("total") }, table, {
@@ -141,7 +141,7 @@ function render() {
   if (hintSeq !== state.seq) $("hint").hidden = true;
   if (!updateLog(state.log, state.log_start)) send({ type: "sync" }); // lines were missed
 
-  if (table.over && !endShown) {
+  if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
     showEnd($("end"), gameId, state).then(() => {
       if (params.has("replay")) $("end").scrollIntoView();

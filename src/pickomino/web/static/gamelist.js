@@ -1,5 +1,6 @@
 // The lobby's list of games: open ones (Join or Watch), games in progress (Watch) and
-// finished ones (Replay). Refreshed every few seconds while the page is visible.
+// finished ones (Replay), abandoned ones among them. Refreshed every few seconds while the
+// page is visible.
 
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -24,7 +25,7 @@ export function setupGameList(presets) {
       const games = await getJSON("/api/games");
       error.hidden = true;
       for (const status of Object.keys(EMPTY)) {
-        const rows = games.filter((g) => g.status === status).map((g) => gameRow(g, presets, join));
+        const rows = games.filter((g) => listOf(g) === status).map((g) => gameRow(g, presets, join));
         fill($(`games-${status}`), rows.length ? rows : h("li", { class: "placeholder" }, EMPTY[status]));
       }
     } catch (failure) {
@@ -38,6 +39,9 @@ export function setupGameList(presets) {
   load();
   return load;
 }
+
+// An abandoned game is listed with the finished ones: it can only be replayed.
+const listOf = (game) => (game.status === "abandoned" ? "over" : game.status);
 
 function gameRow(game, presets, join) {
   const url = `/games/${encodeURIComponent(game.id)}`;
@@ -53,7 +57,7 @@ function gameRow(game, presets, join) {
     ],
     playing: [h("a", { class: "btn small", href: url, testid: "watch-game" }, "Watch")],
     over: [h("a", { class: "btn small", href: `${url}?replay=1`, testid: "replay-game" }, "Replay")],
-  }[game.status];
+  }[listOf(game)];
   return h(
     "li",
     { class: "game-row", testid: "game-row", data: { gameId: game.id, status: game.status } },
@@ -79,6 +83,9 @@ function gameRow(game, presets, join) {
         ].join(" · "),
       ),
       game.result ? h("p", { class: "muted", testid: "game-result" }, game.result) : null,
+      game.status === "abandoned"
+        ? h("p", { class: "muted", testid: "game-result" }, "Abandoned: nobody played on.")
+        : null,
     ),
     h("div", { class: "buttons" }, buttons),
   );

@@ -21,6 +21,7 @@ export function turnText(state, you) {
   const { table, seats } = state;
   if (state.status === "open") return "Waiting for everybody to take their seats";
   if (table.over) return `Game over after ${table.turn} turns`;
+  if (state.status === "abandoned") return `Abandoned in turn ${table.turn}: nobody played on`;
   const [yours, theirs] = DOING[table.phase];
   const text = table.current === you ? yours : `${seats[table.current].name} ${theirs}`;
   return `Turn ${table.turn} · ${text}`;

@@ -1,0 +1,84 @@
+"""Unfinished games nobody touches for long are abandoned: the server stops replaying them
+at every start and keeping them in memory; they refuse moves and joins, and keep their
+record and replay (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from pickomino.web import create_app
+
+from .clients import age, create, next_of, socket_path
+
+WEEK = 7 * 24 * 3600
+DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
+PEOPLE = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
+
+
+def statuses(client: TestClient) -> dict[str, str]:
+    return {game["id"]: game["status"] for game in client.get("/api/games").json()}
+
+
+def start_playing(client: TestClient, game: dict) -> None:
+    """Ann opens her link (the game starts), rolls once and leaves."""
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        seq = next_of(ann, "state")["seq"]
+        ann.send_json({"type": "act", "action": "roll", "seq": seq})
+        while next_of(ann, "state")["seq"] == seq:
+            pass
+
+
+def test_idle_games_are_abandoned_at_start_and_keep_their_record_and_replay(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        waiting, playing = create(client, PEOPLE), create(client, DUEL)
+        fresh = create(client, PEOPLE)
+        start_playing(client, playing)
+    for game in (waiting, playing):
+        age(database, game["id"], WEEK + 60)
+
+    with TestClient(create_app(database, bot_delay=0, abandon_after=WEEK)) as client:
+        assert statuses(client) == {
+            waiting["id"]: "abandoned",
+            playing["id"]: "abandoned",
+            fresh["id"]: "open",
+        }
+        rooms = client.app.state.rooms.rooms
+        assert waiting["id"] not in rooms and playing["id"] not in rooms  # not replayed
+
+        refused = client.post(f"/api/games/{waiting['id']}/join", json={"name": "Cy"})
+        assert refused.status_code == 409 and "abandoned" in refused.json()["detail"]
+        assert waiting["id"] not in rooms
+        record = client.get(f"/api/games/{playing['id']}/record").json()
+        assert record["moves"][:2] and record["moves"][0].startswith("dice")
+        frames = client.get(f"/api/games/{playing['id']}/replay").json()["frames"]
+        assert frames
+
+        with client.websocket_connect(socket_path(playing, 0)) as ann:
+            state = next_of(ann, "state")
+            assert state["status"] == "abandoned" and state["actions"] == []
+            ann.send_json({"type": "act", "action": "roll"})
+            assert "abandoned" in next_of(ann, "error")["message"]
+        assert playing["id"] not in rooms  # forgotten again once nobody watches
+        assert client.post(f"/api/games/{fresh['id']}/join", json={"name": "Cy"}).is_success
+
+
+def test_a_game_somebody_is_connected_to_is_not_abandoned(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        game = create(client, DUEL)
+        rooms = client.app.state.rooms
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            next_of(ann, "state")
+            age(database, game["id"], WEEK + 60)
+            assert rooms.abandon_idle(WEEK) == []
+            assert statuses(client)[game["id"]] == "playing"
+        assert rooms.abandon_idle(WEEK) == [game["id"]]
+        assert statuses(client)[game["id"]] == "abandoned"
+        assert game["id"] not in rooms.rooms
+
+
+def test_games_are_never_abandoned_when_told_so(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        game = create(client, PEOPLE)
+    age(database, game["id"], 100 * WEEK)
+    with TestClient(create_app(database, bot_delay=0, abandon_after=0)) as client:
+        assert statuses(client)[game["id"]] == "open"
