@@ -139,24 +139,15 @@ def test_strategist_rolls_on_where_stopping_ends_the_game_lost():
 def test_planner_memory_does_not_change_values():
     """A planner reused across positions (its memory filled) values each like a fresh one."""
     shared = Planner()
-    rng = random.Random(5)
-    state = GameState(2)
-    bots = [make_bot("expected"), make_bot("expected")]
-    seen = 0
-    while not state.is_over and seen < 6:
-        if state.is_chance() and not any(state.kept) and len(state.grill) <= 6:
-            for seat in (0, 1):
-                assert shared.value_after(state, seat, 2) == Planner().value_after(state, seat, 2)
-            seen += 1
-        if state.is_chance():
-            state.apply_roll(sample_roll(state.dice_left, rng))
-        else:
-            state.apply(bots[state.current].choose(state))
-    assert seen
+    late = [state for state in turn_starts(5) if len(state.grill) <= 6][:6]
+    assert late
+    for state in late:
+        for seat in (0, 1):
+            assert shared.value_after(state, seat, 2) == Planner().value_after(state, seat, 2)
 
 
-def _turn_starts(game_seed: int, limit: int) -> list[GameState]:
-    """Turn starts of a seeded `expected` self-play game, late ones first (more at stake)."""
+def turn_starts(game_seed: int) -> list[GameState]:
+    """Every turn start of a seeded `expected` self-play game, in order."""
     rng, state = random.Random(game_seed), GameState(2)
     bots, starts = [make_bot("expected"), make_bot("expected")], []
     while not state.is_over:
@@ -166,14 +157,14 @@ def _turn_starts(game_seed: int, limit: int) -> list[GameState]:
             state.apply_roll(sample_roll(state.dice_left, rng))
         else:
             state.apply(bots[state.current].choose(state))
-    return starts[::-1][:limit]
+    return starts
 
 
 def test_give_away_is_never_negative_and_shows_where_expected_plays_for_worms():
     """The best win-aware turn is at least as good as `expected`'s under the same search,
     and strictly better somewhere late in a game."""
     planner = Planner()
-    losses = [planner.give_away(state, 1) for state in _turn_starts(10, 12)]
+    losses = [planner.give_away(state, 1) for state in turn_starts(10)[-12:]]
     assert min(losses) >= -1e-12
     assert max(losses) > 0.05
 
@@ -182,7 +173,7 @@ def test_give_away_values_expected_turn_as_playing_it_does():
     """Independent route: play `expected`'s turn with real dice and value where it ends by
     the win model; the mean matches the search's best value minus the give-away."""
     planner = Planner()
-    state = max(_turn_starts(10, 12), key=lambda s: planner.give_away(s, 0))
+    state = max(turn_starts(10)[-12:], key=lambda s: planner.give_away(s, 0))
     assert planner.give_away(state, 0) > 0.05  # the two policies differ enough to tell
     seat, rng = state.current, random.Random(9)
     bot = make_bot("expected")
