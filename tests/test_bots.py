@@ -1,6 +1,9 @@
 """Bots: legal, deterministic, and doing what their descriptions promise."""
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -197,3 +200,18 @@ def test_give_away_is_asked_at_a_turn_start_only():
     state.apply_roll("12345WWW")
     with pytest.raises(ValueError, match="start of"):
         Planner().give_away(state, 1)
+
+
+def test_give_away_script_reports_every_depth_and_phase():
+    """``scripts/expected_give_away.py`` as a user runs it (README, bots section)."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "expected_give_away.py"
+    args = ["--games", "2", "--turns", "1,2", "--jobs", "1"]
+    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "(2 games)" in lines[0]
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "looking 1 turn(s) ahead",
+        "looking 2 turn(s) ahead",
+    ]
+    assert all("0-2 tiles" in line and "9-16 tiles" in line for line in lines[1:])
