@@ -202,12 +202,21 @@ def test_a_spectator_sees_everything_but_has_no_controls(
 def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
     with pages.checked():
         lobby = pages.open(server.url + "/")
-        lobby.get_by_test_id("seat-name").nth(0).fill("Sam")
-        lobby.get_by_test_id("seat-name").nth(1).fill("Sam")
-        lobby.get_by_test_id("create-game").click()
-        expect(lobby.get_by_test_id("form-error")).to_have_text(
-            "each player needs a different name"
+        names = lobby.get_by_test_id("seat-name")
+        names.nth(0).fill("")
+        expect(lobby.get_by_test_id("start-player").locator("option")).to_have_text(
+            ["Random", "Player 1", "Player 2: Bot 2"]  # no "Player 1: ?" for a name not typed
         )
+        names.nth(0).fill("Sam")
+        names.nth(1).fill(" sam")  # the same name: case and spaces do not count
+        lobby.get_by_test_id("create-game").click()
+        error = lobby.get_by_test_id("seat-row").nth(1).get_by_test_id("row-error")
+        expect(error).to_have_text("players 1 and 2 have the same name 'Sam'")
+        expect(names.nth(0)).to_have_attribute("aria-invalid", "true")
+        expect(lobby.get_by_test_id("form-error")).to_be_hidden()
+        names.nth(1).fill("Bob")  # an edit clears the marks
+        expect(error).to_have_count(0)
+        expect(names.nth(0)).not_to_have_attribute("aria-invalid", "true")
 
         # The server refuses a move (here one changed on its way): the page says why and
         # lets the player go on.

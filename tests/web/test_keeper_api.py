@@ -36,7 +36,8 @@ def enter(client: TestClient, sheet: dict, entry: str) -> dict:
     ("spec", "words"),
     [
         ({"names": ["Ann"]}, "at least 2"),
-        ({"names": ["Ann", "Ann"]}, "different name"),
+        ({"names": ["Mary  Lou", "Bob", "mary lou"]}, "players 1 and 3 have the same name"),
+        ({"names": ["Mum", "Bob", "Cy", "  mum "]}, "players 1 and 4 have the same name 'Mum'"),
         ({"names": ["Ann", "Bob"], "start_player": 9}, "seat from 0 to 1"),
         ({"names": ["Ann", "Bob"], "rules": "nope"}, "unknown rule preset"),
     ],
@@ -45,6 +46,14 @@ def test_bad_set_ups_are_refused(client, spec, words):
     response = client.post("/api/sheets", json=spec)
     assert response.status_code in (400, 422) and words in response.text
     assert client.get("/api/sheets").json() == []
+
+
+def test_a_name_used_twice_names_the_players_so_the_form_can_mark_their_rows(client):
+    response = client.post("/api/sheets", json={"names": ["Ann", "Mum", "Bob", "MUM", "mum"]})
+    assert response.status_code == 422
+    [error] = response.json()["detail"]
+    assert error["msg"] == "players 2, 4 and 5 have the same name 'Mum'"
+    assert error["ctx"]["players"] == [2, 4, 5]
 
 
 def test_a_kept_game_offers_only_legal_results_and_applies_the_rules(client):

@@ -228,12 +228,13 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         expect(page.get_by_test_id("sheets")).to_contain_text("No score sheet yet")
         names = page.get_by_test_id("name-input")
         names.nth(0).fill("Sam")
-        names.nth(1).fill("Sam")
+        names.nth(1).fill("SAM")  # the same player: case does not count
         expect(page.get_by_test_id("remove-name").first).to_be_disabled()  # 2 at least
         page.get_by_test_id("create-sheet").click()
-        expect(page.get_by_test_id("setup-error")).to_have_text(
-            "each player needs a different name"
+        expect(page.get_by_test_id("name-row").nth(1).get_by_test_id("row-error")).to_have_text(
+            "players 1 and 2 have the same name 'Sam'"
         )
+        expect(names.nth(1)).to_have_attribute("aria-invalid", "true")
         for _ in range(5):
             page.get_by_test_id("add-name").click()
         expect(page.get_by_test_id("add-name")).to_be_disabled()  # 7 at most

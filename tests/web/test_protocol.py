@@ -50,7 +50,11 @@ def latest_state(ws, seq: int) -> dict:
     [
         ({"seats": [{"name": "Ann"}]}, 422, "at least 2"),
         ({"seats": [{"name": f"P{i}"} for i in range(8)]}, 422, "at most 7"),
-        ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 422, "different name"),
+        (
+            {"seats": [{"name": "Mum"}, {"name": "Bob"}, {"name": " mum"}, {"name": "BOB"}]},
+            422,
+            "players 1 and 3 have the same name 'Mum'; players 2 and 4 have the same name 'Bob'",
+        ),
         ({"seats": [{"name": "Ann"}, {"name": "  "}]}, 422, "at least 1 character"),
         ({"seats": [{"name": "Ann"}, {"name": "B", "bot": "godlike"}]}, 422, "'hard'"),
         ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 2}, 422, "seat from 0 to 1"),
@@ -100,6 +104,7 @@ def test_join_takes_the_first_free_seat_then_says_there_is_none(client):
     game = create(client)
     join = f"/api/games/{game['id']}/join"
     assert client.post(join, json={"name": "Robo"}).status_code == 409  # name in use
+    assert client.post(join, json={"name": "ROBO"}).status_code == 409  # the same name
     first = client.post(join, json={"name": "Cy"}).json()
     assert (first["seat"], first["name"]) == (0, "Cy")
     assert first["link"] != game["seats"][0]["link"]  # the unused invite no longer works

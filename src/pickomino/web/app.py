@@ -44,6 +44,7 @@ from pickomino.web.forms import (
     GameSetup,
     Name,
     creation_limit,
+    name_key,
     parse_rules,
     start_seat,
 )
@@ -230,7 +231,8 @@ def create_app(
         seat = room.free_person_seat()
         if seat is None:
             raise HTTPException(409, "no free seat in this game: watch it instead")
-        if body.name in (s.name for n, s in enumerate(room.seats) if n != seat):
+        others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
+        if name_key(body.name) in others:
             raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
         room.claim(seat, body.name, new_token=True)
         await room.broadcast()

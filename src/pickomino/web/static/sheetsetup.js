@@ -42,7 +42,7 @@ export function setupSheetForm(options, names, onCreated) {
       );
     } catch (failure) {
       error.textContent = failure.message;
-      error.hidden = false;
+      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
       submit.disabled = false;
     }
   });
