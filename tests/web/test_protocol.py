@@ -306,3 +306,17 @@ def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
         again = next_of(ann, "state")
     assert again["seq"] == before["seq"] and again["table"] == before["table"]
     assert again["log_start"] == 0 and again["log"] == before["full_log"]
+
+
+def test_the_lobby_counts_turns_not_moves(client):
+    people = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    bots = create(client, {"seats": [{"name": "A", "bot": "easy"}, {"name": "B", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(bots, None)) as ws:
+        while not (state := next_of(ws, "state"))["table"]["over"]:
+            pass
+    listed = {game["id"]: game for game in client.get("/api/games").json()}
+    assert listed[people["id"]]["turns"] == 1  # the first turn, not started
+    record = client.get(f"/api/games/{bots['id']}/record").json()
+    replayed = Game.from_record(GameRecord.from_dict(record))
+    assert listed[bots["id"]]["turns"] == replayed.state.turn == state["table"]["turn"]
+    assert len(replayed.turns()) == replayed.state.turn < len(record["moves"])

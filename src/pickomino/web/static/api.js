@@ -1,14 +1,14 @@
 // JSON over fetch. A failed request throws an Error carrying the server's own words (and
 // its status and rule), so the pages can show them as they are.
 
-export function getJSON(url) {
-  return request(url);
+export function getJSON(url, headers = {}) {
+  return request(url, { headers });
 }
 
-export function postJSON(url, body) {
+export function postJSON(url, body, headers = {}) {
   return request(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }
