@@ -11,7 +11,7 @@ import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from pickomino.web.process import ServerProcess
 
@@ -302,3 +302,38 @@ def test_the_table_fits_a_phone(server: ServerProcess, pages: Pages) -> None:
         phone.goto(server.url + "/")
         expect(phone.get_by_test_id("game-row")).to_have_count(1)
         assert no_horizontal_scroll(phone)
+
+
+def test_the_api_docs_work_offline_under_a_strict_policy(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """Every request leaving this server is blocked, and the docs page is served with a
+    Content-Security-Policy that allows no inline script or style: Swagger UI still shows
+    the API."""
+    strict = (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+        " frame-ancestors 'none'"
+    )
+    with pages.checked():
+        page = pages.new()
+        outside: list[str] = []
+        errors: list[str] = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+
+        def block(route: Route) -> None:
+            outside.append(route.request.url)
+            route.abort()
+
+        def with_policy(route: Route) -> None:
+            response = route.fetch()
+            headers = {**response.headers, "content-security-policy": strict}
+            route.fulfill(response=response, headers=headers)
+
+        page.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), block)
+        page.route(re.compile(r"/api/docs$"), with_policy)
+        page.goto(server.url + "/api/docs")
+        entries = page.locator(".opblock").filter(has_text="/api/sheets/{sheet_id}/entries")
+        expect(entries).to_be_visible()
+        entries.locator(".opblock-summary").click()
+        expect(entries).to_contain_text("Sheet-Key")
+        assert outside == [] and errors == []
