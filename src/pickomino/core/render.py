@@ -109,10 +109,17 @@ def describe_ranking(ranking: Iterable[Standing], names: Sequence[str]) -> str:
         worms = f"{standing.worms} worm{'' if standing.worms == 1 else 's'}"
         parts.append(f"{standing.rank}. {names[standing.seat]} {worms}{best}")
     text = "; ".join(parts)
+    tie_break = describe_tie_break(ranking, names)
+    return f"{text} ({tie_break})" if tie_break else text
+
+
+def describe_tie_break(ranking: Iterable[Standing], names: Sequence[str]) -> str | None:
+    """How a tie on worms for the win was settled (R20); ``None`` when worms alone decided."""
+    ranking = list(ranking)
     winners = [s for s in ranking if s.rank == 1]
     tied = [s for s in ranking if s.worms == winners[0].worms]
     if len(winners) > 1:
-        text += " (a shared win: tied on worms with no tiles to break the tie, R20)"
-    elif len(tied) > 1:
-        text += f" ({names[winners[0].seat]} wins the tie on worms with the highest tile, R20)"
-    return text
+        return "a shared win: tied on worms with no tiles to break the tie, R20"
+    if len(tied) > 1:
+        return f"{names[winners[0].seat]} wins the tie on worms with the highest tile, R20"
+    return None
