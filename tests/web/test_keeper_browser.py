@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
 from pickomino.web.process import ServerProcess
@@ -14,6 +15,9 @@ from pickomino.web.process import ServerProcess
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+# A real server and browser per test: the full run (CI).
+pytestmark = pytest.mark.slow
 
 
 def new_sheet(server: ServerProcess, names: list[str], **spec: object) -> dict:
