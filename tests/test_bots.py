@@ -202,6 +202,7 @@ def test_give_away_is_asked_at_a_turn_start_only():
         Planner().give_away(state, 1)
 
 
+@pytest.mark.slow  # the strategist searches two turns ahead at every turn of two games
 def test_give_away_script_reports_every_depth_and_phase():
     """``scripts/expected_give_away.py`` as a user runs it (README, bots section)."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "expected_give_away.py"

@@ -76,6 +76,7 @@ def test_odds_json_schema_and_shape():
     assert 0 <= odds["bust"] <= 1 and odds["expected_worms"] > 0
 
 
+@pytest.mark.slow  # engine expectimax searches; the quick run keeps test_solver.py's one
 @pytest.mark.parametrize(
     ("key", "target", "table"),
     [
@@ -100,6 +101,7 @@ def test_every_odd_matches_the_engine_expectimax():
             )
 
 
+@pytest.mark.slow  # the engine plays out every turn under the policy, twice
 @pytest.mark.parametrize("stake", ["0", "2"])
 def test_expected_worms_and_bust_match_the_engine(stake):
     odds = run_json("odds", "--stake", stake) if stake != "0" else run_json("odds")

@@ -25,6 +25,9 @@ from .clients import age
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
+# A real server and browser per test, whole games played by clicking: the full run (CI).
+pytestmark = pytest.mark.slow
+
 # What the observing page shows: the game is over, or a person (which seat) is to move.
 PERSON_TO_MOVE = """() => {
     const game = document.querySelector("[data-testid=game]").dataset;

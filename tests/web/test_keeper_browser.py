@@ -8,6 +8,7 @@ import json
 import re
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
@@ -18,6 +19,9 @@ from pickomino.web.store import Store
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+# A real server and browser per test: the full run (CI).
+pytestmark = pytest.mark.slow
 
 
 class Sheet:

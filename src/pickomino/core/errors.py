@@ -6,7 +6,7 @@ from __future__ import annotations
 class IllegalAction(ValueError):
     """An action or roll the rules do not allow here; the state is left unchanged.
 
-    ``rule`` names the rule of RULES.md that forbids it (e.g. ``"R6"``).
+    ``rule`` names the rule of docs/rules.md that forbids it (e.g. ``"R6"``).
     """
 
     def __init__(self, rule: str, message: str) -> None:

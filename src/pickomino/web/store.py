@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,6 +139,19 @@ def _sqlite_pragmas(connection, _record) -> None:
     cursor.close()
 
 
+def _engine_with_driver(url: sa.URL) -> sa.Engine:
+    """An engine for ``url``; a missing driver is told with what to install, not a traceback
+    (psycopg comes with pickomino, but a Python set up by hand may lack it)."""
+    try:
+        return sa.create_engine(url)
+    except ModuleNotFoundError as error:
+        package = "psycopg[binary]" if error.name == "psycopg" else error.name
+        raise RuntimeError(
+            f"the {url.get_backend_name()} driver {error.name} is not installed in this "
+            f"Python; install it with: {sys.executable} -m pip install '{package}'"
+        ) from None
+
+
 class Store:
     """The games table, their seats and moves; every method is one transaction."""
 
@@ -150,7 +164,7 @@ class Store:
                 url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
             )
         else:
-            self.engine = sa.create_engine(url)
+            self.engine = _engine_with_driver(url)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
