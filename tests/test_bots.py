@@ -67,6 +67,21 @@ def test_simple_keeps_worms_once_two_faces_are_kept():
     assert make_bot("simple").choose(early).name == "keep 5"
 
 
+@pytest.mark.parametrize(
+    ("roll", "kept"),
+    [
+        ("33334441", "keep 4"),  # 4 x 3 = 3 x 4 = 12: the higher face, with fewer dice
+        ("22222551", "keep 5"),  # 5 x 2 = 2 x 5 = 10
+        ("WW551111", "keep W"),  # 2 x W = 2 x 5 = 10: the worm is the highest face
+    ],
+)
+def test_simple_breaks_a_tie_of_count_times_points_toward_the_higher_face(roll, kept):
+    """The classic heuristic (and the reference C++ SimpleBot) keeps the higher face."""
+    state = GameState(2)
+    state.apply_roll(roll)
+    assert make_bot("simple").choose(state).name == kept
+
+
 def test_simple_stops_as_soon_as_a_tile_can_be_claimed():
     assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW551")).name == "stop"
     assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW55")).name == "roll"
