@@ -217,11 +217,36 @@ def test_give_away_is_asked_at_a_turn_start_only():
         Planner().give_away(state, 1)
 
 
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def run_script(name: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, SCRIPTS / name, *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("expected_give_away.py", ("--games", "-3"), "'--games': -3 is not in the range x>=1"),
+        ("expected_give_away.py", ("--games", "0"), "'--games': 0 is not in the range x>=1"),
+        ("expected_give_away.py", ("--jobs", "0"), "'--jobs': 0 is not in the range x>=1"),
+        ("expected_give_away.py", ("--turns", "1,x"), "'--turns': give whole numbers"),
+        ("expected_give_away.py", ("--turns", "-1"), "'--turns': give whole numbers"),
+        ("fit_win_model.py", ("--games", "-3"), "'--games': -3 is not in the range x>=1"),
+    ],
+)
+def test_scripts_refuse_bad_arguments_without_a_traceback(script, args, message):
+    """Issue 14, item 15: ``--games -3`` ran and ended in a traceback."""
+    result = run_script(script, *args)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_give_away_script_reports_every_depth_and_phase():
     """``scripts/expected_give_away.py`` as a user runs it (README, bots section)."""
-    script = Path(__file__).resolve().parents[1] / "scripts" / "expected_give_away.py"
-    args = ["--games", "2", "--turns", "1,2", "--jobs", "1"]
-    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    result = run_script("expected_give_away.py", "--games", "2", "--turns", "1,2", "--jobs", "1")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "(2 games)" in lines[0]

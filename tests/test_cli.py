@@ -30,6 +30,23 @@ def test_selfplay_saves_a_record_that_show_replays(tmp_path):
     assert again.stdout.splitlines()[-1] == played.stdout.splitlines()[-2]
 
 
+def test_output_files_are_checked_before_the_work(tmp_path):
+    """Issue 14, item 15: a record or plot that cannot be written is refused at once, with
+    no traceback, before a game is played or odds computed."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for args, message in [
+        (("--save", str(tmp_path / "none" / "g.json")), f"the folder {tmp_path / 'none'} does"),
+        (("--save", str(tmp_path)), f"{tmp_path} is a folder"),
+        (("--save", str(blocker / "g.json")), f"{blocker} is not a folder"),
+    ]:
+        result = run("selfplay", *args)
+        assert result.returncode == 2, result.stderr
+        assert message in result.stderr and "Invalid value for '--save'" in result.stderr
+        assert result.stdout == "" and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == [blocker]  # the check left nothing behind
+
+
 def test_show_refuses_a_corrupt_record_without_a_traceback(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "pickomino-record", "version": 1, "seats": []}')

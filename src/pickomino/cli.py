@@ -31,6 +31,65 @@ class RulesParam(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None. Tried for real, by opening it to append (a
+    file created so is removed again): no permission bits, read-only disk or missing
+    folder can mislead that."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror}"
+    return None
+
+
+class OutputFile(click.ParamType):
+    """A file the command writes later (a record, a plot), checked when the command starts,
+    so that no game or computation is lost to a path that cannot be written.
+
+    With ``formats`` (a function giving the accepted endings), another ending is refused
+    with the list, and a name without one gets the first ending (the command says the name
+    it wrote)."""
+
+    name = "file"
+
+    def __init__(self, formats: Callable[[], list[str]] | None = None) -> None:
+        self.formats = formats
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        path = Path(str(value))
+        if self.formats and not path.is_dir():
+            formats = self.formats()
+            if not path.suffix:
+                path = path.with_name(f"{path.name}.{formats[0]}")
+            elif path.suffix[1:].lower() not in formats:
+                self.fail(
+                    f"cannot write a {path.suffix} file; give a name ending in "
+                    f"{', '.join('.' + ending for ending in formats)}",
+                    param,
+                    ctx,
+                )
+        problem = unwritable(path)
+        if problem:
+            self.fail(problem, param, ctx)
+        return path
+
+
+def _image_formats() -> list[str]:
+    """The file endings matplotlib can draw to, PNG first."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
+
+
 RULES_OPTION = click.option(
     "--rules",
     type=RulesParam(),
@@ -111,8 +170,8 @@ def _progress_bar(games: int, progress: bool | None) -> Any:
 )
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the game record (JSON) to this file.",
+    type=OutputFile(),
+    help="Write the game record (JSON) to this file (checked before the game is played).",
 )
 @click.option("--quiet", is_flag=True, help="Print only the final table, not every move.")
 def selfplay(
@@ -169,8 +228,9 @@ def _percent(p: float) -> str:
 @JSON_OPTION
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also draw the >= T and = T curves to this PNG file.",
+    type=OutputFile(_image_formats),
+    help="Also draw the >= T and = T curves to this image file (.png, or another ending "
+    "matplotlib knows: .svg, .pdf, ...; no ending: .png is added).",
 )
 def odds(stake: float, as_json: bool, plot: Path | None) -> None:
     """Exact odds of a fresh turn with eight dice, under best play for each goal."""
@@ -181,20 +241,22 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
             "a bust cannot gain worms; give a stake of 0 or more", param_hint="--stake"
         )
     result = fresh_turn_odds(stake)
-    if plot:
-        plot_odds(result, str(plot))
     if as_json:
         click.echo(json.dumps(result))
-        return
-    click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
-    for tile, p in result["at_least"].items():
-        click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")
-    click.echo(
-        f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
-        f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"
-    )
+    else:
+        click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
+        for tile, p in result["at_least"].items():
+            click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")
+        click.echo(
+            f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
+            f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"
+        )
     if plot:
-        click.echo(f"Plot written to {plot}")
+        try:
+            plot_odds(result, str(plot))
+        except (OSError, RuntimeError) as error:  # a full disk; .pgf without LaTeX
+            raise click.ClickException(f"cannot draw the plot to {plot}: {error}") from None
+        click.echo(f"Plot written to {plot}", err=as_json)
 
 
 @main.command()
