@@ -15,7 +15,7 @@ from textual.widgets import RichLog, Static
 
 from pickomino.cli import main
 from pickomino.core import Game, Phase, Rules
-from pickomino.core.render import describe_ranking
+from pickomino.core.render import describe_ranking, worms_column
 from pickomino.tui.app import EndScreen, PickominoApp
 from pickomino.tui.session import Session
 from pickomino.tui.setup import new_session, parse_players, resume_session
@@ -59,6 +59,8 @@ def test_players_parse_people_and_bots_by_name_or_difficulty():
         ("Ann,,Bob", "seat 2 has no name"),
         ("Ann,bot:", "write bot:NAME"),
         ("Ann,Ann", "given twice: Ann"),
+        ("9", "seat 1 is the number 9, not a name"),  # --players lists seats: it is no count
+        (" , ", "seat 1 has no name"),
     ],
 )
 def test_players_errors(players, message):
@@ -83,8 +85,11 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     assert "Error: 'dance' is not an action" in out and "Try again" in out
     assert "[r] roll      tile  76.8%" in out  # the hint before the first roll
     assert "Ann> " in out and "Bot 2 (hard) rolled" in out
-    last = out.splitlines()[-1]
-    assert last.startswith("Game over. 1. ") and "Ann" in last and "Bot 2 (hard)" in last
+    lines = out.splitlines()
+    over = [line for line in lines if "Game over." in line]
+    assert len(over) == 1 and over[0].startswith("  Game over. 1. ")  # said once, in the log
+    assert "Ann" in over[0] and "Bot 2 (hard)" in over[0]
+    assert lines[-1].startswith("> Bot 2 (hard)") or lines[-1].startswith("  Bot 2 (hard)")
 
 
 def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
@@ -101,7 +106,7 @@ def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
     assert resumed[0].returncode == 0, resumed[0].stderr
     assert resumed[0].stdout == resumed[1].stdout  # the seed and the moves decide the rest
     assert resumed[0].stdout.startswith("Turn 1 - Ann\n  Ann rolled")
-    assert resumed[0].stdout.splitlines()[-1].startswith("Game over. 1. ")
+    assert resumed[0].stdout.count("Game over.") == 1
     assert Game.from_json(path.read_text()).record.moves == saved.record.moves  # not re-saved
 
 
@@ -147,7 +152,7 @@ def _check_views(app: PickominoApp) -> None:
     assert grill.count("▒▒") == 2 * len(state.face_down)
     rows = _text(app, "#stacks").splitlines()
     for seat, row in enumerate(rows):
-        assert names[seat] in row and f"{state.worms(seat):>2} worms" in row
+        assert names[seat] in row and f"  {worms_column(state.worms(seat))}  " in row
         assert row.rstrip().endswith(f" {state.top(seat)}" if state.stacks[seat] else "-")
 
 

@@ -14,7 +14,7 @@ import click
 from pickomino import __version__
 from pickomino.bots import BOTS, DIFFICULTIES, make_bot
 from pickomino.core import Game, RecordError, Rules
-from pickomino.core.render import describe_event
+from pickomino.core.render import describe_event, render_state
 
 
 class RulesParam(click.ParamType):
@@ -111,10 +111,42 @@ def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
 
 
+#: Every name a bot answers to: "random (easy), simple (medium), ...".
+BOT_NAMES = ", ".join(
+    f"{bot} ({level})" if level else bot
+    for bot in BOTS
+    for level in [next((d for d, b in DIFFICULTIES.items() if b == bot), None)]
+)
+
+
+def _players_is_now_seats(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    if value is not None:
+        raise click.UsageError(
+            f"--players is now --seats in '{ctx.info_name}' (the number of seats per game); "
+            "in 'play', --players lists the players by name",
+            ctx,
+        )
+
+
 def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--seed, --jobs, --rules, --json and --progress, shared by tournament and compare."""
+    """--seats, --seed, --jobs, --rules, --json and --progress, shared by tournament and
+    compare."""
     for option in reversed(
         (
+            click.option(
+                "--seats",
+                type=click.IntRange(2, 7),
+                default=2,
+                show_default=True,
+                help="Players in every game (2-7).",
+            ),
+            # the old name: refused with the new one, as 'play' gives --players another meaning
+            click.option(
+                "--players",
+                hidden=True,
+                expose_value=False,
+                callback=_players_is_now_seats,
+            ),
             click.option("--seed", type=int, default=0, show_default=True),
             click.option(
                 "--jobs",
@@ -140,7 +172,7 @@ def _check_bots(names: list[str], hint: str) -> None:
     unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
     if unknown or not names:
         raise click.BadParameter(
-            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {', '.join(BOTS)}",
+            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {BOT_NAMES}",
             param_hint=hint,
         )
 
@@ -161,7 +193,7 @@ def _progress_bar(games: int, progress: bool | None) -> Any:
     "--bots",
     default="simple,simple",
     show_default=True,
-    help=f"Comma-separated bots, one per seat (2-7). Bots: {', '.join(BOTS)}.",
+    help=f"Comma-separated bots, one per seat (2-7). Bots (difficulty): {BOT_NAMES}.",
 )
 @RULES_OPTION
 @click.option("--seed", type=int, default=None, help="Seed for the dice and the bots.")
@@ -178,14 +210,20 @@ def selfplay(
     bots: str, rules: Rules, seed: int | None, start_player: int, save: Path | None, quiet: bool
 ) -> None:
     """Watch bots play one whole game, move by move."""
+    from pickomino.tui.setup import draw_seed, seats_meta
+
     names = [name.strip() for name in bots.split(",") if name.strip()]
+    _check_bots(names, "--bots")
+    seed = draw_seed(seed)
     try:
-        players = [make_bot(name, (seed or 0) + seat) for seat, name in enumerate(names)]
+        players = [make_bot(name, seed + seat) for seat, name in enumerate(names)]
         game = Game(
             [f"{name} ({seat + 1})" for seat, name in enumerate(names)], rules, start_player
         )
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    # the seed and the bots, as `play` records them: `play --resume` then keeps the seats
+    game.record.meta = seats_meta(seed, names)
     rng = random.Random(seed)
     while not game.state.is_over:
         if game.state.is_chance():
@@ -195,7 +233,7 @@ def selfplay(
         if not quiet:
             for event in events:
                 click.echo(describe_event(event, game.seats))
-    click.echo(str(game))
+    click.echo(render_state(game.state, game.seats, ranking=quiet))  # the log ended with it
     if save:
         save.write_text(game.to_json(), encoding="utf-8")
         click.echo(f"Record saved to {save}")
@@ -210,7 +248,7 @@ def show(record: Path) -> None:
     except RecordError as error:
         raise click.ClickException(f"{record}: {error}") from None
     click.echo(game.render_log())
-    click.echo(str(game))
+    click.echo(render_state(game.state, game.seats, ranking=False))  # the log ended with it
 
 
 def _percent(p: float) -> str:
@@ -324,21 +362,15 @@ def advise(
 @click.option(
     "--bots",
     required=True,
-    help=f"Comma-separated bots to pit against each other: {', '.join(BOTS)}.",
-)
-@click.option(
-    "--players",
-    type=click.IntRange(2, 7),
-    default=2,
-    show_default=True,
-    help="Seats per game; bots are seated in rotation.",
+    help="Comma-separated bots to pit against each other, seated in rotation. "
+    f"Bots (difficulty): {BOT_NAMES}.",
 )
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @simulation_options
 def tournament(
     bots: str,
-    players: int,
     games: int,
+    seats: int,
     seed: int,
     jobs: int,
     rules: Rules,
@@ -351,12 +383,12 @@ def tournament(
     names = [name.strip() for name in bots.split(",") if name.strip()]
     _check_bots(names, "--bots")
     with _progress_bar(games, progress) as bar:
-        result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
+        result = run_tournament(names, seats, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
     click.echo(
-        f"{result.games} games, {players} players, seed {seed}, rules "
+        f"{result.games} games, {seats} players, seed {seed}, rules "
         f"{rules.preset_name or rules.to_dict()}"
     )
     click.echo(
@@ -375,16 +407,19 @@ def tournament(
 @main.command()
 @click.argument("first")
 @click.argument("second")
-@click.option("--against", required=True, help="The bot in every other seat, e.g. expected.")
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True)
+@click.option(
+    "--against",
+    required=True,
+    help=f"The bot in every other seat, e.g. expected. Bots (difficulty): {BOT_NAMES}.",
+)
 @click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True, help="Pairs.")
 @simulation_options
 def compare(
     first: str,
     second: str,
     against: str,
-    players: int,
     games: int,
+    seats: int,
     seed: int,
     jobs: int,
     rules: Rules,
@@ -399,13 +434,13 @@ def compare(
     _check_bots([first, second], "FIRST/SECOND")
     _check_bots([against], "--against")
     with _progress_bar(games, progress) as bar:
-        result = run_compare(first, second, against, players, games, seed, rules, jobs, bar.update)
+        result = run_compare(first, second, against, seats, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
     low, high = result.ci95
     click.echo(
-        f"{games} pairs of games, {players} players, seed {seed}, against {against}, "
+        f"{games} pairs of games, {seats} players, seed {seed}, against {against}, "
         f"rules {rules.preset_name or rules.to_dict()}"
     )
     for name, share in zip(result.bots, result.shares, strict=True):

@@ -64,4 +64,4 @@ def run_plain(session: Session, save_to: Path, stdin: TextIO, stdout: TextIO) ->
                 say(*session.narrate(session.decide(line)))
             except ValueError as error:
                 say(f"Error: {error}", "Try again (or type help).")
-    say(render_state(session.state, session.names))
+    say(render_state(session.state, session.names, ranking=False))  # the log just said it

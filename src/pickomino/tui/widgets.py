@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from pickomino.core import GameState, format_dice, worms_on
+from pickomino.core.render import worms_column
 from pickomino.core.rules import TILES
 
 TILE_STYLE = "bold black on #e8c170"
@@ -48,7 +49,7 @@ def stacks_text(state: GameState, names: Sequence[str]) -> Text:
         playing = seat == state.current and not state.is_over
         row = Text("▶ " if playing else "  ", "bold green")
         row.append(f"{name:<{width}}", "bold" if playing else "")
-        row.append(f"  {state.worms(seat):>2} worms  ")
+        row.append(f"  {worms_column(state.worms(seat))}  ")
         stack = state.stacks[seat]
         row.append(" ".join(map(str, stack[:-1])) + " " if len(stack) > 1 else "")
         row.append(f" {stack[-1]} " if stack else "-", TOP_STYLE if stack else "dim")
