@@ -457,7 +457,8 @@ def compare(
     "--players",
     default=None,
     help="Seats in order, comma-separated: a name is a person (several share the keyboard), "
-    "bot:NAME a bot or difficulty. Default: 'You,bot:hard,bot:hard'.",
+    "bot:NAME a bot or difficulty. Default: you (by your login name) against two hard "
+    "bots, 'NAME,bot:hard,bot:hard'.",
 )
 @RULES_OPTION
 @click.option("--seed", type=int, default=None, help="Seed for the dice and the bots.")
@@ -470,10 +471,11 @@ def compare(
 )
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
-    help="Where ctrl+s (or 'save') writes the game; also saved on leaving. "
-    "Default: the --resume file, else pickomino-game.json.",
+    help="Where the game is saved on leaving (quit, end of input, game over) and by ctrl+s "
+    "(or 'save'). Default: the --resume file; for a new game pickomino-game.json, or "
+    "pickomino-game-2.json, ... if that exists (never over an earlier game).",
 )
 @click.option(
     "--resume",
@@ -500,7 +502,7 @@ def play(
 
     from click.core import ParameterSource
 
-    from pickomino.tui.setup import DEFAULT_PLAYERS, new_session, resume_session
+    from pickomino.tui.setup import default_players, fresh_save_path, new_session, resume_session
 
     if resume:
         given = [
@@ -516,23 +518,22 @@ def play(
             raise click.ClickException(f"{resume}: {error}") from None
     else:
         try:
-            session = new_session(players or DEFAULT_PLAYERS, rules, seed)
+            session = new_session(default_players() if players is None else players, rules, seed)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--players") from None
-    save_to = save or resume or Path("pickomino-game.json")
+    save_to = save or resume or fresh_save_path()
+    problem = None if save else unwritable(save_to)  # --save was checked as it was read
+    if problem:
+        raise click.UsageError(f"the game could not be saved: {problem}; give --save FILE")
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from pickomino.tui.plain import run_plain
 
-        run_plain(session, save_to, sys.stdin, sys.stdout)
-    else:
-        from pickomino.tui.app import PickominoApp
+        ctx.exit(run_plain(session, save_to, sys.stdin, sys.stdout))
+    from pickomino.tui.app import PickominoApp
 
-        PickominoApp(session, speed, save_to).run()
-    if save:
-        try:
-            click.echo(f"Game saved to {session.save(save)}")
-        except OSError as error:
-            raise click.ClickException(f"cannot save to {save}: {error.strerror}") from None
+    app = PickominoApp(session, speed, save_to)
+    app.run()
+    ctx.exit(app.return_code or 0)
 
 
 @main.command()

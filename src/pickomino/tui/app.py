@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from pickomino.core.render import describe_ranking
-from pickomino.tui.session import Session
+from pickomino.tui.session import Session, save_note
 from pickomino.tui.widgets import dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
@@ -46,9 +46,9 @@ class EndScreen(ModalScreen[None]):
                 yield Button("Quit (q)", name="quit", variant="primary")
                 yield Button("Back to the table (esc)", name="back")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.name == "quit":
-            self.app.exit()
+            await self.app.action_quit()
         else:
             self.dismiss()
 
@@ -91,6 +91,13 @@ class PickominoApp(App[None]):
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
         self._show(self.session.opening())
+        self.notify(save_note(self.save_to), markup=False)
+
+    async def action_quit(self) -> None:
+        """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
+        saying where it went is printed once the screen is given back."""
+        saved, line = self.session.leave(self.save_to)
+        self.exit(return_code=0 if saved else 1, message=line)
 
     # ---------------------------------------------------------------- actions
     def on_button_pressed(self, event: Button.Pressed) -> None:

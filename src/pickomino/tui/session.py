@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from shlex import quote
 
 from pickomino.bots import Bot
 from pickomino.core import Action, Event, Game, GameState, Phase
@@ -142,6 +143,24 @@ class Session:
     def save(self, path: Path) -> Path:
         path.write_text(self.game.to_json(), encoding="utf-8")
         return path
+
+    def leave(self, path: Path) -> tuple[bool, str]:
+        """Save the game on leaving (however one leaves: quit, end of input, the end of the
+        game); whether that went well, and a line saying where it went or why not."""
+        if not self.game.record.moves:
+            return True, "Nothing was played: no game saved."
+        try:
+            self.save(path)
+        except OSError as error:
+            return False, f"Error: cannot save to {path}: {error.strerror}"
+        if self.state.is_over:
+            return True, f"Game saved to {path}"
+        return True, f"Game saved to {path}; go on with: pickomino play --resume {quote(str(path))}"
+
+
+def save_note(path: Path) -> str:
+    """What both faces say when a game starts: where it will be saved."""
+    return f"This game is saved to {path} when you leave."
 
 
 def _key(action: Action) -> str:

@@ -11,6 +11,7 @@ bots, so that a resumed game has the same players.
 
 from __future__ import annotations
 
+import getpass
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,14 +22,32 @@ from pickomino.bots import make_bot
 from pickomino.core import Game, RecordError, Rules
 from pickomino.tui.session import Session
 
-DEFAULT_PLAYERS = "You,bot:hard,bot:hard"
 BOT_PREFIX = "bot:"
+#: The other seats of a game started without ``--players``.
+DEFAULT_OPPONENTS = "bot:hard,bot:hard"
+#: The person's name when the login name cannot serve as one.
+FALLBACK_NAME = "Player"
 
 
 @dataclass(frozen=True)
 class Seat:
     name: str
     bot: str | None = None  #: bot or difficulty name; None for a person
+
+
+def default_players() -> str:
+    """You against two hard bots. You are called by your login name, so that the log's
+    sentences about you read right ('ann busts at 12'), else 'Player'."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):  # no login name to be found
+        name = ""
+    try:
+        seats = parse_players(name) if name.isprintable() else []
+    except ValueError:  # a login name that is no player's name ('7', ...)
+        seats = []
+    person = len(seats) == 1 and seats[0].bot is None  # not 'Ann,Bob' nor 'bot:hard'
+    return f"{name if person else FALLBACK_NAME},{DEFAULT_OPPONENTS}"
 
 
 def parse_players(text: str) -> list[Seat]:
@@ -94,6 +113,18 @@ def resume_session(path: Path) -> Session:
         return _session(game)
     except ValueError as error:  # an unknown bot name
         raise RecordError(f"'meta.bots': {error}") from None
+
+
+def fresh_save_path(folder: Path | None = None) -> Path:
+    """Where a new game is saved unless told: ``pickomino-game.json`` in ``folder`` (the
+    current one by default), or ``pickomino-game-2.json``, ... when that holds another
+    game already: a new game never overwrites an earlier one."""
+    folder = folder or Path()
+    path, number = folder / "pickomino-game.json", 1
+    while path.exists():
+        number += 1
+        path = folder / f"pickomino-game-{number}.json"
+    return path
 
 
 def draw_seed(seed: int | None) -> int:
