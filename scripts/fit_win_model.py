@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import click
-
 import numpy as np
 
 from pickomino.bots import make_bot

@@ -38,8 +38,10 @@ def unwritable(path: Path) -> str | None:
     if path.is_dir():
         return f"{path} is a folder"
     folder = path.parent
-    if not folder.is_dir():
-        return f"{folder} is not a folder" if folder.exists() else f"the folder {folder} does not exist"
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
     existed = path.exists()
     try:
         with path.open("a", encoding="utf-8"):

@@ -48,9 +48,7 @@ def worms_column(count: int) -> str:
     return f"{number:>2} {word:<5}"
 
 
-def render_state(
-    state: GameState, names: Sequence[str] | None = None, ranking: bool = True
-) -> str:
+def render_state(state: GameState, names: Sequence[str] | None = None, ranking: bool = True) -> str:
     """The table as text: grill, stacks with worms, whose turn, kept dice and the roll.
 
     On the grill ``##`` is a tile turned face down and ``..`` a tile held by a player. A
