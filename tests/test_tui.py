@@ -16,10 +16,10 @@ from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
 from pickomino.cli import main
-from pickomino.core import Game, Phase, Rules
+from pickomino.core import Bust, Game, Phase, Rules
 from pickomino.core.render import describe_event, describe_ranking, worms_column
 from pickomino.tui.app import EndScreen, PickominoApp
-from pickomino.tui.session import Session
+from pickomino.tui.session import BustWarning, Session
 from pickomino.tui.setup import default_players, new_session, parse_players, resume_session
 
 #: Line-mode commands that always move a game on: roll, keep the first face shown (worms
@@ -187,6 +187,44 @@ def test_play_refuses_at_start_a_save_file_it_could_not_write(tmp_path):
     assert busy.returncode == 0 and "saved to pickomino-game-3.json" in busy.stdout
 
 
+def test_plain_warns_before_a_stop_that_busts(tmp_path):
+    """Issue 14, item 19: a stop that busts for want of a worm (or a total reaching no
+    tile) is played only when asked twice in a row; a move in between asks again."""
+    path = tmp_path / "r.json"
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    path.write_text(game.to_json())
+    warning = "Stopping now busts: no worm among the kept dice (R10). Stop again to bust anyway."
+    played = play("--resume", str(path), stdin="5\nstop\nstop\n")
+    assert played.stdout.count(warning) == 1
+    assert "Ann busts at 15: no worm among the kept dice (R10)" in played.stdout
+    assert Game.from_json(path.read_text()).record.moves[1:] == ["keep 5", "stop"]
+
+
+def test_the_bust_warning_names_the_engine_s_reason():
+    game = Game(["Ann", "Bob"])
+    for move in ["dice 111WW234", "keep W", "roll", "dice 111234"]:
+        game.push(move)
+    session = Session(game, {}, 1)
+    assert session.stop_busts() is None  # no stop to make while choosing dice
+    session.decide("1")  # W W 1 1 1 = 13: no tile (R13)
+    with pytest.raises(BustWarning, match=r"reaches no tile that can be claimed \(R13\)"):
+        session.decide("s")
+    for move in ["roll", "dice 223"]:  # a move in between: the next such stop is warned of
+        game.push(move)
+    session.decide("2")  # 17
+    with pytest.raises(BustWarning):
+        session.decide("stop")
+    assert session.decide("stop")[0] == Bust(0, "too_low", 17)
+    winner = Game(["Ann", "Bob"])
+    for move in ["dice 555WWW12", "keep W", "roll", "dice 55512"]:
+        winner.push(move)
+    session = Session(winner, {}, 1)
+    session.decide("5")
+    assert session.stop_busts() is None  # 30 takes 30: no warning
+    assert session.decide("s")[0].tile == 30
+
+
 def test_plain_save_command_writes_where_asked(tmp_path):
     path = tmp_path / "here.json"
     played = play("--seed", "2", stdin=f"r\nsave {path}\nquit\n")
@@ -282,6 +320,7 @@ def test_app_claim_by_button_in_a_resumed_hot_seat_game(tmp_path):
     async def drive() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             assert session.state.phase is Phase.CLAIM and not session.bots
+            await pilot.pause()  # the rows of buttons are laid out
             buttons = {str(b.label): b for b in app.query("#choices Button")}
             assert set(buttons) == {"[1] take 26", "[2] steal 27"}
             await pilot.click(buttons["[2] steal 27"])
@@ -308,13 +347,89 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
     assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]
 
 
+SEVEN = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
+
+
+def _hot_seat_app(tmp_path, names: list[str], moves: list[str]) -> PickominoApp:
+    game = Game(names)
+    for move in moves:
+        game.push(move)
+    return PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+
+
+@pytest.mark.parametrize("names", [["Ann", "Bob"], SEVEN])
+def test_app_fits_80_by_24_with_six_keeps_and_the_hint(tmp_path, names):
+    """Issue 14, item 19: at 80x24 the sixth button read '[w] keep' and the hint added a
+    scrollbar, wrapped the grill and pushed the log off the screen."""
+    app = _hot_seat_app(tmp_path, names, ["dice 12345WWW"])  # six faces to keep
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()  # the rows of buttons are laid out
+            screen = app.screen.region
+            footer = app.query_one("Footer").region
+            buttons = list(app.query("#choices Button"))
+            assert len(buttons) == 6
+            for button in buttons:
+                label = str(button.label)
+                assert screen.contains_region(button.region), label
+                assert button.region.bottom <= footer.y, label
+                assert button.region.width >= len(label) + 2, label  # the label and its padding
+            await pilot.press("h")
+            hint = app.query_one("#hint", Static)
+            rows = _text(app, "#hint").splitlines()
+            assert len(rows) == 6 and rows[0].startswith("[w] keep W")
+            assert hint.region.height >= len(rows) + 2  # every row inside its border
+            assert hint.region.bottom <= footer.y and app.screen.max_scroll_y == 0
+            assert app.query_one("#grill").region.height == 2  # not wrapped
+            assert not app.query_one("#log").display  # the hint stands in the log's place
+            await pilot.press("h")
+            assert app.query_one("#log").display and not hint.display
+
+    asyncio.run(drive())
+
+
+def test_app_claims_wrap_into_rows_that_fit(tmp_path):
+    """Many claims (any lower tile may be taken) wrap onto more rows instead of running
+    off the screen."""
+    game = Game(["Ann", "Bob"], Rules.parse("official,lower_tile=any"))
+    for move in ["dice 5WWWWWWW", "keep W", "roll", "dice 5", "keep 5"]:
+        game.push(move)  # 40, no die left: any tile may be taken
+    app = PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            buttons = list(app.query("#choices Button"))
+            assert len(buttons) == 16 and len({b.region.y for b in buttons}) > 1
+            assert all(app.screen.region.contains_region(b.region) for b in buttons)
+
+    asyncio.run(drive())
+
+
+def test_app_warns_before_a_stop_that_busts_and_stops_on_a_second_press(tmp_path):
+    """Issue 14, item 19: like the web page, a stop with no worm kept is confirmed first."""
+    app = _hot_seat_app(tmp_path, ["Ann", "Bob"], ["dice 1234555W", "keep 5"])
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            moves = list(app.session.game.record.moves)
+            await pilot.press("s")
+            assert app.session.game.record.moves == moves  # warned, nothing played
+            await pilot.press("s")
+            assert app.session.game.record.moves == [*moves, "stop"]
+            assert app.session.state.current == 1  # Ann's turn ended in a bust
+
+    asyncio.run(drive())
+
+
 def test_app_bots_step_on_a_timer(tmp_path):
     session = new_session("Ann,bot:easy", Rules(), seed=1)
     app = PickominoApp(session, speed=5, save_to=tmp_path / "g.json")
 
     async def drive() -> None:
         async with app.run_test() as pilot:
-            await pilot.press("r", "1", "s")  # Ann's turn ends with a bust (no worm)
+            await pilot.press("r", "1", "s", "s")  # Ann's turn ends with a bust (no worm)
             moves = list(session.game.record.moves)
             assert session.is_bot_turn() and "is playing" in _text(app, "#status")
             await pilot.press("r")  # not Ann's turn: refused, and the bot waits for its timer

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pickomino.core.render import render_state
-from pickomino.tui.session import Session, save_note
+from pickomino.tui.session import BustWarning, Session, save_note
 
 HELP = (
     "Commands: 1-5 or w (keep W) to keep a face, r (roll), s (stop), "
@@ -76,5 +76,7 @@ def _play(
         else:
             try:
                 say(*session.narrate(session.decide(line)))
+            except BustWarning as warning:
+                say(str(warning))
             except ValueError as error:
                 say(f"Error: {error}", "Try again (or type help).")
