@@ -341,7 +341,7 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("5")
             await pilot.press("ctrl+q")
-        assert app.return_code == 0
+        assert app.return_code == 0 and app.farewell.startswith(f"Game saved to {path}; go on")
 
     asyncio.run(drive())
     assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]

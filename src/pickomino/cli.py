@@ -113,12 +113,9 @@ def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
 
 
+_LEVELS = {bot: level for level, bot in DIFFICULTIES.items()}
 #: Every name a bot answers to: "random (easy), simple (medium), ...".
-BOT_NAMES = ", ".join(
-    f"{bot} ({level})" if level else bot
-    for bot in BOTS
-    for level in [next((d for d, b in DIFFICULTIES.items() if b == bot), None)]
-)
+BOT_NAMES = ", ".join(f"{bot} ({_LEVELS[bot]})" if bot in _LEVELS else bot for bot in BOTS)
 
 
 def _players_is_now_seats(ctx: click.Context, param: click.Parameter, value: object) -> None:
@@ -535,6 +532,8 @@ def play(
 
     app = PickominoApp(session, speed, save_to)
     app.run()
+    if app.farewell:
+        click.echo(app.farewell, err=app.return_code != 0)
     ctx.exit(app.return_code or 0)
 
 

@@ -80,6 +80,7 @@ class PickominoApp(App[None]):
         super().__init__()
         self.session, self.speed, self.save_to = session, speed, save_to
         self._bot_due = False  # a bot step is scheduled
+        self.farewell = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="grill")
@@ -99,9 +100,9 @@ class PickominoApp(App[None]):
 
     async def action_quit(self) -> None:
         """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
-        saying where it went is printed once the screen is given back."""
-        saved, line = self.session.leave(self.save_to)
-        self.exit(return_code=0 if saved else 1, message=line)
+        saying where it went (``farewell``) is for the terminal once the screen is given back."""
+        saved, self.farewell = self.session.leave(self.save_to)
+        self.exit(return_code=0 if saved else 1)
 
     # ---------------------------------------------------------------- actions
     def on_button_pressed(self, event: Button.Pressed) -> None:
