@@ -115,6 +115,7 @@ def _with(total: int) -> str:
 
 
 def game_over(ranking: Iterable[Standing], names: Sequence[str]) -> str:
+    """The line that ends a game's log (and its table): ``'Game over. 1. Ann ...'``."""
     return "Game over. " + describe_ranking(ranking, names)
 
 

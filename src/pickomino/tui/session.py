@@ -88,8 +88,8 @@ class Session:
 
     def _warn_before_a_bust(self) -> None:
         """Raise :class:`BustWarning` the first time a person stops where stopping busts for
-        certain (no worm kept, R10, or a total that reaches no tile, R13), as the web page
-        asks to confirm; a second stop, with no move in between, is played."""
+        certain (no worm kept, R10, or a total that reaches no tile, R13): a slip of the
+        key should not cost a turn. A second stop, with no move in between, is played."""
         moves = len(self.game.record.moves)
         reason = self.stop_busts()
         if reason and self._warned_at != moves:
