@@ -37,10 +37,23 @@ def spaced_dice(counts: Sequence[int]) -> str:
     return " ".join(s for s, n in zip(FACE_SYMBOLS, counts, strict=True) for _ in range(n)) or "-"
 
 
-def render_state(state: GameState, names: Sequence[str] | None = None) -> str:
+def worm_count(count: int) -> str:
+    """``'1 worm'``, ``'3 worms'``."""
+    return f"{count} worm{'' if count == 1 else 's'}"
+
+
+def worms_column(count: int) -> str:
+    """A worm count for a column of a table, 8 characters wide: ``' 1 worm '``, ``'12 worms'``."""
+    number, word = worm_count(count).split()
+    return f"{number:>2} {word:<5}"
+
+
+def render_state(state: GameState, names: Sequence[str] | None = None, ranking: bool = True) -> str:
     """The table as text: grill, stacks with worms, whose turn, kept dice and the roll.
 
-    On the grill ``##`` is a tile turned face down and ``..`` a tile held by a player.
+    On the grill ``##`` is a tile turned face down and ``..`` a tile held by a player. A
+    finished game ends with the ranking, unless ``ranking`` is false (for a caller that
+    has just printed the game's log, which ends with it).
     """
     names = seat_names(state.num_players, names)
     width = max(len(name) for name in names)
@@ -56,9 +69,10 @@ def render_state(state: GameState, names: Sequence[str] | None = None) -> str:
         tiles = " ".join(str(t) for t in stack[:-1])
         if stack:
             tiles = f"{tiles} [{stack[-1]}]".strip()
-        lines.append(f"{marker} {name:<{width}}  {state.worms(seat):>2} worms  {tiles or '-'}")
+        lines.append(f"{marker} {name:<{width}}  {worms_column(state.worms(seat))}  {tiles or '-'}")
     if state.is_over:
-        lines.append("Game over. " + describe_ranking(state.ranking(), names))
+        if ranking:
+            lines.append(game_over(state.ranking(), names))
         return "\n".join(lines)
     line = f"Turn {state.turn}: {names[state.current]}"
     if any(state.kept):
@@ -91,7 +105,7 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         case TileTurned(tile):
             return f"{tile} is turned face down"
         case GameOver(ranking):
-            return "Game over. " + describe_ranking(ranking, names)
+            return game_over(ranking, names)
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -100,14 +114,18 @@ def _with(total: int) -> str:
     return f" with {total}" if total else ""
 
 
+def game_over(ranking: Iterable[Standing], names: Sequence[str]) -> str:
+    """The line that ends a game's log (and its table): ``'Game over. 1. Ann ...'``."""
+    return "Game over. " + describe_ranking(ranking, names)
+
+
 def describe_ranking(ranking: Iterable[Standing], names: Sequence[str]) -> str:
     """The final order with the tie-break (R20) spelled out where it decided."""
     ranking = list(ranking)
     parts = []
     for standing in ranking:
         best = f", highest tile {standing.highest_tile}" if standing.highest_tile else ""
-        worms = f"{standing.worms} worm{'' if standing.worms == 1 else 's'}"
-        parts.append(f"{standing.rank}. {names[standing.seat]} {worms}{best}")
+        parts.append(f"{standing.rank}. {names[standing.seat]} {worm_count(standing.worms)}{best}")
     text = "; ".join(parts)
     tie_break = describe_tie_break(ranking, names)
     return f"{text} ({tie_break})" if tie_break else text
