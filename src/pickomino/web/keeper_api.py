@@ -35,7 +35,7 @@ from pickomino.web.forms import (
     parse_rules,
     start_seat,
 )
-from pickomino.web.store import Store
+from pickomino.web.store import Store, shown_id
 from pickomino.web.view import table_view
 
 
@@ -87,7 +87,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     def load(sheet_id: str, seen: Seen | None = None) -> ScoreSheet:
         data = store.load_sheet(sheet_id)
         if data is None:
-            raise HTTPException(404, f"there is no score sheet {sheet_id!r}")
+            raise HTTPException(404, f"there is no score sheet {shown_id(sheet_id)}")
         try:
             sheet = ScoreSheet.from_dict(json.loads(data))
         except (RecordError, json.JSONDecodeError) as error:
