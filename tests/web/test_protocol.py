@@ -121,6 +121,16 @@ def test_join_takes_only_open_seats(client):
     assert client.post("/api/games/nope/join", json={"name": "X"}).status_code == 404
 
 
+def test_links_are_absolute_on_the_public_url(database):
+    app = create_app(database, new_games_per_minute=1e6, public_url="https://dice.example.org")
+    with TestClient(app) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]})
+        assert game["url"] == f"https://dice.example.org/games/{game['id']}"
+        assert game["seats"][0]["link"].startswith(f"{game['url']}?token=")
+        joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Cy"}).json()
+        assert joined["link"].startswith(f"{game['url']}?token=")
+
+
 def test_a_stranger_cannot_take_the_creators_or_an_invited_seat(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     for name in ("X", "Y"):
@@ -172,6 +182,22 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
 
 
 # ------------------------------------------------------------ who may do what
+def test_a_spectator_joining_costs_the_others_nothing_a_player_a_presence_message(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    with client.websocket_connect(socket_path(game, 1)) as bob:
+        assert next_of(bob, "state")["status"] == "playing"  # Ann is seated since creation
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            assert next_of(ann, "state")["seats"][1]["online"]
+            assert bob.receive_json() == {"type": "presence", "online": [True, True]}
+            with client.websocket_connect(socket_path(game, None)) as watcher:
+                next_of(watcher, "state")
+                bob.send_json({"type": "ping"})
+                assert bob.receive_json() == {"type": "pong"}  # nothing came before it
+            bob.send_json({"type": "ping"})
+            assert bob.receive_json() == {"type": "pong"}  # nor when the spectator left
+        assert bob.receive_json() == {"type": "presence", "online": [False, True]}
+
+
 def test_unknown_game_and_bad_token_are_refused_and_closed(client):
     with client.websocket_connect("/ws/games/nope") as ws:
         assert "no game" in ws.receive_json()["message"]

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
 from pickomino.web.outbox import Outbox
-from pickomino.web.protocol import FELL_BEHIND
+from pickomino.web.protocol import FELL_BEHIND, TOO_MANY
 from pickomino.web.room import Room
 from pickomino.web.store import Store
 
@@ -276,6 +276,33 @@ def test_a_client_that_stops_reading_holds_up_nobody(database):
     assert count == Outbox.LIMIT + 10 and dropped
     assert closed is not None and closed[0] == FELL_BEHIND  # closed at once: the page reconnects
     assert all(json.loads(text)["type"] == "state" for text in heard)
+
+
+def test_spectators_and_connections_are_limited_but_players_are_let_in(database):
+    app = create_app(database, bot_delay=0, connections_per_address=4, watchers_per_game=2)
+    with TestClient(app) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        watch = f"/ws/games/{game['id']}"
+        with client.websocket_connect(watch) as first, client.websocket_connect(watch) as second:
+            for ws in (first, second):
+                next_of(ws, "state")
+            with client.websocket_connect(watch) as third:  # one spectator too many
+                assert "as many spectators" in third.receive_json()["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == TOO_MANY
+            with (
+                client.websocket_connect(socket_path(game, 0)) as ann,
+                client.websocket_connect(socket_path(game, 1)) as bob,
+            ):
+                assert next_of(ann, "welcome")["seat"] == 0 and next_of(bob, "state")
+                with client.websocket_connect(socket_path(game, 0)) as again:  # a fifth
+                    assert "too many connections" in again.receive_json()["message"]
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        again.receive_json()
+                    assert closed.value.code == TOO_MANY
+        with client.websocket_connect(watch) as later:  # the others have left
+            assert next_of(later, "state")
 
 
 def test_taking_seats_too_fast_is_refused(database):

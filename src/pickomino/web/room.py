@@ -69,6 +69,7 @@ class Room:
         self._bot_task: asyncio.Task[None] | None = None
         self._log = _log_lines(game, 0)
         self._log_sent = 0  #: log lines already broadcast: later states carry only the rest
+        self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
 
@@ -198,14 +199,19 @@ class Room:
         self.connections[send] = seat
         await self.send_full(send)  # built before any later state can be sent to it
         if claiming:
-            await self.broadcast()
+            await self.broadcast(skip=send)
         elif arriving:
-            await self.announce_presence()
+            await self.announce_presence(skip=send)
         self.wake_bots()
 
     async def send_full(self, send: Send) -> None:
-        """The state with the whole log: on connecting, or when a client asks to resync."""
-        await send(json.dumps(self.snapshot()))
+        """The state with the whole log: on connecting, or when a client asks to resync.
+        Built once per version of what it shows, however many spectators come meanwhile."""
+        version = (self.seq, self.status, tuple((s.name, s.claimed) for s in self.seats))
+        version += tuple(self.online())
+        if self._full is None or self._full[0] != version:
+            self._full = (version, json.dumps(self.snapshot()))
+        await send(self._full[1])
 
     async def disconnect(self, send: Send, seat: int | None) -> None:
         """A client left (or was dropped); if it was a seat's last connection, the others
@@ -345,23 +351,26 @@ class Room:
                 await self._bot_task
 
     # ------------------------------------------------------------ broadcast
-    async def broadcast(self) -> None:
-        """The new state to everyone (with only the log lines not sent before)."""
+    async def broadcast(self, skip: Send | None = None) -> None:
+        """The new state to everyone (but ``skip``, who has it), with only the log lines
+        not sent before."""
         message = json.dumps(self.snapshot(self._log_sent))  # once, however many watch
         self._log_sent = len(self._log)
-        await self._send_all(message)
+        await self._send_all(message, skip)
 
-    async def announce_presence(self) -> None:
+    async def announce_presence(self, skip: Send | None = None) -> None:
         """Who is online, when a player comes or goes: a few bytes, not the whole state."""
-        await self._send_all(json.dumps({"type": "presence", "online": self.online()}))
+        await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
 
-    async def _send_all(self, message: str) -> None:
+    async def _send_all(self, message: str, skip: Send | None) -> None:
         """Players first, then spectators: a send only queues the message, and each
         connection's writer runs in the order it was woken, so however many watch, the
         players' copies are written before the spectators' (see :mod:`.outbox`)."""
         players = [send for send, seat in self.connections.items() if seat is not None]
         watchers = [send for send, seat in self.connections.items() if seat is None]
         for send in players + watchers:
+            if send == skip:
+                continue
             try:
                 await send(message)
             except Exception:  # a client gone or far behind (its outbox closes it)
