@@ -318,6 +318,8 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        if token is None:
+            await connection_limits.spectators_one_at_a_time()
         await websocket.accept()
         try:
             room = rooms.get(game_id)

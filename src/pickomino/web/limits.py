@@ -1,8 +1,10 @@
-"""How many WebSockets the server lets one address hold open, and how many spectators one
-game may have: a storm of connections from a script must not starve the players."""
+"""How many WebSockets the server lets one address hold open, how many spectators one game
+may have, and how fast spectators are let in: a storm of connections from a script must not
+starve the players."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +21,15 @@ class ConnectionLimits:
     def __init__(self, per_address: int, watchers_per_game: int) -> None:
         self.per_address, self.watchers_per_game = per_address, watchers_per_game
         self.open: Counter[str] = Counter()
+        self._spectator_door = asyncio.Lock()
+
+    async def spectators_one_at_a_time(self) -> None:
+        """Wait for a turn of the event loop of one's own. asyncio runs what is ready in
+        the order it became ready: hundreds of spectators arriving at once would each put
+        their join before a player's next message, at every step of its way (read, play,
+        send). Let in one per turn, they take turns with the players instead."""
+        async with self._spectator_door:
+            await asyncio.sleep(0)
 
     def refusal(self, address: str, watchers: int, seated: bool) -> str | None:
         """Why a new connection is refused, or ``None`` to let it in."""

@@ -207,8 +207,9 @@ class Room:
     async def send_full(self, send: Send) -> None:
         """The state with the whole log: on connecting, or when a client asks to resync.
         Built once per version of what it shows, however many spectators come meanwhile."""
-        version = (self.seq, self.status, tuple((s.name, s.claimed) for s in self.seats))
-        version += tuple(self.online())
+        online = self.online()
+        seats = tuple((s.name, s.claimed, online[n]) for n, s in enumerate(self.seats))
+        version = (self.seq, self.status, seats)
         if self._full is None or self._full[0] != version:
             self._full = (version, json.dumps(self.snapshot()))
         await send(self._full[1])
