@@ -318,7 +318,7 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-        if token is None:
+        if not token:  # a spectator
             await connection_limits.spectators_one_at_a_time()
         await websocket.accept()
         try:

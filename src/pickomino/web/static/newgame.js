@@ -14,8 +14,9 @@ import { plural } from "./words.js";
 const $ = (id) => document.getElementById(id);
 const INVITED = ""; // a seat kind: a person with their own secret link
 const OPEN = "open"; // a person's seat anyone may take from the lobby
-// The name a row gets when it becomes a bot or an open seat with no name typed.
-const AUTO_NAME = { bot: (n) => `Bot ${n}`, [OPEN]: (n) => `Guest ${n}` };
+// The name row `n` gets when it becomes a bot or an open seat with no name typed.
+const botName = (n) => `Bot ${n}`;
+const guestName = (n) => `Guest ${n}`;
 
 /** `options` come from /api/options; `onCreated()` runs after each new game. */
 export function setupNewGame(options, onCreated) {
@@ -52,7 +53,7 @@ export function setupNewGame(options, onCreated) {
   // that way goes again when the row becomes a person, who types their own; a typed name stays.
   function kindChanged(nameInput, select) {
     const number = [...seats.children].indexOf(nameInput.closest("li")) + 1;
-    const auto = AUTO_NAME[select.value === OPEN ? OPEN : select.value ? "bot" : null];
+    const auto = select.value === OPEN ? guestName : select.value ? botName : null;
     if (nameInput.dataset.auto || !nameInput.value.trim()) {
       nameInput.value = auto ? auto(number) : "";
       if (auto) nameInput.dataset.auto = "true";
@@ -95,7 +96,7 @@ export function setupNewGame(options, onCreated) {
   });
 
   players.add(saved.lastName(), INVITED);
-  players.add(AUTO_NAME.bot(2), "medium").dataset.auto = "true";
+  players.add(botName(2), "medium").dataset.auto = "true";
 }
 
 function showCreated(game, people) {
