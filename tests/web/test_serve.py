@@ -82,6 +82,7 @@ def test_forwarded_headers_are_believed_only_from_the_proxies_named(
     assert served["proxy_headers"] is True and served["forwarded_allow_ips"] == "10.0.0.7"
 
 
+@pytest.mark.slow  # two real server processes
 def test_x_forwarded_for_from_loopback_does_not_bypass_the_creation_limit(
     tmp_path: Path,
 ) -> None:
