@@ -537,6 +537,15 @@ def play(
     ctx.exit(app.return_code or 0)
 
 
+def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    from pickomino.web.addresses import check_public_url
+
+    try:
+        return None if value is None else check_public_url(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
@@ -545,6 +554,21 @@ def play(
     default=None,
     help="SQLite file, or a postgresql://user:pass@host/db URL. "
     "Default: games.sqlite3 in your user data folder.",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    callback=_public_url,
+    help="The address people use to reach this server, e.g. http://192.168.1.20:8080 or "
+    "https://dice.example.org: invite links are built on it. Default: the address the "
+    "game's creator opened.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    help="Reverse proxies (comma-separated addresses or networks, '*' for any) whose "
+    "X-Forwarded-For and X-Forwarded-Proto headers are believed. Default: none; each "
+    "client counts by its own address.",
 )
 @click.option(
     "--bot-delay",
@@ -566,7 +590,22 @@ def play(
     type=click.FloatRange(min=1),
     default=10.0,
     show_default=True,
-    help="Games or score sheets one address may create a minute (ten at once).",
+    help="Games or score sheets one address may create a minute, and seats it may take "
+    "from the lobby (ten at once).",
+)
+@click.option(
+    "--connections-per-address",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="Connections (open game pages) one address may hold at once.",
+)
+@click.option(
+    "--watchers-per-game",
+    type=click.IntRange(min=0),
+    default=500,
+    show_default=True,
+    help="Spectators one game may have at once (its players are always let in).",
 )
 @click.option(
     "--abandon-after",
@@ -580,9 +619,13 @@ def serve(
     host: str,
     port: int,
     database: str | None,
+    public_url: str | None,
+    forwarded_allow_ips: str | None,
     bot_delay: float,
     message_rate: float,
     new_games_per_minute: float,
+    connections_per_address: int,
+    watchers_per_game: int,
     abandon_after: float,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
@@ -591,9 +634,11 @@ def serve(
     import uvicorn
 
     from pickomino.web import create_app
-    from pickomino.web.store import default_database
+    from pickomino.web.addresses import start_lines
+    from pickomino.web.store import default_database, masked
 
     target = database or str(default_database())
+    shown = masked(target, target)  # never print a database password
     try:
         app = create_app(
             target,
@@ -601,10 +646,16 @@ def serve(
             message_rate=message_rate,
             new_games_per_minute=new_games_per_minute,
             abandon_after=abandon_after * 3600,
+            connections_per_address=connections_per_address,
+            watchers_per_game=watchers_per_game,
+            public_url=public_url,
         )
     except Exception as error:  # a bad path or URL, a database that cannot be reached
-        raise click.ClickException(f"cannot open the database {target}: {error}") from None
-    click.echo(f"pickomino: games stored in {target}; open http://{host}:{port}/")
+        problem = masked(str(error), target)
+        raise click.ClickException(f"cannot open the database {shown}: {problem}") from None
+    click.echo(f"pickomino: games stored in {shown}")
+    for line in start_lines(host, port, public_url):
+        click.echo(f"pickomino: {line}")
     # Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
     # collecting less often keeps full collections from pausing every game (benchmarks/).
     gc.freeze()
@@ -613,6 +664,10 @@ def serve(
         app,
         host=host,
         port=port,
+        # Forwarded headers (the client's address for the limits) only from the proxies
+        # named: uvicorn would otherwise believe any local process.
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
         log_level="warning",
