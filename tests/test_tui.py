@@ -10,12 +10,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from pickomino.core.render import describe_ranking
 from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
 from pickomino.cli import main
 from pickomino.core import Game, Phase, Rules
-from pickomino.core.render import describe_ranking
 from pickomino.tui.app import EndScreen, PickominoApp
 from pickomino.tui.session import Session
 from pickomino.tui.setup import new_session, parse_players, resume_session

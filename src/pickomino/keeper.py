@@ -13,7 +13,7 @@ any number of times.
 >>> sheet.enter("steal 26")
 Traceback (most recent call last):
 ...
-pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's stack (tops: none)
+pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's stack (tops: none).
 >>> sheet.undo(); sheet.undo(); sheet.redo(); sheet.state.stacks
 [[], [25]]
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pickomino.core import GameState, IllegalAction, RecordError, Rules
+from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.events import Event
 from pickomino.core.render import describe_event, describe_ranking
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -82,27 +82,23 @@ class ScoreSheet:
     def _apply(self, entry: str) -> None:
         words = " ".join(entry.lower().split())
         if self.state.is_over:
-            raise IllegalAction("R18", "the game is over: nothing more can be entered")
+            raise IllegalAction("R18", "sheet_over")
         seat = self.state.current
         try:
             events = self.state.report_turn(None if words == BUST else words)
-        except ValueError as error:  # not an action name at all
-            if isinstance(error, IllegalAction):
-                raise
-            raise IllegalAction(
-                "R11", f"{entry!r} is not a result: enter 'take N', 'steal N' or 'bust'"
-            ) from None
+        except BadInput:  # not an action name at all
+            raise IllegalAction("R11", "not_a_result", action=entry[:20]) from None
         self.turns.append((seat, events))
 
     def undo(self) -> None:
         if not self.entries:
-            raise IllegalAction("undo", "there is nothing to undo")
+            raise IllegalAction(None, "nothing_to_undo")
         self.undone.append(self.entries.pop())
         self._replay()
 
     def redo(self) -> None:
         if not self.undone:
-            raise IllegalAction("redo", "there is nothing to redo")
+            raise IllegalAction(None, "nothing_to_redo")
         self._apply(self.undone[-1])
         self.entries.append(self.undone.pop())
 
@@ -138,27 +134,31 @@ class ScoreSheet:
     def from_dict(cls, data: Any) -> ScoreSheet:
         """A stored sheet; a damaged one raises :class:`RecordError` saying what is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a score sheet: 'format' must be {FORMAT!r}")
+            raise RecordError("record_format", format=FORMAT)
         if data.get("version") != VERSION:
-            raise RecordError(f"score sheet version {data.get('version')!r} is not supported")
+            raise RecordError(
+                "record_version", given=str(data.get("version"))[:20], version=VERSION
+            )
         names = data.get("names")
         if (
             not isinstance(names, list)
             or not all(isinstance(n, str) and n.strip() for n in names)
             or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS
         ):
-            raise RecordError(f"'names' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names")
+            raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
         lists: dict[str, list[str]] = {}
         for key in ("entries", "undone"):
             value = data.get(key, [] if key == "undone" else None)
             if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-                raise RecordError(f"'{key}' must be a list of strings")
+                raise RecordError("record_moves")
             lists[key] = list(value)
         start = data.get("start_player")
         if type(start) is not int or not 0 <= start < len(names):
-            raise RecordError(f"'start_player' must be a seat from 0 to {len(names) - 1}")
+            raise RecordError("record_start", high=len(names) - 1)
         try:
             rules = Rules.from_dict(data.get("rules"))
             return cls(list(names), rules, start, lists["entries"], lists["undone"])
-        except (ValueError, TypeError) as error:
-            raise RecordError(f"the score sheet cannot be replayed: {error}") from None
+        except PickominoError as error:
+            raise RecordError("sheet_refused", error.rule, why=error) from None
+        except TypeError:
+            raise RecordError("record_rules", why=BadInput("rules_not_object")) from None

@@ -1,0 +1,52 @@
+"""The one play loop: a chance step is rolled by the dice source, a decision is made by
+the seat's player, until a person must decide (or type in real dice) or the game is over.
+
+Tournaments, environments, ``selfplay``, the terminal game and the web app all drive
+games with these three functions; the web app takes one step at a time, thinking on a copy
+of the state in a worker thread (:func:`next_step`), and applies it after (:func:`apply`).
+
+>>> from pickomino.bots import make_bot
+>>> from pickomino.core import GameState
+>>> from pickomino.table.dice import SeededDice
+>>> state = GameState(2)
+>>> _ = advance(state, [make_bot("simple"), make_bot("random")], SeededDice(3))
+>>> state.is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pickomino.core import Action, Counts, Event, Game, GameState
+from pickomino.table.dice import Dice
+from pickomino.table.seats import Player
+
+#: The next step of a game: a roll's outcome or an action.
+Step = Counts | Action
+
+
+def next_step(state: GameState, players: Sequence[Player], dice: Dice) -> Step | None:
+    """The step the game takes by itself now, or ``None`` when it waits for a person (their
+    decision, or the real dice they roll) or is over. Changes nothing."""
+    if state.is_over:
+        return None
+    if state.is_chance():
+        return dice.roll(state)
+    return players[state.current].choose(state)
+
+
+def apply(target: Game | GameState, step: Step) -> list[Event]:
+    """Play ``step`` on a game (recorded) or a bare state (fast, for simulations)."""
+    if isinstance(step, Action):
+        return target.play(step) if isinstance(target, Game) else target.apply(step)
+    return target.roll(step) if isinstance(target, Game) else target.apply_roll(step)
+
+
+def advance(target: Game | GameState, players: Sequence[Player], dice: Dice) -> list[Event]:
+    """Play on until a person must act or the game ends; returns what happened."""
+    state = target.state if isinstance(target, Game) else target
+    events: list[Event] = []
+    while (step := next_step(state, players, dice)) is not None:
+        events += apply(target, step)
+    return events
