@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pickomino.core import Action, Counts, Event, Game, GameState
 from pickomino.table.dice import Dice
@@ -38,15 +38,23 @@ def next_step(state: GameState, players: Sequence[Player], dice: Dice) -> Step |
 
 def apply(target: Game | GameState, step: Step) -> list[Event]:
     """Play ``step`` on a game (recorded) or a bare state (fast, for simulations)."""
-    if isinstance(step, Action):
-        return target.play(step) if isinstance(target, Game) else target.apply(step)
-    return target.roll(step) if isinstance(target, Game) else target.apply_roll(step)
+    _state, roll, play = _moves(target)
+    return play(step) if step.__class__ is Action else roll(step)  # type: ignore[arg-type]
 
 
 def advance(target: Game | GameState, players: Sequence[Player], dice: Dice) -> list[Event]:
     """Play on until a person must act or the game ends; returns what happened."""
-    state = target.state if isinstance(target, Game) else target
+    state, roll, play = _moves(target)
     events: list[Event] = []
     while (step := next_step(state, players, dice)) is not None:
-        events += apply(target, step)
+        events += play(step) if step.__class__ is Action else roll(step)  # type: ignore[arg-type]
     return events
+
+
+def _moves(
+    target: Game | GameState,
+) -> tuple[GameState, Callable[[Counts], list[Event]], Callable[[Action], list[Event]]]:
+    """The state, and how to roll and play on it: a game records its moves, a state not."""
+    if isinstance(target, Game):
+        return target.state, target.roll, target.play
+    return target, target.apply_roll, target.apply
