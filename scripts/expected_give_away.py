@@ -11,11 +11,11 @@ Run: ``.venv/bin/python scripts/expected_give_away.py --games 600 --turns 1,2``
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 from functools import partial
 
+import click
 import numpy as np
 
 from pickomino.bots import make_bot
@@ -44,23 +44,38 @@ def game_give_aways(game: int, depths: tuple[int, ...]) -> list[tuple[int, list[
     return turns
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600)
-    parser.add_argument("--turns", default="1", help="lookahead depths, comma-separated")
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    depths = tuple(int(d) for d in args.turns.split(","))
+def _depths(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        depths = tuple(int(depth) for depth in value.split(","))
+    except ValueError:
+        depths = ()
+    if not depths or min(depths) < 0:
+        raise click.BadParameter("give whole numbers of turns, 0 or more, e.g. 1,2")
+    return depths
+
+
+@click.command(help=__doc__)
+@click.option("--games", type=click.IntRange(min=1), default=600, show_default=True)
+@click.option(
+    "--turns",
+    "depths",
+    default="1",
+    show_default=True,
+    callback=_depths,
+    help="Lookahead depths, comma-separated.",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True)
+def main(games: int, depths: tuple[int, ...], jobs: int) -> None:
     play = partial(game_give_aways, depths=depths)
-    games = list(parallel_map(play, range(args.games), args.jobs))
-    print(f"win chance `expected` gives away per game and player ({args.games} games):")
+    played = list(parallel_map(play, range(games), jobs))
+    print(f"win chance `expected` gives away per game and player ({games} games):")
     for k, depth in enumerate(depths):
-        per_game = np.array([sum(losses[k] for _, losses in turns) for turns in games]) / 2
-        half_width = 1.96 * per_game.std() / math.sqrt(args.games)
+        per_game = np.array([sum(losses[k] for _, losses in turns) for turns in played]) / 2
+        half_width = 1.96 * per_game.std() / math.sqrt(games)
         phases = []
         for lo, hi in PHASES:
-            lost = sum(losses[k] for turns in games for n, losses in turns if lo <= n <= hi)
-            phases.append(f"{lo}-{hi} tiles {lost / (2 * args.games):.2%}")
+            lost = sum(losses[k] for turns in played for n, losses in turns if lo <= n <= hi)
+            phases.append(f"{lo}-{hi} tiles {lost / (2 * games):.2%}")
         print(
             f"  looking {depth} turn(s) ahead: {per_game.mean():.2%} ± {half_width:.2%}"
             f" ({', '.join(phases)})"

@@ -8,9 +8,9 @@ the held-out log-loss. Run: ``.venv/bin/python scripts/fit_win_model.py --games 
 
 from __future__ import annotations
 
-import argparse
 import random
 
+import click
 import numpy as np
 
 from pickomino.bots import make_bot
@@ -79,14 +79,13 @@ def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6000)
-    args = parser.parse_args()
-    data = np.array([row for game in range(args.games) for row in turn_starts(game)])
+@click.command(help=__doc__)
+@click.option("--games", type=click.IntRange(min=1), default=6000, show_default=True)
+def main(games: int) -> None:
+    data = np.array([row for game in range(games) for row in turn_starts(game)])
     train = np.arange(len(data)) % 5 != 0  # every fifth row held out
     x, y = features(data), data[:, 6]
-    print(f"{len(data)} points of view from {args.games} games; held-out log-loss:")
+    print(f"{len(data)} points of view from {games} games; held-out log-loss:")
     for name, columns in (("without the tie-break terms", 4), ("with them", 6)):
         w = fit(x[train, :columns], y[train])
         print(f"  {name}: {log_loss(x[~train, :columns], y[~train], w):.5f}")

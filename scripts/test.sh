@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Install everything the tests need into .venv (and, when missing, the Debian packages
-# chromium for the browser tests and postgresql for the database tests), then run ruff, mypy
-# (on src) and the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m
-# "not slow"`.
+# Install everything the tests need into .venv (once, and again only when pyproject.toml
+# changes) and, when missing, the Debian packages chromium for the browser tests and
+# postgresql for the database tests; then run ruff, mypy (on src) and the whole suite. Extra
+# arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -15,8 +15,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+source scripts/venv.sh
+ensure_installed '.[test]' installed-test "pickomino with everything its tests need"
 .venv/bin/python -m ruff check src tests benchmarks scripts
 .venv/bin/python -m mypy
 exec .venv/bin/python -m pytest "$@"

@@ -67,6 +67,21 @@ def test_simple_keeps_worms_once_two_faces_are_kept():
     assert make_bot("simple").choose(early).name == "keep 5"
 
 
+@pytest.mark.parametrize(
+    ("roll", "kept"),
+    [
+        ("33334441", "keep 4"),  # 4 x 3 = 3 x 4 = 12: the higher face, with fewer dice
+        ("22222551", "keep 5"),  # 5 x 2 = 2 x 5 = 10
+        ("WW551111", "keep W"),  # 2 x W = 2 x 5 = 10: the worm is the highest face
+    ],
+)
+def test_simple_breaks_a_tie_of_count_times_points_toward_the_higher_face(roll, kept):
+    """The classic heuristic (and the reference C++ SimpleBot) keeps the higher face."""
+    state = GameState(2)
+    state.apply_roll(roll)
+    assert make_bot("simple").choose(state).name == kept
+
+
 def test_simple_stops_as_soon_as_a_tile_can_be_claimed():
     assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW551")).name == "stop"
     assert make_bot("simple").choose(GameState.from_position([[], []], kept="WW55")).name == "roll"
@@ -202,11 +217,37 @@ def test_give_away_is_asked_at_a_turn_start_only():
         Planner().give_away(state, 1)
 
 
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def run_script(name: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, SCRIPTS / name, *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("expected_give_away.py", ("--games", "-3"), "'--games': -3 is not in the range x>=1"),
+        ("expected_give_away.py", ("--games", "0"), "'--games': 0 is not in the range x>=1"),
+        ("expected_give_away.py", ("--jobs", "0"), "'--jobs': 0 is not in the range x>=1"),
+        ("expected_give_away.py", ("--turns", "1,x"), "'--turns': give whole numbers"),
+        ("expected_give_away.py", ("--turns", "-1"), "'--turns': give whole numbers"),
+        ("fit_win_model.py", ("--games", "-3"), "'--games': -3 is not in the range x>=1"),
+    ],
+)
+def test_scripts_refuse_bad_arguments_without_a_traceback(script, args, message):
+    """Issue 14, item 15: ``--games -3`` ran and ended in a traceback."""
+    result = run_script(script, *args)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow  # the strategist searches two turns ahead at every turn of two games
 def test_give_away_script_reports_every_depth_and_phase():
     """``scripts/expected_give_away.py`` as a user runs it (README, bots section)."""
-    script = Path(__file__).resolve().parents[1] / "scripts" / "expected_give_away.py"
-    args = ["--games", "2", "--turns", "1,2", "--jobs", "1"]
-    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    result = run_script("expected_give_away.py", "--games", "2", "--turns", "1,2", "--jobs", "1")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "(2 games)" in lines[0]

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from pickomino.tui.setup import resume_session
+
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -21,13 +23,55 @@ def test_selfplay_saves_a_record_that_show_replays(tmp_path):
     path = tmp_path / "game.json"
     played = run("selfplay", "--bots", "simple,random,simple", "--seed", "4", "--save", str(path))
     assert played.returncode == 0, played.stderr
-    assert "Game over." in played.stdout and "rolled" in played.stdout
+    assert "rolled" in played.stdout
     record = json.loads(path.read_text())
     assert record["seats"] == ["simple (1)", "random (2)", "simple (3)"]
     shown = run("show", str(path))
     assert shown.returncode == 0 and shown.stdout.startswith("Turn 1 - simple (1)")
     again = run("selfplay", "--bots", "simple,random,simple", "--seed", "4", "--quiet")
-    assert again.stdout.splitlines()[-1] == played.stdout.splitlines()[-2]
+    # the log's last line is the ranking; --quiet prints only the table, which ends with it
+    quiet, full = again.stdout.splitlines(), played.stdout.splitlines()
+    assert quiet[-1] == full[-6] and quiet[-1].startswith("Game over. 1. ")
+    assert quiet[:-1] == full[-5:-1] and full[-1] == f"Record saved to {path}"
+
+
+def test_game_over_is_said_once(tmp_path):
+    """Issue 14, item 18: the log's last line and the final table both said "Game over."."""
+    path = tmp_path / "game.json"
+    played = run("selfplay", "--seed", "2", "--save", str(path))
+    shown = run("show", str(path))
+    for output in (played.stdout, shown.stdout, run("selfplay", "--quiet").stdout):
+        assert output.count("Game over.") == 1, output
+
+
+def test_a_selfplay_record_resumes_with_its_bots(tmp_path):
+    """Issue 14, item 18: selfplay records the seed and the bots, as play does, so that
+    `play --resume` keeps the seats (it turned the bots into people)."""
+    path = tmp_path / "game.json"
+    assert run("selfplay", "--bots", "simple,hard", "--save", str(path)).returncode == 0
+    meta = json.loads(path.read_text())["meta"]
+    assert meta["bots"] == ["simple", "hard"] and type(meta["seed"]) is int
+    assert resume_session(path).bots.keys() == {0, 1}
+    seeded = tmp_path / "seeded.json"
+    assert run("selfplay", "--seed", "5", "--quiet", "--save", str(seeded)).returncode == 0
+    assert json.loads(seeded.read_text())["meta"] == {"seed": 5, "bots": ["simple", "simple"]}
+
+
+def test_output_files_are_checked_before_the_work(tmp_path):
+    """Issue 14, item 15: a record or plot that cannot be written is refused at once, with
+    no traceback, before a game is played or odds computed."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for args, message in [
+        (("--save", str(tmp_path / "none" / "g.json")), f"the folder {tmp_path / 'none'} does"),
+        (("--save", str(tmp_path)), f"{tmp_path} is a folder"),
+        (("--save", str(blocker / "g.json")), f"{blocker} is not a folder"),
+    ]:
+        result = run("selfplay", *args)
+        assert result.returncode == 2, result.stderr
+        assert message in result.stderr and "Invalid value for '--save'" in result.stderr
+        assert result.stdout == "" and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == [blocker]  # the check left nothing behind
 
 
 def test_show_refuses_a_corrupt_record_without_a_traceback(tmp_path):
@@ -43,6 +87,7 @@ def test_wrong_arguments_get_a_clear_usage_error():
         (("selfplay", "--rules", "house"), "unknown rule preset"),
         (("selfplay", "--bots", "simple"), "R1"),
         (("selfplay", "--bots", "simple,genius"), "unknown bot"),
+        (("selfplay", "--bots", "simple,genius"), "random (easy), simple (medium)"),
         (("show", "/nonexistent.json"), "does not exist"),
     ]:
         result = run(*args)

@@ -91,3 +91,15 @@ def test_compare_command_refuses_bad_arguments():
     assert run("simple", "random", "--against", "genius").returncode == 2
     assert run("simple", "--against", "simple").returncode == 2
     assert run("simple", "random", "--against", "simple", "--games", "1").returncode == 2
+
+
+def test_compare_seats_is_a_count_and_players_is_refused():
+    """Issue 14, item 17: --players was a count here and a list of names in `play`."""
+    args = ("simple", "random", "--against", "easy", "--games", "4", "--no-progress")
+    table = run(*args, "--seats", "3")
+    assert table.returncode == 0 and table.stdout.startswith("4 pairs of games, 3 players,")
+    old = run(*args, "--players", "3")
+    assert old.returncode == 2 and "--players is now --seats in 'compare'" in old.stderr
+    helped = " ".join(run("--help").stdout.split())
+    assert "--seats" in helped and "--players" not in helped
+    assert "random (easy), simple (medium), expected (hard), strategist (expert)" in helped

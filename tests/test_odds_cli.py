@@ -76,6 +76,7 @@ def test_odds_json_schema_and_shape():
     assert 0 <= odds["bust"] <= 1 and odds["expected_worms"] > 0
 
 
+@pytest.mark.slow  # engine expectimax searches; the quick run keeps test_solver.py's one
 @pytest.mark.parametrize(
     ("key", "target", "table"),
     [
@@ -100,6 +101,7 @@ def test_every_odd_matches_the_engine_expectimax():
             )
 
 
+@pytest.mark.slow  # the engine plays out every turn under the policy, twice
 @pytest.mark.parametrize("stake", ["0", "2"])
 def test_expected_worms_and_bust_match_the_engine(stake):
     odds = run_json("odds", "--stake", stake) if stake != "0" else run_json("odds")
@@ -127,6 +129,39 @@ def test_odds_table_and_plot(tmp_path):
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines[1:17]] == TARGETS
     assert f"Plot written to {path}" in result.stdout
+
+
+def test_odds_plot_path_is_checked_before_the_odds_are_computed(tmp_path):
+    """Issue 14, item 15: no traceback after the work; a name is written as said."""
+    for plot, message in [
+        (tmp_path / "none" / "x.png", f"the folder {tmp_path / 'none'} does not exist"),
+        (tmp_path, f"{tmp_path} is a folder"),
+        (tmp_path / "out.txt", "cannot write a .txt file; give a name ending in .png, "),
+    ]:
+        result = run("odds", "--plot", str(plot))
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr and result.stdout == ""
+    assert ".svg" in result.stderr and ".pdf" in result.stderr  # what matplotlib can draw
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
+    result = run("odds", "--plot", str(tmp_path / "noext"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["at_least"]  # standard output stays one JSON object
+    assert result.stderr == f"Plot written to {tmp_path / 'noext.png'}\n"
+    assert [path.name for path in tmp_path.iterdir()] == ["noext.png"]
+    assert (tmp_path / "noext.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_odds_prints_the_table_even_when_the_plot_fails(tmp_path):
+    """A .pgf plot needs LaTeX (not installed here): the odds are still printed."""
+    result = run("odds", "--plot", str(tmp_path / "odds.pgf"))
+    if result.returncode == 0:
+        pytest.skip("LaTeX is installed: the .pgf plot was drawn")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"Error: cannot draw the plot to {tmp_path / 'odds.pgf'}")
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:17]] == TARGETS
 
 
 def test_odds_refuses_a_negative_stake():

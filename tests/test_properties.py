@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import pytest
 from hypothesis import currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,9 @@ from pickomino.core import (
     worms_on,
 )
 from pickomino.core.rules import FACE_POINTS, MAX_PLAYERS, MIN_PLAYERS, NUM_DICE
+
+# Each property plays 60 to 150 random whole games: the full run (CI).
+pytestmark = pytest.mark.slow
 
 DICE_PREFIX = "dice "
 KEEP_WORM = Action.parse("keep W")

@@ -420,6 +420,7 @@ def _tables(state: GameState) -> dict[str, TurnValues]:
     }
 
 
+@pytest.mark.slow  # 18 expectimax searches on the engine
 @pytest.mark.parametrize("rules", ["official", "bga"])
 @pytest.mark.parametrize("kept", ["W3", "WW", "55"])
 @pytest.mark.parametrize("table_name", ["at_least(25)", "exactly(27)", "worm_gain"])
@@ -439,6 +440,7 @@ ENGINE_POSITIONS = {  # (stacks, face down): seat 0 is to move
 }
 
 
+@pytest.mark.slow  # 24 positions × rule sets played out on the engine
 @pytest.mark.parametrize("rules", ["official", "short", "bga", "official,lower_tile=any"])
 @pytest.mark.parametrize("name", list(ENGINE_POSITIONS))
 def test_worm_gain_table_matches_the_worms_the_engine_moves(name, rules):
@@ -455,6 +457,7 @@ def test_solver_matches_engine_expectimax_fresh_turn(table_name):
     assert assert_solver_matches_engine(state, _tables(state)[table_name]) > 1000
 
 
+@pytest.mark.slow  # an engine expectimax search
 def test_solver_matches_engine_fresh_turn_worm_swing_mid_game():
     state = GameState.from_position(MID_GAME.stacks, MID_GAME.down)
     assert assert_solver_matches_engine(state, TurnValues.worm_gain(state), worm_swing) > 1000
@@ -468,6 +471,7 @@ def assert_same_distribution(found: dict, expected: dict, tolerance: float = CLO
         )
 
 
+@pytest.mark.slow  # 9 turn distributions enumerated on the engine
 @pytest.mark.parametrize("first", ["best", "roll", "stop"])
 @pytest.mark.parametrize("kept", ["WW", "W3", "1"])
 def test_outlook_is_the_engine_distribution_under_the_policy(kept, first):
@@ -479,6 +483,7 @@ def test_outlook_is_the_engine_distribution_under_the_policy(kept, first):
         assert_same_distribution(policy_distribution(state, table, forced), expected)
 
 
+@pytest.mark.slow  # the turn distribution enumerated on the engine
 def test_outlook_of_a_fresh_turn_is_the_engine_distribution_under_the_policy():
     state = GameState.from_position(MID_GAME.stacks, MID_GAME.down)
     table = TurnValues.worm_gain(state)
@@ -549,6 +554,7 @@ def test_monte_carlo_of_the_policy_matches_the_outlook_many_turns(table_name):
 
 
 # ---------------------------------------------------------------- 4. properties
+@pytest.mark.slow  # every point of three turn graphs
 def test_outlook_probabilities_sum_to_one_everywhere():
     state = position(MID_GAME)
     for table in _tables(state).values():

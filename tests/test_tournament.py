@@ -13,6 +13,7 @@ from pickomino.sim.tournament import (
     bot_labels,
     run_tournament,
     seating,
+    wilson_interval,
 )
 
 
@@ -44,6 +45,22 @@ def test_counts_add_up():
     for record in records.values():
         low, high = record.ci95
         assert 0 <= low <= record.win_share <= high <= 1
+
+
+def test_the_interval_of_a_clean_sweep_is_no_point():
+    """Issue 14, item 18: 20 wins of 20 gave the 95% interval [100.00%, 100.00%]."""
+    result = TournamentResult()
+    for _ in range(20):
+        result.add(GameOutcome(("a", "b"), (5, 0), (1.0, 0.0), (5, 5)))
+    low, high = result.bots["a"].ci95
+    assert high == 1.0 and low == pytest.approx(0.8389, abs=1e-4)  # Wilson, 20 of 20
+    low, high = result.bots["b"].ci95
+    assert (low, high) == pytest.approx((0.0, 0.1611), abs=1e-4)
+
+
+def test_the_interval_is_wilson_s_at_a_known_value():
+    """15 wins of 20: Wilson's 95% interval is [53.13%, 88.81%] (published tables)."""
+    assert wilson_interval(0.75, 20) == pytest.approx((0.5313, 0.8881), abs=1e-4)
 
 
 def test_a_shared_win_counts_one_over_k_to_each():
@@ -88,8 +105,20 @@ def test_tournament_command_prints_a_table_and_json():
 def test_tournament_command_refuses_bad_arguments():
     assert run("--bots", "simple,genius").returncode == 2
     assert "unknown bot" in run("--bots", "simple,genius").stderr
-    assert run("--bots", "simple", "--players", "8").returncode == 2
+    assert run("--bots", "simple", "--seats", "8").returncode == 2
     assert run("--bots", "simple", "--games", "0").returncode == 2
+
+
+def test_tournament_seats_is_a_count_and_players_is_refused():
+    """Issue 14, item 17: --players was a count here and a list of names in `play`."""
+    table = run("--bots", "simple,hard", "--seats", "3", "--games", "3", "--no-progress")
+    assert table.returncode == 0 and table.stdout.startswith("3 games, 3 players,")
+    old = run("--bots", "simple", "--players", "3")
+    assert old.returncode == 2 and "--players is now --seats in 'tournament'" in old.stderr
+    helped = " ".join(run("--help").stdout.split())
+    assert "--seats" in helped and "--players" not in helped
+    # every name a bot answers to, the difficulties too
+    assert "random (easy), simple (medium), expected (hard), strategist (expert)" in helped
 
 
 @pytest.mark.slow

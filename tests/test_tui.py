@@ -7,24 +7,32 @@ import asyncio
 import json
 import subprocess
 import sys
+from getpass import getuser
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pickomino.core.render import describe_ranking
 from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
 from pickomino.cli import main
-from pickomino.core import Game, Phase, Rules
+from pickomino.core import Bust, Game, Phase, Rules
+from pickomino.core.render import describe_event, describe_ranking, worms_column
 from pickomino.tui.app import EndScreen, PickominoApp
-from pickomino.tui.session import Session
-from pickomino.tui.setup import new_session, parse_players, resume_session
+from pickomino.tui.session import BustWarning, Session
+from pickomino.tui.setup import default_players, new_session, parse_players, resume_session
 
 #: Line-mode commands that always move a game on: roll, keep the first face shown (worms
 #: first), and stop or take the first claim. Wrong ones are refused and the next is tried.
 CYCLE = "r w 5 4 3 2 1 r w 5 4 3 2 1 s 1 ".replace(" ", "\n") * 150
 #: A hot-seat game that waits for Bob to choose: steal Ann's 27 or take 26 (R11, R12).
 CLAIM_MOVES = ["dice 44455WWW", "keep W", "roll", "dice 44455", "keep 4", "stop"] * 2
+
+
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """A new game is saved in the current folder: keep it out of the checkout."""
+    monkeypatch.chdir(tmp_path)
 
 
 def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
@@ -59,6 +67,9 @@ def test_players_parse_people_and_bots_by_name_or_difficulty():
         ("Ann,,Bob", "seat 2 has no name"),
         ("Ann,bot:", "write bot:NAME"),
         ("Ann,Ann", "given twice: Ann"),
+        ("9", "seat 1 is the number 9, not a name"),  # --players lists seats: it is no count
+        ("", "no players given"),  # not the default players
+        (" , ", "seat 1 has no name"),
     ],
 )
 def test_players_errors(players, message):
@@ -66,6 +77,20 @@ def test_players_errors(players, message):
         new_session(players, Rules(), seed=1)
     result = CliRunner().invoke(main, ["play", "--plain", "--players", players])
     assert result.exit_code == 2 and message in result.output
+
+
+def test_a_person_is_called_by_the_login_name_so_the_log_reads_right(monkeypatch):
+    """Issue 14, item 18: the default seat "You" made "You busts at 12"."""
+    monkeypatch.setenv("LOGNAME", "ann")
+    assert default_players() == "ann,bot:hard,bot:hard"
+    game = Game(new_session(default_players(), Rules(), seed=1).names)
+    game.roll("11111222")
+    game.play("keep 1")
+    bust = game.play("stop")[0]
+    assert describe_event(bust, game.seats) == "ann busts at 5: no worm among the kept dice (R10)"
+    for login in ("bot:hard", "7", "Ann,Bob", "tab\there"):  # no name for a seat
+        monkeypatch.setenv("LOGNAME", login)
+        assert default_players() == "Player,bot:hard,bot:hard"
 
 
 def test_resume_refuses_options_that_would_change_the_game(tmp_path):
@@ -83,33 +108,128 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     assert "Error: 'dance' is not an action" in out and "Try again" in out
     assert "[r] roll      tile  76.8%" in out  # the hint before the first roll
     assert "Ann> " in out and "Bot 2 (hard) rolled" in out
-    last = out.splitlines()[-1]
-    assert last.startswith("Game over. 1. ") and "Ann" in last and "Bot 2 (hard)" in last
+    lines = out.splitlines()
+    over = [line for line in lines if "Game over." in line]
+    assert len(over) == 1 and over[0].startswith("  Game over. 1. ")  # said once, in the log
+    assert "Ann" in over[0] and "Bot 2 (hard)" in over[0]
+    assert lines[-4].startswith("Grill ") and lines[-1] == "Game saved to pickomino-game.json"
+    assert Game.from_json(Path("pickomino-game.json").read_text()).state.is_over
 
 
 def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
     path = tmp_path / "saved.json"
     first = play("--players", "Ann,bot:medium", "--seed", "9", "--save", str(path), stdin="r\nw\n")
     assert first.returncode == 0 and "End of input" in first.stdout
-    assert f"Game saved to {path}" in first.stdout
+    assert f"This game is saved to {path} when you leave." in first.stdout
+    assert first.stdout.endswith(
+        f"Game saved to {path}; go on with: pickomino play --resume {path}\n"
+    )
     record = json.loads(path.read_text())
     assert record["meta"] == {"seed": 9, "bots": [None, "medium"]}
     assert record["moves"][0].startswith("dice ")
     saved = Game.from_json(path.read_text())
 
-    resumed = [play("--resume", str(path), stdin=CYCLE) for _ in range(2)]
+    copies = [tmp_path / "a.json", tmp_path / "b.json"]
+    resumed = []
+    for copy in copies:
+        copy.write_text(path.read_text())
+        resumed.append(play("--resume", str(copy), stdin=CYCLE))
     assert resumed[0].returncode == 0, resumed[0].stderr
-    assert resumed[0].stdout == resumed[1].stdout  # the seed and the moves decide the rest
+    # the seed and the moves decide the rest
+    assert resumed[0].stdout.replace("a.json", "b.json") == resumed[1].stdout
     assert resumed[0].stdout.startswith("Turn 1 - Ann\n  Ann rolled")
-    assert resumed[0].stdout.splitlines()[-1].startswith("Game over. 1. ")
-    assert Game.from_json(path.read_text()).record.moves == saved.record.moves  # not re-saved
+    assert resumed[0].stdout.endswith(f"Game saved to {copies[0]}\n")
+    finished = Game.from_json(copies[0].read_text())  # saved back to the --resume file
+    assert finished.state.is_over and finished.record.moves[: len(saved.record.moves)] == (
+        saved.record.moves
+    )
+
+
+def test_plain_quitting_a_resumed_game_saves_the_moves_to_the_resume_file(tmp_path):
+    """Issue 14, item 16: the help says the game is saved on leaving, to the --resume file."""
+    path = tmp_path / "r.json"
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    path.write_text(game.to_json())
+    quit_ = play("--resume", str(path), stdin="5\nquit\n")
+    assert quit_.returncode == 0, quit_.stderr
+    assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]
+    assert f"Game saved to {path}; go on with: pickomino play --resume {path}" in quit_.stdout
+    ended = play("--resume", str(path), stdin="r\n")  # the end of input leaves too
+    assert Game.from_json(path.read_text()).record.moves[2:3] == ["roll"]
+    assert ended.stdout.splitlines()[-1].startswith(f"Game saved to {path}")
+
+
+def test_plain_a_new_game_is_saved_without_overwriting_an_earlier_one(tmp_path):
+    first = play("--players", "Ann,Bob", stdin="r\nquit\n")
+    second = play("--players", "Cid,Dan", stdin="r\n")
+    assert "Game saved to pickomino-game.json;" in first.stdout.splitlines()[-1]
+    assert "Game saved to pickomino-game-2.json;" in second.stdout.splitlines()[-1]
+    assert Game.from_json((tmp_path / "pickomino-game.json").read_text()).seats == ["Ann", "Bob"]
+    assert Game.from_json((tmp_path / "pickomino-game-2.json").read_text()).seats[0] == "Cid"
+    nothing = play("--players", "Eve,Fay", stdin="quit\n")
+    assert nothing.stdout.endswith("> Nothing was played: no game saved.\n")
+    assert not (tmp_path / "pickomino-game-3.json").exists()
+
+
+def test_play_refuses_at_start_a_save_file_it_could_not_write(tmp_path):
+    """Checked before the game, not when it ends (when the game would be lost)."""
+    for args, message in [
+        (("--save", str(tmp_path / "none" / "g.json")), f"the folder {tmp_path / 'none'}"),
+        (("--save", str(tmp_path)), f"{tmp_path} is a folder"),
+    ]:
+        result = play(*args, stdin="r\n")
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr and result.stdout == ""
+    (tmp_path / "pickomino-game.json").mkdir()  # where a new game would go by default...
+    (tmp_path / "pickomino-game-2.json").write_text("")  # ... and the next name is taken
+    busy = play("--players", "Ann,Bob", stdin="r\n")
+    assert busy.returncode == 0 and "saved to pickomino-game-3.json" in busy.stdout
+
+
+def test_plain_warns_before_a_stop_that_busts(tmp_path):
+    """Issue 14, item 19: a stop that busts for want of a worm (or a total reaching no
+    tile) is played only when asked twice in a row; a move in between asks again."""
+    path = tmp_path / "r.json"
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    path.write_text(game.to_json())
+    warning = "Stopping now busts: no worm among the kept dice (R10). Stop again to bust anyway."
+    played = play("--resume", str(path), stdin="5\nstop\nstop\n")
+    assert played.stdout.count(warning) == 1
+    assert "Ann busts at 15: no worm among the kept dice (R10)" in played.stdout
+    assert Game.from_json(path.read_text()).record.moves[1:] == ["keep 5", "stop"]
+
+
+def test_the_bust_warning_names_the_engine_s_reason():
+    game = Game(["Ann", "Bob"])
+    for move in ["dice 111WW234", "keep W", "roll", "dice 111234"]:
+        game.push(move)
+    session = Session(game, {}, 1)
+    assert session.stop_busts() is None  # no stop to make while choosing dice
+    session.decide("1")  # W W 1 1 1 = 13: no tile (R13)
+    with pytest.raises(BustWarning, match=r"reaches no tile that can be claimed \(R13\)"):
+        session.decide("s")
+    for move in ["roll", "dice 223"]:  # a move in between: the next such stop is warned of
+        game.push(move)
+    session.decide("2")  # 17
+    with pytest.raises(BustWarning):
+        session.decide("stop")
+    assert session.decide("stop")[0] == Bust(0, "too_low", 17)
+    winner = Game(["Ann", "Bob"])
+    for move in ["dice 555WWW12", "keep W", "roll", "dice 55512"]:
+        winner.push(move)
+    session = Session(winner, {}, 1)
+    session.decide("5")
+    assert session.stop_busts() is None  # 30 takes 30: no warning
+    assert session.decide("s")[0].tile == 30
 
 
 def test_plain_save_command_writes_where_asked(tmp_path):
     path = tmp_path / "here.json"
     played = play("--seed", "2", stdin=f"r\nsave {path}\nquit\n")
     assert played.returncode == 0 and f"Saved to {path}" in played.stdout
-    assert Game.from_json(path.read_text()).seats == ["You", "Bot 2 (hard)", "Bot 3 (hard)"]
+    assert Game.from_json(path.read_text()).seats == [getuser(), "Bot 2 (hard)", "Bot 3 (hard)"]
 
 
 def test_a_corrupt_or_missing_record_is_a_clear_error(tmp_path):
@@ -147,10 +267,11 @@ def _check_views(app: PickominoApp) -> None:
     assert grill.count("▒▒") == 2 * len(state.face_down)
     rows = _text(app, "#stacks").splitlines()
     for seat, row in enumerate(rows):
-        assert names[seat] in row and f"{state.worms(seat):>2} worms" in row
+        assert names[seat] in row and f"  {worms_column(state.worms(seat))}  " in row
         assert row.rstrip().endswith(f" {state.top(seat)}" if state.stacks[seat] else "-")
 
 
+@pytest.mark.slow  # a whole game against a hard bot in the full-screen app
 def test_app_plays_a_whole_game_with_hint_and_save(tmp_path):
     save = tmp_path / "game.json"
     session = new_session("Ann,bot:hard", Rules(), seed=7)
@@ -183,6 +304,7 @@ def test_app_plays_a_whole_game_with_hint_and_save(tmp_path):
             assert app.query_one("#log", RichLog).lines[-1].text.strip().startswith("Game over.")
             await pilot.press("q")
         assert session.state.is_over and app.return_code == 0
+        assert Game.from_json(save.read_text()).state == session.state  # saved on leaving
 
     asyncio.run(drive())
 
@@ -199,10 +321,105 @@ def test_app_claim_by_button_in_a_resumed_hot_seat_game(tmp_path):
     async def drive() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             assert session.state.phase is Phase.CLAIM and not session.bots
+            await pilot.pause()  # the rows of buttons are laid out
             buttons = {str(b.label): b for b in app.query("#choices Button")}
             assert set(buttons) == {"[1] take 26", "[2] steal 27"}
             await pilot.click(buttons["[2] steal 27"])
             assert session.state.stacks == [[], [27]] and session.waiting_person() == "Ann"
+
+    asyncio.run(drive())
+
+
+def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
+    """Issue 14, item 16: quitting a resumed game kept the file as it was."""
+    path = tmp_path / "r.json"
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    path.write_text(game.to_json())
+    app = PickominoApp(resume_session(path), speed=0, save_to=path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("5")
+            await pilot.press("ctrl+q")
+        assert app.return_code == 0 and app.farewell.startswith(f"Game saved to {path}; go on")
+
+    asyncio.run(drive())
+    assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]
+
+
+SEVEN = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
+
+
+def _hot_seat_app(tmp_path, names: list[str], moves: list[str]) -> PickominoApp:
+    game = Game(names)
+    for move in moves:
+        game.push(move)
+    return PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+
+
+@pytest.mark.parametrize("names", [["Ann", "Bob"], SEVEN])
+def test_app_fits_80_by_24_with_six_keeps_and_the_hint(tmp_path, names):
+    """Issue 14, item 19: at 80x24 the sixth button read '[w] keep' and the hint added a
+    scrollbar, wrapped the grill and pushed the log off the screen."""
+    app = _hot_seat_app(tmp_path, names, ["dice 12345WWW"])  # six faces to keep
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()  # the rows of buttons are laid out
+            screen = app.screen.region
+            footer = app.query_one("Footer").region
+            buttons = list(app.query("#choices Button"))
+            assert len(buttons) == 6
+            for button in buttons:
+                label = str(button.label)
+                assert screen.contains_region(button.region), label
+                assert button.region.bottom <= footer.y, label
+                assert button.region.width >= len(label) + 2, label  # the label and its padding
+            await pilot.press("h")
+            hint = app.query_one("#hint", Static)
+            rows = _text(app, "#hint").splitlines()
+            assert len(rows) == 6 and rows[0].startswith("[w] keep W")
+            assert hint.region.height >= len(rows) + 2  # every row inside its border
+            assert hint.region.bottom <= footer.y and app.screen.max_scroll_y == 0
+            assert app.query_one("#grill").region.height == 2  # not wrapped
+            assert not app.query_one("#log").display  # the hint stands in the log's place
+            await pilot.press("h")
+            assert app.query_one("#log").display and not hint.display
+
+    asyncio.run(drive())
+
+
+def test_app_claims_wrap_into_rows_that_fit(tmp_path):
+    """Many claims (any lower tile may be taken) wrap onto more rows instead of running
+    off the screen."""
+    game = Game(["Ann", "Bob"], Rules.parse("official,lower_tile=any"))
+    for move in ["dice 5WWWWWWW", "keep W", "roll", "dice 5", "keep 5"]:
+        game.push(move)  # 40, no die left: any tile may be taken
+    app = PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            buttons = list(app.query("#choices Button"))
+            assert len(buttons) == 16 and len({b.region.y for b in buttons}) > 1
+            assert all(app.screen.region.contains_region(b.region) for b in buttons)
+
+    asyncio.run(drive())
+
+
+def test_app_warns_before_a_stop_that_busts_and_stops_on_a_second_press(tmp_path):
+    """Issue 14, item 19: like the web page, a stop with no worm kept is confirmed first."""
+    app = _hot_seat_app(tmp_path, ["Ann", "Bob"], ["dice 1234555W", "keep 5"])
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            moves = list(app.session.game.record.moves)
+            await pilot.press("s")
+            assert app.session.game.record.moves == moves  # warned, nothing played
+            await pilot.press("s")
+            assert app.session.game.record.moves == [*moves, "stop"]
+            assert app.session.state.current == 1  # Ann's turn ended in a bust
 
     asyncio.run(drive())
 
@@ -213,7 +430,7 @@ def test_app_bots_step_on_a_timer(tmp_path):
 
     async def drive() -> None:
         async with app.run_test() as pilot:
-            await pilot.press("r", "1", "s")  # Ann's turn ends with a bust (no worm)
+            await pilot.press("r", "1", "s", "s")  # Ann's turn ends with a bust (no worm)
             moves = list(session.game.record.moves)
             assert session.is_bot_turn() and "is playing" in _text(app, "#status")
             await pilot.press("r")  # not Ann's turn: refused, and the bot waits for its timer

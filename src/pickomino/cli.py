@@ -14,7 +14,7 @@ import click
 from pickomino import __version__
 from pickomino.bots import BOTS, DIFFICULTIES, make_bot
 from pickomino.core import Game, RecordError, Rules
-from pickomino.core.render import describe_event
+from pickomino.core.render import describe_event, render_state
 
 
 class RulesParam(click.ParamType):
@@ -29,6 +29,67 @@ class RulesParam(click.ParamType):
             return Rules.parse(str(value))
         except ValueError as error:
             self.fail(str(error), param, ctx)
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None. Tried for real, by opening it to append (a
+    file created so is removed again): no permission bits, read-only disk or missing
+    folder can mislead that."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror}"
+    return None
+
+
+class OutputFile(click.ParamType):
+    """A file the command writes later (a record, a plot), checked when the command starts,
+    so that no game or computation is lost to a path that cannot be written.
+
+    With ``formats`` (a function giving the accepted endings), another ending is refused
+    with the list, and a name without one gets the first ending (the command says the name
+    it wrote)."""
+
+    name = "file"
+
+    def __init__(self, formats: Callable[[], list[str]] | None = None) -> None:
+        self.formats = formats
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        path = Path(str(value))
+        if self.formats and not path.is_dir():
+            formats = self.formats()
+            if not path.suffix:
+                path = path.with_name(f"{path.name}.{formats[0]}")
+            elif path.suffix[1:].lower() not in formats:
+                self.fail(
+                    f"cannot write a {path.suffix} file; give a name ending in "
+                    f"{', '.join('.' + ending for ending in formats)}",
+                    param,
+                    ctx,
+                )
+        problem = unwritable(path)
+        if problem:
+            self.fail(problem, param, ctx)
+        return path
+
+
+def _image_formats() -> list[str]:
+    """The file endings matplotlib can draw to, PNG first."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
 
 
 RULES_OPTION = click.option(
@@ -52,10 +113,39 @@ def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
 
 
+_LEVELS = {bot: level for level, bot in DIFFICULTIES.items()}
+#: Every name a bot answers to: "random (easy), simple (medium), ...".
+BOT_NAMES = ", ".join(f"{bot} ({_LEVELS[bot]})" if bot in _LEVELS else bot for bot in BOTS)
+
+
+def _players_is_now_seats(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    if value is not None:
+        raise click.UsageError(
+            f"--players is now --seats in '{ctx.info_name}' (the number of seats per game); "
+            "in 'play', --players lists the players by name",
+            ctx,
+        )
+
+
 def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--seed, --jobs, --rules, --json and --progress, shared by tournament and compare."""
+    """--seats, --seed, --jobs, --rules, --json and --progress, shared by tournament and
+    compare."""
     for option in reversed(
         (
+            click.option(
+                "--seats",
+                type=click.IntRange(2, 7),
+                default=2,
+                show_default=True,
+                help="Players in every game (2-7).",
+            ),
+            # the old name: refused with the new one, as 'play' gives --players another meaning
+            click.option(
+                "--players",
+                hidden=True,
+                expose_value=False,
+                callback=_players_is_now_seats,
+            ),
             click.option("--seed", type=int, default=0, show_default=True),
             click.option(
                 "--jobs",
@@ -81,7 +171,7 @@ def _check_bots(names: list[str], hint: str) -> None:
     unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
     if unknown or not names:
         raise click.BadParameter(
-            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {', '.join(BOTS)}",
+            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; bots are {BOT_NAMES}",
             param_hint=hint,
         )
 
@@ -102,7 +192,7 @@ def _progress_bar(games: int, progress: bool | None) -> Any:
     "--bots",
     default="simple,simple",
     show_default=True,
-    help=f"Comma-separated bots, one per seat (2-7). Bots: {', '.join(BOTS)}.",
+    help=f"Comma-separated bots, one per seat (2-7). Bots (difficulty): {BOT_NAMES}.",
 )
 @RULES_OPTION
 @click.option("--seed", type=int, default=None, help="Seed for the dice and the bots.")
@@ -111,22 +201,28 @@ def _progress_bar(games: int, progress: bool | None) -> Any:
 )
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the game record (JSON) to this file.",
+    type=OutputFile(),
+    help="Write the game record (JSON) to this file (checked before the game is played).",
 )
 @click.option("--quiet", is_flag=True, help="Print only the final table, not every move.")
 def selfplay(
     bots: str, rules: Rules, seed: int | None, start_player: int, save: Path | None, quiet: bool
 ) -> None:
     """Watch bots play one whole game, move by move."""
+    from pickomino.tui.setup import draw_seed, seats_meta
+
     names = [name.strip() for name in bots.split(",") if name.strip()]
+    _check_bots(names, "--bots")
+    seed = draw_seed(seed)
     try:
-        players = [make_bot(name, (seed or 0) + seat) for seat, name in enumerate(names)]
+        players = [make_bot(name, seed + seat) for seat, name in enumerate(names)]
         game = Game(
             [f"{name} ({seat + 1})" for seat, name in enumerate(names)], rules, start_player
         )
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    # the seed and the bots, as `play` records them: `play --resume` then keeps the seats
+    game.record.meta = seats_meta(seed, names)
     rng = random.Random(seed)
     while not game.state.is_over:
         if game.state.is_chance():
@@ -136,7 +232,7 @@ def selfplay(
         if not quiet:
             for event in events:
                 click.echo(describe_event(event, game.seats))
-    click.echo(str(game))
+    click.echo(render_state(game.state, game.seats, ranking=quiet))  # the log ended with it
     if save:
         save.write_text(game.to_json(), encoding="utf-8")
         click.echo(f"Record saved to {save}")
@@ -151,7 +247,7 @@ def show(record: Path) -> None:
     except RecordError as error:
         raise click.ClickException(f"{record}: {error}") from None
     click.echo(game.render_log())
-    click.echo(str(game))
+    click.echo(render_state(game.state, game.seats, ranking=False))  # the log ended with it
 
 
 def _percent(p: float) -> str:
@@ -169,8 +265,9 @@ def _percent(p: float) -> str:
 @JSON_OPTION
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also draw the >= T and = T curves to this PNG file.",
+    type=OutputFile(_image_formats),
+    help="Also draw the >= T and = T curves to this image file (.png, or another ending "
+    "matplotlib knows: .svg, .pdf, ...; no ending: .png is added).",
 )
 def odds(stake: float, as_json: bool, plot: Path | None) -> None:
     """Exact odds of a fresh turn with eight dice, under best play for each goal."""
@@ -181,20 +278,22 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
             "a bust cannot gain worms; give a stake of 0 or more", param_hint="--stake"
         )
     result = fresh_turn_odds(stake)
-    if plot:
-        plot_odds(result, str(plot))
     if as_json:
         click.echo(json.dumps(result))
-        return
-    click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
-    for tile, p in result["at_least"].items():
-        click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")
-    click.echo(
-        f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
-        f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"
-    )
+    else:
+        click.echo("  T   P(total >= T)   P(total = T)    (with a worm; best play for each goal)")
+        for tile, p in result["at_least"].items():
+            click.echo(f" {tile}      {_percent(p)}        {_percent(result['exactly'][tile])}")
+        click.echo(
+            f"Best expected worms, all tiles on the grill, bust costs {stake:g}: "
+            f"{result['expected_worms']:.4f} (bust {_percent(result['bust']).strip()})"
+        )
     if plot:
-        click.echo(f"Plot written to {plot}")
+        try:
+            plot_odds(result, str(plot))
+        except (OSError, RuntimeError) as error:  # a full disk; .pgf without LaTeX
+            raise click.ClickException(f"cannot draw the plot to {plot}: {error}") from None
+        click.echo(f"Plot written to {plot}", err=as_json)
 
 
 @main.command()
@@ -262,21 +361,15 @@ def advise(
 @click.option(
     "--bots",
     required=True,
-    help=f"Comma-separated bots to pit against each other: {', '.join(BOTS)}.",
-)
-@click.option(
-    "--players",
-    type=click.IntRange(2, 7),
-    default=2,
-    show_default=True,
-    help="Seats per game; bots are seated in rotation.",
+    help="Comma-separated bots to pit against each other, seated in rotation. "
+    f"Bots (difficulty): {BOT_NAMES}.",
 )
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
 @simulation_options
 def tournament(
     bots: str,
-    players: int,
     games: int,
+    seats: int,
     seed: int,
     jobs: int,
     rules: Rules,
@@ -289,12 +382,12 @@ def tournament(
     names = [name.strip() for name in bots.split(",") if name.strip()]
     _check_bots(names, "--bots")
     with _progress_bar(games, progress) as bar:
-        result = run_tournament(names, players, games, seed, rules, jobs, bar.update)
+        result = run_tournament(names, seats, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
     click.echo(
-        f"{result.games} games, {players} players, seed {seed}, rules "
+        f"{result.games} games, {seats} players, seed {seed}, rules "
         f"{rules.preset_name or rules.to_dict()}"
     )
     click.echo(
@@ -313,16 +406,19 @@ def tournament(
 @main.command()
 @click.argument("first")
 @click.argument("second")
-@click.option("--against", required=True, help="The bot in every other seat, e.g. expected.")
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True)
+@click.option(
+    "--against",
+    required=True,
+    help=f"The bot in every other seat, e.g. expected. Bots (difficulty): {BOT_NAMES}.",
+)
 @click.option("--games", type=click.IntRange(min=2), default=1000, show_default=True, help="Pairs.")
 @simulation_options
 def compare(
     first: str,
     second: str,
     against: str,
-    players: int,
     games: int,
+    seats: int,
     seed: int,
     jobs: int,
     rules: Rules,
@@ -337,13 +433,13 @@ def compare(
     _check_bots([first, second], "FIRST/SECOND")
     _check_bots([against], "--against")
     with _progress_bar(games, progress) as bar:
-        result = run_compare(first, second, against, players, games, seed, rules, jobs, bar.update)
+        result = run_compare(first, second, against, seats, games, seed, rules, jobs, bar.update)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
     low, high = result.ci95
     click.echo(
-        f"{games} pairs of games, {players} players, seed {seed}, against {against}, "
+        f"{games} pairs of games, {seats} players, seed {seed}, against {against}, "
         f"rules {rules.preset_name or rules.to_dict()}"
     )
     for name, share in zip(result.bots, result.shares, strict=True):
@@ -360,7 +456,8 @@ def compare(
     "--players",
     default=None,
     help="Seats in order, comma-separated: a name is a person (several share the keyboard), "
-    "bot:NAME a bot or difficulty. Default: 'You,bot:hard,bot:hard'.",
+    "bot:NAME a bot or difficulty. Default: you (by your login name) against two hard "
+    "bots, 'NAME,bot:hard,bot:hard'.",
 )
 @RULES_OPTION
 @click.option("--seed", type=int, default=None, help="Seed for the dice and the bots.")
@@ -373,10 +470,11 @@ def compare(
 )
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
-    help="Where ctrl+s (or 'save') writes the game; also saved on leaving. "
-    "Default: the --resume file, else pickomino-game.json.",
+    help="Where the game is saved on leaving (quit, end of input, game over) and by ctrl+s "
+    "(or 'save'). Default: the --resume file; for a new game pickomino-game.json, or "
+    "pickomino-game-2.json, ... if that exists (never over an earlier game).",
 )
 @click.option(
     "--resume",
@@ -403,7 +501,7 @@ def play(
 
     from click.core import ParameterSource
 
-    from pickomino.tui.setup import DEFAULT_PLAYERS, new_session, resume_session
+    from pickomino.tui.setup import default_players, fresh_save_path, new_session, resume_session
 
     if resume:
         given = [
@@ -419,23 +517,24 @@ def play(
             raise click.ClickException(f"{resume}: {error}") from None
     else:
         try:
-            session = new_session(players or DEFAULT_PLAYERS, rules, seed)
+            session = new_session(default_players() if players is None else players, rules, seed)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--players") from None
-    save_to = save or resume or Path("pickomino-game.json")
+    save_to = save or resume or fresh_save_path()
+    problem = None if save else unwritable(save_to)  # --save was checked as it was read
+    if problem:
+        raise click.UsageError(f"the game could not be saved: {problem}; give --save FILE")
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from pickomino.tui.plain import run_plain
 
-        run_plain(session, save_to, sys.stdin, sys.stdout)
-    else:
-        from pickomino.tui.app import PickominoApp
+        ctx.exit(run_plain(session, save_to, sys.stdin, sys.stdout))
+    from pickomino.tui.app import PickominoApp
 
-        PickominoApp(session, speed, save_to).run()
-    if save:
-        try:
-            click.echo(f"Game saved to {session.save(save)}")
-        except OSError as error:
-            raise click.ClickException(f"cannot save to {save}: {error.strerror}") from None
+    app = PickominoApp(session, speed, save_to)
+    app.run()
+    if app.farewell:
+        click.echo(app.farewell, err=app.return_code != 0)
+    ctx.exit(app.return_code or 0)
 
 
 @main.command()

@@ -7,18 +7,26 @@ On failure every page the test opened is saved as ``test-artifacts/<test name>[-
 
 from __future__ import annotations
 
+import random
 import re
 
 import httpx
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
+from pickomino.bots import make_bot
+from pickomino.core import Game
+from pickomino.core.render import describe_tie_break
 from pickomino.web.process import ServerProcess
+from pickomino.web.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clients import age
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+# A real server and browser per test, whole games played by clicking: the full run (CI).
+pytestmark = pytest.mark.slow
 
 # What the observing page shows: the game is over, or a person (which seat) is to move.
 PERSON_TO_MOVE = """() => {
@@ -33,6 +41,31 @@ def create_game(server: ServerProcess, seats: list[dict[str, str]], **options: o
     response = httpx.post(f"{server.url}/api/games", json={"seats": seats, **options})
     response.raise_for_status()
     return response.json()
+
+
+def store_moves(server: ServerProcess, moves: dict[str, list[str]]) -> None:
+    """Write games' moves to the database while the server is stopped, as if they had been
+    played: the server replays them when it starts again."""
+    server.stop()
+    store = Store(str(server.database))
+    try:
+        for game_id, game_moves in moves.items():
+            store.append_moves(game_id, 0, game_moves)
+    finally:
+        store.close()
+    server.start()
+
+
+def self_play(seed: int) -> Game:
+    """A whole game of Ann and Robo, both played by the simple bot."""
+    game, rng = Game(["Ann", "Robo"]), random.Random(seed)
+    bots = [make_bot("simple", seed), make_bot("simple", seed + 1)]
+    while not game.state.is_over:
+        if game.state.is_chance():
+            game.roll_random(rng)
+        else:
+            game.play(bots[game.state.current].choose(game.state))
+    return game
 
 
 def play_one_action(page: Page) -> None:
@@ -97,10 +130,13 @@ def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pa
 
         play_until_over(ann, {0: ann, 1: bob})
 
+        turns = ann.get_by_test_id("game").get_attribute("data-turn")
         for page in (ann, bob):
             expect(page.get_by_test_id("end-panel")).to_be_visible()
             expect(page.get_by_test_id("rank")).to_have_count(3)
-            expect(page.get_by_test_id("result")).to_contain_text(re.compile(r"^1\. \w+ \d+ worms"))
+            expect(page.get_by_test_id("verdict")).to_have_text(
+                re.compile("^(You won|You lost|Shared win)$")
+            )
         expect(ann.get_by_test_id("chart-line")).to_have_count(3)
         expect(ann.get_by_test_id("chart-legend")).to_contain_text("Ann")
 
@@ -125,8 +161,11 @@ def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pa
         )
         assert record.ok and record.json()["seats"] == ["Ann", "Bob", "Robo"]
 
-        # The lobby lists the finished game with a way to its replay.
+        # The lobby lists the finished game with its turns and a way to its replay.
         ann.goto(server.url + "/")
+        expect(ann.get_by_test_id("games-over").get_by_test_id("game-row")).to_contain_text(
+            f"{turns} turns"
+        )
         ann.get_by_test_id("games-over").get_by_test_id("replay-game").first.click()
         expect(ann.get_by_test_id("replay")).to_be_visible()
 
@@ -202,12 +241,21 @@ def test_a_spectator_sees_everything_but_has_no_controls(
 def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
     with pages.checked():
         lobby = pages.open(server.url + "/")
-        lobby.get_by_test_id("seat-name").nth(0).fill("Sam")
-        lobby.get_by_test_id("seat-name").nth(1).fill("Sam")
-        lobby.get_by_test_id("create-game").click()
-        expect(lobby.get_by_test_id("form-error")).to_have_text(
-            "each player needs a different name"
+        names = lobby.get_by_test_id("seat-name")
+        names.nth(0).fill("")
+        expect(lobby.get_by_test_id("start-player").locator("option")).to_have_text(
+            ["Random", "Player 1", "Player 2: Bot 2"]  # no "Player 1: ?" for a name not typed
         )
+        names.nth(0).fill("Sam")
+        names.nth(1).fill(" sam")  # the same name: case and spaces do not count
+        lobby.get_by_test_id("create-game").click()
+        error = lobby.get_by_test_id("seat-row").nth(1).get_by_test_id("row-error")
+        expect(error).to_have_text("players 1 and 2 have the same name 'Sam'")
+        expect(names.nth(0)).to_have_attribute("aria-invalid", "true")
+        expect(lobby.get_by_test_id("form-error")).to_be_hidden()
+        names.nth(1).fill("Bob")  # an edit clears the marks
+        expect(error).to_have_count(0)
+        expect(names.nth(0)).not_to_have_attribute("aria-invalid", "true")
 
         # The server refuses a move (here one changed on its way): the page says why and
         # lets the player go on.
@@ -293,3 +341,107 @@ def test_the_table_fits_a_phone(server: ServerProcess, pages: Pages) -> None:
         phone.goto(server.url + "/")
         expect(phone.get_by_test_id("game-row")).to_have_count(1)
         assert no_horizontal_scroll(phone)
+
+
+def test_the_api_docs_work_offline_under_a_strict_policy(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """Every request leaving this server is blocked, and the docs page is served with a
+    Content-Security-Policy that allows no inline script or style: Swagger UI still shows
+    the API."""
+    strict = (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+        " frame-ancestors 'none'"
+    )
+    with pages.checked():
+        page = pages.new()
+        outside: list[str] = []
+        errors: list[str] = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+
+        def block(route: Route) -> None:
+            outside.append(route.request.url)
+            route.abort()
+
+        def with_policy(route: Route) -> None:
+            response = route.fetch()
+            headers = {**response.headers, "content-security-policy": strict}
+            route.fulfill(response=response, headers=headers)
+
+        page.route(re.compile(r"^(?!http://127\.0\.0\.1:\d+/)"), block)
+        page.route(re.compile(r"/api/docs$"), with_policy)
+        page.goto(server.url + "/api/docs")
+        entries = page.locator(".opblock").filter(has_text="/api/sheets/{sheet_id}/entries")
+        expect(entries).to_be_visible()
+        entries.locator(".opblock-summary").click()
+        expect(entries).to_contain_text("Sheet-Key")
+        assert outside == [] and errors == []
+
+
+def test_the_end_screen_says_who_won_and_shows_the_table_once(
+    server: ServerProcess, pages: Pages
+) -> None:
+    seats = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+    games: dict[str, tuple[dict, Game]] = {}  # Ann's verdict -> the game, played out below
+    for seed in range(20):
+        played = self_play(seed)
+        verdict = "You won" if played.state.ranking()[0].seat == 0 else "You lost"
+        if verdict not in games and max(map(len, played.state.stacks)) >= 4:
+            games[verdict] = (create_game(server, seats, start_player=0), played)
+    assert set(games) == {"You won", "You lost"}
+    store_moves(server, {game["id"]: played.record.moves for game, played in games.values()})
+    with pages.checked():
+        for verdict, (game, played) in games.items():
+            ann = pages.open(server.url + game["seats"][0]["link"])
+            expect(ann.get_by_test_id("verdict")).to_have_text(verdict)
+            expect(ann.get_by_test_id("end-panel").locator("h2")).to_have_text(
+                f"Game over after {played.state.turn} turns"
+            )
+            expect(ann.get_by_test_id("rank")).to_have_count(2)
+            tie_break = describe_tie_break(played.state.ranking(), played.seats)
+            expect(ann.get_by_test_id("tie-break")).to_have_count(0 if tie_break is None else 1)
+            expect(ann.get_by_test_id("result")).to_have_count(0)  # no ranking said twice
+            expect(ann.get_by_test_id("replay")).to_be_visible()
+            expect(ann.get_by_test_id("grill")).to_be_hidden()  # the replay shows the table
+            expect(ann.get_by_test_id("players")).to_be_hidden()
+
+            # The replay's stacks lie as on the live table: lower tiles side by side.
+            longest = max(range(2), key=lambda seat: len(played.state.stacks[seat]))
+            replayed = ann.get_by_test_id("replay-table").get_by_test_id("player").nth(longest)
+            under = replayed.get_by_test_id("stack-tile")
+            expect(under).to_have_count(len(played.state.stacks[longest]) - 1)
+            first, second = under.nth(0).bounding_box(), under.nth(1).bounding_box()
+            assert first and second and first["y"] == second["y"] and second["x"] > first["x"]
+
+        watcher = pages.open(f"{server.url}/games/{game['id']}")
+        expect(watcher.get_by_test_id("rank")).to_have_count(2)
+        expect(watcher.get_by_test_id("verdict")).to_have_count(0)  # a spectator won nothing
+        shared = watcher.evaluate(
+            """async () => (await import("/static/end.js")).verdict(
+                [{seat: 1, rank: 1}, {seat: 0, rank: 1}, {seat: 2, rank: 3}], 0)"""
+        )
+        assert shared == "Shared win"
+
+
+def test_choosing_a_tile_shows_the_tiles_without_roll_or_stop(
+    server: ServerProcess, pages: Pages
+) -> None:
+    seats = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+    game = create_game(server, seats, rules="official,lower_tile=any", start_player=0)
+    # 40 with a worm: there is no tile 40, so any lower grill tile may be taken (R11c).
+    store_moves(server, {game["id"]: ["dice WWWWW555", "keep W", "roll", "dice 555", "keep 5"]})
+    with pages.checked():
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        watcher = pages.open(f"{server.url}/games/{game['id']}")
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-phase", "claim")
+        expect(ann.get_by_test_id("claim")).to_have_count(16)
+        expect(ann.get_by_test_id("hint-button")).to_be_enabled()
+        expect(ann.get_by_test_id("roll-button")).to_have_count(0)
+        expect(ann.get_by_test_id("stop-button")).to_have_count(0)
+        for page in (ann, watcher):
+            expect(page.get_by_test_id("roll")).to_have_text(
+                "no more rolling: a tile must be chosen"
+            )
+        ann.get_by_test_id("claim").filter(has_text="36").click()
+        top = watcher.get_by_test_id("player").nth(0).get_by_test_id("stack-top")
+        expect(top).to_have_attribute("data-tile", "36")

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import rank_choices
 from pickomino.web import create_app
+from pickomino.web.store import database_url
 
 
 @pytest.fixture
@@ -19,9 +23,12 @@ def client(database: str) -> Iterator[TestClient]:
 
 
 def new_sheet(client: TestClient, **spec) -> dict:
+    """A new sheet; the client carries its key from now on, as the sheet's page does."""
     response = client.post("/api/sheets", json={"names": ["Ann", "Bob", "Cy"], **spec})
     assert response.status_code == 201, response.text
-    return response.json()
+    sheet = response.json()
+    client.headers["Sheet-Key"] = sheet.pop("key")
+    return sheet
 
 
 def enter(client: TestClient, sheet: dict, entry: str) -> dict:
@@ -36,7 +43,8 @@ def enter(client: TestClient, sheet: dict, entry: str) -> dict:
     ("spec", "words"),
     [
         ({"names": ["Ann"]}, "at least 2"),
-        ({"names": ["Ann", "Ann"]}, "different name"),
+        ({"names": ["Mary  Lou", "Bob", "mary lou"]}, "players 1 and 3 have the same name"),
+        ({"names": ["Mum", "Bob", "Cy", "  mum "]}, "players 1 and 4 have the same name 'Mum'"),
         ({"names": ["Ann", "Bob"], "start_player": 9}, "seat from 0 to 1"),
         ({"names": ["Ann", "Bob"], "rules": "nope"}, "unknown rule preset"),
     ],
@@ -44,7 +52,14 @@ def enter(client: TestClient, sheet: dict, entry: str) -> dict:
 def test_bad_set_ups_are_refused(client, spec, words):
     response = client.post("/api/sheets", json=spec)
     assert response.status_code in (400, 422) and words in response.text
-    assert client.get("/api/sheets").json() == []
+
+
+def test_a_name_used_twice_names_the_players_so_the_form_can_mark_their_rows(client):
+    response = client.post("/api/sheets", json={"names": ["Ann", "Mum", "Bob", "MUM", "mum"]})
+    assert response.status_code == 422
+    [error] = response.json()["detail"]
+    assert error["msg"] == "players 2, 4 and 5 have the same name 'Mum'"
+    assert error["ctx"]["players"] == [2, 4, 5]
 
 
 def test_a_kept_game_offers_only_legal_results_and_applies_the_rules(client):
@@ -87,8 +102,8 @@ def test_double_taps_undo_redo_and_resume(client):
     assert stale_undo.status_code == 409  # that page had not seen the second entry
     stale_dice = client.post(f"/api/sheets/{sheet['id']}/dice", json={"count": 0})
     assert stale_dice.status_code == 409
-    listed = client.get("/api/sheets").json()
-    assert [(s["id"], s["entries"], s["status"]) for s in listed] == [(sheet["id"], 2, "playing")]
+    resumed = client.get(f"/api/sheets/{sheet['id']}").json()
+    assert (resumed["count"], resumed["table"]) == (2, second["table"])
     assert client.get("/api/sheets/nope").status_code == 404
 
 
@@ -108,3 +123,62 @@ def test_the_dice_helper_agrees_with_the_solver_on_the_current_players_position(
     for dice in ({"kept": "WW", "rolled": "12"}, {"kept": "X"}):
         refused = client.post(f"/api/sheets/{sheet['id']}/dice", json=dice)
         assert refused.status_code in (400, 422) and refused.json()["detail"]
+
+
+def test_a_sheet_opens_only_with_its_key_and_no_request_lists_sheets(client):
+    created = client.post("/api/sheets", json={"names": ["Ann", "Bob"]})
+    sheet = created.json()
+    key, path = sheet["key"], f"/api/sheets/{sheet['id']}"
+    assert len(key) >= 20 and sheet["link"] == f"/keeper/{sheet['id']}#{key}"
+    assert client.get(path, headers={"Sheet-Key": key}).json()["names"] == ["Ann", "Bob"]
+
+    # Without the key, or with another one, the sheet is not there: the same 404 as a sheet
+    # that does not exist, and nothing is changed.
+    missing = client.get("/api/sheets/nope", headers={"Sheet-Key": key})
+    assert missing.status_code == 404 and "key" in missing.json()["detail"]
+    for headers in ({}, {"Sheet-Key": key[:-1]}, {"Sheet-Key": ""}):
+        for method, url, body in [
+            ("GET", path, None),
+            ("POST", f"{path}/entries", {"entry": "take 25"}),
+            ("POST", f"{path}/undo", None),
+            ("POST", f"{path}/dice", {"kept": "", "rolled": "12345WW1"}),
+        ]:
+            refused = client.request(method, url, json=body, headers=headers)
+            assert (refused.status_code, refused.json()) == (404, missing.json()), (method, url)
+    assert client.get(path, headers={"Sheet-Key": key}).json()["count"] == 0
+
+    # No request lists the sheets of the server, and the key is in no answer but the first.
+    assert client.get("/api/sheets").status_code == 405
+    taken = client.post(f"{path}/entries", json={"entry": "take 25"}, headers={"Sheet-Key": key})
+    assert taken.status_code == 200 and key not in taken.text
+
+
+def test_a_sheet_from_before_keys_still_opens_by_its_old_link(database: str):
+    """A database made by the previous version: no key column for sheets, no turn count for
+    games. The server adds them at start; the old sheet opens by its id alone, as it did
+    then, and the old game is listed without a turn count."""
+    old = sa.create_engine(database_url(database))
+    columns = "id VARCHAR(32) PRIMARY KEY, status VARCHAR(16) NOT NULL, created FLOAT NOT NULL"
+    with old.begin() as db:
+        for table, text in (("sheets", "data"), ("games", "header")):
+            db.exec_driver_sql(
+                f"CREATE TABLE {table} ({columns}, updated FLOAT NOT NULL, {text} TEXT NOT NULL)"
+            )
+        db.execute(
+            sa.text("INSERT INTO sheets VALUES ('oldSheet', 'playing', 0, 0, :data)"),
+            {"data": json.dumps(ScoreSheet(["Ann", "Bob"], entries=["take 25"]).to_dict())},
+        )
+        db.execute(
+            sa.text("INSERT INTO games VALUES ('oldGame', 'over', 0, 0, :header)"),
+            {"header": json.dumps({"rules": {}, "meta": {}})},
+        )
+    old.dispose()
+    with TestClient(create_app(database)) as client:
+        sheet = client.get("/api/sheets/oldSheet")
+        assert sheet.status_code == 200 and sheet.json()["table"]["stacks"] == [[25], []]
+        bust = client.post("/api/sheets/oldSheet/entries", json={"entry": "bust"})
+        assert bust.status_code == 200
+        new = new_sheet(client)  # new sheets get a key in the same database
+        assert client.get(f"/api/sheets/{new['id']}", headers={"Sheet-Key": "x"}).status_code == 404
+        [game] = client.get("/api/games").json()
+        assert (game["id"], game["turns"]) == ("oldGame", None)

@@ -4,22 +4,41 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
+import pytest
+import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from pickomino.keeper import ScoreSheet
 from pickomino.web.process import ServerProcess
+from pickomino.web.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
+# A real server and browser per test: the full run (CI).
+pytestmark = pytest.mark.slow
 
-def new_sheet(server: ServerProcess, names: list[str], **spec: object) -> dict:
-    response = httpx.post(f"{server.url}/api/sheets", json={"names": names, **spec})
-    response.raise_for_status()
-    return response.json()
+
+class Sheet:
+    """A sheet made through the API, and requests about it with its key (a second phone)."""
+
+    def __init__(self, server: ServerProcess, names: list[str], **spec: object) -> None:
+        response = httpx.post(f"{server.url}/api/sheets", json={"names": names, **spec})
+        response.raise_for_status()
+        created = response.json()
+        self.id, self.url = created["id"], server.url + created["link"]
+        self.api, self.headers = f"{server.url}/api/sheets/{self.id}", {"Sheet-Key": created["key"]}
+
+    def get(self) -> dict:
+        return httpx.get(self.api, headers=self.headers).raise_for_status().json()
+
+    def post(self, what: str, body: dict | None = None) -> httpx.Response:
+        return httpx.post(f"{self.api}/{what}", json=body, headers=self.headers)
 
 
 def tap(page: Page, entry: str) -> None:
@@ -49,7 +68,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         names.nth(2).fill("Cy")
         expect(phone.get_by_test_id("start-player")).to_have_value("0")
         phone.get_by_test_id("create-sheet").click()
-        expect(phone).to_have_url(re.compile(r"/keeper/[\w-]+$"))
+        expect(phone).to_have_url(re.compile(r"/keeper/[\w-]+#[\w-]{20,}$"))
         sheet = phone.get_by_test_id("sheet")
         expect(sheet).to_have_attribute("data-count", "0")
         expect(phone.get_by_test_id("turn-who")).to_contain_text("Ann to play")
@@ -119,9 +138,8 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(phone.get_by_test_id("rank")).to_have_text(
             [re.compile(r"1\s*Cy\s*13 worms"), re.compile("2\\s*Ann"), re.compile("3\\s*Bob")]
         )
-        expect(phone.get_by_test_id("result")).to_have_text(
-            "1. Cy 13 worms, highest tile 35; 2. Ann 13 worms, highest tile 34; 3. Bob 10 worms,"
-            " highest tile 33 (Cy wins the tie on worms with the highest tile, R20)"
+        expect(phone.get_by_test_id("tie-break")).to_have_text(
+            "Cy wins the tie on worms with the highest tile, R20"  # the ranking says the rest
         )
         expect(phone.get_by_test_id("turn-card")).to_be_hidden()
         expect(phone.get_by_test_id("dice-helper")).to_be_hidden()
@@ -133,42 +151,42 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
 def test_an_entry_from_a_stale_page_is_refused_and_nothing_is_lost(
     server: ServerProcess, pages: Pages
 ) -> None:
-    sheet = new_sheet(server, ["Ann", "Bob"])
-    api = f"{server.url}/api/sheets/{sheet['id']}"
+    sheet = Sheet(server, ["Ann", "Bob"])
     with pages.checked():
-        page = pages.open(f"{server.url}/keeper/{sheet['id']}")
+        page = pages.open(sheet.url)
         tap(page, "take 27")
         steal = page.get_by_test_id("option")
         expect(steal).to_have_attribute("data-entry", "steal 27")
 
         # Meanwhile another phone undoes Ann's 27 and enters 25 instead: same count, so
         # the server checks the entry itself.
-        assert page.request.post(f"{api}/undo").ok
-        assert page.request.post(f"{api}/entries", data={"entry": "take 25", "count": 0}).ok
+        assert sheet.post("undo").is_success
+        assert sheet.post("entries", {"entry": "take 25", "count": 0}).is_success
         steal.click()
         expect(page.get_by_test_id("notice-text")).to_have_text(
             "27 is not on top of another player's stack (tops: 25)"
         )
         expect(player(page, 0).get_by_test_id("stack-top")).to_have_attribute("data-tile", "25")
         expect(page.get_by_test_id("option")).to_have_attribute("data-entry", "steal 25")
-        assert page.request.get(api).json()["table"]["stacks"] == [[25], []]
+        assert sheet.get()["table"]["stacks"] == [[25], []]
 
         # Bob's bust entered elsewhere, then tapped again on this page: a stale count.
-        assert page.request.post(f"{api}/entries", data={"entry": "bust", "count": 1}).ok
+        assert sheet.post("entries", {"entry": "bust", "count": 1}).is_success
         page.get_by_test_id("notice-close").click()
         page.get_by_test_id("bust-button").click()
-        expect(page.get_by_test_id("notice-text")).to_contain_text("the sheet changed meanwhile")
-        expect(page.get_by_test_id("notice-text")).to_contain_text("reloaded")
+        expect(page.get_by_test_id("notice-text")).to_have_text(
+            "That tap was not entered: the sheet had changed meanwhile (on another phone, or by a"
+            " tap just before). It now shows what is entered: check it, and tap again if need be."
+        )
         expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "2")
         expect(page.get_by_test_id("turn-who")).to_contain_text("Ann to play")
-        assert page.request.get(api).json()["count"] == 2  # one bust, not two
+        assert sheet.get()["count"] == 2  # one bust, not two
 
 
 def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) -> None:
-    sheet = new_sheet(server, ["Ann", "Bob"])
-    api = f"{server.url}/api/sheets/{sheet['id']}"
+    sheet = Sheet(server, ["Ann", "Bob"])
     with pages.checked():
-        phone = pages.open(f"{server.url}/keeper/{sheet['id']}", PHONE)
+        phone = pages.open(sheet.url, PHONE)
         phone.get_by_test_id("dice-helper-toggle").click()
         expect(phone.get_by_test_id("advice-for")).to_have_text(re.compile("^For Ann"))
         rolled = phone.get_by_test_id("rolled-add")
@@ -178,7 +196,7 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
         expect(rolled.locator("button").first).to_be_disabled()  # 8 dice in all
 
         def advice_matches(kept: str, roll: str | None) -> dict:
-            report = phone.request.post(f"{api}/dice", data={"kept": kept, "rolled": roll}).json()
+            report = sheet.post("dice", {"kept": kept, "rolled": roll}).json()
             phone.get_by_test_id("advise-button").click()
             best = phone.get_by_test_id("advice-best")
             expect(best).to_have_attribute("data-action", report["best"])
@@ -225,15 +243,16 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
     with pages.checked():
         page = pages.open(server.url + "/")
         page.get_by_test_id("keeper-link").click()  # found from the lobby
-        expect(page.get_by_test_id("sheets")).to_contain_text("No score sheet yet")
+        expect(page.get_by_test_id("sheets")).to_contain_text("No score sheet on this browser yet")
         names = page.get_by_test_id("name-input")
         names.nth(0).fill("Sam")
-        names.nth(1).fill("Sam")
+        names.nth(1).fill("SAM")  # the same player: case does not count
         expect(page.get_by_test_id("remove-name").first).to_be_disabled()  # 2 at least
         page.get_by_test_id("create-sheet").click()
-        expect(page.get_by_test_id("setup-error")).to_have_text(
-            "each player needs a different name"
+        expect(page.get_by_test_id("name-row").nth(1).get_by_test_id("row-error")).to_have_text(
+            "players 1 and 2 have the same name 'Sam'"
         )
+        expect(names.nth(1)).to_have_attribute("aria-invalid", "true")
         for _ in range(5):
             page.get_by_test_id("add-name").click()
         expect(page.get_by_test_id("add-name")).to_be_disabled()  # 7 at most
@@ -247,8 +266,10 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         expect(page.get_by_test_id("rules-preset")).to_have_value("custom")
         page.get_by_test_id("create-sheet").click()
         expect(page.get_by_test_id("turn-who")).to_contain_text("P3 to play")
-        sheet_id = page.url.rsplit("/", 1)[1]
-        rules = page.request.get(f"{server.url}/api/sheets/{sheet_id}").json()["rules"]
+        sheet_id, key = page.url.rsplit("/", 1)[1].split("#")
+        rules = httpx.get(
+            f"{server.url}/api/sheets/{sheet_id}", headers={"Sheet-Key": key}
+        ).json()["rules"]
         assert rules == {
             "flip_returned_highest": True, "exact_match_mandatory": False, "lower_tile": "any"
         }  # fmt: skip
@@ -262,4 +283,96 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         expect(page.get_by_test_id("player")).to_have_count(6)
 
         page.goto(server.url + "/keeper/no-such-sheet")
-        expect(page.get_by_test_id("missing-text")).to_contain_text("there is no score sheet")
+        expect(page.get_by_test_id("missing-text")).to_contain_text("no score sheet opens")
+
+
+def test_a_tile_that_cannot_be_had_says_why(server: ServerProcess, pages: Pages) -> None:
+    sheet = Sheet(server, ["Ann", "Bob"])
+    for count, entry in enumerate(["take 21", "take 22", "take 23", "bust", "take 25"]):
+        assert sheet.post("entries", {"entry": entry, "count": count}).is_success
+    # Ann holds 21, 23, 25 (top); Bob busted, returning 22 and turning 36; Bob to play.
+    with pages.checked():
+        phone = pages.open(sheet.url, PHONE)
+        expect(phone.get_by_test_id("turn-who")).to_contain_text("Bob to play")
+        text, rule = phone.get_by_test_id("notice-text"), phone.get_by_test_id("notice-rule")
+        grill_tile(phone, 36).click()
+        expect(text).to_have_text("36 is face down: it is out of the game for good")
+        expect(rule).to_have_text("rule R16")
+        player(phone, 0).locator('[data-testid=stack-tile][data-tile="23"]').click()
+        expect(text).to_have_text(
+            "23 is under the top of Ann's stack: only the top tile can be stolen"
+        )
+        expect(rule).to_have_text("rule R14")
+        grill_tile(phone, 25).click()  # its place on the grill: it is on top of Ann's stack
+        expect(text).to_have_text("25 is in Ann's stack: tap it there to enter a steal")
+        expect(phone.get_by_test_id("sheet")).to_have_attribute("data-count", "5")  # no entry
+        tap(phone, "take 26")
+        player(phone, 0).get_by_test_id("stack-top").click()  # Ann's own 25
+        expect(text).to_have_text("25 is Ann's own: nobody steals from their own stack")
+        expect(rule).to_have_text("rule R11")
+
+
+def test_a_sheet_opens_only_by_its_link_and_is_listed_where_it_was_opened(
+    server: ServerProcess, pages: Pages
+) -> None:
+    with pages.checked():
+        ann = pages.open(server.url + "/keeper")
+        names = ann.get_by_test_id("name-input")
+        names.nth(0).fill("Ann")
+        names.nth(1).fill("Bob")
+        ann.get_by_test_id("create-sheet").click()
+        tap(ann, "take 25")
+        ann.get_by_test_id("share-toggle").click()
+        link = ann.get_by_test_id("share-link")
+        expect(link).to_have_value(ann.url)  # the address is the whole link, key included
+        sheet_id, key = ann.url.rsplit("/", 1)[1].split("#")
+
+        # Another browser does not see the sheet, nor open it without the key.
+        other = pages.open(server.url + "/keeper")
+        expect(other.get_by_test_id("sheets")).to_contain_text("No score sheet on this browser")
+        other.goto(f"{server.url}/keeper/{sheet_id}")
+        expect(other.get_by_test_id("missing-text")).to_have_text(
+            "no score sheet opens with this link: ask for the sheet's whole link, key included"
+        )
+        assert httpx.get(f"{server.url}/api/sheets").status_code == 405  # no list to look at
+
+        # With the link it is the same sheet, on both phones, and listed on both.
+        other.goto(link.input_value())
+        expect(other.get_by_test_id("sheet")).to_have_attribute("data-count", "1")
+        tap(other, "bust")
+        for page in (ann, other):
+            page.goto(server.url + "/keeper")
+            row = page.get_by_test_id("sheet-row")
+            expect(row).to_have_attribute("data-sheet-id", sheet_id)
+            expect(row).to_contain_text("Ann, Bob")
+            expect(row).to_contain_text("playing · 2 turns")  # Bob's bust, entered elsewhere
+        other.get_by_test_id("open-sheet").click()  # the link kept here has the key
+        expect(other).to_have_url(f"{server.url}/keeper/{sheet_id}#{key}")
+        other.goto(f"{server.url}/keeper/{sheet_id}")  # the bare address: the key kept here
+        expect(other.get_by_test_id("sheet")).to_have_attribute("data-count", "2")
+        expect(other).to_have_url(f"{server.url}/keeper/{sheet_id}#{key}")
+
+
+def test_a_sheet_from_before_keys_is_still_listed_and_opens(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """A sheet stored by the previous version has no key: its id alone opens it, and the
+    browser that remembered it as its last sheet lists it."""
+    old = ScoreSheet(["Ann", "Bob"], entries=["take 30"])
+    store = Store(str(server.database))
+    with store.engine.begin() as db:
+        db.execute(
+            sa.text("INSERT INTO sheets VALUES ('oldSheet', :data, 'playing', 0, 0, NULL)"),
+            {"data": json.dumps(old.to_dict())},
+        )
+    store.engine.dispose()
+    with pages.checked():
+        page = pages.open(server.url + "/keeper")
+        page.evaluate("localStorage.setItem('pickomino.keeper.sheet', '\"oldSheet\"')")
+        page.reload()
+        row = page.get_by_test_id("sheet-row")
+        expect(row).to_contain_text("Ann, Bob")
+        expect(row).to_contain_text("playing · 1 turn")
+        row.get_by_test_id("open-sheet").click()
+        expect(page).to_have_url(f"{server.url}/keeper/oldSheet")
+        expect(player(page, 0).get_by_test_id("stack-top")).to_have_attribute("data-tile", "30")

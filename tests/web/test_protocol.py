@@ -50,7 +50,11 @@ def latest_state(ws, seq: int) -> dict:
     [
         ({"seats": [{"name": "Ann"}]}, 422, "at least 2"),
         ({"seats": [{"name": f"P{i}"} for i in range(8)]}, 422, "at most 7"),
-        ({"seats": [{"name": "Ann"}, {"name": "Ann"}]}, 422, "different name"),
+        (
+            {"seats": [{"name": "Mum"}, {"name": "Bob"}, {"name": " mum"}, {"name": "BOB"}]},
+            422,
+            "players 1 and 3 have the same name 'Mum'; players 2 and 4 have the same name 'Bob'",
+        ),
         ({"seats": [{"name": "Ann"}, {"name": "  "}]}, 422, "at least 1 character"),
         ({"seats": [{"name": "Ann"}, {"name": "B", "bot": "godlike"}]}, 422, "'hard'"),
         ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 2}, 422, "seat from 0 to 1"),
@@ -100,6 +104,7 @@ def test_join_takes_the_first_free_seat_then_says_there_is_none(client):
     game = create(client)
     join = f"/api/games/{game['id']}/join"
     assert client.post(join, json={"name": "Robo"}).status_code == 409  # name in use
+    assert client.post(join, json={"name": "ROBO"}).status_code == 409  # the same name
     first = client.post(join, json={"name": "Cy"}).json()
     assert (first["seat"], first["name"]) == (0, "Cy")
     assert first["link"] != game["seats"][0]["link"]  # the unused invite no longer works
@@ -301,3 +306,17 @@ def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
         again = next_of(ann, "state")
     assert again["seq"] == before["seq"] and again["table"] == before["table"]
     assert again["log_start"] == 0 and again["log"] == before["full_log"]
+
+
+def test_the_lobby_counts_turns_not_moves(client):
+    people = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    bots = create(client, {"seats": [{"name": "A", "bot": "easy"}, {"name": "B", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(bots, None)) as ws:
+        while not (state := next_of(ws, "state"))["table"]["over"]:
+            pass
+    listed = {game["id"]: game for game in client.get("/api/games").json()}
+    assert listed[people["id"]]["turns"] == 1  # the first turn, not started
+    record = client.get(f"/api/games/{bots['id']}/record").json()
+    replayed = Game.from_record(GameRecord.from_dict(record))
+    assert listed[bots["id"]]["turns"] == replayed.state.turn == state["table"]["turn"]
+    assert len(replayed.turns()) == replayed.state.turn < len(record["moves"])

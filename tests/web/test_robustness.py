@@ -161,6 +161,7 @@ def test_hostile_input_gets_clear_answers(client):
         assert client.get(path).status_code == 404, path
 
 
+@pytest.mark.slow  # a real server process
 def test_a_chunked_body_without_a_length_is_capped_too(server):
     """A body sent in chunks declares no length; it is refused once it passes the limit, and
     a small chunked body still works."""

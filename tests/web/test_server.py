@@ -16,6 +16,9 @@ from pickomino.web.store import Store
 
 from .clients import follow
 
+# A real server process per test, killed and restarted: the full run (CI).
+pytestmark = pytest.mark.slow
+
 DEADLINE = 60  # seconds a polled condition may take before the test fails
 
 

@@ -26,8 +26,10 @@ class RandomBot:
 @register("simple")
 class SimpleBot:
     """The heuristic of public analyses of the game: keep worms once two faces are kept,
-    otherwise the face with the best count x points; stop as soon as a tile can be claimed;
-    claim the tile worth the most worms to us (a steal also costs the victim)."""
+    otherwise the face with the best count x points (a tie goes to the higher face, a worm
+    being the highest, as in the classic heuristic and the reference C++ SimpleBot); stop
+    as soon as a tile can be claimed; claim the tile worth the most worms to us (a steal
+    also costs the victim)."""
 
     name = "simple"
 
@@ -46,10 +48,10 @@ class SimpleBot:
         )
 
     @staticmethod
-    def _keep_score(state: GameState, action: Action) -> tuple[int, int]:
+    def _keep_score(state: GameState, action: Action) -> tuple[int, int, int]:
         face: int = action.value  # type: ignore[assignment]
         worms_now = face == WORM and not state.has_worm() and sum(map(bool, state.kept)) >= 2
-        return (worms_now, state.roll[face] * FACE_POINTS[face] + (face == WORM))
+        return (worms_now, state.roll[face] * FACE_POINTS[face], face)
 
 
 @register("expected")

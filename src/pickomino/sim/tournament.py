@@ -37,13 +37,24 @@ class GameOutcome:
     turns: tuple[int, ...]
 
 
+def wilson_interval(share: float, games: int) -> tuple[float, float]:
+    """The Wilson score 95% interval of a win share over ``games`` games. Unlike the normal
+    approximation it never shrinks to a point: 20 wins of 20 give [83.9%, 100%], not
+    [100%, 100%]. A shared win counts 1/k of a win; the interval then takes the variance of
+    whole wins and losses, the largest a share can have, so it errs on the wide side."""
+    z2 = Z95 * Z95
+    centre = (share + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games))
+    half /= 1 + z2 / games
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 @dataclass
 class BotRecord:
     games: int = 0
     wins: int = 0  # sole wins
     ties: int = 0  # shared wins
     share: float = 0.0
-    share_squares: float = 0.0
     worms: int = 0
     turns: int = 0
 
@@ -53,13 +64,8 @@ class BotRecord:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        """Normal-approximation 95% interval of the mean share per game (ties count 1/k)."""
-        if self.games < 2:
-            return (0.0, 1.0)
-        mean = self.win_share
-        variance = max(0.0, (self.share_squares - self.games * mean * mean) / (self.games - 1))
-        half = Z95 * math.sqrt(variance / self.games)
-        return (max(0.0, mean - half), min(1.0, mean + half))
+        """95% interval of the win share (see :func:`wilson_interval`)."""
+        return wilson_interval(self.win_share, self.games) if self.games else (0.0, 1.0)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -91,7 +97,6 @@ class TournamentResult:
             record.wins += share == 1.0
             record.ties += 0.0 < share < 1.0
             record.share += share
-            record.share_squares += share * share
             record.worms += worms
             record.turns += turns
 

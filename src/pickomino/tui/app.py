@@ -15,8 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from pickomino.core.render import describe_ranking
-from pickomino.tui.session import Session
-from pickomino.tui.widgets import dice_text, grill_text, stacks_text
+from pickomino.tui.session import Session, save_note
+from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
 CHOICE_KEYS = "123456789wrs"
@@ -46,9 +46,9 @@ class EndScreen(ModalScreen[None]):
                 yield Button("Quit (q)", name="quit", variant="primary")
                 yield Button("Back to the table (esc)", name="back")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.name == "quit":
-            self.app.exit()
+            await self.app.action_quit()
         else:
             self.dismiss()
 
@@ -57,14 +57,17 @@ class PickominoApp(App[None]):
     """One game of people and bots at one keyboard."""
 
     TITLE = "Pickomino"
+    # Sized for 80x24 with seven players: grill 2 rows, stacks 7, dice 3, status 1, choices
+    # 1, footer 1, one blank row; the other 8 hold the log, or the hint in its place.
     CSS = """
-    #grill { margin: 1 0 0 0; }
-    #stacks, #dice { margin: 1 0 0 0; }
-    #status { margin: 1 0 0 0; text-style: bold; }
-    #choices { height: auto; margin: 1 0 0 0; }
-    #choices Button { width: auto; min-width: 0; margin: 0 2 0 0; }
-    #hint { height: auto; color: $text-muted; }
-    #log { height: 1fr; min-height: 4; border: round $primary; }
+    #grill { text-wrap: nowrap; text-overflow: clip; }
+    #stacks { margin: 1 0 0 0; }
+    #status { text-style: bold; }
+    #choices { height: auto; }
+    .choice-row { height: auto; }
+    .choice-row Button { width: auto; min-width: 0; margin: 0 1 0 0; }
+    #log, #hint { height: 1fr; border: round $primary; }
+    #hint { display: none; overflow-y: auto; }
     """
     BINDINGS = [
         *(Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS),
@@ -77,20 +80,29 @@ class PickominoApp(App[None]):
         super().__init__()
         self.session, self.speed, self.save_to = session, speed, save_to
         self._bot_due = False  # a bot step is scheduled
+        self.farewell = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="grill")
         yield Static(id="stacks")
         yield Static(id="dice")
         yield Static(id="status", markup=False)
-        yield Horizontal(id="choices")
-        yield Static(id="hint", markup=False)
+        yield Vertical(id="choices")
         yield RichLog(id="log", wrap=True)
+        yield Static(id="hint", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#hint", Static).border_title = "Hint (h: back to the log)"
         self._show(self.session.opening())
+        self.notify(save_note(self.save_to), markup=False)
+
+    async def action_quit(self) -> None:
+        """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
+        saying where it went (``farewell``) is for the terminal once the screen is given back."""
+        saved, self.farewell = self.session.leave(self.save_to)
+        self.exit(return_code=0 if saved else 1)
 
     # ---------------------------------------------------------------- actions
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -98,7 +110,16 @@ class PickominoApp(App[None]):
             self.action_choose(event.button.name)
 
     def action_hint(self) -> None:
-        self.query_one("#hint", Static).update("\n".join(self.session.hint()))
+        """The solver's ranking in the log's place (it fits there at 80x24); h again, or the
+        next move, brings the log back."""
+        hint = self.query_one("#hint", Static)
+        if not hint.display:
+            hint.update("\n".join(self.session.hint()))
+        self._show_hint(not hint.display)
+
+    def _show_hint(self, shown: bool) -> None:
+        self.query_one("#hint", Static).display = shown
+        self.query_one("#log", RichLog).display = not shown
 
     def action_save(self) -> None:
         try:
@@ -148,12 +169,16 @@ class PickominoApp(App[None]):
         self.query_one("#stacks", Static).update(stacks_text(state, session.names))
         self.query_one("#dice", Static).update(dice_text(state.kept, state.total, state.roll))
         self.query_one("#status", Static).update(self._status())
-        self.query_one("#hint", Static).update("")
-        choices = self.query_one("#choices", Horizontal)
+        self._show_hint(False)
+        choices = self.query_one("#choices", Vertical)
         choices.remove_children()
+        labels = {f"[{key}] {name}": name for key, name in session.options()}
         choices.mount_all(
-            Button(Content(f"[{key}] {name}"), name=name, compact=True)
-            for key, name in session.options()
+            Horizontal(
+                *(Button(Content(label), name=labels[label], compact=True) for label in row),
+                classes="choice-row",
+            )
+            for row in button_rows(list(labels), self.size.width - 2)  # room for a scrollbar
         )
 
     def _status(self) -> str:

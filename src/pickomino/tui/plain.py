@@ -2,16 +2,18 @@
 
 Before each decision of a person the table is printed (``render_state``), then one command
 is read per line. A command the game cannot take prints an error and is asked again; the
-end of input (or ctrl+c) quits cleanly. Bots play at once.
+end of input (or ctrl+c) quits cleanly. Bots play at once. However the game is left, it is
+saved (``Session.leave``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from pickomino.core.render import render_state
-from pickomino.tui.session import Session
+from pickomino.tui.session import BustWarning, Session, save_note
 
 HELP = (
     "Commands: 1-5 or w (keep W) to keep a face, r (roll), s (stop), "
@@ -19,15 +21,27 @@ HELP = (
 )
 
 
-def run_plain(session: Session, save_to: Path, stdin: TextIO, stdout: TextIO) -> None:
-    """Play until the game ends, ``quit`` or the end of input; ``save`` writes to ``save_to``
-    unless given a path."""
+def run_plain(session: Session, save_to: Path, stdin: TextIO, stdout: TextIO) -> int:
+    """Play until the game ends, ``quit`` or the end of input, then save the game to
+    ``save_to`` (where ``save`` also writes unless given a path). Returns the exit code:
+    1 if the game could not be saved on leaving."""
 
     def say(*lines: str) -> None:
         for line in lines:
             print(line, file=stdout, flush=True)
 
-    say(*session.opening())
+    say(*session.opening(), save_note(save_to))
+    _play(session, save_to, stdin, stdout, say)
+    if session.state.is_over:  # the log has just given the ranking: the table without it
+        say(render_state(session.state, session.names, ranking=False))
+    saved, line = session.leave(save_to)
+    say(line)
+    return 0 if saved else 1
+
+
+def _play(
+    session: Session, save_to: Path, stdin: TextIO, stdout: TextIO, say: Callable[..., None]
+) -> None:
     shown = -1  # the table is printed again only once a move has changed it
     while not session.state.is_over:
         if session.is_bot_turn():
@@ -62,6 +76,7 @@ def run_plain(session: Session, save_to: Path, stdin: TextIO, stdout: TextIO) ->
         else:
             try:
                 say(*session.narrate(session.decide(line)))
+            except BustWarning as warning:
+                say(str(warning))
             except ValueError as error:
                 say(f"Error: {error}", "Try again (or type help).")
-    say(render_state(session.state, session.names))

@@ -2,24 +2,31 @@
 screen) turn a typed command or a pressed key into an engine move.
 
 The face decides nothing about the rules: a command is mapped to an action name and the
-engine accepts or refuses it (``IllegalAction`` names the rule). The only thing added here
-is who rolls the dice: the session's seeded generator, when a person asks for a roll or a
-bot's turn needs one.
+engine accepts or refuses it (``IllegalAction`` names the rule). What is added here: who
+rolls the dice (the session's seeded generator, when a person asks for a roll or a bot's
+turn needs one), and a warning before a person's stop that busts for certain.
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
+from shlex import quote
 
 from pickomino.bots import Bot
-from pickomino.core import Action, Event, Game, GameState, Phase
+from pickomino.core import Action, Bust, Event, Game, GameState, Phase
+from pickomino.core.actions import STOP
+from pickomino.core.events import BUST_REASONS
 from pickomino.core.render import describe_event
 
 #: Keys that stand for a face to keep; in a tile choice the digits number the claims.
 FACE_KEYS = ("1", "2", "3", "4", "5", "w")
 ROLL_WORDS = ("r", "roll")
 STOP_WORDS = ("s", "stop")
+
+
+class BustWarning(ValueError):
+    """A stop that would bust for certain, refused once: stopping again confirms it."""
 
 
 class Session:
@@ -34,6 +41,7 @@ class Session:
         self.rng = rng or random.Random(seed + len(game.record.moves))
         turns = game.turns()
         self._announced = turns[-1].number if turns else 0
+        self._warned_at: int | None = None  # moves made when a busting stop was warned of
 
     @property
     def state(self) -> GameState:
@@ -68,6 +76,8 @@ class Session:
         if self.is_bot_turn():
             raise ValueError(f"it is {self.names[self.state.current]}'s turn, not a person's")
         name = self._action_name(command)
+        if name == "stop":
+            self._warn_before_a_bust()
         if name == "roll" and self.state.is_chance():
             return self.game.roll_random(self.rng)
         events = self.game.play(name)
@@ -75,6 +85,24 @@ class Session:
             # a new list: ``events`` is also the game's history entry for the roll decision
             events = [*events, *self.game.roll_random(self.rng)]
         return events
+
+    def _warn_before_a_bust(self) -> None:
+        """Raise :class:`BustWarning` the first time a person stops where stopping busts for
+        certain (no worm kept, R10, or a total that reaches no tile, R13): a slip of the
+        key should not cost a turn. A second stop, with no move in between, is played."""
+        moves = len(self.game.record.moves)
+        reason = self.stop_busts()
+        if reason and self._warned_at != moves:
+            self._warned_at = moves
+            raise BustWarning(f"Stopping now busts: {reason}. Stop again to bust anyway.")
+
+    def stop_busts(self) -> str | None:
+        """Why stopping now would bust (the engine's reason, tried on a copy), or None when
+        stopping is no choice now or would win a tile."""
+        if STOP not in self.state.legal_actions():
+            return None
+        events = self.state.copy().apply(STOP)
+        return next((BUST_REASONS[e.reason] for e in events if isinstance(e, Bust)), None)
 
     def _action_name(self, command: str) -> str:
         words = " ".join(command.lower().split())
@@ -142,6 +170,24 @@ class Session:
     def save(self, path: Path) -> Path:
         path.write_text(self.game.to_json(), encoding="utf-8")
         return path
+
+    def leave(self, path: Path) -> tuple[bool, str]:
+        """Save the game on leaving (however one leaves: quit, end of input, the end of the
+        game); whether that went well, and a line saying where it went or why not."""
+        if not self.game.record.moves:
+            return True, "Nothing was played: no game saved."
+        try:
+            self.save(path)
+        except OSError as error:
+            return False, f"Error: cannot save to {path}: {error.strerror}"
+        if self.state.is_over:
+            return True, f"Game saved to {path}"
+        return True, f"Game saved to {path}; go on with: pickomino play --resume {quote(str(path))}"
+
+
+def save_note(path: Path) -> str:
+    """What both faces say when a game starts: where it will be saved."""
+    return f"This game is saved to {path} when you leave."
 
 
 def _key(action: Action) -> str:

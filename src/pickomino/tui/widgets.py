@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from pickomino.core import GameState, format_dice, worms_on
+from pickomino.core.render import worms_column
 from pickomino.core.rules import TILES
 
 TILE_STYLE = "bold black on #e8c170"
@@ -35,8 +36,9 @@ def grill_text(state: GameState) -> Text:
         else:
             numbers.append(" ·· ", GONE_STYLE)
             worms.append("    ")
-        numbers.append(" ")
-        worms.append(" ")
+        if tile != TILES[-1]:  # 79 columns: the grill fits on a line of 80
+            numbers.append(" ")
+            worms.append(" ")
     return Text("\n").join([numbers, worms])
 
 
@@ -48,12 +50,28 @@ def stacks_text(state: GameState, names: Sequence[str]) -> Text:
         playing = seat == state.current and not state.is_over
         row = Text("▶ " if playing else "  ", "bold green")
         row.append(f"{name:<{width}}", "bold" if playing else "")
-        row.append(f"  {state.worms(seat):>2} worms  ")
+        row.append(f"  {worms_column(state.worms(seat))}  ")
         stack = state.stacks[seat]
         row.append(" ".join(map(str, stack[:-1])) + " " if len(stack) > 1 else "")
         row.append(f" {stack[-1]} " if stack else "-", TOP_STYLE if stack else "dim")
         rows.append(row)
     return Text("\n").join(rows)
+
+
+def button_rows(labels: Sequence[str], width: int) -> list[list[str]]:
+    """The labels of compact buttons (each its text plus a space either side and one
+    between buttons) in rows no wider than ``width``, in order: a wrapping row of buttons,
+    so that six keeps or many claims are all seen whole on a narrow screen."""
+    rows: list[list[str]] = [[]]
+    used = 0
+    for label in labels:
+        size = len(label) + 3
+        if rows[-1] and used + size - 1 > width:
+            rows.append([])
+            used = 0
+        rows[-1].append(label)
+        used += size
+    return rows
 
 
 def dice_text(kept: Sequence[int], total: int, roll: Sequence[int]) -> Text:

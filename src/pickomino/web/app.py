@@ -13,6 +13,7 @@ HTTP:
 - ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames;
 - ``GET /keeper`` the score keeper for a game with the real box (API in
   :mod:`pickomino.web.keeper_api`).
+- ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
 
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 """
@@ -40,10 +41,12 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.web.apidocs import add_api_docs
 from pickomino.web.forms import (
     GameSetup,
     Name,
     creation_limit,
+    name_key,
     parse_rules,
     start_seat,
 )
@@ -172,10 +175,11 @@ def create_app(
         await rooms.stop()
         store.close()
 
-    app = FastAPI(title="pickomino", lifespan=lifespan, docs_url="/api/docs")
+    app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit)
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
@@ -230,7 +234,8 @@ def create_app(
         seat = room.free_person_seat()
         if seat is None:
             raise HTTPException(409, "no free seat in this game: watch it instead")
-        if body.name in (s.name for n, s in enumerate(room.seats) if n != seat):
+        others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
+        if name_key(body.name) in others:
             raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
         room.claim(seat, body.name, new_token=True)
         await room.broadcast()

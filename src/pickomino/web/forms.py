@@ -16,6 +16,7 @@ from pydantic import (
     StringConstraints,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from pickomino.core import Rules
 from pickomino.web.protocol import RateLimits
@@ -35,13 +36,34 @@ Name = Annotated[
     StringConstraints(strip_whitespace=True, min_length=1, max_length=24),
     AfterValidator(_printable),
 ]
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: "Mum", "mum" and " MUM " are one name."""
+    return " ".join(name.split()).casefold()
+
+
+def same_names(names: list[str]) -> list[list[int]]:
+    """The groups of seat numbers (from 1) that share a name, e.g. ``[[2, 4]]``."""
+    groups: dict[str, list[int]] = {}
+    for number, name in enumerate(names, start=1):
+        groups.setdefault(name_key(name), []).append(number)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def _and(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+
+
 #: A seat number, or "random" for a seat drawn by the server.
 StartPlayer = int | Literal["random"]
 
 
 class GameSetup(BaseModel):
     """The rules and who starts; a subclass lists the players and names them (``names``),
-    and gets different names and a start seat that exists checked."""
+    and gets different names and a start seat that exists checked. Names that differ only
+    in case or spaces are the same name: the 422 says which players (``ctx.players``, the
+    numbers from 1, so a form can mark their rows)."""
 
     model_config = ConfigDict(extra="forbid")
     rules: Annotated[str, Field(max_length=200)] = "official"
@@ -53,8 +75,15 @@ class GameSetup(BaseModel):
     @model_validator(mode="after")
     def _check_players(self) -> GameSetup:
         names = self.player_names()
-        if len(set(names)) != len(names):
-            raise ValueError("each player needs a different name")
+        if groups := same_names(names):
+            message = "; ".join(
+                f"players {_and(group)} have the same name {names[group[0] - 1]!r}"
+                for group in groups
+            )
+            players = sorted(number for group in groups for number in group)
+            raise PydanticCustomError(
+                "same_name", "{message}", {"message": message, "players": players}
+            )
         if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
             raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
         return self

@@ -1,8 +1,14 @@
 """The score keeper's API: sheets of games played with the real box, stored whole after
 every change, and the dice helper for the real dice (see :mod:`pickomino.keeper`).
 
+A sheet is reached by its link, ``/keeper/{id}#{key}``: every request about a sheet carries
+the key in the ``Sheet-Key`` header (the part after ``#`` never reaches a server, and headers
+stay out of access logs). Without the right key a sheet answers 404, as one that does not
+exist, and no request lists sheets: a browser remembers the sheets it created or opened.
+
 - ``POST /api/sheets`` ``{"names": ["Ann", "Bob"], "rules": "official", "start_player": 0}``
-- ``GET /api/sheets`` (to resume) and ``GET /api/sheets/{id}``
+  → the sheet with its ``key`` and ``link`` (shown only here)
+- ``GET /api/sheets/{id}``
 - ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n}``
   (``count``: the number of entries the client saw, so a double tap is not entered twice)
 - ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n}``)
@@ -20,7 +26,7 @@ import secrets
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +43,12 @@ from pickomino.web.forms import (
 )
 from pickomino.web.store import Store
 from pickomino.web.view import table_view
+
+#: The answer to a sheet that does not exist and to a key that does not open it: the same,
+#: so that a stranger cannot even learn which sheets exist.
+NO_SHEET = "no score sheet opens with this link: ask for the sheet's whole link, key included"
+#: The request header that carries a sheet's key.
+SheetKey = Annotated[str | None, Header(alias="Sheet-Key")]
 
 
 class NewSheet(GameSetup):
@@ -84,40 +96,39 @@ def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
 def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
-    def load(sheet_id: str, seen: Seen | None = None) -> ScoreSheet:
-        data = store.load_sheet(sheet_id)
-        if data is None:
-            raise HTTPException(404, f"there is no score sheet {sheet_id!r}")
+    def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
+        stored = store.load_sheet(sheet_id)
+        if stored is None or not _opens(stored.secret, key):
+            raise HTTPException(404, NO_SHEET)
         try:
-            sheet = ScoreSheet.from_dict(json.loads(data))
+            sheet = ScoreSheet.from_dict(json.loads(stored.data))
         except (RecordError, json.JSONDecodeError) as error:
             raise HTTPException(500, f"the stored sheet {sheet_id!r} is damaged: {error}") from None
         if seen is not None and seen.count is not None and seen.count != len(sheet.entries):
-            raise HTTPException(409, "the sheet changed meanwhile (another tap?): look again")
+            raise HTTPException(409, "the sheet changed meanwhile (another phone? a double tap?)")
         return sheet
 
     def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
-        status = "over" if sheet.state.is_over else "playing"
-        store.save_sheet(sheet_id, json.dumps(sheet.to_dict()), status)
+        store.save_sheet(sheet_id, json.dumps(sheet.to_dict()), _status(sheet))
         return sheet_view(sheet_id, sheet)
 
     @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
     async def create(spec: NewSheet) -> dict[str, object]:
         rules: Rules = parse_rules(spec.rules)
         sheet = ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names)))
-        return save(secrets.token_urlsafe(6), sheet)
-
-    @router.get("")
-    async def listing() -> list[dict[str, object]]:
-        return store.sheet_listing()
+        sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
+        store.create_sheet(sheet_id, key, json.dumps(sheet.to_dict()), _status(sheet))
+        return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
     @router.get("/{sheet_id}")
-    async def show(sheet_id: str) -> dict[str, object]:
-        return sheet_view(sheet_id, load(sheet_id))
+    async def show(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
+        return sheet_view(sheet_id, load(sheet_id, key))
 
     @router.post("/{sheet_id}/entries", response_model=None)
-    async def enter(sheet_id: str, body: Entry) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id, body)
+    async def enter(
+        sheet_id: str, body: Entry, key: SheetKey = None
+    ) -> dict[str, object] | JSONResponse:
+        sheet = load(sheet_id, key, body)
         try:
             sheet.enter(body.entry)
         except IllegalAction as error:
@@ -125,8 +136,8 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         return save(sheet_id, sheet)
 
     @router.post("/{sheet_id}/dice")
-    async def dice(sheet_id: str, body: Dice) -> dict[str, object]:
-        state = load(sheet_id, body).state
+    async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
+        state = load(sheet_id, key, body).state
         if state.is_over:
             raise HTTPException(409, "the game is over")
         try:
@@ -140,9 +151,9 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     # After /dice: this path would match it too.
     @router.post("/{sheet_id}/{step}", response_model=None)
     async def undo_or_redo(
-        sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None
+        sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None, key: SheetKey = None
     ) -> dict[str, object] | JSONResponse:
-        sheet = load(sheet_id, body)
+        sheet = load(sheet_id, key, body)
         try:
             (sheet.undo if step == "undo" else sheet.redo)()
         except IllegalAction as error:
@@ -150,3 +161,15 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         return save(sheet_id, sheet)
 
     return router
+
+
+def _opens(secret: str | None, key: str | None) -> bool:
+    """Whether a request's key opens a sheet; a sheet from before keys (no secret) opens by
+    its id alone, as it did then."""
+    if secret is None:
+        return True
+    return key is not None and secrets.compare_digest(secret.encode(), key.encode())
+
+
+def _status(sheet: ScoreSheet) -> str:
+    return "over" if sheet.state.is_over else "playing"

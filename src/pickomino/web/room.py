@@ -224,8 +224,9 @@ class Room:
         history_before = len(self.game.history)
         step()
         try:
-            new_turn = self.game.state.turn != turn
-            self.store.append_moves(self.id, first, self.game.record.moves[first:], new_turn)
+            state = self.game.state
+            turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
+            self.store.append_moves(self.id, first, self.game.record.moves[first:], turns)
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
             self.game.truncate(first)  # in memory: the database may be what failed

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,9 @@ games = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),  # open | playing | over | abandoned
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+    # The turn being played, or the number of turns played once over, for the lobby (NULL
+    # for a game stored before this column existed, until its next turn).
+    sa.Column("turns", sa.Integer),
 )
 
 seats = sa.Table(
@@ -56,6 +60,9 @@ sheets = sa.Table(  # score sheets of games played with the real box (pickomino.
     sa.Column("status", sa.String(16), nullable=False),  # playing | over
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+    # The key in the sheet's link, asked for every request about the sheet; NULL for a sheet
+    # stored before sheets had keys (its id alone opens it, as it did then).
+    sa.Column("secret", sa.String(64)),
 )
 
 moves = sa.Table(
@@ -65,6 +72,10 @@ moves = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),  # 0, 1, 2, … within the game
     sa.Column("move", sa.String(32), nullable=False),
 )
+
+
+#: Columns added after the first release: a database made before gets them at start.
+ADDED_COLUMNS = (games.c.turns, sheets.c.secret)
 
 
 def valid_id(text: str) -> bool:
@@ -80,6 +91,12 @@ class SeatRow:
     bot: str | None
     token: str | None
     claimed: bool = False
+
+
+@dataclass
+class StoredSheet:
+    data: str  #: the sheet as JSON
+    secret: str | None  #: the key its link carries (None: a sheet from before keys)
 
 
 @dataclass
@@ -122,6 +139,19 @@ def _sqlite_pragmas(connection, _record) -> None:
     cursor.close()
 
 
+def _engine_with_driver(url: sa.URL) -> sa.Engine:
+    """An engine for ``url``; a missing driver is told with what to install, not a traceback
+    (psycopg comes with pickomino, but a Python set up by hand may lack it)."""
+    try:
+        return sa.create_engine(url)
+    except ModuleNotFoundError as error:
+        package = "psycopg[binary]" if error.name == "psycopg" else error.name
+        raise RuntimeError(
+            f"the {url.get_backend_name()} driver {error.name} is not installed in this "
+            f"Python; install it with: {sys.executable} -m pip install '{package}'"
+        ) from None
+
+
 class Store:
     """The games table, their seats and moves; every method is one transaction."""
 
@@ -134,10 +164,27 @@ class Store:
                 url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
             )
         else:
-            self.engine = sa.create_engine(url)
+            self.engine = _engine_with_driver(url)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an older version up to date (the new columns are
+        nullable, so the old rows stay valid)."""
+        inspector = sa.inspect(self.engine)
+        missing = [
+            column
+            for column in ADDED_COLUMNS
+            if column.name not in {c["name"] for c in inspector.get_columns(column.table.name)}
+        ]
+        with self.engine.begin() as db:
+            for column in missing:
+                kind = column.type.compile(dialect=self.engine.dialect)
+                db.exec_driver_sql(
+                    f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}"
+                )
 
     def close(self) -> None:
         self.checkpoint()
@@ -162,17 +209,18 @@ class Store:
         with self.engine.begin() as db:
             db.execute(
                 games.insert().values(
-                    id=game_id, header=header, status="open", created=now, updated=now
+                    id=game_id, header=header, status="open", created=now, updated=now, turns=1
                 )
             )
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
 
     def append_moves(
-        self, game_id: str, first_seq: int, new_moves: list[str], touch: bool = True
+        self, game_id: str, first_seq: int, new_moves: list[str], turns: int | None = None
     ) -> None:
         """Store moves numbered from ``first_seq``; a number already taken raises (two
-        writers of one game would be a bug), and nothing of the batch is kept. ``touch``
-        also marks the game as active now (for the lobby's order: once a turn is plenty)."""
+        writers of one game would be a bug), and nothing of the batch is kept. ``turns``,
+        given when the moves began a turn or ended the game, is stored for the lobby and
+        marks the game as active now (for the lobby's order: once a turn is plenty)."""
         with self.engine.begin() as db:
             db.execute(
                 moves.insert(),
@@ -181,8 +229,12 @@ class Store:
                     for i, move in enumerate(new_moves)
                 ],
             )
-            if touch:
-                db.execute(games.update().where(games.c.id == game_id).values(updated=time.time()))
+            if turns is not None:
+                db.execute(
+                    games.update()
+                    .where(games.c.id == game_id)
+                    .values(turns=turns, updated=time.time())
+                )
 
     def set_status(self, game_id: str, status: str, header: str) -> None:
         with self.engine.begin() as db:
@@ -268,13 +320,6 @@ class Store:
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
             ).all()
-            counts: dict[str, int] = dict(
-                db.execute(
-                    sa.select(moves.c.game_id, sa.func.count())
-                    .where(moves.c.game_id.in_(ids))
-                    .group_by(moves.c.game_id)
-                ).all()
-            )
         by_game: dict[str, list[dict[str, object]]] = {}
         for r in seat_rows:
             by_game.setdefault(r.game_id, []).append(
@@ -288,7 +333,7 @@ class Store:
                 "rules": headers[row.id].get("rules"),
                 "result": headers[row.id].get("meta", {}).get("result"),
                 "seats": by_game.get(row.id, []),
-                "moves": counts.get(row.id, 0),
+                "turns": row.turns,
                 "created": row.created,
                 "updated": row.updated,
             }
@@ -296,44 +341,29 @@ class Store:
         ]
 
     # ------------------------------------------------------------ score sheets
-    def save_sheet(self, sheet_id: str, data: str, status: str) -> None:
-        """Write a sheet whole (it is small): a new one, or its new entries."""
+    def create_sheet(self, sheet_id: str, secret: str, data: str, status: str) -> None:
         now = time.time()
         with self.engine.begin() as db:
-            changed = db.execute(
+            db.execute(
+                sheets.insert().values(
+                    id=sheet_id, secret=secret, data=data, status=status, created=now, updated=now
+                )
+            )
+
+    def save_sheet(self, sheet_id: str, data: str, status: str) -> None:
+        """Write a sheet whole (it is small) after a change."""
+        with self.engine.begin() as db:
+            db.execute(
                 sheets.update()
                 .where(sheets.c.id == sheet_id)
-                .values(data=data, status=status, updated=now)
-            ).rowcount
-            if not changed:
-                db.execute(
-                    sheets.insert().values(
-                        id=sheet_id, data=data, status=status, created=now, updated=now
-                    )
-                )
+                .values(data=data, status=status, updated=time.time())
+            )
 
-    def load_sheet(self, sheet_id: str) -> str | None:
+    def load_sheet(self, sheet_id: str) -> StoredSheet | None:
         if not valid_id(sheet_id):
             return None
         with self.engine.connect() as db:
-            return db.execute(
-                sa.select(sheets.c.data).where(sheets.c.id == sheet_id)
-            ).scalar_one_or_none()
-
-    def sheet_listing(self, limit: int = 100) -> list[dict[str, object]]:
-        with self.engine.connect() as db:
-            rows = db.execute(sheets.select().order_by(sheets.c.updated.desc()).limit(limit)).all()
-        listing = []
-        for row in rows:
-            data = json.loads(row.data)
-            listing.append(
-                {
-                    "id": row.id,
-                    "status": row.status,
-                    "names": data.get("names", []),
-                    "entries": len(data.get("entries", [])),
-                    "created": row.created,
-                    "updated": row.updated,
-                }
-            )
-        return listing
+            row = db.execute(
+                sa.select(sheets.c.data, sheets.c.secret).where(sheets.c.id == sheet_id)
+            ).first()
+        return None if row is None else StoredSheet(row.data, row.secret)

@@ -15,7 +15,7 @@ frames, one per turn, with the worm counts that the end-of-game chart draws.
 from __future__ import annotations
 
 from pickomino.core import Game, GameRecord, GameState
-from pickomino.core.render import describe_event, describe_ranking
+from pickomino.core.render import describe_event, describe_ranking, describe_tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES, worms_on
 
 
@@ -54,6 +54,7 @@ def table_view(state: GameState, names: list[str]) -> dict[str, object]:
             for s in ranking
         ]
         view["result"] = describe_ranking(ranking, names)  # with the tie-break explained
+        view["tie_break"] = describe_tie_break(ranking, names)  # None: worms decided
     return view
 
 

@@ -1,14 +1,14 @@
 // JSON over fetch. A failed request throws an Error carrying the server's own words (and
 // its status and rule), so the pages can show them as they are.
 
-export function getJSON(url) {
-  return request(url);
+export function getJSON(url, headers = {}) {
+  return request(url, { headers });
 }
 
-export function postJSON(url, body) {
+export function postJSON(url, body, headers = {}) {
   return request(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -22,10 +22,12 @@ async function request(url, init) {
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    // The status tells a refusal (400) from a stale page (409); `rule` names the game rule.
+    // The status tells a refusal (400) from a stale page (409); `rule` names the game rule;
+    // `problems` are a 422's items ({type, loc, msg, ctx}), for a form to mark its fields.
     throw Object.assign(new Error(describeError(data, response)), {
       status: response.status,
       rule: data?.rule ?? null,
+      problems: Array.isArray(data?.detail) ? data.detail : [],
     });
   }
   return data;

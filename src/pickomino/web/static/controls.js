@@ -11,6 +11,7 @@ import { tile, wormsOn } from "./pieces.js";
 export function renderControls(node, { table, seats, actions, busy, act, askHint }) {
   const can = (action) => !busy && actions.includes(action);
   const claims = actions.filter((a) => a.startsWith("take ") || a.startsWith("steal "));
+  // With tiles to choose from, the turn can only end: no Roll or Stop to grey out.
   fill(
     node,
     claims.length
@@ -23,8 +24,8 @@ export function renderControls(node, { table, seats, actions, busy, act, askHint
     h(
       "div",
       { class: "buttons" },
-      button("Roll", "roll-button", can("roll"), () => act("roll"), "primary"),
-      button("Stop", "stop-button", can("stop"), () => act("stop")),
+      claims.length ? null : button("Roll", "roll-button", can("roll"), () => act("roll"), "primary"),
+      claims.length ? null : button("Stop", "stop-button", can("stop"), () => act("stop")),
       button("Hint", "hint-button", !busy, askHint, "quiet"),
     ),
   );

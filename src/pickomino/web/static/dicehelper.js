@@ -3,7 +3,6 @@
 // stop, with the odds, for the player whose turn it is on the sheet. The tapped dice are
 // cleared when the sheet moves on (an entry, an undo): they belong to one turn.
 
-import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { renderHint } from "./hint.js";
 import { notice } from "./notice.js";
@@ -13,8 +12,9 @@ import { actionLabel, percent, plural } from "./words.js";
 const FACES = ["1", "2", "3", "4", "5", "W"];
 const DICE = 8;
 
-/** Builds the helper into `node`; returns update(view), to call with every sheet view. */
-export function diceHelper(node, sheetId) {
+/** Builds the helper into `node` for the sheet `api` (sheetlinks.js); returns update(view), to
+ * call with every sheet view. */
+export function diceHelper(node, api) {
   const dice = { rolled: [], kept: [] };
   const pads = { rolled: pad("rolled", "Rolled now"), kept: pad("kept", "Kept before this roll") };
   const forWhom = h("span", { testid: "advice-for" });
@@ -90,7 +90,7 @@ export function diceHelper(node, sheetId) {
   async function ask() {
     advise.disabled = true;
     try {
-      const report = await postJSON(`/api/sheets/${encodeURIComponent(sheetId)}/dice`, {
+      const report = await api.post("dice", {
         kept: dice.kept.join(""),
         rolled: dice.rolled.length ? dice.rolled.join("") : null,
         count, // the sheet as this page shows it: advice for the player shown

@@ -143,7 +143,7 @@ function render() {
 
   if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
-    showEnd($("end"), gameId, state).then(() => {
+    showEnd($("end"), gameId, state, seat).then(() => {
       if (params.has("replay")) $("end").scrollIntoView();
     });
   }

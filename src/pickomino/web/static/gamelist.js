@@ -78,9 +78,11 @@ function gameRow(game, presets, join) {
         { class: "muted" },
         [
           `${presetName(game.rules, presets) ?? "custom"} rules`,
-          game.status === "open" ? plural(free, "free seat") : plural(game.moves, "move"),
+          game.status === "open" ? plural(free, "free seat") : turns(game),
           ago(game.updated),
-        ].join(" · "),
+        ]
+          .filter(Boolean)
+          .join(" · "),
       ),
       game.result ? h("p", { class: "muted", testid: "game-result" }, game.result) : null,
       game.status === "abandoned"
@@ -89,6 +91,13 @@ function gameRow(game, presets, join) {
     ),
     h("div", { class: "buttons" }, buttons),
   );
+}
+
+// "turn 12" while played (or when abandoned), "40 turns" once over; unknown for a game stored
+// by an older version that has not moved since.
+function turns(game) {
+  if (game.turns == null) return null;
+  return game.status === "over" ? plural(game.turns, "turn") : `turn ${game.turns}`;
 }
 
 function ago(seconds) {

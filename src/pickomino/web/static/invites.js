@@ -46,7 +46,7 @@ function linkBox(seat, taken) {
 
 // The clipboard API needs a secure page (https or localhost); on plain http over a LAN
 // fall back to selecting the text and the old copy command.
-async function copyText(input) {
+export async function copyText(input) {
   try {
     await navigator.clipboard.writeText(input.value);
     return true;

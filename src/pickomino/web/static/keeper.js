@@ -1,35 +1,55 @@
-// The score keeper page: /keeper sets up a sheet or resumes one, /keeper/{id} keeps it.
-// The sheet lives on the server, so its link alone reopens it on any device; this browser
-// only remembers the last sheet and the names typed, to offer them again.
+// The score keeper page: /keeper sets up a sheet or resumes one, /keeper/{id}#{key} keeps it.
+// The sheet lives on the server and its link (with the key after #) opens it on any device;
+// this browser remembers the sheets it created or opened, and the names typed.
 
 import { getJSON } from "./api.js";
 import { diceHelper } from "./dicehelper.js";
+import { copyText } from "./invites.js";
 import { setupNotice } from "./notice.js";
 import { openSheet } from "./sheet.js";
+import { keepSheet, keyOf, sheetApi, sheetLink } from "./sheetlinks.js";
 import { listSheets, setupSheetForm } from "./sheetsetup.js";
 import { read as recall, write as remember } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
-const LAST_SHEET = "pickomino.keeper.sheet";
 const NAMES = "pickomino.keeper.names";
 
 setupNotice();
 const sheetId = location.pathname.match(/^\/keeper\/([^/]+)/)?.[1];
 if (sheetId) {
   const id = decodeURIComponent(sheetId);
-  remember(LAST_SHEET, id);
+  const key = location.hash.slice(1) || keyOf(id);
+  // The address is the whole link, key included, so that copying it shares the sheet.
+  if (key && !location.hash) history.replaceState(null, "", sheetLink(id, key));
+  window.addEventListener("hashchange", () => location.reload()); // another sheet's link pasted
+  const api = sheetApi(id, key);
+  const helper = diceHelper($("dice-helper"), api);
   $("sheet").hidden = false;
-  openSheet(id, diceHelper($("dice-helper"), id));
+  showShareLink(sheetLink(id, key));
+  openSheet(api, (view) => {
+    keepSheet(id, key, view);
+    helper(view);
+  });
 } else {
   $("setup").hidden = false;
-  listSheets(recall(LAST_SHEET));
+  listSheets();
   try {
     setupSheetForm(await getJSON("/api/options"), recall(NAMES) || [], (view) => {
       remember(NAMES, view.names);
-      location.assign(`/keeper/${encodeURIComponent(view.id)}`); // a real URL: reload keeps it
+      location.assign(view.link); // a real URL: reload keeps it
     });
   } catch (failure) {
     $("setup-error").textContent = `The set-up could not load: ${failure.message}`;
     $("setup-error").hidden = false;
   }
+}
+
+function showShareLink(link) {
+  const input = $("share-link");
+  input.value = new URL(link, location.href).href;
+  input.addEventListener("focus", () => input.select());
+  const copy = $("copy-share");
+  copy.addEventListener("click", async () => {
+    copy.textContent = (await copyText(input)) ? "Copied" : "Select and copy";
+  });
 }

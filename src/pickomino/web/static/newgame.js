@@ -22,7 +22,7 @@ export function setupNewGame(options, onCreated) {
     start: $("start"),
     limits: options.players,
     testids: { row: "seat-row", name: "seat-name", remove: "remove-seat" },
-    startLabel: (name, number) => `Player ${number}: ${name || "?"}`,
+    startLabel: (name, number) => (name.trim() ? `Player ${number}: ${name.trim()}` : `Player ${number}`),
     randomFirst: true,
     extra: { control: kindSelect, label: (number) => `player ${number} is a person or a bot` },
   });
@@ -73,7 +73,7 @@ export function setupNewGame(options, onCreated) {
       onCreated();
     } catch (failure) {
       error.textContent = failure.message;
-      error.hidden = false;
+      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
     } finally {
       submit.disabled = false;
     }

@@ -9,12 +9,14 @@ import { fill, h } from "./dom.js";
  * `startLabel(name, number)` words a seat in `start`; "Random" comes first if `randomFirst`.
  * `extra`, if given, puts one more control after each name: `extra.control(nameInput, value)`
  * builds it, `extra.label(number)` is its aria-label.
- * Returns {add(name, value), refresh(), read()}: add() appends a row and gives its name input;
- * read() gives the rows as [{name, value}], the name trimmed, the value the extra control's.
+ * Returns {add(name, value), refresh(), read(), refusal(failure)}: add() appends a row and gives
+ * its name input; read() gives the rows as [{name, value}], the name trimmed, the value the
+ * extra control's; refusal() shows the server's refusal of a name under the rows it names.
  */
 export function playerRows({ list, addButton, start, limits, testids, startLabel, randomFirst, extra }) {
   const [fewest, most] = limits;
   const parts = new WeakMap(); // row -> its controls, so renumbering need not search the row
+  const rowError = h("p", { class: "error row-error", testid: "row-error", role: "alert" });
 
   function add(name, value) {
     const nameInput = h("input", {
@@ -41,13 +43,16 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     return nameInput;
   }
 
-  // Seat numbers, the add/remove limits and the "who starts" choices follow the rows.
+  // Seat numbers, the add/remove limits and the "who starts" choices follow the rows; an edit
+  // clears the marks of a refusal.
   function refresh() {
     const rows = [...list.children].map((row) => ({ row, ...parts.get(row) }));
+    rowError.remove();
     rows.forEach(({ row, number, nameInput, control, remove }, n) => {
       row.className = `${testids.row} seat-${n}`; // seat-N gives the row its player colour
       number.textContent = String(n + 1);
       nameInput.setAttribute("aria-label", `name of player ${n + 1}`);
+      nameInput.removeAttribute("aria-invalid");
       control?.setAttribute("aria-label", extra.label(n + 1));
       remove.disabled = rows.length <= fewest;
       remove.setAttribute("aria-label", `remove player ${n + 1}`);
@@ -69,5 +74,19 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     });
   }
 
-  return { add, refresh, read };
+  // Names used twice: the server says which players (numbers from 1); mark their names and
+  // put the message under the last of them. False if the refusal is about no row.
+  function refusal(failure) {
+    const same = failure.problems?.find((problem) => problem.type === "same_name");
+    if (!same) return false;
+    refresh();
+    const rows = [...list.children];
+    for (const number of same.ctx.players)
+      parts.get(rows[number - 1])?.nameInput.setAttribute("aria-invalid", "true");
+    rows[same.ctx.players.at(-1) - 1]?.append(rowError);
+    rowError.textContent = same.msg;
+    return true;
+  }
+
+  return { add, refresh, read, refusal };
 }

@@ -1,5 +1,5 @@
 // The final ranking, best first: rank, colour, name, worms and highest tile of each player
-// (TABLE.ranking), then the server's result text, which explains any tie-break.
+// (TABLE.ranking), then how a tie for the win was settled, if there was one.
 
 import { h } from "./dom.js";
 import { plural } from "./words.js";
@@ -25,6 +25,6 @@ export function rankingList(table, names) {
         ),
       ),
     ),
-    h("p", { class: "result", testid: "result" }, table.result),
+    table.tie_break ? h("p", { class: "result", testid: "tie-break" }, table.tie_break) : null,
   ];
 }

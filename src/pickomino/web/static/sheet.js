@@ -1,9 +1,9 @@
 // One score sheet: draws the server's view of it (grill, stacks, whose turn, the log, the
 // end) and enters the current player's result with one tap: a face-up grill tile taken, a
-// top tile stolen, or Bust. Only the results the server offers are tappable, and the
-// server applies the rules; this page only shows and asks.
+// top tile stolen, or Bust. Only the results the server offers are tappable (a tap on any
+// other tile says why it cannot be had), and the server applies the rules; this page only
+// shows and asks.
 
-import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { createLog } from "./log.js";
 import { notice } from "./notice.js";
@@ -12,11 +12,14 @@ import { rankingList } from "./ranking.js";
 import { renderGrill, renderPlayers } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
+const NOT_ENTERED =
+  "That tap was not entered: the sheet had changed meanwhile (on another phone, or by a tap " +
+  "just before). It now shows what is entered: check it, and tap again if need be.";
 
-/** Shows sheet `sheetId` and keeps it; `onView(view)` runs after every view drawn. */
-export async function openSheet(sheetId, onView) {
+/** Shows the sheet that `api` (sheetlinks.js) reaches and keeps it; `onView(view)` runs after
+ * every view drawn. */
+export async function openSheet(api, onView) {
   const root = $("sheet");
-  const path = `/api/sheets/${encodeURIComponent(sheetId)}`;
   const updateLog = createLog($("log"));
   let view = null;
   let busy = false; // a change is on its way: a second tap waits for its answer
@@ -30,13 +33,13 @@ export async function openSheet(sheetId, onView) {
     onView(view);
   }
 
-  async function change(url, body) {
+  async function change(what, body) {
     if (busy) return;
     busy = true;
     root.classList.add("busy");
     const seen = view.count;
     try {
-      show(await postJSON(url, body));
+      show(await api.post(what, body));
     } catch (failure) {
       await refused(failure, seen);
     } finally {
@@ -49,19 +52,24 @@ export async function openSheet(sheetId, onView) {
   // (a double tap, another phone): show the sheet as it is now, and say so if it changed.
   async function refused({ message, rule }, seen) {
     try {
-      show(await getJSON(path));
-      const changed = view.count !== seen;
-      notice(changed ? `${message}. Nothing was entered: the sheet is reloaded as it is now.` : message, rule);
+      show(await api.get());
     } catch (failure) {
       notice(`${message}; the sheet could not be reloaded: ${failure.message}`, rule);
+      return;
     }
+    if (view.count !== seen) notice(NOT_ENTERED);
+    else notice(message, rule);
   }
 
-  // Tiles and buttons carry their result in data-entry: one listener for all of them.
+  // Tiles and buttons carry their result in data-entry: one listener for all of them. Any
+  // other tile cannot be the current player's result: say why.
   root.addEventListener("click", (event) => {
     const target = event.target.closest("[data-entry]");
-    if (target && !target.disabled)
-      change(`${path}/entries`, { entry: target.dataset.entry, count: view.count });
+    if (target && !target.disabled) change("entries", { entry: target.dataset.entry, count: view.count });
+    else if (!target && view && !view.table.over) {
+      const tile = event.target.closest(".tile[data-tile]");
+      if (tile) notice(...whyNot(tile, view));
+    }
   });
   root.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && event.target.matches(".tile[data-entry]")) {
@@ -70,18 +78,18 @@ export async function openSheet(sheetId, onView) {
     }
   });
   // With the count seen, so a stale page cannot undo or redo what another phone entered.
-  $("undo").addEventListener("click", () => change(`${path}/undo`, { count: view.count }));
-  $("redo").addEventListener("click", () => change(`${path}/redo`, { count: view.count }));
+  $("undo").addEventListener("click", () => change("undo", { count: view.count }));
+  $("redo").addEventListener("click", () => change("redo", { count: view.count }));
   // Another phone may keep the same sheet: look again when this one wakes up.
   document.addEventListener("visibilitychange", async () => {
     if (document.hidden || !view) return;
     const before = drawn;
-    const next = await getJSON(path).catch(() => null);
+    const next = await api.get().catch(() => null);
     if (next && drawn === before && !busy) show(next);
   });
 
   try {
-    show(await getJSON(path));
+    show(await api.get());
   } catch (failure) {
     root.hidden = true;
     $("missing-text").textContent = failure.message;
@@ -130,6 +138,19 @@ function render(view) {
       rankingList(table, names),
       h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, "Keep score of a new game"),
     );
+}
+
+// Why a tile that is not offered cannot be the current player's result: [text, rule].
+function whyNot(node, { table, names }) {
+  const number = Number(node.dataset.tile);
+  const who = names[table.current];
+  const owner = table.stacks.findIndex((stack) => stack.includes(number));
+  if (node.dataset.where === "down") return [`${number} is face down: it is out of the game for good`, "R16"];
+  if (owner === table.current) return [`${number} is ${who}'s own: nobody steals from their own stack`, "R11"];
+  if (owner >= 0 && table.stacks[owner].at(-1) !== number)
+    return [`${number} is under the top of ${names[owner]}'s stack: only the top tile can be stolen`, "R14"];
+  if (owner >= 0) return [`${number} is in ${names[owner]}'s stack: tap it there to enter a steal`, null];
+  return [`${who} cannot have got ${number} this turn`, null];
 }
 
 // A tile the current player may have got becomes a button for that result.

@@ -1,10 +1,11 @@
 // The keeper's set-up screen: a new sheet (2–7 names, the rules, who starts) and, below,
-// the sheets kept on this server to resume one, the last one opened here first.
+// the sheets this browser created or opened, to resume one, the last one opened first.
 
-import { getJSON, postJSON } from "./api.js";
+import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
+import { forgetSheet, keptSheets, refreshSheet, sheetApi, sheetLink } from "./sheetlinks.js";
 import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,7 +43,7 @@ export function setupSheetForm(options, names, onCreated) {
       );
     } catch (failure) {
       error.textContent = failure.message;
-      error.hidden = false;
+      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
       submit.disabled = false;
     }
   });
@@ -51,47 +52,60 @@ export function setupSheetForm(options, names, onCreated) {
   for (const name of first.slice(0, most)) players.add(name);
 }
 
-/** Lists the server's sheets; the one last opened here (`lastId`) is offered on top too. */
-export async function listSheets(lastId) {
-  const list = $("sheets");
-  let sheets;
-  try {
-    sheets = await getJSON("/api/sheets");
-  } catch (failure) {
-    fill(list, h("li", { class: "error" }, `The sheets could not be loaded: ${failure.message}`));
-    return;
-  }
-  fill(list, sheets.length ? sheets.map(sheetRow) : h("li", { class: "placeholder" }, "No score sheet yet."));
-  const last = sheets.find((sheet) => sheet.id === lastId && sheet.status === "playing");
+/** Lists the sheets this browser knows, then asks the server how each is now (another
+ * phone may have entered turns); a sheet the server no longer has is forgotten. */
+export async function listSheets() {
+  drawSheets(keptSheets());
+  await Promise.all(
+    keptSheets().map(async ({ id, key }) => {
+      try {
+        refreshSheet(id, await sheetApi(id, key).get());
+      } catch (failure) {
+        if (failure.status === 404) forgetSheet(id);
+      }
+    }),
+  );
+  drawSheets(keptSheets());
+}
+
+function drawSheets(sheets) {
+  fill(
+    $("sheets"),
+    sheets.length
+      ? sheets.map(sheetRow)
+      : h("li", { class: "placeholder" }, "No score sheet on this browser yet: a sheet opened by its link is listed here."),
+  );
+  const last = sheets[0] && !sheets[0].over ? sheets[0] : null; // the one opened last
   const box = $("resume-last");
   box.hidden = !last;
   if (last)
     fill(
       box,
       h("div", { class: "game-info" }, h("h2", {}, "Go on with your game"), h("p", {}, sheetWords(last))),
-      h("a", { class: "btn primary", href: sheetUrl(last), testid: "resume-last-link" }, "Resume"),
+      h("a", { class: "btn primary", href: sheetLink(last.id, last.key), testid: "resume-last-link" }, "Resume"),
     );
 }
 
-const sheetUrl = (sheet) => `/keeper/${encodeURIComponent(sheet.id)}`;
-const sheetWords = (sheet) => `${sheet.names.join(", ")} · ${plural(sheet.entries, "turn")} entered`;
+const sheetWords = (sheet) => `${sheet.names.join(", ")} · ${plural(sheet.count, "turn")} entered`;
 
 function sheetRow(sheet) {
-  const playing = sheet.status === "playing";
-  const when = new Date(sheet.updated * 1000).toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+  const when = sheet.opened
+    ? `opened ${new Date(sheet.opened).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}`
+    : null;
+  const status = sheet.over ? "over" : "playing";
   return h(
     "li",
-    { class: "game-row", testid: "sheet-row", data: { sheetId: sheet.id, status: sheet.status } },
+    { class: "game-row", testid: "sheet-row", data: { sheetId: sheet.id, status } },
     h(
       "div",
       { class: "game-info" },
       h("p", { class: "who" }, sheet.names.join(", ")),
-      h("p", { class: "muted" }, [sheet.status, plural(sheet.entries, "turn"), when].join(" · ")),
+      h("p", { class: "muted" }, [status, plural(sheet.count, "turn"), when].filter(Boolean).join(" · ")),
     ),
     h(
       "a",
-      { class: `btn small${playing ? " primary" : ""}`, href: sheetUrl(sheet), testid: "open-sheet" },
-      playing ? "Resume" : "View",
+      { class: `btn small${sheet.over ? "" : " primary"}`, href: sheetLink(sheet.id, sheet.key), testid: "open-sheet" },
+      sheet.over ? "View" : "Resume",
     ),
   );
 }

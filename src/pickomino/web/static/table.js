@@ -106,7 +106,7 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
           d.style.setProperty("--i", i); // staggers the roll animation
           return d;
         })
-      : h("span", { class: "placeholder" }, `${plural(table.dice_left, "die", "dice")} to roll`),
+      : h("span", { class: "placeholder" }, rollPlaceholder(table)),
   );
   fill(
     kept,
@@ -121,6 +121,10 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
     table.kept.length > 0 && !table.kept.includes("W") ? h("span", { class: "warn" }, " no worm yet") : null,
   );
 }
+
+// What the empty roll row says: the dice still to roll, or that the turn ends with a tile.
+const rollPlaceholder = (table) =>
+  table.phase === "claim" ? "no more rolling: a tile must be chosen" : `${plural(table.dice_left, "die", "dice")} to roll`;
 
 /** While hovering one die, light up every die of the same face: a tap keeps them all. */
 export function highlightSameFaces(roll) {

@@ -1,0 +1,25 @@
+# Sourced by run.sh and test.sh, from the checkout's root: keep .venv up to date without
+# running pip at every start (pip takes seconds even when there is nothing to do). A stamp
+# file in .venv remembers the checksum of the pyproject.toml it last installed from.
+
+# ensure_installed TARGET STAMP WHAT: pip-install TARGET (".", ".[test]") into .venv, saying
+# so as WHAT, unless .venv/STAMP holds the checksum of the current pyproject.toml and
+# pickomino can be imported there.
+ensure_installed() {
+    local target=$1 stamp=.venv/$2 what=$3 sum
+    sum=$(cksum < pyproject.toml)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] \
+        && .venv/bin/python -c "import pickomino" 2>/dev/null; then
+        return 0
+    fi
+    if [ ! -x .venv/bin/python ]; then
+        echo "Installing $what into .venv (first run, about a minute)…" >&2
+        python3 -m venv .venv
+    elif [ -f "$stamp" ] && [ "$(cat "$stamp")" != "$sum" ]; then
+        echo "pyproject.toml has changed: updating $what in .venv…" >&2
+    else
+        echo "Installing $what into .venv…" >&2
+    fi
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e "$target"
+    echo "$sum" > "$stamp"
+}
