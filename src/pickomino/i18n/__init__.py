@@ -47,6 +47,8 @@ DEFAULT = "en"
 KINDS = ("game", "terminal", "web")
 
 _FIELD = re.compile(r"\{(\w+)\}")
+#: Parameters that name a message of a family: ``waiting="keep"`` → ``waiting.keep``.
+FAMILIES = {"waiting": "waiting", "reason": "bust"}
 
 
 def pick_language(requested: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -111,13 +113,14 @@ class Words:
 
     # ------------------------------------------------------------ parameters
     def value(self, name: str, value: Any) -> str:
-        """A parameter in words. By name: ``waiting`` is a phase of the game,
-        ``action``/``choices`` are action names; by type: an error is described, a number
-        formatted, a list joined as this language joins lists."""
+        """A parameter in words. By name: ``waiting`` is a phase of the game, ``reason`` a
+        bust's reason (both named by a message of their family), ``action``/``choices``
+        are action names; by type: an error is described, a number formatted, a list
+        joined as this language joins lists."""
         if isinstance(value, errors.PickominoError):
             return self.error(value)
-        if name == "waiting":
-            return self(f"waiting.{value}")
+        if name in FAMILIES:
+            return self(f"{FAMILIES[name]}.{value}")
         if name in ("action", "choices"):
             actions = [value] if isinstance(value, str) else value
             return self.join([self.action(a) for a in actions], "or")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pickomino.core import Event, GameState, Standing
+from pickomino.core import Event, GameOver, GameState, Standing
 from pickomino.core.events import event_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES
 from pickomino.i18n import Words
@@ -65,6 +65,14 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
     raise TypeError(f"not an event: {event!r}")
 
 
+def event_lines(event: Event, names: Sequence[str], words: Words) -> list[str]:
+    """An event's lines for a log: one, or for the end of the game the ranking too."""
+    lines = [describe_event(event, names, words)]
+    if isinstance(event, GameOver):
+        lines.extend(ranking_lines(event.ranking, names, words))
+    return lines
+
+
 def ranking_lines(ranking: Iterable[Standing], names: Sequence[str], words: Words) -> list[str]:
     """The final order, one line a player, then how a tie was broken (R20) if it was."""
     ranking = tuple(ranking)
@@ -102,14 +110,27 @@ def log_lines(
         if turn != last_turn:
             lines.append(words("turn.heading", turn=turn, name=names[seat]))
             last_turn = turn
-        lines.extend("  " + describe_event(event, names, words) for event in events)
+        lines.extend("  " + line for event in events for line in event_lines(event, names, words))
     return lines
 
 
-def render_state(state: GameState, names: Sequence[str], words: Words) -> str:
+def worm_column(counts: Sequence[int], words: Words) -> list[str]:
+    """Worm counts for a column of a table, numbers right-aligned, all one width:
+    ``[' 3 worms', ' 1 worm ', '12 worms']``."""
+    texts = []
+    for count in counts:
+        text, number = words("worms", count=count), words.number(count)
+        texts.append(f"{number:>2}{text[len(number) :]}" if text.startswith(number) else text)
+    width = max(map(len, texts))
+    return [text.ljust(width) for text in texts]
+
+
+def render_state(state: GameState, names: Sequence[str], words: Words, ranking: bool = True) -> str:
     """The table as text: grill, stacks with worms, whose turn, kept dice and the roll.
 
-    On the grill ``##`` is a tile turned face down and ``..`` a tile held by a player.
+    On the grill ``##`` is a tile turned face down and ``..`` a tile held by a player. A
+    finished game ends with the ranking, unless ``ranking`` is false (for a caller that
+    has just printed the game's log, which ends with it).
 
     >>> from pickomino.core import GameState
     >>> print(render_state(GameState.from_position([[22, 25], []]), ["Ann", "Bob"], Words()))
@@ -122,18 +143,18 @@ def render_state(state: GameState, names: Sequence[str], words: Words) -> str:
     grill, down = set(state.grill), set(state.face_down)
     cells = [str(t) if t in grill else "##" if t in down else ".." for t in TILES]
     lines = [f"{words('table.grill')}  " + " ".join(cells)]
-    worms = [words("worms", count=state.worms(seat)) for seat in range(state.num_players)]
-    worms_width = max(map(len, worms))
+    worms = worm_column(state.scores(), words)
     for seat, name in enumerate(names):
         marker = ">" if seat == state.current and not state.is_over else " "
         stack = state.stacks[seat]
         tiles = " ".join(str(t) for t in stack[:-1])
         if stack:
             tiles = f"{tiles} [{stack[-1]}]".strip()
-        lines.append(f"{marker} {name:<{width}}  {worms[seat]:<{worms_width}}  {tiles or '-'}")
+        lines.append(f"{marker} {name:<{width}}  {worms[seat]}  {tiles or '-'}")
     if state.is_over:
-        lines.append(words("event.game_over"))
-        lines.extend(ranking_lines(state.ranking(), names, words))
+        if ranking:
+            lines.append(words("event.game_over"))
+            lines.extend(ranking_lines(state.ranking(), names, words))
         return "\n".join(lines)
     lines.append(_turn_line(state, names, words))
     if state.phase.value == "keep":

@@ -65,18 +65,22 @@ def parse_seats(text: str, bot_name: Callable[[int, str], str]) -> list[Seat]:
     if not text.strip():
         raise BadInput("no_seats")
     entries = [part.strip() for part in text.split(",")]
-    if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
-        raise BadInput("player_count", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS, given=len(entries))
     seats = []
     for number, entry in enumerate(entries, start=1):
+        if entry.isdigit():  # "--players 3" means three seats to some: say what it means
+            raise BadInput("seat_is_number", seat=number, given=entry[:4])
         if entry.lower().startswith(BOT_PREFIX):
             bot = entry[len(BOT_PREFIX) :].strip().lower()
+            if not bot:
+                raise BadInput("seat_bot_unnamed", seat=number)
             make_bot(bot)  # refuses an unknown bot
             seats.append(Seat(bot_name(number, bot), bot))
         elif entry:
             seats.append(Seat(entry))
         else:
             raise BadInput("seat_unnamed", seat=number)
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise BadInput("player_count", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS, given=len(seats))
     folded = [seat.name.casefold() for seat in seats]
     twice = sorted({seat.name for seat in seats if folded.count(seat.name.casefold()) > 1})
     if twice:

@@ -64,6 +64,7 @@ export const has = (key) => key in messages;
 function value(name, v) {
   if (v && typeof v === "object" && "id" in v) return describeError(v);
   if (name === "waiting") return t(`waiting.${v}`);
+  if (name === "reason") return t(`bust.${v}`);
   if (name === "action" || name === "choices") return list([].concat(v).map(actionName), "disjunction");
   if (typeof v === "boolean") return String(v);
   if (typeof v === "number") return number(v);
