@@ -76,8 +76,11 @@ def pick_language(requested: str | None = None, environ: Mapping[str, str] | Non
 
 @cache
 def catalogue(language: str, kind: str) -> dict[str, Any]:
-    """One catalogue as stored (message id → template or plural forms)."""
+    """One catalogue as stored (message id → template or plural forms); empty if the
+    language has none of that kind yet."""
     path = files("pickomino.i18n") / language / f"{kind}.json"
+    if not path.is_file():
+        return {}
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -89,14 +92,16 @@ def rules_text(language: str) -> str:
 class Words:
     """The messages of one language for the Python faces (game + terminal catalogues),
     with numbers, plurals and lists formatted for that language. Unknown language codes
-    fall back to English."""
+    fall back to English, and so does a message a catalogue lacks (the tests see that
+    none does)."""
 
     def __init__(self, language: str = DEFAULT, kinds: Sequence[str] = ("game", "terminal")):
         self.language = language if language in LANGUAGES else DEFAULT
         self.locale = Locale.parse(self.language)
         self.messages: dict[str, Any] = {}
-        for kind in kinds:
-            self.messages.update(catalogue(self.language, kind))
+        for language in dict.fromkeys((DEFAULT, self.language)):  # English under any gap
+            for kind in kinds:
+                self.messages.update(catalogue(language, kind))
 
     def __call__(self, key: str, **params: Any) -> str:
         """The message ``key`` with its placeholders filled (see :meth:`value`)."""

@@ -54,8 +54,7 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
         case "bust" if data["reason"] == "reported":
             return words("event.bust_reported", name=name)
         case "bust":
-            reason = words(f"bust.{data['reason']}")
-            return words("event.bust", name=name, total=data["total"], reason=reason)
+            return words("event.bust", name=name, total=data["total"], reason=data["reason"])
         case "returned":
             return words("event.returned", name=name, tile=data["tile"])
         case "turned":
