@@ -48,6 +48,7 @@ CLICK_MESSAGES: dict[str, str | tuple[str, str]] = {
     "not_a_number": "{value!r} is not a valid {number_type}.",
     "not_in_range": "{value} is not in the range {range}.",
     "default": "default: {default}",
+    "required": "required",
     "aborted": "Aborted!",
     "not_exist": "{name} {filename!r} does not exist.",
     "is_directory": "{name} {filename!r} is a directory.",
@@ -129,11 +130,20 @@ def localise(command: click.Command, name: str, words: Words) -> None:
 
     bots = bot_names()
     command.help = words(f"cli.{name}", bots=bots)
+    command.options_metavar = words("cli.usage.options")
+    if isinstance(command, click.Group):
+        command.subcommand_metavar = words("cli.usage.command")
     for param in command.params:
         if isinstance(param, click.Argument):
             param.metavar = words(f"cli.{name}.{param.name}")
             continue
+        if isinstance(param.type, click.Path):  # named when click was imported: in English
+            kind = "directory" if param.type.dir_okay and not param.type.file_okay else "file"
+            param.type.name = words(f"cli.click.{kind}")
         flag = max(param.opts, key=len).lstrip("-").split("/")[0].replace("-", "_")
+        if flag == "version":  # its help was made when the program loaded: in English
+            param.help = words("cli.click.version")  # type: ignore[attr-defined]
+            continue
         own, shared = f"cli.{name}.{flag}", f"cli.option.{flag}"
         key = own if words.has(own) else shared
         if not words.has(key):  # a hidden option needs no help

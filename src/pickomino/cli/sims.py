@@ -97,7 +97,7 @@ def compare(
     from pickomino.sim import compare as run_compare
 
     w = words()
-    check_bots([first, second], "FIRST/SECOND")
+    check_bots([first, second], f"{w('cli.compare.first')}/{w('cli.compare.second')}")
     check_bots([against], "--against")
     with _progress_bar(games, progress) as bar:
         result = run_compare(first, second, against, seats, games, seed, rules, jobs, bar.update)

@@ -162,7 +162,13 @@ class Words:
         return ("−" if rounded < 0 else "+") + self.number(abs(rounded), decimals)
 
     def percent(self, value: float, decimals: int = 0) -> str:
-        pattern = "#,##0" + ("." + "0" * decimals if decimals else "") + "%"
+        """The language's own percent pattern (``45 %`` in Finnish, ``45%`` in English)
+        with ``decimals`` digits after the decimal sign."""
+        pattern = self.locale.percent_formats[None].pattern
+        last = pattern.rindex("0")
+        pattern = (
+            pattern[: last + 1] + ("." + "0" * decimals if decimals else "") + pattern[last + 1 :]
+        )
         return format_percent(value, format=pattern, locale=self.locale)
 
     def join(self, items: Sequence[str], style: str = "standard") -> str:
