@@ -69,7 +69,7 @@ def tournament(
         click.echo(
             f"{label:<14} {w.number(record.games):>6} {w.number(record.wins):>7} "
             f"{w.number(record.ties):>6}   {percent(record.win_share)}  "
-            f"[{percent(low)}, {percent(high)}]  "
+            f"{w('cli.tournament.interval', low=percent(low), high=percent(high))}  "
             f"{w.number(record.worms / record.games, 2):>10}  "
             f"{w.number(record.turns / record.games, 2):>10}"
         )
