@@ -57,7 +57,7 @@ def tournament(
     click.echo(
         w(
             "cli.tournament.title",
-            games=result.games,
+            count=result.games,
             seats=seats,
             seed=seed,
             rules=_rules_name(rules),
