@@ -134,8 +134,8 @@ def render_state(state: GameState, names: Sequence[str], words: Words, ranking: 
     >>> from pickomino.core import GameState
     >>> print(render_state(GameState.from_position([[22, 25], []]), ["Ann", "Bob"], Words()))
     Grill  21 .. 23 24 .. 26 27 28 29 30 31 32 33 34 35 36
-    > Ann  3 worms  22 [25]
-      Bob  0 worms  -
+    > Ann   3 worms  22 [25]
+      Bob   0 worms  -
     Turn 1: Ann – roll 8 dice
     """
     width = max(len(name) for name in names)
