@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pickomino.core import Event, GameOver, GameState, Standing
-from pickomino.core.events import event_dict, tie_break
+from pickomino.core import Event, GameOver, GameState, PickominoError, Standing
+from pickomino.core.events import BUST_RULES, event_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES
 from pickomino.i18n import Words
 
@@ -54,7 +54,8 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
         case "bust" if data["reason"] == "reported":
             return words("event.bust_reported", name=name)
         case "bust":
-            return words("event.bust", name=name, total=data["total"], reason=data["reason"])
+            text = words("event.bust", name=name, total=data["total"], reason=data["reason"])
+            return cited(text, BUST_RULES[data["reason"]], words)
         case "returned":
             return words("event.returned", name=name, tile=data["tile"])
         case "turned":
@@ -62,6 +63,16 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
         case "game_over":
             return words("event.game_over")
     raise TypeError(f"not an event: {event!r}")
+
+
+def cited(text: str, rule: str | None, words: Words) -> str:
+    """A text with the rule behind it, for the reader to look up: ``'… (R10)'``."""
+    return words("cited", text=text, rule=rule) if rule else text
+
+
+def refusal(error: PickominoError, words: Words) -> str:
+    """Why something was refused, with its rule: ``'the roll shows no 3 (R6)'``."""
+    return cited(words.error(error), error.rule, words)
 
 
 def event_lines(event: Event, names: Sequence[str], words: Words) -> list[str]:

@@ -15,7 +15,7 @@ from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoE
 from pickomino.core.actions import STOP
 from pickomino.core.events import BUST_RULES
 from pickomino.i18n import Words
-from pickomino.i18n.text import event_lines, log_lines
+from pickomino.i18n.text import event_lines, log_lines, refusal
 from pickomino.table import Session
 
 #: Keys that stand for a face to keep; in a tile choice the digits number the claims.
@@ -109,8 +109,7 @@ class Console:
     # ------------------------------------------------------------------ words
     def explain(self, error: PickominoError) -> str:
         """A refusal in words, with its rule: ``'the roll shows no 3 (R6)'``."""
-        text = self.words.error(error)
-        return self.words("refusal", text=text, rule=error.rule) if error.rule else text
+        return refusal(error, self.words)
 
     def narrate(self, events: list[Event]) -> list[str]:
         """Log lines for some events, with a heading when a new turn has begun."""
