@@ -11,7 +11,7 @@ import click
 from pickomino.cli.language import words
 from pickomino.cli.params import JSON_OPTION, RULES_OPTION, OutputFile, image_formats, percent
 from pickomino.core import PickominoError, Rules
-from pickomino.i18n.text import refusal
+from pickomino.i18n.text import cited, refusal
 
 
 @click.command()
@@ -88,7 +88,7 @@ def advise(
           rolled=report["rolled"] or "-")
     )  # fmt: skip
     if report["phase"] == "bust":
-        click.echo(w("cli.advise.bust", reason=report["reason"]))
+        click.echo(cited(w("cli.advise.bust", reason=report["reason"]), report["rule"], w))
     elif report["phase"] == "roll":
         click.echo(
             w("cli.advise.roll", tile=w.percent(report["tile"], 2),
