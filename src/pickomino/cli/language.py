@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from platformdirs import user_cache_path
 
+from pickomino import __version__
 from pickomino.i18n import DEFAULT, Words, pick_language
 
 LANG_OPTION = "--lang"
@@ -105,10 +106,13 @@ class LocalisedGroup(click.Group):
 
     def speak(self, language: str) -> None:
         words = LocalisedGroup.words = Words(language)
+        install_click_words(words)  # first: click's words made from here on are in it
         localise(self, "main", words)
         for name, command in self.commands.items():
             localise(command, name, words)
-        install_click_words(words)
+        # click words --version when it is made: made now, it speaks the language
+        self.params = [param for param in self.params if param.name != "version"]
+        click.version_option(__version__, prog_name="pickomino")(self)
 
 
 def _lang_option() -> click.Option:
@@ -129,6 +133,7 @@ def localise(command: click.Command, name: str, words: Words) -> None:
 
     bots = bot_names()
     command.help = words(f"cli.{name}", bots=bots)
+    command._help_option = None  # click keeps --help as first made (in the last language)
     for param in command.params:
         if isinstance(param, click.Argument):
             param.metavar = words(f"cli.{name}.{param.name}")
