@@ -21,6 +21,7 @@ from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_tex
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
 CHOICE_KEYS = "123456789wrs"
+QUIT_KEY = "ctrl+q"
 
 
 class EndScreen(ModalScreen[None]):
@@ -61,7 +62,7 @@ class EndScreen(ModalScreen[None]):
             self.dismiss()
 
 
-class PickominoApp(App[None]):
+class PickominoApp(App[None], inherit_bindings=False):
     """One game of people and bots at one keyboard."""
 
     TITLE = "Pickomino"
@@ -78,7 +79,12 @@ class PickominoApp(App[None]):
     #log, #hint { height: 1fr; border: round $primary; }
     #hint { display: none; overflow-y: auto; }
     """
-    BINDINGS = [Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS]
+    # Textual's own ctrl+q and ctrl+c are not inherited: its ctrl+q, bound first, would hide
+    # ours (in the player's words) from the footer, and its ctrl+c speaks English.
+    BINDINGS = [
+        *(Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+    ]
 
     def __init__(self, console: Console, speed: float, save_to: Path) -> None:
         super().__init__()
@@ -87,7 +93,7 @@ class PickominoApp(App[None]):
         words = console.words
         self.bind("h", "hint", description=words("key.hint"))
         self.bind("ctrl+s", "save", description=words("key.save"))
-        self.bind("ctrl+q", "quit", description=words("key.quit"))  # not q: next to w (worms)
+        self.bind(QUIT_KEY, "quit", description=words("key.quit"))  # not q: next to w (worms)
         self._bot_due = False  # a bot step is scheduled
         self.farewell = ""
 
@@ -107,6 +113,10 @@ class PickominoApp(App[None]):
         self.query_one("#hint", Static).border_title = words("hint.title")
         self._show(self.game_console.opening())
         self.notify(self.game_console.save_note(self.save_to), markup=False)
+
+    def action_help_quit(self) -> None:
+        """ctrl+c, out of habit: say how to leave (Textual's own words are English)."""
+        self.notify(self.game_console.words("key.how_to_quit", shortcut=QUIT_KEY), markup=False)
 
     async def action_quit(self) -> None:
         """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
