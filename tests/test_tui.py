@@ -367,6 +367,9 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()  # the footer is laid out
+            footer = [key.description for key in app.query("FooterKey")]
+            assert footer == ["Hint", "Save", "Quit"]  # ctrl+q is named, as the help says
             await pilot.press("5")
             await pilot.press("ctrl+q")
         assert app.return_code == 0 and app.farewell.startswith(f"Game saved to {path}; go on")
