@@ -175,6 +175,8 @@ def render_state(state: GameState, names: Sequence[str], words: Words, ranking: 
 def _turn_line(state: GameState, names: Sequence[str], words: Words) -> str:
     name = names[state.current]
     if not any(state.kept):
+        if not state.is_chance():  # the first roll is on the next line
+            return words("table.turn_rolled", turn=state.turn, name=name)
         dice = words("dice", count=state.dice_left)
         return words("table.turn_start", turn=state.turn, name=name, dice=dice)
     return words(
