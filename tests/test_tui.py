@@ -18,7 +18,7 @@ from textual.widgets import RichLog, Static
 from pickomino.cli import main
 from pickomino.core import Bust, Game, Phase, PickominoError, Rules
 from pickomino.i18n import Words
-from pickomino.i18n.text import describe_event, ranking_lines, worm_column
+from pickomino.i18n.text import describe_event, ranking_lines, render_state, worm_column
 from pickomino.table import Seat, SeededDice, Session
 from pickomino.tui.app import EndScreen, PickominoApp
 from pickomino.tui.console import BustWarning, Console
@@ -135,6 +135,20 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     assert {"Ann", "Bot 2 (hard)"} == {line.split(". ", 1)[1].split(":")[0] for line in ranking}
     assert lines[-4].startswith("Grill ") and lines[-1] == "Game saved to pickomino-game.json"
     assert Game.from_json(Path("pickomino-game.json").read_text()).state.is_over
+
+
+def test_the_plain_table_says_what_the_turn_waits_for():
+    """Before the first roll the turn line asks for the dice; once they are rolled it
+    names the turn only (the roll is the next line), and then the dice kept so far."""
+    game = Game(["Ann", "Bob"])
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-1] == "Turn 1: Ann – roll 8 dice"
+    game.push("dice 1233WWW5")
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-2:] == ["Turn 1: Ann", "Rolled 1 2 3 3 5 W W W"]
+    game.push("keep W")
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-1] == "Turn 1: Ann kept W W W = 15, 5 dice left"
 
 
 def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
