@@ -8,6 +8,10 @@ pseudo-translated, so English that slips past the catalogue still shows.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from click.testing import CliRunner
 
@@ -15,7 +19,7 @@ from pickomino import __version__
 from pickomino.cli import main
 from pickomino.cli.params import bot_names
 from pickomino.core import PickominoError, Rules
-from pickomino.i18n import catalogue
+from pickomino.i18n import Words, catalogue
 from pickomino.i18n.text import refusal
 from pickomino.solver.odds import fresh_turn_odds
 
@@ -86,6 +90,28 @@ def test_a_refusal_in_dutch(words_in):
     invalid = click_word(dutch, "invalid_for").format(param_hint="'--rules'", message=why)
     assert click_word(dutch, "error").format(message=invalid) in result.output.splitlines()
     assert refusal(refused.value, words_in("en")) not in result.output
+
+
+def test_dutch_from_the_shell():
+    """The same as a user runs it (a process of its own, the real catalogues): Dutch
+    numbers in the odds, the engine's refusal in Dutch."""
+    dutch = Words("nl")
+    odds = subprocess.run(
+        [sys.executable, "-m", "pickomino", "--lang", "nl", "odds"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert odds.returncode == 0, odds.stderr
+    worms = dutch.number(fresh_turn_odds(0.0)["expected_worms"], 4)
+    assert odds.stdout.splitlines()[0] == dutch("cli.odds.header") and "," in worms
+    assert worms in odds.stdout.splitlines()[-1]
+    refused = subprocess.run(
+        [sys.executable, "-m", "pickomino", "selfplay", "--rules", "house"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "LANG": "nl_NL.UTF-8"},
+    )  # fmt: skip
+    with pytest.raises(PickominoError) as error:
+        Rules.parse("house")
+    assert refused.returncode == 2 and refusal(error.value, dutch) in refused.stderr
+    assert refusal(error.value, Words("en")) not in refused.stderr
 
 
 def test_an_error_of_the_program_in_dutch(words_in, tmp_path):
