@@ -99,7 +99,9 @@ class LocalisedGroup(click.Group):
         command.params.append(_lang_option())
         super().add_command(command, name)
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any):
+    def main(  # type: ignore[override]  # click's overloads only type standalone_mode
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
+    ) -> Any:
         args = list(sys.argv[1:] if args is None else args)
         self.speak(pick_language(language_in(args)))
         return super().main(args, prog_name=prog_name or "pickomino", **extra)
@@ -143,7 +145,7 @@ def localise(command: click.Command, name: str, words: Words) -> None:
         key = own if words.has(own) else shared
         if not words.has(key):  # a hidden option needs no help
             continue
-        param.help = words(key, bots=bots)  # type: ignore[attr-defined]
+        param.help = words(key, bots=bots)
         for kind in (f"cli.metavar.{flag}", f"cli.metavar.{param.type.name.split()[0]}"):
             if words.has(kind) and not param.is_flag:  # type: ignore[attr-defined]
                 param.metavar = words(kind)

@@ -38,7 +38,7 @@ def spaced_dice(dice: Sequence[int] | str) -> str:
 
 def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: Words) -> str:
     """One event in words, e.g. ``'Ann stole 27 from Bob with 27'``."""
-    data = event if isinstance(event, dict) else event_dict(event)
+    data: dict[str, Any] = event if isinstance(event, dict) else event_dict(event)
     kind = data["type"]
     name = names[data["seat"]] if "seat" in data else ""
     match kind:

@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
@@ -149,7 +150,9 @@ class PickominoApp(App[None], inherit_bindings=False):
         try:
             events = self.game_console.decide(command)
         except PickominoError as error:
-            severity = "information" if isinstance(error, BustWarning) else "warning"
+            severity: SeverityLevel = "warning"
+            if isinstance(error, BustWarning):  # no mistake: a question
+                severity = "information"
             self.notify(self.game_console.explain(error), severity=severity, markup=False)
             return
         self._show(self.game_console.narrate(events))

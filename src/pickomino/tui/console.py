@@ -13,7 +13,7 @@ from shlex import quote
 
 from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
 from pickomino.core.actions import STOP
-from pickomino.core.events import BUST_RULES
+from pickomino.core.events import BUST_RULES, BustReason
 from pickomino.i18n import Words
 from pickomino.i18n.text import event_lines, log_lines, refusal
 from pickomino.table import Session
@@ -87,7 +87,7 @@ class Console:
             self._warned_at = self.moves
             raise BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
 
-    def stop_busts(self) -> str | None:
+    def stop_busts(self) -> BustReason | None:
         """The bust reason stopping now would give (the engine's, tried on a copy), or None
         when stopping is no choice now or would win a tile."""
         if STOP not in self.state.legal_actions():
