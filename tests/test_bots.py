@@ -33,7 +33,7 @@ def test_every_bot_plays_only_legal_actions_to_the_end(name):
 
 
 def test_unknown_bot_is_refused_with_the_known_names():
-    with pytest.raises(ValueError, match="unknown bot 'genius'.*expected.*expert"):
+    with pytest.raises(ValueError, match="unknown bot genius; the bots are .*expected.*expert"):
         make_bot("genius")
 
 

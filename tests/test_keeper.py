@@ -51,7 +51,7 @@ def test_r15_r16_a_bust_returns_the_top_tile_and_turns_the_highest_face_down():
     assert 27 in sheet.state.grill and sheet.state.face_down == (36,)
     assert sheet.log()[-3:] == [
         "  P0 busts",
-        "  P0's 27 goes back to the grill",
+        "  P0 puts 27 back on the grill",
         "  36 is turned face down",
     ]
 
@@ -76,7 +76,7 @@ def test_r18_the_game_ends_when_the_grill_is_empty_and_nothing_more_is_entered()
     sheet = sheet_at([last, []], current=1)
     sheet.enter("take 30")
     assert sheet.state.is_over and sheet.options() == []
-    assert sheet.result().startswith("1. P0 ")
+    assert sheet.result().startswith("1. P0: ")
     with pytest.raises(IllegalAction, match="over"):
         sheet.enter("bust")
 

@@ -8,7 +8,7 @@ import pytest
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord, IllegalAction, RecordError, Rules
 from pickomino.i18n import Words
-from pickomino.i18n.text import log_lines
+from pickomino.i18n.text import log_lines, ranking_lines
 
 
 def played_game(seed: int = 5, seats=("Ann", "Bob", "Cy"), rules=None) -> Game:
@@ -143,5 +143,8 @@ def test_turns_group_the_moves_by_player():
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert [t.seat for t in turns[:4]] == [1, 0, 1, 0]
     assert sum(len(t.moves) for t in turns) == len(game.record.moves)
-    log = log_lines(game.history, game.seats, Words("en"))
-    assert log[0] == "Turn 1 – Bob" and "Game over" in log[-1]
+    words = Words("en")
+    log = log_lines(game.history, game.seats, words)
+    ranking = ranking_lines(game.state.ranking(), game.seats, words)
+    assert log[0] == "Turn 1 – Bob"
+    assert log[-len(ranking) - 1 :] == ["  Game over.", *("  " + line for line in ranking)]

@@ -13,7 +13,7 @@ any number of times.
 >>> sheet.enter("steal 26")
 Traceback (most recent call last):
 ...
-pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's stack (tops: none).
+pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's stack (tops: none)
 >>> sheet.undo(); sheet.undo(); sheet.redo(); sheet.state.stacks
 [[], [25]]
 """
@@ -23,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pickomino import i18n
 from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.events import Event
-from pickomino.core.render import describe_event, describe_ranking
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from pickomino.i18n.text import log_lines, ranking_lines
 
 FORMAT = "pickomino-sheet"
 VERSION = 1
@@ -107,16 +108,18 @@ class ScoreSheet:
         self.state, self.turns = replayed.state, replayed.turns
 
     # -------------------------------------------------------------------- views
-    def log(self) -> list[str]:
-        """The game in words, one line per change, newest last."""
-        lines = []
-        for number, (seat, events) in enumerate(self.turns, start=1):
-            lines.append(f"Turn {number} - {self.names[seat]}")
-            lines.extend("  " + describe_event(event, self.names) for event in events)
-        return lines
+    def log(self, words: i18n.Words | None = None) -> list[str]:
+        """The game in words (English, or another language's ``words``), one line per
+        change, newest last."""
+        numbered = enumerate(self.turns, start=1)
+        history = ((number, seat, None, events) for number, (seat, events) in numbered)
+        return log_lines(history, self.names, words or i18n.words())
 
-    def result(self) -> str | None:
-        return describe_ranking(self.state.ranking(), self.names) if self.state.is_over else None
+    def result(self, words: i18n.Words | None = None) -> str | None:
+        """The final ranking, a line a player, and how a tie was broken (R20)."""
+        if not self.state.is_over:
+            return None
+        return "\n".join(ranking_lines(self.state.ranking(), self.names, words or i18n.words()))
 
     # --------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:

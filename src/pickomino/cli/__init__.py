@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import click
 
-from pickomino import __version__
 from pickomino.cli.games import play, selfplay, show
 from pickomino.cli.language import LocalisedGroup
 from pickomino.cli.serve import serve
@@ -20,7 +19,6 @@ from pickomino.cli.study import advise, odds
 
 
 @click.group(cls=LocalisedGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pickomino")
 def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
 

@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from platformdirs import user_cache_path
 
+from pickomino import __version__
 from pickomino.i18n import DEFAULT, Words, pick_language
 
 LANG_OPTION = "--lang"
@@ -99,17 +100,22 @@ class LocalisedGroup(click.Group):
         command.params.append(_lang_option())
         super().add_command(command, name)
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any):
+    def main(  # type: ignore[override]  # click's overloads only type standalone_mode
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, **extra: Any
+    ) -> Any:
         args = list(sys.argv[1:] if args is None else args)
         self.speak(pick_language(language_in(args)))
         return super().main(args, prog_name=prog_name or "pickomino", **extra)
 
     def speak(self, language: str) -> None:
         words = LocalisedGroup.words = Words(language)
+        install_click_words(words)  # first: click's words made from here on are in it
         localise(self, "main", words)
         for name, command in self.commands.items():
             localise(command, name, words)
-        install_click_words(words)
+        # click words --version when it is made: made now, it speaks the language
+        self.params = [param for param in self.params if param.name != "version"]
+        click.version_option(__version__, prog_name="pickomino")(self)
 
 
 def _lang_option() -> click.Option:
@@ -130,6 +136,7 @@ def localise(command: click.Command, name: str, words: Words) -> None:
 
     bots = bot_names()
     command.help = words(f"cli.{name}", bots=bots)
+    command._help_option = None  # click keeps --help as first made (in the last language)
     command.options_metavar = words("cli.usage.options")
     if isinstance(command, click.Group):
         command.subcommand_metavar = words("cli.usage.command")
@@ -148,7 +155,7 @@ def localise(command: click.Command, name: str, words: Words) -> None:
         key = own if words.has(own) else shared
         if not words.has(key):  # a hidden option needs no help
             continue
-        param.help = words(key, bots=bots)  # type: ignore[attr-defined]
+        param.help = words(key, bots=bots)
         for kind in (f"cli.metavar.{flag}", f"cli.metavar.{param.type.name.split()[0]}"):
             if words.has(kind) and not param.is_flag:  # type: ignore[attr-defined]
                 param.metavar = words(kind)

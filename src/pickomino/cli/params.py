@@ -12,12 +12,12 @@ import click
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
+from pickomino.i18n.text import refusal
 
 
 def fail(error: PickominoError, param: click.Parameter | None, ctx: click.Context | None):
     """A refusal of the engine as click's usage error, in the user's language."""
-    text = words().error(error)
-    raise click.BadParameter(f"{text} ({error.rule})" if error.rule else text, ctx, param)
+    raise click.BadParameter(refusal(error, words()), ctx, param)
 
 
 class RulesParam(click.ParamType):

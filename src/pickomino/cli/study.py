@@ -11,6 +11,7 @@ import click
 from pickomino.cli.language import words
 from pickomino.cli.params import JSON_OPTION, RULES_OPTION, OutputFile, image_formats, percent
 from pickomino.core import PickominoError, Rules
+from pickomino.i18n.text import cited, refusal
 
 
 @click.command()
@@ -76,8 +77,7 @@ def advise(
     try:
         state = situation(me, opponents or ("",), down, kept, rolled, rules)
     except PickominoError as error:
-        text = w.error(error)
-        raise click.UsageError(f"{text} ({error.rule})" if error.rule else text) from None
+        raise click.UsageError(refusal(error, w)) from None
     report = advice_report(state, 0, kept, rolled)
     if as_json:
         click.echo(json.dumps(report))
@@ -88,7 +88,7 @@ def advise(
           rolled=report["rolled"] or "-")
     )  # fmt: skip
     if report["phase"] == "bust":
-        click.echo(w("cli.advise.bust", reason=report["reason"]))
+        click.echo(cited(w("cli.advise.bust", reason=report["reason"]), report["rule"], w))
     elif report["phase"] == "roll":
         click.echo(
             w("cli.advise.roll", tile=w.percent(report["tile"], 2),

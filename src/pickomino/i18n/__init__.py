@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal
 
 from babel import Locale
 from babel.lists import format_list
@@ -46,6 +46,8 @@ DEFAULT = "en"
 #: The kinds of catalogue, one per kind of face; ``game`` is shared by all.
 KINDS = ("game", "terminal", "web")
 
+#: How a list is joined (CLDR): ``a, b, and c`` or ``a, b, or c``.
+ListStyle = Literal["standard", "or"]
 _FIELD = re.compile(r"\{(\w+)\}")
 #: Parameters that name a message of a family: ``waiting="keep"`` → ``waiting.keep``.
 FAMILIES = {"waiting": "waiting", "reason": "bust"}
@@ -171,7 +173,7 @@ class Words:
         )
         return format_percent(value, format=pattern, locale=self.locale)
 
-    def join(self, items: Sequence[str], style: str = "standard") -> str:
+    def join(self, items: Sequence[str], style: ListStyle = "standard") -> str:
         if not items:
             return self("list.none")
         return format_list(list(items), style=style, locale=self.locale)

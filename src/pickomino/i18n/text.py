@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pickomino.core import Event, GameOver, GameState, Standing
-from pickomino.core.events import event_dict, tie_break
+from pickomino.core import Event, GameOver, GameState, PickominoError, Standing
+from pickomino.core.events import BUST_RULES, event_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES
 from pickomino.i18n import Words
 
@@ -38,7 +38,7 @@ def spaced_dice(dice: Sequence[int] | str) -> str:
 
 def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: Words) -> str:
     """One event in words, e.g. ``'Ann stole 27 from Bob with 27'``."""
-    data = event if isinstance(event, dict) else event_dict(event)
+    data: dict[str, Any] = event if isinstance(event, dict) else event_dict(event)
     kind = data["type"]
     name = names[data["seat"]] if "seat" in data else ""
     match kind:
@@ -54,7 +54,8 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
         case "bust" if data["reason"] == "reported":
             return words("event.bust_reported", name=name)
         case "bust":
-            return words("event.bust", name=name, total=data["total"], reason=data["reason"])
+            text = words("event.bust", name=name, total=data["total"], reason=data["reason"])
+            return cited(text, BUST_RULES[data["reason"]], words)
         case "returned":
             return words("event.returned", name=name, tile=data["tile"])
         case "turned":
@@ -62,6 +63,16 @@ def describe_event(event: Event | dict[str, Any], names: Sequence[str], words: W
         case "game_over":
             return words("event.game_over")
     raise TypeError(f"not an event: {event!r}")
+
+
+def cited(text: str, rule: str | None, words: Words) -> str:
+    """A text with the rule behind it, for the reader to look up: ``'… (R10)'``."""
+    return words("cited", text=text, rule=rule) if rule else text
+
+
+def refusal(error: PickominoError, words: Words) -> str:
+    """Why something was refused, with its rule: ``'the roll shows no 3 (R6)'``."""
+    return cited(words.error(error), error.rule, words)
 
 
 def event_lines(event: Event, names: Sequence[str], words: Words) -> list[str]:
@@ -134,8 +145,8 @@ def render_state(state: GameState, names: Sequence[str], words: Words, ranking: 
     >>> from pickomino.core import GameState
     >>> print(render_state(GameState.from_position([[22, 25], []]), ["Ann", "Bob"], Words()))
     Grill  21 .. 23 24 .. 26 27 28 29 30 31 32 33 34 35 36
-    > Ann  3 worms  22 [25]
-      Bob  0 worms  -
+    > Ann   3 worms  22 [25]
+      Bob   0 worms  -
     Turn 1: Ann – roll 8 dice
     """
     width = max(len(name) for name in names)
@@ -164,6 +175,8 @@ def render_state(state: GameState, names: Sequence[str], words: Words, ranking: 
 def _turn_line(state: GameState, names: Sequence[str], words: Words) -> str:
     name = names[state.current]
     if not any(state.kept):
+        if not state.is_chance():  # the first roll is on the next line
+            return words("table.turn_rolled", turn=state.turn, name=name)
         dice = words("dice", count=state.dice_left)
         return words("table.turn_start", turn=state.turn, name=name, dice=dice)
     return words(

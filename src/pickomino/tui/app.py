@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
@@ -21,6 +22,7 @@ from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_tex
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
 CHOICE_KEYS = "123456789wrs"
+QUIT_KEY = "ctrl+q"
 
 
 class EndScreen(ModalScreen[None]):
@@ -40,10 +42,11 @@ class EndScreen(ModalScreen[None]):
 
     def __init__(self, console: Console) -> None:
         super().__init__()
-        self.console = console
+        self.game_console = console
 
     def compose(self) -> ComposeResult:
-        state, names, words = self.console.state, self.console.names, self.console.words
+        console = self.game_console
+        state, names, words = console.state, console.names, console.words
         ranking = "\n".join(ranking_lines(state.ranking(), names, words))
         with Vertical(id="end"):
             yield Static(Text(words("event.game_over"), "bold"))
@@ -60,7 +63,7 @@ class EndScreen(ModalScreen[None]):
             self.dismiss()
 
 
-class PickominoApp(App[None]):
+class PickominoApp(App[None], inherit_bindings=False):
     """One game of people and bots at one keyboard."""
 
     TITLE = "Pickomino"
@@ -77,15 +80,21 @@ class PickominoApp(App[None]):
     #log, #hint { height: 1fr; border: round $primary; }
     #hint { display: none; overflow-y: auto; }
     """
-    BINDINGS = [Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS]
+    # Textual's own ctrl+q and ctrl+c are not inherited: its ctrl+q, bound first, would hide
+    # ours (in the player's words) from the footer, and its ctrl+c speaks English.
+    BINDINGS = [
+        *(Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+    ]
 
     def __init__(self, console: Console, speed: float, save_to: Path) -> None:
         super().__init__()
-        self.console, self.speed, self.save_to = console, speed, save_to
+        # not ``self.console``: that is Textual's own (the Rich console it draws with)
+        self.game_console, self.speed, self.save_to = console, speed, save_to
         words = console.words
         self.bind("h", "hint", description=words("key.hint"))
         self.bind("ctrl+s", "save", description=words("key.save"))
-        self.bind("ctrl+q", "quit", description=words("key.quit"))  # not q: next to w (worms)
+        self.bind(QUIT_KEY, "quit", description=words("key.quit"))  # not q: next to w (worms)
         self._bot_due = False  # a bot step is scheduled
         self.farewell = ""
 
@@ -100,16 +109,20 @@ class PickominoApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        words = self.console.words
+        words = self.game_console.words
         self.query_one("#log", RichLog).border_title = words("log.title")
         self.query_one("#hint", Static).border_title = words("hint.title")
-        self._show(self.console.opening())
-        self.notify(self.console.save_note(self.save_to), markup=False)
+        self._show(self.game_console.opening())
+        self.notify(self.game_console.save_note(self.save_to), markup=False)
+
+    def action_help_quit(self) -> None:
+        """ctrl+c, out of habit: say how to leave (Textual's own words are English)."""
+        self.notify(self.game_console.words("key.how_to_quit", shortcut=QUIT_KEY), markup=False)
 
     async def action_quit(self) -> None:
         """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
         saying where it went (``farewell``) is for the terminal once the screen is given back."""
-        saved, self.farewell = self.console.leave(self.save_to)
+        saved, self.farewell = self.game_console.leave(self.save_to)
         self.exit(return_code=0 if saved else 1)
 
     # ---------------------------------------------------------------- actions
@@ -122,7 +135,7 @@ class PickominoApp(App[None]):
         next move, brings the log back."""
         hint = self.query_one("#hint", Static)
         if not hint.display:
-            hint.update("\n".join(self.console.hint()))
+            hint.update("\n".join(self.game_console.hint()))
         self._show_hint(not hint.display)
 
     def _show_hint(self, shown: bool) -> None:
@@ -130,22 +143,24 @@ class PickominoApp(App[None]):
         self.query_one("#log", RichLog).display = not shown
 
     def action_save(self) -> None:
-        self.notify(self.console.save(self.save_to), markup=False)
+        self.notify(self.game_console.save(self.save_to), markup=False)
 
     def action_choose(self, command: str) -> None:
         """A key or a button: the session maps it to a move, the engine accepts or refuses."""
         try:
-            events = self.console.decide(command)
+            events = self.game_console.decide(command)
         except PickominoError as error:
-            severity = "information" if isinstance(error, BustWarning) else "warning"
-            self.notify(self.console.explain(error), severity=severity, markup=False)
+            severity: SeverityLevel = "warning"
+            if isinstance(error, BustWarning):  # no mistake: a question
+                severity = "information"
+            self.notify(self.game_console.explain(error), severity=severity, markup=False)
             return
-        self._show(self.console.narrate(events))
+        self._show(self.game_console.narrate(events))
 
     def _bot_step(self) -> None:
         """One step of a bot's turn; at speed 0 the bots play on until a person is asked."""
         self._bot_due = False
-        console = self.console
+        console = self.game_console
         lines = console.narrate(console.bot_step())
         while not self.speed and console.session.is_bot_turn():
             lines += console.narrate(console.bot_step())
@@ -158,9 +173,9 @@ class PickominoApp(App[None]):
         for line in lines:
             log.write(line)
         self._redraw()
-        if self.console.state.is_over:
-            self.push_screen(EndScreen(self.console))
-        elif self.console.session.is_bot_turn() and not self._bot_due:
+        if self.game_console.state.is_over:
+            self.push_screen(EndScreen(self.game_console))
+        elif self.game_console.session.is_bot_turn() and not self._bot_due:
             self._bot_due = True
             if self.speed:  # a timer, never a sleep: the screen stays live between steps
                 self.set_timer(self.speed, self._bot_step)
@@ -168,7 +183,7 @@ class PickominoApp(App[None]):
                 self.call_later(self._bot_step)
 
     def _redraw(self) -> None:
-        console = self.console
+        console = self.game_console
         state, words = console.state, console.words
         self.query_one("#grill", Static).update(grill_text(state))
         self.query_one("#stacks", Static).update(stacks_text(state, console.names, words))

@@ -13,9 +13,9 @@ from shlex import quote
 
 from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
 from pickomino.core.actions import STOP
-from pickomino.core.events import BUST_RULES
+from pickomino.core.events import BUST_RULES, BustReason
 from pickomino.i18n import Words
-from pickomino.i18n.text import event_lines, log_lines
+from pickomino.i18n.text import event_lines, log_lines, refusal
 from pickomino.table import Session
 
 #: Keys that stand for a face to keep; in a tile choice the digits number the claims.
@@ -87,7 +87,7 @@ class Console:
             self._warned_at = self.moves
             raise BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
 
-    def stop_busts(self) -> str | None:
+    def stop_busts(self) -> BustReason | None:
         """The bust reason stopping now would give (the engine's, tried on a copy), or None
         when stopping is no choice now or would win a tile."""
         if STOP not in self.state.legal_actions():
@@ -109,8 +109,7 @@ class Console:
     # ------------------------------------------------------------------ words
     def explain(self, error: PickominoError) -> str:
         """A refusal in words, with its rule: ``'the roll shows no 3 (R6)'``."""
-        text = self.words.error(error)
-        return self.words("refusal", text=text, rule=error.rule) if error.rule else text
+        return refusal(error, self.words)
 
     def narrate(self, events: list[Event]) -> list[str]:
         """Log lines for some events, with a heading when a new turn has begun."""

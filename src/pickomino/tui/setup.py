@@ -47,7 +47,8 @@ def default_players(words: Words) -> str:
         seats = parse_players(f"{name},{DEFAULT_OPPONENTS}", words) if name.isprintable() else []
     except BadInput:  # a login name that is no player's name ('7', 'a,b', ...)
         seats = []
-    person = name if len(seats) == 3 else words("seat.player")
+    alone = len(seats) == 3 and seats[0].is_person  # not 'Ann,Bob' nor 'bot:hard'
+    person = name if alone else words("seat.player")
     return f"{person},{DEFAULT_OPPONENTS}"
 
 
