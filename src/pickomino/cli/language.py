@@ -148,9 +148,6 @@ def localise(command: click.Command, name: str, words: Words) -> None:
             kind = "directory" if param.type.dir_okay and not param.type.file_okay else "file"
             param.type.name = words(f"cli.click.{kind}")
         flag = max(param.opts, key=len).lstrip("-").split("/")[0].replace("-", "_")
-        if flag == "version":  # its help was made when the program loaded: in English
-            param.help = words("cli.click.version")  # type: ignore[attr-defined]
-            continue
         own, shared = f"cli.{name}.{flag}", f"cli.option.{flag}"
         key = own if words.has(own) else shared
         if not words.has(key):  # a hidden option needs no help
