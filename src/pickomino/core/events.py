@@ -8,6 +8,7 @@ every simulated game, and freezing costs about three times as much. Treat them a
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
@@ -144,3 +145,23 @@ def event_dict(event: Event) -> dict[str, object]:
 
 def standing_dict(standing: Standing) -> dict[str, object]:
     return {f.name: getattr(standing, f.name) for f in fields(standing)}
+
+
+def log_entries(
+    history: Iterable[tuple[int, int, object, Sequence[Event]]], last_turn: int | None = None
+) -> list[dict[str, object]]:
+    """A game's log as data, from its history of ``(turn, seat, move, events)``: a
+    ``{"type": "turn", "turn": n, "seat": s}`` heading before each turn's events (in their
+    :func:`event_dict` form). ``last_turn``: the turn already headed by earlier entries, so
+    a continued log heads only new turns. What the web app sends, for the page to word.
+
+    >>> log_entries([(1, 0, "stop", [TileTurned(36)])])
+    [{'type': 'turn', 'turn': 1, 'seat': 0}, {'type': 'turned', 'tile': 36}]
+    """
+    entries: list[dict[str, object]] = []
+    for turn, seat, _move, events in history:
+        if turn != last_turn:
+            entries.append({"type": "turn", "turn": turn, "seat": seat})
+            last_turn = turn
+        entries.extend(event_dict(event) for event in events)
+    return entries
