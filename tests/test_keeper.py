@@ -34,8 +34,8 @@ def test_r11_only_face_up_grill_tiles_can_be_taken():
 
 def test_r14_only_the_top_tile_of_an_opponent_can_be_stolen():
     sheet = sheet_at([[22], [24, 31], [27]])
-    offered = {o["entry"]: o["label"] for o in sheet.options() if o["kind"] == "steal"}
-    assert offered == {"steal 27": "stole 27 from P2", "steal 31": "stole 31 from P1"}
+    offered = {o["entry"]: o["victim"] for o in sheet.options() if o["kind"] == "steal"}
+    assert offered == {"steal 27": 2, "steal 31": 1}  # the seat each is stolen from
     for tile in (24, 22, 29):  # under a top, own top, on the grill
         with pytest.raises(IllegalAction) as refused:
             sheet.enter(f"steal {tile}")

@@ -25,7 +25,7 @@ from typing import Any
 
 from pickomino import i18n
 from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
-from pickomino.core.events import Event
+from pickomino.core.events import Event, log_entries
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.i18n.text import log_lines, ranking_lines
 
@@ -52,25 +52,23 @@ class ScoreSheet:
 
     # ------------------------------------------------------------------ entries
     def options(self) -> list[dict[str, object]]:
-        """Every result the current player's turn can have had, in words for buttons."""
+        """Every result the current player's turn can have had, as data for buttons:
+        ``{"entry": "steal 27", "kind": "steal", "tile": 27, "victim": 1}`` (the face
+        words them)."""
         if self.state.is_over:
             return []
         victims = {
-            stack[-1]: self.names[seat]
+            stack[-1]: seat
             for seat, stack in enumerate(self.state.stacks)
             if stack and seat != self.state.current
         }
         options: list[dict[str, object]] = []
         for action in self.state.reportable():
-            tile = action.value
-            if action.kind == "take":
-                label = f"took {tile}"
-            else:
-                label = f"stole {tile} from {victims[tile]}"  # type: ignore[index]
-            options.append(
-                {"entry": action.name, "kind": action.kind, "tile": tile, "label": label}
-            )
-        options.append({"entry": BUST, "kind": BUST, "tile": None, "label": "bust"})
+            option = {"entry": action.name, "kind": action.kind, "tile": action.value}
+            if action.kind == "steal":
+                option["victim"] = victims[action.value]  # type: ignore[index]
+            options.append(option)
+        options.append({"entry": BUST, "kind": BUST, "tile": None})
         return options
 
     def enter(self, entry: str) -> None:
@@ -108,12 +106,19 @@ class ScoreSheet:
         self.state, self.turns = replayed.state, replayed.turns
 
     # -------------------------------------------------------------------- views
+    def history(self) -> list[tuple[int, int, str, list[Event]]]:
+        """``(turn, seat, entry, events)`` per entry, as a game's history is."""
+        numbered = enumerate(zip(self.turns, self.entries, strict=True), start=1)
+        return [(number, seat, entry, events) for number, ((seat, events), entry) in numbered]
+
     def log(self, words: i18n.Words | None = None) -> list[str]:
         """The game in words (English, or another language's ``words``), one line per
         change, newest last."""
-        numbered = enumerate(self.turns, start=1)
-        history = ((number, seat, None, events) for number, (seat, events) in numbered)
-        return log_lines(history, self.names, words or i18n.words())
+        return log_lines(self.history(), self.names, words or i18n.words())
+
+    def log_entries(self) -> list[dict[str, object]]:
+        """The game as data, for a face to word (see :func:`pickomino.core.log_entries`)."""
+        return log_entries(self.history())
 
     def result(self, words: i18n.Words | None = None) -> str | None:
         """The final ranking, a line a player, and how a tie was broken (R20)."""
