@@ -24,9 +24,17 @@ Baseline, measured in this process before the server starts: the bare engine
 (``pickomino.core.Game``) playing the same policy for a couple of seconds; the ratios say how
 much of an action's cost is the web layer (storage, JSON, WebSocket).
 
+The spectator storm (``--spectators N``): one second into the timed window, N spectators
+(in a process of their own) open a WebSocket to the first game all at once and stay,
+reading its states. It reports how
+many were let in (welcome and state) and how long that took, and the players' latency for
+the actions sent during the storm (all games, and the stormed game's two players alone):
+a join must cost the players nothing.
+
 Run: ``.venv/bin/python benchmarks/web_load.py --games 200 --seconds 30``
-(``--think 0 --games 50 --seconds 20`` for the saturating case; ``--seed`` for other dice
-choices; the server's own dice come from ``secrets``, so runs never repeat exactly).
+(``--think 0 --games 50 --seconds 20`` for the saturating case; ``--games 50 --spectators
+500`` for the storm; ``--seed`` for other dice choices; the server's own dice come from
+``secrets``, so runs never repeat exactly).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -41,6 +50,7 @@ import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -58,6 +68,7 @@ MAX_GAMES_PER_SLOT = 1000  # bounds the refill loop (a game lasts far longer tha
 MAX_ENGINE_ACTIONS = 100_000  # bounds one baseline game (they last a few hundred)
 MAX_MESSAGE = 16 * 2**20  # the first state after connecting carries the whole log
 THINK_SPREAD = 0.5  # a think time is uniform in think * (1 +- this): no lockstep
+STORM_AFTER = 1.0  # seconds into the timed window when the spectators come
 
 
 # --------------------------------------------------------------------------- the policy
@@ -109,6 +120,7 @@ def engine_actions_per_second(seconds: float, seed: int) -> float:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, one per answered act
+    acted: list[tuple[float, int]] = field(default_factory=list)  # (when sent, slot) for each
     errors: int = 0  # error messages and dropped connections: should stay 0
     unanswered: int = 0  # acts still waiting for their state when time ran out
     started: int = 0  # games played in the timed window: the first N and refills
@@ -118,11 +130,22 @@ class Stats:
 
 
 @dataclass
+class Storm:
+    spectators: int
+    game_id: str = ""
+    joined: int = 0  # got welcome and the state
+    refused: int = 0  # closed, refused or never answered
+    started: float = 0.0  # perf_counter
+    ended: float = 0.0  # when the last one got its state (or gave up)
+
+
+@dataclass
 class Run:
     server: ServerProcess
     think: float
     seed: int
     refill: bool
+    storm: Storm
     stats: Stats = field(default_factory=Stats)
     start: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = float("inf")  # event-loop time
@@ -131,19 +154,23 @@ class Run:
         return self.deadline - asyncio.get_running_loop().time()
 
 
-def post_game(url: str) -> list[str]:
-    """A new game of two people; the path of each seat's WebSocket (with its token)."""
+def post_game(url: str) -> tuple[str, list[str]]:
+    """A new game of two people; its id and the path of each seat's WebSocket (with its
+    token)."""
     body = json.dumps({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 0}).encode()
     headers = {"Content-Type": "application/json"}
     request = urllib.request.Request(url + "/api/games", data=body, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         game = json.load(response)
-    return [seat["link"].replace("/games/", "/ws/games/", 1) for seat in game["seats"]]
+    paths = [seat["link"].replace("/games/", "/ws/games/", 1) for seat in game["seats"]]
+    return game["id"], paths
 
 
 async def open_game(run: Run) -> list[ClientConnection]:
-    """Create a game and connect both seats (the game starts when both are in)."""
-    paths = await asyncio.to_thread(post_game, run.server.url)
+    """Create a game and connect both seats (the game starts when both are in); the first
+    game is the one the storm's spectators will watch."""
+    game_id, paths = await asyncio.to_thread(post_game, run.server.url)
+    run.storm.game_id = run.storm.game_id or game_id
     sockets: list[ClientConnection] = []
     try:
         for path in paths:
@@ -163,7 +190,9 @@ def is_my_move(state: dict, seat: int) -> bool:
     return playing and bool(state["actions"])
 
 
-async def play_seat(run: Run, ws: ClientConnection, seat: int, rng: random.Random) -> str:
+async def play_seat(
+    run: Run, ws: ClientConnection, seat: int, rng: random.Random, slot: int
+) -> str:
     """Play one seat until the game is over ("over"), a refusal or a drop ("error"), or the
     time is up ("timeout"). Acts once per state seq in which this seat is to move."""
     stats = run.stats
@@ -184,6 +213,7 @@ async def play_seat(run: Run, ws: ClientConnection, seat: int, rng: random.Rando
                 seq = message["seq"]
                 if sent_at is not None and seq > acted:
                     stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.acted.append((sent_at, slot))
                     sent_at = None
                 if message["status"] == "over":
                     return "over"
@@ -203,9 +233,12 @@ async def play_seat(run: Run, ws: ClientConnection, seat: int, rng: random.Rando
     return "error"
 
 
-async def play_game(run: Run, sockets: list[ClientConnection], rng: random.Random) -> str:
+async def play_game(
+    run: Run, sockets: list[ClientConnection], rng: random.Random, slot: int
+) -> str:
     """Both seats of one game; when one stops (game over, error, time up) so does the other."""
-    tasks = [asyncio.create_task(play_seat(run, ws, n, rng)) for n, ws in enumerate(sockets)]
+    seats = enumerate(sockets)
+    tasks = [asyncio.create_task(play_seat(run, ws, n, rng, slot)) for n, ws in seats]
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -220,7 +253,7 @@ async def play_slot(run: Run, slot: int, sockets: list[ClientConnection]) -> Non
     """Games one after the other in one slot, until time is up (or one game, no refill)."""
     rng = random.Random(run.seed * 1_000_003 + slot)
     for _ in range(MAX_GAMES_PER_SLOT):
-        outcome = await play_game(run, sockets, rng)
+        outcome = await play_game(run, sockets, rng, slot)
         run.stats.finished += outcome == "over"
         if not run.refill or run.time_left() <= 0:
             return
@@ -241,6 +274,53 @@ async def open_games(run: Run, count: int) -> list[list[ClientConnection]]:
 
     async with asyncio.timeout(SETUP_SECONDS):
         return await asyncio.gather(*(one() for _ in range(count)))
+
+
+def storm_process(url: str, spectators: int, seconds: float, results: Queue) -> None:
+    """The storm, in a process of its own: its hundreds of handshakes must not delay the
+    players' client loop, or the players' latency would measure this process, not the
+    server."""
+    results.put(asyncio.run(storm_clients(url, spectators, seconds)))
+
+
+async def storm_clients(url: str, spectators: int, seconds: float) -> tuple[float, float, int, int]:
+    """``spectators`` sockets opened at once, each reading the game's states until
+    ``seconds`` are up: (started, last one in or refused, let in, refused)."""
+    started = ended = time.perf_counter()  # CLOCK_MONOTONIC: the same in every process
+    joined = refused = 0
+
+    async def spectate() -> None:
+        nonlocal ended, joined, refused
+        got_state = False
+        try:
+            async with asyncio.timeout(seconds), connect(url, max_size=MAX_MESSAGE) as ws:
+                async for text in ws:  # the game's states, as a spectator gets them
+                    if not got_state and json.loads(text)["type"] == "state":
+                        got_state, ended = True, time.perf_counter()
+                        joined += 1
+        except TimeoutError:
+            return  # time is up (one still waiting counts as never answered)
+        except (OSError, ConnectionClosed):
+            pass
+        if not got_state:  # refused, or closed before it got the state
+            refused += 1
+            ended = time.perf_counter()
+
+    await asyncio.gather(*(spectate() for _ in range(spectators)))
+    return started, ended, joined, refused
+
+
+async def run_storm(run: Run) -> None:
+    await asyncio.sleep(STORM_AFTER)
+    storm, context = run.storm, multiprocessing.get_context("spawn")
+    results = context.Queue()
+    url = f"{run.server.ws_url}/ws/games/{storm.game_id}"
+    child = context.Process(
+        target=storm_process, args=(url, storm.spectators, run.time_left(), results)
+    )
+    child.start()
+    storm.started, storm.ended, storm.joined, storm.refused = await asyncio.to_thread(results.get)
+    await asyncio.to_thread(child.join)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -265,8 +345,8 @@ async def load(run: Run, games: int, seconds: float) -> Window:
     start = time.perf_counter()
     run.deadline = asyncio.get_running_loop().time() + seconds
     run.start.set()
-    slots = (play_slot(run, n, sockets) for n, sockets in enumerate(games_sockets))
-    await asyncio.gather(*slots)
+    slots = [play_slot(run, n, sockets) for n, sockets in enumerate(games_sockets)]
+    await asyncio.gather(*slots, *([run_storm(run)] if run.storm.spectators else []))
     return Window(
         time.perf_counter() - start,
         cpu_seconds(pid) - server_cpu,
@@ -287,7 +367,8 @@ def milliseconds(latencies: list[float]) -> dict[str, float]:
     }
 
 
-def report(args: argparse.Namespace, stats: Stats, window: Window, engine_rate: float) -> None:
+def report(args: argparse.Namespace, run: Run, window: Window, engine_rate: float) -> None:
+    stats = run.stats
     actions = len(stats.latencies)
     rate = actions / window.seconds
     quantiles = milliseconds(stats.latencies)
@@ -315,6 +396,27 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, engine_rate: 
         print(f" = {cost * engine_rate:.0f}x the engine's {1e6 / engine_rate:.1f} us")
     p99 = quantiles.get("p99", float("inf"))
     print(f"p99 < 100 ms: {'yes' if p99 < 100 else 'no'} (target: 200 games, people thinking)")
+    if run.storm.spectators:
+        report_storm(run.storm, stats)
+
+
+def report_storm(storm: Storm, stats: Stats) -> None:
+    """The players' latency for the actions sent while the spectators came in."""
+    during = [
+        (latency, slot)
+        for latency, (sent, slot) in zip(stats.latencies, stats.acted, strict=True)
+        if storm.started <= sent <= max(storm.ended, storm.started)
+    ]
+    missing = storm.spectators - storm.joined - storm.refused
+    print(f"storm: {storm.spectators} spectators open a socket to one game at once")
+    print(f"  let in (welcome+state)  {storm.joined}, in {storm.ended - storm.started:.2f} s")
+    print(f"  refused or dropped      {storm.refused}; never answered {missing}")
+    for label, latencies in [
+        ("all games", [latency for latency, _ in during]),
+        ("the stormed game", [latency for latency, slot in during if slot == 0]),
+    ]:
+        figures = "  ".join(f"{k} {v:.1f}" for k, v in milliseconds(latencies).items()) or "-"
+        print(f"  players' latency, {label} (ms, {len(latencies)} actions): {figures}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -326,20 +428,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-refill", action="store_true", help="do not replace finished games; stop when all end"
     )
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectators joining the first game at once"
+    )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.seconds <= 0 or args.think < 0:
-        parser.error("--games and --seconds must be positive, --think not negative")
+    if args.games < 1 or args.seconds <= 0 or args.think < 0 or args.spectators < 0:
+        parser.error("--games and --seconds must be positive; --think, --spectators not negative")
 
     engine_rate = engine_actions_per_second(ENGINE_SECONDS, args.seed)
     with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
         database = Path(folder) / "load.sqlite3"
-        server = ServerProcess(database=database, bot_delay=0.0, message_rate=1000).start()
+        room = str(max(args.spectators, 500))  # every client is on this one address
+        limits = ("--connections-per-address", str(2 * args.games + args.spectators + 10))
+        server = ServerProcess(
+            database=database, bot_delay=0.0, message_rate=1000,
+            options=(*limits, "--watchers-per-game", room),
+        ).start()  # fmt: skip
         try:
-            run = Run(server, args.think, args.seed, refill=not args.no_refill)
+            storm = Storm(args.spectators)
+            run = Run(server, args.think, args.seed, refill=not args.no_refill, storm=storm)
             window = asyncio.run(load(run, args.games, args.seconds))
         finally:
             server.stop()
-    report(args, run.stats, window, engine_rate)
+    report(args, run, window, engine_rate)
     return 0
 
 

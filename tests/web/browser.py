@@ -1,6 +1,7 @@
 """What the browser tests share: the system Chromium driven by Playwright (the ``browser``
 fixture, never a downloaded browser) and ``pages``, the pages one test opens, checked for
-script errors and saved as ``test-artifacts/<test name>[-n].png`` when the test fails.
+script errors and for anything the server's Content-Security-Policy blocked, and saved as
+``test-artifacts/<test name>[-n].png`` when the test fails.
 
 Test modules import the fixtures they use from here.
 """
@@ -47,7 +48,7 @@ class Pages:
         self.browser, self.name = browser, name
         self.contexts: list[BrowserContext] = []
         self.pages: list[Page] = []
-        self.errors: list[str] = []  # uncaught exceptions in the pages' scripts
+        self.errors: list[str] = []  # uncaught exceptions, and what the CSP refused
 
     def new(self, viewport: dict[str, int] = DESKTOP) -> Page:
         context = self.browser.new_context(viewport=viewport)
@@ -56,6 +57,11 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on(
+            "console",
+            lambda message: "Content Security Policy" in message.text
+            and self.errors.append(f"{page.url}: {message.text}"),
+        )
         self.pages.append(page)
         return page
 

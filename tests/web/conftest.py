@@ -62,7 +62,11 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each web test runs on a fresh SQLite file and on a fresh PostgreSQL database."""
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
-    base = request.getfixturevalue("postgres_server")
+    return new_postgres_database(request.getfixturevalue("postgres_server"))
+
+
+def new_postgres_database(base: str) -> str:
+    """A fresh database on the throwaway cluster at ``base``; its URL."""
     name = f"t{next(_DATABASE_NUMBERS)}"
     with psycopg.connect(base + "/postgres", autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}")

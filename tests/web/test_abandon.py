@@ -12,7 +12,7 @@ from .clients import age, create, next_of, socket_path
 
 WEEK = 7 * 24 * 3600
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
-PEOPLE = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
+PEOPLE = {"seats": [{"name": "Ann"}, {"name": "Bob", "open": True}]}
 
 
 def statuses(client: TestClient) -> dict[str, str]:
@@ -56,7 +56,7 @@ def test_idle_games_are_abandoned_at_start_and_keep_their_record_and_replay(data
         with client.websocket_connect(socket_path(playing, 0)) as ann:
             state = next_of(ann, "state")
             assert state["status"] == "abandoned" and state["actions"] == []
-            ann.send_json({"type": "act", "action": "roll"})
+            ann.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
             assert "abandoned" in next_of(ann, "error")["message"]
         assert playing["id"] not in rooms  # forgotten again once nobody watches
         assert client.post(f"/api/games/{fresh['id']}/join", json={"name": "Cy"}).is_success

@@ -121,6 +121,8 @@ def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pa
         bob_link = ann.get_by_test_id("invite").filter(has_text="Bob").get_by_test_id("invite-link")
         expect(bob_link).to_have_value(re.compile(r"/games/.+\?token="))
         invite = bob_link.input_value()
+        # Served on loopback: the page says friends elsewhere cannot open these links.
+        expect(ann.get_by_test_id("loopback-warning")).to_contain_text("only this computer")
         ann.get_by_test_id("take-seat").click()
         expect(ann.get_by_test_id("waiting")).to_contain_text("Waiting for Bob")
         bob = pages.open(invite)
@@ -175,6 +177,9 @@ def test_reload_and_reconnect_keep_the_seat(server: ServerProcess, pages: Pages)
     with pages.checked():
         ann = pages.open(server.url + game["seats"][0]["link"])
         root = ann.get_by_test_id("game")
+        expect(root).to_have_attribute("data-seat", "0")
+        # The token is kept by the browser, not in the address: copying it gives nothing away.
+        expect(ann).to_have_url(f"{server.url}/games/{game['id']}")
         ann.get_by_test_id("roll-button").click()
         expect(root).to_have_attribute("data-phase", "keep")
         ann.get_by_test_id("roll").locator("button").first.click()
@@ -182,6 +187,7 @@ def test_reload_and_reconnect_keep_the_seat(server: ServerProcess, pages: Pages)
         lines = ann.get_by_test_id("log-line").count()
 
         ann.reload()
+        expect(root).to_have_attribute("data-seat", "0")
         expect(root).to_have_attribute("data-seq", "2")
         expect(root).to_have_attribute("data-turn", "1")
         expect(ann.get_by_test_id("log-line")).to_have_count(lines)
@@ -204,6 +210,30 @@ def test_reload_and_reconnect_keep_the_seat(server: ServerProcess, pages: Pages)
         ann.get_by_test_id("roll-button").click()
         expect(root).not_to_have_attribute("data-seq", "2")
         expect(root).to_have_attribute("data-phase", "keep")
+
+
+def test_a_page_the_server_drops_says_why_and_reconnects(
+    server: ServerProcess, pages: Pages
+) -> None:
+    game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+    sockets: list[WebSocketRoute] = []
+
+    def relay(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    with pages.checked():
+        ann = pages.new()
+        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
+        ann.goto(server.url + game["seats"][0]["link"])
+        connection = ann.get_by_test_id("connection")
+        expect(connection).to_have_attribute("data-status", "online")
+        sockets[0].close(code=4408, reason="too far behind")  # as the server closes a laggard
+        expect(connection).to_contain_text(re.compile(r"^fell behind: reconnecting in \d s$"))
+        expect(connection).to_have_attribute("data-status", "online")
+        ann.get_by_test_id("roll-button").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "1")
+        assert len(sockets) == 2
 
 
 def test_a_spectator_sees_everything_but_has_no_controls(
@@ -285,24 +315,55 @@ def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
         expect(forged.get_by_test_id("fatal")).to_contain_text("there is no game")
 
 
-def test_the_lobby_lists_games_and_joins_a_free_seat(server: ServerProcess, pages: Pages) -> None:
-    create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
+def test_the_lobby_offers_only_open_seats(server: ServerProcess, pages: Pages) -> None:
+    invited = create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
     with pages.checked():
+        # The creator makes a game with a friend's open seat, in the form.
+        ann = pages.open(server.url + "/")
+        names, kinds = ann.get_by_test_id("seat-name"), ann.get_by_test_id("seat-kind")
+        names.nth(0).fill("Ann")
+        kinds.nth(1).select_option("open")
+        expect(names.nth(1)).to_have_value("Guest 2")
+        ann.get_by_test_id("create-game").click()
+        expect(ann.get_by_test_id("open-seat")).to_contain_text("anyone can join")
+        expect(ann.get_by_test_id("invite-link")).to_have_count(1)  # Ann's own
+        ann.get_by_test_id("take-seat").click()
+        expect(ann.get_by_test_id("waiting")).to_contain_text("Waiting for Guest 2")
+
         lobby = pages.open(server.url + "/")
-        row = lobby.get_by_test_id("games-open").get_by_test_id("game-row")
-        expect(row).to_contain_text("Ann, Bob")
-        expect(row).to_contain_text("2 free seats")
+        rows = lobby.get_by_test_id("games-open").get_by_test_id("game-row")
+        only_invited = lobby.locator(f'[data-game-id="{invited["id"]}"]')
+        expect(only_invited).to_contain_text("waiting for invited players")
+        expect(only_invited.get_by_test_id("join-game")).to_have_count(0)
+        row = rows.filter(has_text="Guest 2")
+        expect(row).to_contain_text("1 open seat")
         row.get_by_test_id("join-game").click()
-        lobby.get_by_test_id("join-name").fill("Bob")  # the first free seat is Ann's
+        lobby.get_by_test_id("join-name").fill("Ann")  # taken
         lobby.get_by_test_id("join-submit").click()
         expect(lobby.get_by_test_id("join-error")).to_contain_text("already playing")
         lobby.get_by_test_id("join-name").fill("Cy")
         lobby.get_by_test_id("join-submit").click()
 
-        expect(lobby).to_have_url(re.compile(r"/games/[^?]+\?token="))
-        expect(lobby.get_by_test_id("game")).to_have_attribute("data-seat", "0")
-        expect(lobby.get_by_test_id("player-name")).to_have_text(["Cy", "Bob"])
-        expect(lobby.get_by_test_id("waiting")).to_contain_text("Waiting for Bob")
+        expect(lobby.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        expect(lobby).to_have_url(re.compile(r"/games/[^?]+$"))
+        expect(lobby.get_by_test_id("player-name")).to_have_text(["Ann", "Cy"])
+        for page in (ann, lobby):
+            expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+
+
+def test_player_rows_keep_what_was_typed(server: ServerProcess, pages: Pages) -> None:
+    with pages.checked():
+        lobby = pages.open(server.url + "/")
+        names, kinds = lobby.get_by_test_id("seat-name"), lobby.get_by_test_id("seat-kind")
+        lobby.get_by_test_id("add-seat").click()  # a person, to type the name of
+        expect(kinds.nth(2)).to_have_value("")
+        expect(names.nth(2)).to_be_focused()
+        lobby.keyboard.type("Dora")
+        kinds.nth(2).select_option("easy")
+        kinds.nth(2).select_option("")
+        expect(names.nth(2)).to_have_value("Dora")  # a typed name stays
+        kinds.nth(1).select_option("")  # the bot the form starts with becomes a person
+        expect(names.nth(1)).to_have_value("")  # its given name "Bot 2" goes
 
 
 def test_an_abandoned_game_is_listed_as_finished_and_replays(

@@ -60,6 +60,8 @@ def latest_state(ws, seq: int) -> dict:
         ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 2}, 422, "seat from 0 to 1"),
         ({"seats": [{"name": "A"}, {"name": "B"}], "rules": "chess"}, 400, "unknown rule preset"),
         ({"seats": [{"name": "A"}, {"name": "B"}], "colour": "red"}, 422, "Extra inputs"),
+        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": True}, 422, "valid integer"),
+        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": "1"}, 422, "valid integer"),
     ],
 )
 def test_bad_new_games_are_refused_with_a_reason(client, spec, status, words):
@@ -100,28 +102,107 @@ def test_rules_and_start_player_reach_the_game(client):
     assert starts == {0, 1}  # fails with probability 2 * 2**-20
 
 
-def test_join_takes_the_first_free_seat_then_says_there_is_none(client):
-    game = create(client)
+def test_join_takes_only_open_seats(client):
+    spec = {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}, {"name": "Bob"}]}
+    game = create(client, spec)
+    assert [seat["open"] for seat in game["seats"]] == [False, True, False]
+    assert game["seats"][1]["link"] is None  # nobody holds an open seat's token yet
     join = f"/api/games/{game['id']}/join"
-    assert client.post(join, json={"name": "Robo"}).status_code == 409  # name in use
-    assert client.post(join, json={"name": "ROBO"}).status_code == 409  # the same name
+    assert client.post(join, json={"name": "Bob"}).status_code == 409  # name in use
+    assert client.post(join, json={"name": "BOB"}).status_code == 409  # the same name
     first = client.post(join, json={"name": "Cy"}).json()
-    assert (first["seat"], first["name"]) == (0, "Cy")
-    assert first["link"] != game["seats"][0]["link"]  # the unused invite no longer works
-    with client.websocket_connect(socket_path(game, 0)) as ws:
-        assert "not valid" in ws.receive_json()["message"]
+    assert (first["seat"], first["name"]) == (1, "Cy")
     with client.websocket_connect(first["link"].replace("/games/", "/ws/games/")) as ws:
-        assert ws.receive_json() == {"type": "welcome", "seat": 0, "name": "Cy"}
-    assert client.post(join, json={"name": "Di"}).json()["seat"] == 1
-    refused = client.post(join, json={"name": "Ed"})
-    assert refused.status_code == 409 and "no free seat" in refused.json()["detail"]
+        assert ws.receive_json() == {"type": "welcome", "seat": 1, "name": "Cy"}
+    refused = client.post(join, json={"name": "Di"})
+    assert refused.status_code == 409 and "kept for the people invited" in refused.json()["detail"]
     listing = client.get("/api/games").json()[0]
-    assert listing["status"] == "playing"
-    assert [seat["name"] for seat in listing["seats"]] == ["Cy", "Di", "Robo"]
+    assert listing["status"] == "open"  # Bob has not come yet
+    assert [(s["name"], s["claimed"], s["open"]) for s in listing["seats"]] == [
+        ("Ann", True, False),  # the creator, seated at creation
+        ("Cy", True, True),
+        ("Bob", False, False),
+    ]
     assert client.post("/api/games/nope/join", json={"name": "X"}).status_code == 404
 
 
+def test_links_are_absolute_on_the_public_url(database):
+    app = create_app(database, new_games_per_minute=1e6, public_url="https://dice.example.org")
+    with TestClient(app) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]})
+        assert game["url"] == f"https://dice.example.org/games/{game['id']}"
+        assert game["seats"][0]["link"].startswith(f"{game['url']}?token=")
+        joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Cy"}).json()
+        assert joined["link"].startswith(f"{game['url']}?token=")
+
+
+def test_a_stranger_cannot_take_the_creators_or_an_invited_seat(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    for name in ("X", "Y"):
+        refused = client.post(f"/api/games/{game['id']}/join", json={"name": name})
+        assert refused.status_code == 409 and "invited" in refused.json()["detail"]
+    for seat, name in enumerate(("Ann", "Bob")):  # both links still open their seats
+        with client.websocket_connect(socket_path(game, seat)) as ws:
+            assert ws.receive_json() == {"type": "welcome", "seat": seat, "name": name}
+    assert client.get("/api/games").json()[0]["status"] == "playing"
+
+
+@pytest.mark.parametrize(
+    ("seat", "words"),
+    [
+        ({"name": "B", "open": "yes"}, "valid boolean"),
+        ({"name": "B", "open": 1}, "valid boolean"),
+        ({"name": "B", "bot": "easy", "open": True}, "cannot be open"),
+    ],
+)
+def test_seat_kinds_are_checked(client, seat, words):
+    response = client.post("/api/games", json={"seats": [{"name": "Ann"}, seat]})
+    assert response.status_code == 422 and words in response.text
+
+
+def test_the_creator_is_seated_at_creation_and_the_game_waits_for_the_others(client):
+    alone = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    friends = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    nobody_invited = create(client, {"seats": [{"name": "A", "open": True}, {"name": "B"}]})
+    status = {g["id"]: g["status"] for g in client.get("/api/games").json()}
+    assert status[alone["id"]] == "playing"
+    assert status[friends["id"]] == status[nobody_invited["id"]] == "open"
+    claimed = {g["id"]: [s["claimed"] for s in g["seats"]] for g in client.get("/api/games").json()}
+    assert claimed[friends["id"]] == [True, False]
+    assert claimed[nobody_invited["id"]] == [False, True]  # the first invited person: B
+
+
+def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(database):
+    with TestClient(fast_app(database)) as first:
+        game = create(first, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    store = Store(database)
+    with store.engine.begin() as db:  # as an older version made it
+        db.exec_driver_sql("ALTER TABLE seats DROP COLUMN open_seat")
+    store.close()
+    with TestClient(fast_app(database)) as second:
+        assert [s["open"] for s in second.get("/api/games").json()[0]["seats"]] == [False] * 2
+        assert second.post(f"/api/games/{game['id']}/join", json={"name": "X"}).status_code == 409
+        with second.websocket_connect(socket_path(game, 1)) as bob:
+            assert next_of(bob, "state")["status"] == "playing"
+
+
 # ------------------------------------------------------------ who may do what
+def test_a_spectator_joining_costs_the_others_nothing_a_player_a_presence_message(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    with client.websocket_connect(socket_path(game, 1)) as bob:
+        assert next_of(bob, "state")["status"] == "playing"  # Ann is seated since creation
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            assert next_of(ann, "state")["seats"][1]["online"]
+            assert bob.receive_json() == {"type": "presence", "online": [True, True]}
+            with client.websocket_connect(socket_path(game, None)) as watcher:
+                next_of(watcher, "state")
+                bob.send_json({"type": "ping"})
+                assert bob.receive_json() == {"type": "pong"}  # nothing came before it
+            bob.send_json({"type": "ping"})
+            assert bob.receive_json() == {"type": "pong"}  # nor when the spectator left
+        assert bob.receive_json() == {"type": "presence", "online": [False, True]}
+
+
 def test_unknown_game_and_bad_token_are_refused_and_closed(client):
     with client.websocket_connect("/ws/games/nope") as ws:
         assert "no game" in ws.receive_json()["message"]
@@ -143,18 +224,18 @@ def test_the_game_waits_for_every_person_then_only_the_seat_to_move_may_act(clie
         state = next_of(ann, "state")
         assert state["status"] == "open" and state["waiting_for"] == ["Bob"]
         assert state["actions"] == []
-        ann.send_json({"type": "act", "action": "roll"})
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
         assert "waiting for Bob" in next_of(ann, "error")["message"]
         with client.websocket_connect(socket_path(game, 1)) as bob:
             assert next_of(bob, "state")["status"] == "playing"
-            bob.send_json({"type": "act", "action": "roll"})
+            bob.send_json({"type": "act", "action": "roll", "seq": 0})
             refusal = next_of(bob, "error")
             assert refusal["rule"] == "R4" and "Ann's turn" in refusal["message"]
             with client.websocket_connect(socket_path(game, None)) as watcher:
                 assert next_of(watcher, "welcome")["seat"] is None
-                watcher.send_json({"type": "act", "action": "roll"})
+                watcher.send_json({"type": "act", "action": "roll", "seq": 0})
                 assert "spectators cannot play" in next_of(watcher, "error")["message"]
-            ann.send_json({"type": "act", "action": "roll"})
+            ann.send_json({"type": "act", "action": "roll", "seq": 0})
             rolled = latest_state(bob, 1)
             assert rolled["table"]["phase"] == "keep" and len(rolled["table"]["roll"]) == 8
     record = GameRecord.from_dict(client.get(f"/api/games/{game['id']}/record").json())
@@ -166,9 +247,9 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
     with client.websocket_connect(socket_path(game, 0)) as ann:
         state = next_of(ann, "state")
         for action in ("stop", "keep 3", "take 21", "fly"):
-            ann.send_json({"type": "act", "action": action})
+            ann.send_json({"type": "act", "action": action, "seq": 0})
             assert next_of(ann, "error")["message"]
-        ann.send_json({"type": "act", "action": "roll"})
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
         state = latest_state(ann, 1)
         ann.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"] - 1})
         assert "moved on" in next_of(ann, "error")["message"]
@@ -196,8 +277,12 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
         ('{"type": "dance"}', "unknown message type 'dance'"),
         ('{"action": "roll"}', "unknown message type None"),
         ('{"type": "act"}', "action"),
-        ('{"type": "act", "action": "roll", "as": 1}', "Extra inputs"),
+        ('{"type": "act", "action": "roll", "seq": 0, "as": 1}', "Extra inputs"),
         ('{"type": "act", "action": "roll", "seq": -1}', "seq"),
+        ('{"type": "act", "action": "roll"}', "seq: Field required"),
+        ('{"type": "act", "action": "roll", "seq": "0"}', "seq: Input should be a valid integer"),
+        ('{"type": "act", "action": "roll", "seq": true}', "seq: Input should be a valid integer"),
+        ('{"type": "act", "action": "roll", "seq": NaN}', "seq: Input should be a valid integer"),
         ('{"type": "act", "action": "' + "x" * (MAX_MESSAGE + 1) + '"}', "too long"),
     ],
 )
@@ -227,7 +312,7 @@ def test_a_flood_is_cut_off_and_the_game_carries_on(database):
             assert closed.value.code == 1008
         with client.websocket_connect(socket_path(game, 0)) as ws:  # the same seat again
             next_of(ws, "state")
-            ws.send_json({"type": "act", "action": "roll"})
+            ws.send_json({"type": "act", "action": "roll", "seq": 0})
             assert latest_state(ws, 1)["table"]["phase"] == "keep"
 
 
@@ -273,6 +358,35 @@ def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
         assert next_of(watcher, "state")["table"] == final["table"]
 
 
+def test_only_the_player_to_move_gets_a_hint(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}], "start_player": 0})
+    with (
+        client.websocket_connect(socket_path(game, 0)) as ann,
+        client.websocket_connect(socket_path(game, 1)) as bob,
+        client.websocket_connect(socket_path(game, None)) as watcher,
+    ):
+        for ws in (bob, watcher):
+            next_of(ws, "state")
+            ws.send_json({"type": "hint"})
+            assert "only the player to move" in next_of(ws, "error")["message"]
+        next_of(ann, "state")
+        ann.send_json({"type": "hint"})
+        assert [row["action"] for row in next_of(ann, "hint")["rows"]] == ["roll"]
+
+
+def test_the_record_keeps_the_seed_secret_until_the_game_has_ended(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    meta = client.get(f"/api/games/{game['id']}/record").json()["meta"]
+    assert "seed" not in meta and meta["bots"] == [None, "easy"]
+    bots = create(client, {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(bots, None)) as watcher:
+        while not next_of(watcher, "state")["table"]["over"]:
+            pass
+    record = client.get(f"/api/games/{bots['id']}/record").json()
+    assert isinstance(record["meta"]["seed"], int)  # over: the whole record
+    assert Game.from_record(GameRecord.from_dict(record)).state.is_over
+
+
 def test_hints_rank_the_legal_choices(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
     with client.websocket_connect(socket_path(game, 0)) as ann:
@@ -282,7 +396,7 @@ def test_hints_rank_the_legal_choices(client):
         assert roll["action"] == "roll"
         assert roll["tile"] + roll["bust"] == pytest.approx(1)  # a turn ends one way or the other
         assert 1 < roll["worms"] < 4  # a tile of 1 to 4 worms, minus the risk of busting
-        ann.send_json({"type": "act", "action": "roll"})
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
         state = latest_state(ann, 1)
         ann.send_json({"type": "hint"})
         rows = next_of(ann, "hint")["rows"]
@@ -297,7 +411,7 @@ def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
         game = create(first, spec)
         with first.websocket_connect(socket_path(game, 0)) as ann:
             next_of(ann, "state")
-            ann.send_json({"type": "act", "action": "roll"})
+            ann.send_json({"type": "act", "action": "roll", "seq": 0})
             before = latest_state(ann, 1)
     with (
         TestClient(fast_app(database)) as second,

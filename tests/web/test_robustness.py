@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
 from pickomino.web.outbox import Outbox
+from pickomino.web.protocol import FELL_BEHIND, TOO_MANY
 from pickomino.web.room import Room
 from pickomino.web.store import Store
 
@@ -72,12 +74,12 @@ def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, datab
         room = client.app.state.rooms.get(game["id"])
         failing_writes(room, times=1)
         room.store.load = failing_read  # the database is away for reads too
-        ann.send_json({"type": "act", "action": "roll"})
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
         assert "could not save" in next_of(ann, "error")["message"]
         ann.send_json({"type": "sync"})
         again = next_of(ann, "state")
         assert again["seq"] == before["seq"] == 0 and again["table"] == before["table"]
-        ann.send_json({"type": "act", "action": "roll"})
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
         rolled = next_of(ann, "state")
     assert rolled["seq"] == 1 and stored_moves(database, game["id"]) == [
         "dice " + "".join(rolled["table"]["roll"])
@@ -117,7 +119,7 @@ def test_a_crash_between_the_last_move_and_its_status_is_mended_at_start(databas
         assert status == {finished["id"]: "over", seated["id"]: "playing"}
         with client.websocket_connect(socket_path(seated, 0)) as ann:
             assert next_of(ann, "state")["status"] == "playing"
-            ann.send_json({"type": "act", "action": "roll"})
+            ann.send_json({"type": "act", "action": "roll", "seq": 0})
             while (state := next_of(ann, "state"))["seq"] < 1:  # skip presence updates
                 pass
             assert state["table"]["phase"] == "keep"  # Ann could play: nobody to wait for
@@ -180,22 +182,84 @@ def test_a_chunked_body_without_a_length_is_capped_too(server):
         assert created.status_code == 201, created.text
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/games", '{"seats": [{"name": NaN}, {"name": "Bob"}]}'),
+        ("/api/games", '{"seats": [{"name": "A"}, {"name": "B"}], "start_player": Infinity}'),
+        ("/api/games/{game}/join", '{"name": NaN}'),
+        ("/api/sheets/{sheet}/entries", '{"entry": "bust", "count": Infinity}'),
+        ("/api/sheets/{sheet}/undo", '{"count": -Infinity}'),
+    ],
+)
+def test_nan_and_infinity_are_refused_with_a_reason(client, caplog, path, body):
+    """Python's JSON parser reads NaN and Infinity; they must not reach the answer (which
+    cannot hold them) nor the log as a traceback."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]})
+    sheet = client.post("/api/sheets", json={"names": ["A", "B"]}).json()
+    url = path.format(game=game["id"], sheet=sheet["id"])
+    response = client.post(url, content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    problem = response.json()["detail"][0]
+    assert problem["msg"] and problem["loc"][0] == "body" and "input" not in problem
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+def test_an_unknown_id_is_not_echoed_whole(client):
+    huge = "x" * 5000
+    for path in (f"/api/games/{huge}/record", f"/api/sheets/{huge}"):
+        response = client.get(path)
+        assert response.status_code == 404 and len(response.text) < 200, path
+        assert "x" * 40 + "…" in response.json()["detail"]
+    with client.websocket_connect(f"/ws/games/{huge}") as ws:
+        assert len(ws.receive_json()["message"]) < 200
+
+
+def test_every_answer_carries_the_security_headers(client):
+    game = create(client, DUEL)
+    for path in ("/", f"/games/{game['id']}", "/keeper", "/static/game.js", "/api/games", "/nope"):
+        headers = client.get(path).headers
+        policy = headers["content-security-policy"]
+        assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["x-frame-options"] == "DENY"
+    docs = client.get("/api/docs")  # Swagger UI starts with an inline script of its own
+    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers[
+        "content-security-policy"
+    ]
+
+
+def test_pages_answer_head(client):
+    game = create(client, DUEL)
+    for path in ("/", f"/games/{game['id']}", "/keeper", "/keeper/abc"):
+        response = client.head(path)
+        assert response.status_code == 200 and response.content == b"", path
+        assert response.headers["content-type"].startswith("text/html")
+
+
 class StuckSocket:
     """A client that never reads: every send waits for ever (the network at its worst)."""
 
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.closed: tuple[int, str | None] | None = None
 
     async def send_text(self, data: str) -> None:
         self.sent.append(data)
         await asyncio.Event().wait()
 
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
 
 def test_a_client_that_stops_reading_holds_up_nobody(database):
-    async def scenario() -> tuple[int, list[str], bool]:
+    async def scenario() -> tuple[int, list[str], bool, tuple | None]:
         store = Store(database)
         room = Room.create(store, GameRecord(seats=["Ann", "Bob"]), [None, None], 0)
-        stuck, heard = Outbox(StuckSocket()), []
+        socket = StuckSocket()
+        stuck, heard = Outbox(socket), []
 
         async def reader(text: str) -> None:
             heard.append(text)
@@ -207,11 +271,53 @@ def test_a_client_that_stops_reading_holds_up_nobody(database):
         dropped = stuck.send not in room.connections
         await stuck.stop()
         store.close()
-        return len(heard), heard, dropped
+        return len(heard), heard, dropped, socket.closed
 
-    count, heard, dropped = asyncio.run(scenario())
+    count, heard, dropped, closed = asyncio.run(scenario())
     assert count == Outbox.LIMIT + 10 and dropped
+    assert closed is not None and closed[0] == FELL_BEHIND  # closed at once: the page reconnects
     assert all(json.loads(text)["type"] == "state" for text in heard)
+
+
+def test_spectators_and_connections_are_limited_but_players_are_let_in(database):
+    app = create_app(database, bot_delay=0, connections_per_address=4, watchers_per_game=2)
+    with TestClient(app) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        watch = f"/ws/games/{game['id']}"
+        with client.websocket_connect(watch) as first, client.websocket_connect(watch) as second:
+            for ws in (first, second):
+                next_of(ws, "state")
+            with client.websocket_connect(watch) as third:  # one spectator too many
+                assert "as many spectators" in third.receive_json()["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == TOO_MANY
+            with (
+                client.websocket_connect(socket_path(game, 0)) as ann,
+                client.websocket_connect(socket_path(game, 1)) as bob,
+            ):
+                assert next_of(ann, "welcome")["seat"] == 0 and next_of(bob, "state")
+                with client.websocket_connect(socket_path(game, 0)) as again:  # a fifth
+                    assert "too many connections" in again.receive_json()["message"]
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        again.receive_json()
+                    assert closed.value.code == TOO_MANY
+        with client.websocket_connect(watch) as later:  # the others have left
+            assert next_of(later, "state")
+
+
+def test_taking_seats_too_fast_is_refused(database):
+    with TestClient(create_app(database, new_games_per_minute=10)) as client:
+        seats = [{"name": "Ann"}] + [{"name": f"Guest {n}", "open": True} for n in range(6)]
+        games = [create(client, {"seats": seats}) for _ in range(2)]
+        answers = [
+            client.post(f"/api/games/{game['id']}/join", json={"name": f"P{n}"}).status_code
+            for game in games
+            for n in range(6)
+        ]
+        assert answers == [200] * 10 + [429] * 2
+        refused = client.post(f"/api/games/{games[1]['id']}/join", json={"name": "Q"})
+        assert "too many seats taken" in refused.text
 
 
 def test_creating_games_or_sheets_too_fast_is_refused(database):

@@ -71,9 +71,9 @@ def test_a_real_server_speaks_the_protocol_and_drops_oversized_frames(server):
     game = create(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
     with open_seat(server, game, 0) as ann:
         assert receive(ann, "welcome")["seat"] == 0
-        ann.send(json.dumps({"type": "act", "action": "stop"}))
+        ann.send(json.dumps({"type": "act", "action": "stop", "seq": 0}))
         assert receive(ann, "error")["rule"]
-        ann.send(json.dumps({"type": "act", "action": "roll"}))
+        ann.send(json.dumps({"type": "act", "action": "roll", "seq": 0}))
         state = receive(ann, "state")
         assert len(state["table"]["roll"]) == 8
     with open_seat(server, game, 0) as ann:

@@ -4,13 +4,17 @@ spectator. ``create_app`` builds it for any database; ``pickomino serve`` runs i
 HTTP:
 - ``GET /`` lobby, ``GET /games/{id}`` the table (``?token=…`` sits you in your seat);
 - ``GET /api/options``: presets, rule options and bot levels for the lobby form;
-- ``POST /api/games`` ``{"seats": [{"name": "Ann"}, {"name": "Bot", "bot": "hard"}],
-  "rules": "official", "start_player": 0 | "random"}`` → the game's id and an invite link
-  per person (the links hold the seats' secret tokens: only the creator gets them);
+- ``POST /api/games`` ``{"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Guest",
+  "open": true}, {"name": "Bot", "bot": "hard"}], "rules": "official",
+  "start_player": 0 | "random"}`` → the game's id and an invite link per invited person
+  (the links hold the seats' secret tokens: only the creator gets them). The first invited
+  person is the creator, seated at once; an ``open`` seat has no link: anyone may take it
+  from the lobby;
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets);
-- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free person's seat and a new
-  link for it (the seat's invite link stops working: it was not used yet);
-- ``GET /api/games/{id}/record`` the game record; ``GET /api/games/{id}/replay`` frames;
+- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
+  it (409 when no open seat is free: the invited seats are never given away);
+- ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
+  ended); ``GET /api/games/{id}/replay`` frames;
 - ``GET /keeper`` the score keeper for a game with the real box (API in
   :mod:`pickomino.web.keeper_api`).
 - ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
@@ -25,16 +29,18 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -45,27 +51,64 @@ from pickomino.web.apidocs import add_api_docs
 from pickomino.web.forms import (
     GameSetup,
     Name,
+    address_limit,
+    client_address,
     creation_limit,
     name_key,
     parse_rules,
     start_seat,
 )
+from pickomino.web.headers import SecurityHeaders
 from pickomino.web.keeper_api import keeper_router
+from pickomino.web.limits import ConnectionLimits
 from pickomino.web.outbox import Outbox
-from pickomino.web.protocol import Act, BadMessage, Hint, RateLimit, Sync, parse_message
+from pickomino.web.protocol import (
+    BAD_TOKEN,
+    NO_GAME,
+    TOO_MANY,
+    Act,
+    BadMessage,
+    Hint,
+    RateLimit,
+    Sync,
+    parse_message,
+)
 from pickomino.web.room import ABANDONED, Refused, Room
-from pickomino.web.store import UNFINISHED, Store
+from pickomino.web.store import UNFINISHED, Store, shown_id
 from pickomino.web.view import replay_frames
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 log = logging.getLogger("pickomino.web")
 BOT_NAMES = (*DIFFICULTIES, *BOTS)
+#: Record fields kept secret until the game has ended (the bots' seeds follow from it).
+SECRET_META = ("seed",)
+#: The pages (ES modules do the rest) by path; a path's parameters are read by the page.
+PAGES = {
+    "/": "index.html",
+    "/games/{game_id}": "game.html",
+    "/keeper": "keeper.html",
+    "/keeper/{sheet_id}": "keeper.html",
+}
+NO_OPEN_SEAT = (
+    "no open seat is free in this game: its other seats are kept for the people invited "
+    "(ask the game's creator for a link), or watch it instead"
+)
 
 
 class SeatSpec(BaseModel):
+    """A seat: a person invited by a secret link (the default), a person's ``open`` seat
+    that anyone may take from the lobby, or a ``bot``."""
+
     model_config = ConfigDict(extra="forbid")
     name: Name
     bot: Literal[BOT_NAMES] | None = None  # type: ignore[valid-type]
+    open: StrictBool = False
+
+    @model_validator(mode="after")
+    def _bots_are_not_open(self) -> SeatSpec:
+        if self.bot is not None and self.open:
+            raise ValueError("a bot's seat cannot be open: only a person's seat can")
+        return self
 
 
 class NewGame(GameSetup):
@@ -73,6 +116,15 @@ class NewGame(GameSetup):
 
     def player_names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def open_seats(self) -> frozenset[int]:
+        return frozenset(n for n, seat in enumerate(self.seats) if seat.open)
+
+    def creator_seat(self) -> int | None:
+        """The creator's own seat: the first invited person's (``None``: every person's
+        seat is open, so the creator only watches or joins like anybody)."""
+        invited = (n for n, s in enumerate(self.seats) if s.bot is None and not s.open)
+        return next(invited, None)
 
 
 class Join(BaseModel):
@@ -152,14 +204,26 @@ def create_app(
     message_rate: float = 20.0,
     new_games_per_minute: float = 10.0,
     abandon_after: float = 7 * 24 * 3600,
+    connections_per_address: int = 50,
+    watchers_per_game: int = 500,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
-    one creating more than ``new_games_per_minute`` games or sheets is refused (429); an
-    unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never)."""
+    one creating more than ``new_games_per_minute`` games or sheets (or taking as many seats
+    from the lobby) is refused (429); an unfinished game nobody touches for
+    ``abandon_after`` seconds is abandoned (0: never). One address may hold
+    ``connections_per_address`` WebSockets at once, one game have ``watchers_per_game``
+    spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
+    when it is given, else paths on the address the creator used."""
     store = Store(database)
     limit_creations = creation_limit(new_games_per_minute)
+    limit_joins = address_limit(
+        new_games_per_minute, "too many seats taken from here: wait a minute, try again"
+    )
+    connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
+    base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay)
 
     @asynccontextmanager
@@ -177,22 +241,14 @@ def create_app(
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/games/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "game.html")
-
-    @app.get("/keeper", include_in_schema=False)
-    @app.get("/keeper/{sheet_id}", include_in_schema=False)
-    async def keeper_page(sheet_id: str | None = None) -> FileResponse:
-        return FileResponse(STATIC / "keeper.html")
+    for path, file in PAGES.items():  # GET and HEAD (a link checker, a monitor)
+        app.add_api_route(path, _page(file), methods=["GET", "HEAD"], include_in_schema=False)
 
     app.include_router(keeper_router(store, limit_creations))
 
@@ -207,17 +263,26 @@ def create_app(
 
     @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
     async def create_game(spec: NewGame) -> dict[str, object]:
-        names = [seat.name for seat in spec.seats]
+        names = spec.player_names()
         start = start_seat(spec.start_player, len(names))
         record = GameRecord(seats=names, rules=parse_rules(spec.rules), start_player=start)
-        room = Room.create(store, record, [seat.bot for seat in spec.seats], rooms.bot_delay)
+        bots = [seat.bot for seat in spec.seats]
+        room = Room.create(
+            store, record, bots, rooms.bot_delay, spec.open_seats(), spec.creator_seat()
+        )
         rooms.add(room)
-        room.wake_bots()  # a game of bots only starts at once
+        room.wake_bots()  # a game of bots (or bots and the creator) starts at once
         return {
             "id": room.id,
-            "url": f"/games/{room.id}",
+            "url": f"{base_url}/games/{room.id}",
             "seats": [
-                {"seat": n, "name": s.name, "bot": s.bot, "link": _link(room, n)}
+                {
+                    "seat": n,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "open": s.open,
+                    "link": _link(room, n, base_url),
+                }
                 for n, s in enumerate(room.seats)
             ],
         }
@@ -226,25 +291,29 @@ def create_app(
     async def list_games() -> list[dict[str, object]]:
         return store.listing()
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", dependencies=[Depends(limit_joins)])
     async def join(game_id: str, body: Join) -> dict[str, object]:
         room = _room(rooms, game_id, keep=False)  # an ended game need not stay in memory
         if room.status == "abandoned":
             raise HTTPException(409, ABANDONED)
-        seat = room.free_person_seat()
+        seat = room.free_open_seat()
         if seat is None:
-            raise HTTPException(409, "no free seat in this game: watch it instead")
+            raise HTTPException(409, NO_OPEN_SEAT)
         others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
         if name_key(body.name) in others:
             raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
         room.claim(seat, body.name, new_token=True)
         await room.broadcast()
         room.wake_bots()
-        return {"seat": seat, "name": body.name, "link": _link(room, seat)}
+        return {"seat": seat, "name": body.name, "link": _link(room, seat, base_url)}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, object]:
-        return _room(rooms, game_id, keep=False).game.record.to_dict()
+        room = _room(rooms, game_id, keep=False)
+        record = room.game.record.to_dict()
+        if not room.ended:
+            record["meta"] = {k: v for k, v in record["meta"].items() if k not in SECRET_META}
+        return record
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str) -> dict[str, object]:
@@ -253,6 +322,8 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        if not token:  # a spectator
+            await connection_limits.spectators_one_at_a_time()
         await websocket.accept()
         try:
             room = rooms.get(game_id)
@@ -260,14 +331,20 @@ def create_app(
             await _refuse(websocket, f"this game's record is damaged: {error}", 1011)
             return
         if room is None:
-            await _refuse(websocket, f"there is no game {game_id!r}", 4404)
+            await _refuse(websocket, f"there is no game {shown_id(game_id)}", NO_GAME)
             return
         try:
             seat = room.seat_of(token)
         except Refused as refusal:
-            await _refuse(websocket, str(refusal), 4403)
+            await _refuse(websocket, str(refusal), BAD_TOKEN)
             return
-        await _serve_client(websocket, room, seat, RateLimit(message_rate))
+        address = client_address(websocket.client)
+        too_many = connection_limits.refusal(address, room.watchers, seat is not None)
+        if too_many:
+            await _refuse(websocket, too_many, TOO_MANY)
+            return
+        with connection_limits.held(address):
+            await _serve_client(websocket, room, seat, RateLimit(message_rate))
 
     return app
 
@@ -337,9 +414,18 @@ async def _abandon_idle(rooms: Rooms, idle: float) -> None:
             log.exception("could not look for idle games")
 
 
-def _link(room: Room, seat: int) -> str | None:
+def _page(file: str) -> Callable[[], Awaitable[FileResponse]]:
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / file)
+
+    return page
+
+
+def _link(room: Room, seat: int, base_url: str) -> str | None:
+    """A seat's secret link (on ``base_url``, the public address, if any); ``None`` for a
+    bot and for an open seat nobody took yet."""
     token = room.seats[seat].token
-    return f"/games/{room.id}?token={token}" if token else None
+    return f"{base_url}/games/{room.id}?token={token}" if token else None
 
 
 def _room(rooms: Rooms, game_id: str, keep: bool = True) -> Room:
@@ -348,8 +434,19 @@ def _room(rooms: Rooms, game_id: str, keep: bool = True) -> Room:
     except RecordError as error:
         raise HTTPException(500, f"this game's record is damaged: {error}") from None
     if room is None:
-        raise HTTPException(404, f"there is no game {game_id!r}")
+        raise HTTPException(404, f"there is no game {shown_id(game_id)}")
     return room
+
+
+async def _invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+    """422 with what is wrong where (FastAPI's form) but not the values sent: they may be
+    huge, or not JSON at all (NaN and Infinity, which Python's parser reads, cannot be sent
+    back: the default answer failed with a 500 and a traceback)."""
+    problems = [
+        {key: value for key, value in problem.items() if key != "input"}
+        for problem in error.errors()
+    ]
+    return JSONResponse({"detail": jsonable_encoder(problems)}, status_code=422)
 
 
 def _error(message: str, rule: str | None = None) -> str:
@@ -395,7 +492,10 @@ async def _serve_client(
                 except Refused as refusal:
                     await send(_error(str(refusal), refusal.rule))
             elif isinstance(parsed, Hint):
-                await send(json.dumps(room.hint()))
+                try:
+                    await send(json.dumps(room.hint(seat)))
+                except Refused as refusal:
+                    await send(_error(str(refusal)))
             elif isinstance(parsed, Sync):
                 await room.send_full(send)
             else:
@@ -403,5 +503,5 @@ async def _serve_client(
     except (WebSocketDisconnect, ConnectionError):  # gone, or too far behind
         return
     finally:
-        await room.disconnect(send)
+        await room.disconnect(send, seat)
         await outbox.stop()

@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictInt,
     StringConstraints,
     model_validator,
 )
@@ -55,8 +56,9 @@ def _and(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
-#: A seat number, or "random" for a seat drawn by the server.
-StartPlayer = int | Literal["random"]
+#: A seat number (a JSON integer: not ``true``, not ``"0"``), or "random" for a seat drawn by
+#: the server.
+StartPlayer = StrictInt | Literal["random"]
 
 
 class GameSetup(BaseModel):
@@ -101,14 +103,25 @@ def start_seat(start_player: StartPlayer, players: int) -> int:
     return secrets.randbelow(players) if start_player == "random" else start_player
 
 
-def creation_limit(per_minute: float) -> Callable[[Request], None]:
-    """A FastAPI dependency for the routes that create games or sheets: a client address
-    may create ``per_minute`` (ten at once), then gets 429 (a script must not fill the
-    server with games and their bot tasks)."""
+def client_address(client: tuple[str, int] | None) -> str:
+    """The address limits count by: the peer's, or the one a trusted proxy forwarded (the
+    server trusts forwarded headers only from ``--forwarded-allow-ips``)."""
+    return client[0] if client else "unknown"
+
+
+def address_limit(per_minute: float, refusal: str) -> Callable[[Request], None]:
+    """A FastAPI dependency for the routes that create games or sheets, or take a seat: a
+    client address may call them ``per_minute`` times (ten at once), then gets 429 with
+    ``refusal`` (a script must not fill the server with games and their bot tasks, nor try
+    every game's seats)."""
     limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
 
     def limit(request: Request) -> None:
-        if not limits.allow(request.client.host if request.client else "unknown"):
-            raise HTTPException(429, "too many new games from here: wait a minute, try again")
+        if not limits.allow(client_address(request.client)):
+            raise HTTPException(429, refusal)
 
     return limit
+
+
+def creation_limit(per_minute: float) -> Callable[[Request], None]:
+    return address_limit(per_minute, "too many new games from here: wait a minute, try again")

@@ -1,9 +1,9 @@
 """What goes to one client, in order, written by a task of its own.
 
 A broadcast only puts a message in each client's outbox, so a client that stops reading
-holds up nobody but itself (the game, its bots and the other players go on); once ``LIMIT``
-messages wait for it, it is dropped from its game, and the server's keep-alive pings close
-its connection.
+holds up nobody but itself (the game, its bots and the other players go on). Once ``LIMIT``
+messages wait for it, its connection is closed at once with ``FELL_BEHIND``: the page
+reconnects and gets the whole state afresh, which is all it needs.
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ import asyncio
 import contextlib
 from typing import Protocol
 
+from pickomino.web.protocol import FELL_BEHIND
+
 
 class TextSocket(Protocol):
     async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 class Outbox:
@@ -24,16 +28,18 @@ class Outbox:
         self.websocket = websocket
         self.queue: asyncio.Queue[str] = asyncio.Queue(self.LIMIT)
         self.writer = asyncio.create_task(self._write())
+        self.closer: asyncio.Task[None] | None = None
 
     async def send(self, text: str) -> None:
         """Queue a message; raises ``ConnectionError`` for a client that is gone or far
-        behind (the room then forgets it)."""
+        behind (the room then forgets it, and this outbox closes its socket)."""
         if self.writer.done():
             raise ConnectionError("the client is gone")
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.writer.cancel()
+            self.closer = asyncio.create_task(self._close(FELL_BEHIND, "too far behind"))
             raise ConnectionError("the client reads too slowly") from None
 
     async def _write(self) -> None:
@@ -42,12 +48,20 @@ class Outbox:
             await self.websocket.send_text(text)
             self.queue.task_done()
 
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):  # already closed by the other side
+            await self.websocket.close(code, reason)
+
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait (a little) until everything queued is written, e.g. before closing."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.queue.join(), timeout)
 
     async def stop(self) -> None:
+        """Stop writing (the client left); a close already begun is let finish."""
         self.writer.cancel()
         with contextlib.suppress(BaseException):
             await self.writer
+        if self.closer is not None:
+            with contextlib.suppress(BaseException):
+                await self.closer

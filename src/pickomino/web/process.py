@@ -32,6 +32,7 @@ class ServerProcess:
     port: int = field(default_factory=free_port)
     message_rate: float = 1000  # scripted clients play far faster than people
     new_games_per_minute: float = 100_000  # and create games faster
+    options: tuple[str, ...] = ()  # more of serve's options, e.g. ("--watchers-per-game", "9")
     process: subprocess.Popen | None = None
 
     @property
@@ -47,7 +48,7 @@ class ServerProcess:
             sys.executable, "-m", "pickomino", "serve", "--port", str(self.port),
             "--database", str(self.database), "--bot-delay", str(self.bot_delay),
             "--message-rate", str(self.message_rate),
-            "--new-games-per-minute", str(self.new_games_per_minute),
+            "--new-games-per-minute", str(self.new_games_per_minute), *self.options,
         ]  # fmt: skip
         log = self.database.with_suffix(".log").open("ab")  # a file: a pipe could fill up
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

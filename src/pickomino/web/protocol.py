@@ -4,20 +4,27 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 
 - ``{"type": "act", "action": "keep W", "seq": 12}``: an intent for the sender's seat;
   ``action`` is an engine action name (``keep 1``…``keep W``, ``roll``, ``stop``,
-  ``take 26``, ``steal 27``); ``seq`` (optional) is the state version the person saw, so a
-  double click on a stale view is refused instead of played twice;
-- ``{"type": "hint"}``: the solver's view of the current choices (to the sender only);
+  ``take 26``, ``steal 27``); ``seq`` (required, an integer) is the state version the person
+  saw, so a double click on a stale view is refused instead of played twice;
+- ``{"type": "hint"}``: the solver's view of the current choices (to the sender only, and
+  only to the player to move);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
 
 Server → client: ``welcome`` (your seat, once), ``state`` (after every change; its ``log``
 holds the lines from number ``log_start`` on: all of them in the first state after
-connecting or a sync, then only the new ones), ``hint``,
+connecting or a sync, then only the new ones), ``presence`` (``{"type": "presence",
+"online": [true, false, …]}``, per seat, when a player comes or goes), ``hint``,
 ``pong`` and ``error`` (``{"type": "error", "message": …, "rule": "R7"|null}``; it changed
 nothing).
 
->>> parse_message('{"type": "act", "action": "keep W"}')
-Act(type='act', action='keep W', seq=None)
+The server closes a connection with one of these codes (after an ``error`` saying why, when
+it can): ``BAD_TOKEN`` and ``NO_GAME`` are final; after the others a client reconnects
+(a flood: 1008; too far behind: ``FELL_BEHIND``, at once; too many connections from its
+address or watching the game: ``TOO_MANY``, after a pause).
+
+>>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
+Act(type='act', action='keep W', seq=3)
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
@@ -30,10 +37,13 @@ import json
 import time
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 #: The longest text message accepted; an action is a few words.
 MAX_MESSAGE = 1024
+
+#: WebSocket close codes (see above).
+BAD_TOKEN, NO_GAME, FELL_BEHIND, TOO_MANY = 4403, 4404, 4408, 4429
 
 
 class BadMessage(ValueError):
@@ -47,7 +57,7 @@ class _Message(BaseModel):
 class Act(_Message):
     type: Literal["act"]
     action: Annotated[str, Field(min_length=1, max_length=40)]
-    seq: Annotated[int, Field(ge=0)] | None = None
+    seq: Annotated[StrictInt, Field(ge=0)]
 
 
 class Hint(_Message):

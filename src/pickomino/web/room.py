@@ -45,6 +45,7 @@ class Seat:
     bot: str | None
     token: str | None
     claimed: bool
+    open: bool = False  #: anyone may take it from the lobby (else only its invite link)
 
     @property
     def is_person(self) -> bool:
@@ -59,7 +60,7 @@ class Room:
         record.moves = list(stored.moves)
         game = Game.from_record(record)
         seed = int(record.meta.get("seed", 0))
-        self.seats = [Seat(r.name, r.bot, r.token, r.claimed) for r in stored.seats]
+        self.seats = [Seat(r.name, r.bot, r.token, r.claimed, r.open_seat) for r in stored.seats]
         bots = {n: make_bot(s.bot, seed + n) for n, s in enumerate(self.seats) if s.bot}
         self.session = Session(game, bots, seed, rng=secrets.SystemRandom())
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
@@ -68,6 +69,7 @@ class Room:
         self._bot_task: asyncio.Task[None] | None = None
         self._log = _log_lines(game, 0)
         self._log_sent = 0  #: log lines already broadcast: later states carry only the rest
+        self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
 
@@ -79,18 +81,30 @@ class Room:
         record: GameRecord,
         bots: list[str | None],
         bot_delay: float,
+        open_seats: frozenset[int] = frozenset(),
+        creator: int | None = None,
     ) -> Room:
+        """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
+        are people's seats anyone may take from the lobby (they get a token when taken),
+        the others get an invite token now; the ``creator``'s seat is taken at once."""
         game_id = secrets.token_urlsafe(6)
         record.meta = {"seed": secrets.randbelow(1 << 32), "bots": bots}
         rows = [
-            SeatRow(n, name, bot, None if bot else secrets.token_urlsafe(16))
+            SeatRow(
+                n,
+                name,
+                bot,
+                token=None if bot or n in open_seats else secrets.token_urlsafe(16),
+                claimed=n == creator,
+                open_seat=n in open_seats,
+            )
             for n, (name, bot) in enumerate(zip(record.seats, bots, strict=True))
         ]
         store.create_game(game_id, record.to_json(indent=None), rows)
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay)
-        room.settle_status()  # a game of bots only starts at once
+        room.settle_status()  # a game of bots (or bots and the creator) starts at once
         return room
 
     def settle_status(self) -> None:
@@ -131,7 +145,7 @@ class Room:
         """The whole state for clients; the log from line ``log_start`` on (a client that
         has the lines before it appends these, so states stay small as a game grows)."""
         state = self.game.state
-        online = set(self.connections.values())
+        online = self.online()
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
         return {
             "type": "state",
@@ -140,7 +154,13 @@ class Room:
             "status": self.status,
             "waiting_for": waiting,
             "seats": [
-                {"name": s.name, "bot": s.bot, "claimed": s.claimed, "online": n in online}
+                {
+                    "name": s.name,
+                    "bot": s.bot,
+                    "claimed": s.claimed,
+                    "open": s.open,
+                    "online": online[n],
+                }
                 for n, s in enumerate(self.seats)
             ],
             "rules": state.rules.to_dict(),
@@ -156,21 +176,50 @@ class Room:
         return [name for _, name in self.session.options()]
 
     # ---------------------------------------------------------------- joins
+    def online(self) -> list[bool]:
+        """Per seat: is somebody connected to it."""
+        seated = set(self.connections.values())
+        return [n in seated for n in range(len(self.seats))]
+
+    @property
+    def watchers(self) -> int:
+        return sum(seat is None for seat in self.connections.values())
+
     async def connect(self, send: Send, seat: int | None) -> None:
-        if seat is not None and not self.seats[seat].claimed:
-            self.claim(seat, None)
+        """A client arrives: it alone gets the whole state. The others hear of it only when
+        it changes something for them: a seat taken (the whole state) or a player coming
+        online (a small presence message); a spectator costs them nothing, so N spectators
+        joining cost O(N) messages, not O(N²)."""
+        claiming = arriving = False
+        if seat is not None:
+            arriving = not self.online()[seat]
+            claiming = not self.seats[seat].claimed
+            if claiming:
+                self.claim(seat, None)
         self.connections[send] = seat
         await self.send_full(send)  # built before any later state can be sent to it
-        await self.broadcast()  # the others see who is online
+        if claiming:
+            await self.broadcast(skip=send)
+        elif arriving:
+            await self.announce_presence(skip=send)
         self.wake_bots()
 
     async def send_full(self, send: Send) -> None:
-        """The state with the whole log: on connecting, or when a client asks to resync."""
-        await send(json.dumps(self.snapshot()))
+        """The state with the whole log: on connecting, or when a client asks to resync.
+        Built once per version of what it shows, however many spectators come meanwhile."""
+        online = self.online()
+        seats = tuple((s.name, s.claimed, online[n]) for n, s in enumerate(self.seats))
+        version = (self.seq, self.status, seats)
+        if self._full is None or self._full[0] != version:
+            self._full = (version, json.dumps(self.snapshot()))
+        await send(self._full[1])
 
-    async def disconnect(self, send: Send) -> None:
+    async def disconnect(self, send: Send, seat: int | None) -> None:
+        """A client left (or was dropped); if it was a seat's last connection, the others
+        see that player offline."""
         self.connections.pop(send, None)
-        await self.broadcast()
+        if seat is not None and not self.online()[seat]:
+            await self.announce_presence()
         if self.ended and not self.connections:
             self.on_idle(self)
 
@@ -189,12 +238,14 @@ class Room:
             self.seats[seat].token = token
         self.settle_status()
 
-    def free_person_seat(self) -> int | None:
-        return next((n for n, s in enumerate(self.seats) if s.is_person and not s.claimed), None)
+    def free_open_seat(self) -> int | None:
+        """The first open seat nobody took yet (invited people's seats are never offered)."""
+        return next((n for n, s in enumerate(self.seats) if s.open and not s.claimed), None)
 
     # ---------------------------------------------------------------- moves
-    async def act(self, seat: int | None, action: str, seq: int | None = None) -> None:
-        """A person's intent; raises :class:`Refused` with the reason and changes nothing."""
+    async def act(self, seat: int | None, action: str, seq: int) -> None:
+        """A person's intent on the state version ``seq`` they saw; raises :class:`Refused`
+        with the reason and changes nothing."""
         state = self.game.state
         if seat is None:
             raise Refused("spectators cannot play: open your seat's invite link to play")
@@ -206,7 +257,7 @@ class Room:
             raise Refused("the game is over")
         if seat != state.current:
             raise Refused(f"it is {self.seats[state.current].name}'s turn, not yours", "R4")
-        if seq is not None and seq != self.seq:
+        if seq != self.seq:
             raise Refused("the game moved on before your action arrived; look again")
         try:
             self._commit(lambda: self.session.decide(action))
@@ -302,16 +353,36 @@ class Room:
                 await self._bot_task
 
     # ------------------------------------------------------------ broadcast
-    async def broadcast(self) -> None:
+    async def broadcast(self, skip: Send | None = None) -> None:
+        """The new state to everyone (but ``skip``, who has it), with only the log lines
+        not sent before."""
         message = json.dumps(self.snapshot(self._log_sent))  # once, however many watch
         self._log_sent = len(self._log)
-        for send in list(self.connections):
+        await self._send_all(message, skip)
+
+    async def announce_presence(self, skip: Send | None = None) -> None:
+        """Who is online, when a player comes or goes: a few bytes, not the whole state."""
+        await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
+
+    async def _send_all(self, message: str, skip: Send | None) -> None:
+        """Players first, then spectators: a send only queues the message, and each
+        connection's writer runs in the order it was woken, so however many watch, the
+        players' copies are written before the spectators' (see :mod:`.outbox`)."""
+        players = [send for send, seat in self.connections.items() if seat is not None]
+        watchers = [send for send, seat in self.connections.items() if seat is None]
+        for send in players + watchers:
+            if send == skip:
+                continue
             try:
                 await send(message)
-            except Exception:  # a client gone mid-send: forget it, the game goes on
+            except Exception:  # a client gone or far behind (its outbox closes it)
                 self.connections.pop(send, None)
 
-    def hint(self) -> dict[str, object]:
+    def hint(self, seat: int | None) -> dict[str, object]:
+        """The solver's view of the choices, for the player to move only: the others may not
+        look over their shoulder (after the game there is nothing to advise on)."""
+        if self.status == "playing" and seat != self.game.state.current:
+            raise Refused("only the player to move may ask for a hint")
         rows = self.session.hint_rows() if self.status == "playing" else []
         return {
             "type": "hint",

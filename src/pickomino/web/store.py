@@ -20,6 +20,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
@@ -50,6 +51,9 @@ seats = sa.Table(
     sa.Column("bot", sa.String(32)),  # bot or difficulty name; NULL for a person
     sa.Column("token", sa.String(64)),  # the person's secret; NULL for a bot
     sa.Column("claimed", sa.Boolean, nullable=False, default=False),
+    # True: a person's seat anyone may take from the lobby; else only by its invite link
+    # (NULL for a seat stored before this column existed: invite only).
+    sa.Column("open_seat", sa.Boolean),
 )
 
 sheets = sa.Table(  # score sheets of games played with the real box (pickomino.keeper)
@@ -75,13 +79,19 @@ moves = sa.Table(
 
 
 #: Columns added after the first release: a database made before gets them at start.
-ADDED_COLUMNS = (games.c.turns, sheets.c.secret)
+ADDED_COLUMNS = (games.c.turns, sheets.c.secret, seats.c.open_seat)
 
 
 def valid_id(text: str) -> bool:
     """Ids are URL-safe tokens; anything else (e.g. a NUL, which PostgreSQL refuses) names
     no game or sheet and is not looked up."""
     return re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text) is not None
+
+
+def shown_id(text: str, limit: int = 40) -> str:
+    """An id as a refusal quotes it: cut to ``limit`` characters, so that a 404 does not
+    echo whatever huge text was asked for."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 @dataclass
@@ -91,6 +101,7 @@ class SeatRow:
     bot: str | None
     token: str | None
     claimed: bool = False
+    open_seat: bool = False
 
 
 @dataclass
@@ -125,6 +136,25 @@ def database_url(database: str | Path) -> str:
     path = Path(text).expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
+
+
+def masked(text: str, database: str | Path) -> str:
+    """``text`` with the password of ``--database`` (if its URL has one) replaced by
+    ``***``: in any URL with a password, and wherever it stands alone (as typed or as
+    decoded), for whatever the server prints or logs about the database.
+
+    >>> url = "postgresql://ann:s%40cret@db.example/games"
+    >>> masked(url, url)
+    'postgresql://ann:***@db.example/games'
+    >>> masked("login 's@cret' failed", url)
+    "login '***' failed"
+    """
+    text = re.sub(r"(://[^/@:\s]*):[^@\s]*@", r"\1:***@", text)
+    found = re.search(r"://[^/@:]*:([^@]*)@", str(database))
+    for secret in {found.group(1), unquote(found.group(1))} if found else ():
+        if secret:
+            text = re.sub(rf"(?<![\w%]){re.escape(secret)}(?![\w%])", "***", text)
+    return text
 
 
 def _sqlite_pragmas(connection, _record) -> None:
@@ -298,7 +328,10 @@ class Store:
             status=row.status,
             created=row.created,
             updated=row.updated,
-            seats=[SeatRow(r.seat, r.name, r.bot, r.token, r.claimed) for r in seat_rows],
+            seats=[
+                SeatRow(r.seat, r.name, r.bot, r.token, r.claimed, bool(r.open_seat))
+                for r in seat_rows
+            ],
             moves=[r.move for r in move_rows],
         )
 
@@ -323,7 +356,7 @@ class Store:
         by_game: dict[str, list[dict[str, object]]] = {}
         for r in seat_rows:
             by_game.setdefault(r.game_id, []).append(
-                {"name": r.name, "bot": r.bot, "claimed": r.claimed}
+                {"name": r.name, "bot": r.bot, "claimed": r.claimed, "open": bool(r.open_seat)}
             )
         headers = {row.id: json.loads(row.header) for row in rows}
         return [

@@ -1,6 +1,8 @@
 // The table page: connects to the game's WebSocket (with the seat token from the link or
 // remembered on this browser), draws every state the server sends, and sends the moves
 // the player taps. The server decides everything; this page only shows and asks.
+// Once this browser keeps the link's token, the address bar shows the bare game address,
+// so that copying the address does not give the seat away.
 
 import { fill, h } from "./dom.js";
 import { showEnd } from "./end.js";
@@ -16,10 +18,17 @@ import { turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const OFFLINE = "Not connected right now, so nothing was sent: wait until the connection is back.";
+// Why the server closed the connection (its close codes), as the connection indicator says it.
+const DROPPED = {
+  1008: "too many messages",
+  4408: "fell behind",
+  4429: "too many connections",
+};
 const root = $("game");
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const params = new URLSearchParams(location.search);
 const token = saved.seatToken(gameId, params.get("token"));
+hideTokenFromAddress();
 
 let seat = null; // ours, from the welcome; null while watching
 let state = null; // the last state received
@@ -34,6 +43,15 @@ setupNotice();
 setupAnimationToggle();
 highlightSameFaces($("roll"));
 const send = connect(socketUrl(), { onMessage, onStatus });
+
+// The token stays in this browser's storage; if the storage is off, the address keeps it
+// (or a reload would lose the seat).
+function hideTokenFromAddress() {
+  if (!params.has("token") || saved.seatToken(gameId, null) !== params.get("token")) return;
+  params.delete("token");
+  const query = params.toString();
+  history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+}
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -52,6 +70,12 @@ function onMessage(message) {
       state = message;
       busy = false;
       render();
+      break;
+    case "presence": // a player came or went
+      if (state) {
+        message.online.forEach((online, n) => Object.assign(state.seats[n] ?? {}, { online }));
+        renderSeats();
+      }
       break;
     case "hint":
       if (state && message.seq === state.seq) {
@@ -72,13 +96,14 @@ function onMessage(message) {
   }
 }
 
-function onStatus(status, wait) {
+function onStatus(status, wait, code) {
   const box = $("connection");
   box.dataset.status = status;
+  box.dataset.code = code ?? "";
   box.textContent = {
     connecting: "connecting…",
     online: "online",
-    offline: `offline: retrying in ${Math.ceil(wait / 1000)} s`,
+    offline: `${DROPPED[code] ?? "offline"}: reconnecting in ${Math.ceil(wait / 1000)} s`,
     closed: "not connected",
   }[status];
   if (status === "closed") showFatal();
@@ -125,8 +150,7 @@ function render() {
 
   renderWaiting();
   renderGrill($("grill"), table);
-  const current = state.status === "playing" && !table.over ? table.current : null;
-  renderPlayers($("players"), table, seats, { you: seat, current });
+  renderSeats();
   $("turn").textContent = turnText(state, seat);
   $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
@@ -149,22 +173,28 @@ function render() {
   }
 }
 
+function renderSeats() {
+  const { table } = state;
+  const current = state.status === "playing" && !table.over ? table.current : null;
+  renderPlayers($("players"), table, state.seats, { you: seat, current });
+}
+
 // While people are missing, say who, and show the invite links if this browser made the game.
 function renderWaiting() {
   const box = $("waiting");
   box.hidden = state.status !== "open";
   if (box.hidden) return;
   const links = saved.invites(gameId);
+  const open = state.seats.some((s) => s.open && !s.claimed);
   fill(
     box,
     h("h2", {}, `Waiting for ${state.waiting_for.join(", ")}`),
     h(
       "p",
       {},
-      "The game starts when every person has opened their own invite link. ",
-      links.length
-        ? "Send each one their link:"
-        : "Whoever created the game has the links; anyone can also take a free seat from the lobby.",
+      "The game starts when every seat is taken. ",
+      open ? "Anyone can take an open seat from the lobby. " : "",
+      links.length ? "Send each invited person their own link:" : "Invited people use the link they were sent.",
     ),
     links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
   );

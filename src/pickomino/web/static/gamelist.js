@@ -1,6 +1,6 @@
-// The lobby's list of games: open ones (Join or Watch), games in progress (Watch) and
-// finished ones (Replay), abandoned ones among them. Refreshed every few seconds while the
-// page is visible.
+// The lobby's list of games: open ones (Join when a seat is open to anyone, and Watch), games
+// in progress (Watch) and finished ones (Replay), abandoned ones among them. Refreshed every
+// few seconds while the page is visible.
 
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -45,15 +45,18 @@ const listOf = (game) => (game.status === "abandoned" ? "over" : game.status);
 
 function gameRow(game, presets, join) {
   const url = `/games/${encodeURIComponent(game.id)}`;
-  const free = game.seats.filter((seat) => !seat.bot && !seat.claimed).length;
+  // Only the open seats can be taken here; the others wait for their invite links.
+  const free = game.seats.filter((seat) => seat.open && !seat.claimed).length;
   const buttons = {
     open: [
-      h(
-        "button",
-        { type: "button", class: "btn small primary", testid: "join-game", on: { click: () => join(game) } },
-        "Join",
-      ),
-      h("a", { class: "btn small quiet", href: url, testid: "watch-game" }, "Watch"),
+      free
+        ? h(
+            "button",
+            { type: "button", class: "btn small primary", testid: "join-game", on: { click: () => join(game) } },
+            "Join",
+          )
+        : null,
+      h("a", { class: `btn small${free ? " quiet" : ""}`, href: url, testid: "watch-game" }, "Watch"),
     ],
     playing: [h("a", { class: "btn small", href: url, testid: "watch-game" }, "Watch")],
     over: [h("a", { class: "btn small", href: `${url}?replay=1`, testid: "replay-game" }, "Replay")],
@@ -71,6 +74,7 @@ function gameRow(game, presets, join) {
           n ? ", " : "",
           seat.name,
           seat.bot ? h("small", {}, ` (${seat.bot} bot)`) : null,
+          seat.open && !seat.claimed ? h("small", {}, " (open seat)") : null,
         ]),
       ),
       h(
@@ -78,7 +82,7 @@ function gameRow(game, presets, join) {
         { class: "muted" },
         [
           `${presetName(game.rules, presets) ?? "custom"} rules`,
-          game.status === "open" ? plural(free, "free seat") : turns(game),
+          game.status === "open" ? (free ? plural(free, "open seat") : "waiting for invited players") : turns(game),
           ago(game.updated),
         ]
           .filter(Boolean)
@@ -108,7 +112,7 @@ function ago(seconds) {
   return new Date(seconds * 1000).toLocaleDateString();
 }
 
-// One dialog for every Join button: ask a name, take the first free seat, go to the table.
+// One dialog for every Join button: ask a name, take the first open seat, go to the table.
 function joinDialog() {
   const dialog = $("join-dialog");
   const name = $("join-name");

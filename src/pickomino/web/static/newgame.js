@@ -1,5 +1,7 @@
-// The lobby's "New game" form: 2–7 seats (a person's name or a bot level), the rules as a
-// preset or single options, and who starts. After creating, it shows the invite links.
+// The lobby's "New game" form: 2–7 seats (a person invited by a secret link, a person's open
+// seat that anyone may take from the lobby, or a bot level), the rules as a preset or single
+// options, and who starts. The first invited person is the creator, seated at once. After
+// creating, it shows the invite links.
 
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -7,8 +9,14 @@ import { inviteList } from "./invites.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
+import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
+const INVITED = ""; // a seat kind: a person with their own secret link
+const OPEN = "open"; // a person's seat anyone may take from the lobby
+// The name row `n` gets when it becomes a bot or an open seat with no name typed.
+const botName = (n) => `Bot ${n}`;
+const guestName = (n) => `Guest ${n}`;
 
 /** `options` come from /api/options; `onCreated()` runs after each new game. */
 export function setupNewGame(options, onCreated) {
@@ -24,34 +32,39 @@ export function setupNewGame(options, onCreated) {
     testids: { row: "seat-row", name: "seat-name", remove: "remove-seat" },
     startLabel: (name, number) => (name.trim() ? `Player ${number}: ${name.trim()}` : `Player ${number}`),
     randomFirst: true,
-    extra: { control: kindSelect, label: (number) => `player ${number} is a person or a bot` },
+    extra: { control: kindSelect, label: (number) => `player ${number}: invited person, open seat or bot` },
   });
 
-  // Each seat is a person or a bot of some level (`bot`, null for a person).
-  function kindSelect(nameInput, bot) {
-    const kind = h(
+  // Each seat is an invited person, an open seat or a bot of some level.
+  function kindSelect(nameInput, kind) {
+    const select = h(
       "select",
-      { testid: "seat-kind", on: { change: () => kindChanged(nameInput, kind) } },
-      h("option", { value: "" }, "Person"),
+      { testid: "seat-kind", on: { change: () => kindChanged(nameInput, select) } },
+      h("option", { value: INVITED }, "Person (invite link)"),
+      h("option", { value: OPEN }, "Open seat (anyone can join)"),
       levels.map((level) => h("option", { value: level }, `Bot: ${level}`)),
     );
-    kind.value = bot ?? "";
-    return kind;
+    select.value = kind ?? INVITED;
+    nameInput.addEventListener("input", () => delete nameInput.dataset.auto); // typed: keep it
+    return select;
   }
 
-  // A new bot needs a name too: give it one unless the person already typed one.
-  function kindChanged(nameInput, kind) {
-    const row = nameInput.closest("li");
-    const number = [...seats.children].indexOf(row) + 1;
-    if (kind.value && !nameInput.value.trim()) nameInput.value = `Bot ${number}`;
-    if (!kind.value && /^Bot \d+$/.test(nameInput.value)) {
-      nameInput.value = "";
-      nameInput.focus();
+  // A bot or an open seat needs a name too: give it one unless one was typed. A name given
+  // that way goes again when the row becomes a person, who types their own; a typed name stays.
+  function kindChanged(nameInput, select) {
+    const number = [...seats.children].indexOf(nameInput.closest("li")) + 1;
+    const auto = select.value === OPEN ? guestName : select.value ? botName : null;
+    if (nameInput.dataset.auto || !nameInput.value.trim()) {
+      nameInput.value = auto ? auto(number) : "";
+      if (auto) nameInput.dataset.auto = "true";
+      else delete nameInput.dataset.auto;
     }
+    if (!nameInput.value) nameInput.focus();
     players.refresh();
   }
 
-  $("add-seat").addEventListener("click", () => players.add(`Bot ${seats.children.length + 1}`, "medium"));
+  // A new row is a person to type the name of.
+  $("add-seat").addEventListener("click", () => players.add("", INVITED).focus());
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -62,7 +75,10 @@ export function setupNewGame(options, onCreated) {
     try {
       const start = $("start").value;
       const game = await postJSON("/api/games", {
-        seats: players.read().map(({ name, value: bot }) => ({ name, ...(bot ? { bot } : {}) })),
+        seats: players.read().map(({ name, value }) => ({
+          name,
+          ...(value === OPEN ? { open: true } : value ? { bot: value } : {}),
+        })),
         rules: rules.text(),
         start_player: start === "random" ? "random" : Number(start),
       });
@@ -79,8 +95,8 @@ export function setupNewGame(options, onCreated) {
     }
   });
 
-  players.add(saved.lastName(), null);
-  players.add("Bot 2", "medium");
+  players.add(saved.lastName(), INVITED);
+  players.add(botName(2), "medium").dataset.auto = "true";
 }
 
 function showCreated(game, people) {
@@ -91,6 +107,7 @@ function showCreated(game, people) {
     panel.hidden = true;
     form.hidden = false;
   });
+  const open = game.seats.filter((seat) => seat.open).length;
   fill(
     panel,
     h("h3", {}, "Your game is ready"),
@@ -98,10 +115,12 @@ function showCreated(game, people) {
       "p",
       {},
       people.length > 1
-        ? "Send every person their own link: it is their seat at the table, so keep yours to yourself. The game starts when all have opened theirs."
-        : "The game starts when you take your seat.",
+        ? "Send every other person their own link: it is their seat at the table, so keep yours to yourself. "
+        : "",
+      open ? `Anyone can take ${open === 1 ? "the open seat" : `the ${plural(open, "open seat")}`} from the lobby. ` : "",
+      people.length > 1 || open ? "The game starts when every seat is taken." : "You are seated: the game has started.",
     ),
-    inviteList(game.seats),
+    inviteList(game.seats, (n) => n === people[0]?.seat),
     h(
       "div",
       { class: "buttons" },
@@ -109,9 +128,13 @@ function showCreated(game, people) {
         ? h(
             "a",
             { class: "btn primary", href: people[0].link, testid: "take-seat" },
-            `Take my seat (${people[0].name})`,
+            `Go to my seat (${people[0].name})`,
           )
-        : h("a", { class: "btn primary", href: game.url, testid: "watch-created" }, "Watch the bots play"),
+        : h(
+            "a",
+            { class: "btn primary", href: game.url, testid: "watch-created" },
+            open ? "Watch the game" : "Watch the bots play",
+          ),
       again,
     ),
   );

@@ -1,14 +1,17 @@
 // The game's WebSocket, reopened after a drop with a growing wait (0.5 s, 1 s, 2 s … 8 s,
-// with jitter so a restarted server is not hit by every browser at once). A close with
-// 4403 (bad seat token) or 4404 (unknown game) is final: trying again cannot help.
+// with jitter so a restarted server is not hit by every browser at once). The server's close
+// codes (pickomino.web.protocol): 4403 (bad seat token) and 4404 (unknown game) are final:
+// trying again cannot help; after 4408 (this page fell too far behind) it reconnects as after
+// any drop, and gets the whole state again; after 4429 (too many connections) it waits longer.
 
 const FINAL_CODES = new Set([4403, 4404]);
+const TOO_MANY = 4429;
 const PING_MS = 25000; // keeps idle connections open through proxies
 
 /**
- * `onMessage(msg)` gets every parsed message; `onStatus(status, detail)` hears
- * "connecting", "online", "offline" (detail: ms until the next try) and "closed".
- * Returns `send(msg)`, which says whether the message could be sent.
+ * `onMessage(msg)` gets every parsed message; `onStatus(status, wait, code)` hears
+ * "connecting", "online", "offline" (wait: ms until the next try; code: the close code) and
+ * "closed". Returns `send(msg)`, which says whether the message could be sent.
  */
 export function connect(url, { onMessage, onStatus }) {
   let socket = null;
@@ -27,8 +30,9 @@ export function connect(url, { onMessage, onStatus }) {
         onStatus("closed");
         return;
       }
-      const wait = Math.min(8000, 500 * 2 ** failures++) * (0.8 + Math.random() * 0.4);
-      onStatus("offline", wait);
+      const backoff = Math.min(8000, 500 * 2 ** failures++);
+      const wait = Math.max(backoff, event.code === TOO_MANY ? 5000 : 0) * (0.8 + Math.random() * 0.4);
+      onStatus("offline", wait, event.code);
       setTimeout(open, wait);
     };
   }

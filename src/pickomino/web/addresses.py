@@ -1,0 +1,79 @@
+"""Where people reach the server, for ``pickomino serve``'s start lines: "0.0.0.0" is an
+address to listen on, not one to open; and invite links are only as good as the address
+they are built on (``--public-url``, else the one the game's creator opened).
+
+Each line is a message id of the terminal catalogue with its parameters (the command line
+words it):
+
+>>> start_lines("127.0.0.1", 8000, None)
+[('cli.serve.open', {'url': 'http://127.0.0.1:8000/'})]
+>>> start_lines("0.0.0.0", 8080, "https://dice.example.org")
+[('cli.serve.open_public', {'url': 'https://dice.example.org/'})]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from pickomino.core import BadInput
+
+#: What ``--host`` says when the server listens on every interface.
+ALL_INTERFACES = ("0.0.0.0", "::")
+
+
+def http_url(host: str, port: int) -> str:
+    """``http://host:port/``, with an IPv6 address in brackets."""
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).version == 6:
+            host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (the one its default route leaves from), or
+    ``None`` without a network. Connecting a UDP socket sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never a real host
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def start_lines(host: str, port: int, public_url: str | None) -> list[tuple[str, dict[str, str]]]:
+    """What ``serve`` says about where to open the lobby (and, listening everywhere without
+    a public address, a warning that invite links follow the creator's address)."""
+    if public_url:
+        return [("cli.serve.open_public", {"url": f"{public_url}/"})]
+    if host not in ALL_INTERFACES:
+        return [("cli.serve.open", {"url": http_url(host, port)})]
+    here, lan = http_url("127.0.0.1", port), network_address()
+    if lan is None:
+        return [("cli.serve.open_here", {"here": here}), ("cli.serve.no_network", {})]
+    there = http_url(lan, port)
+    return [
+        ("cli.serve.open_here_there", {"here": here, "there": there}),
+        ("cli.serve.warn_links", {"there": there, "url": there.rstrip("/")}),
+    ]
+
+
+def check_public_url(text: str) -> str:
+    """``--public-url`` without its trailing slash; :class:`BadInput` says what is wrong.
+
+    >>> check_public_url("http://192.168.1.20:8080/")
+    'http://192.168.1.20:8080'
+    >>> check_public_url("dice.example.org").code
+    Traceback (most recent call last):
+    ...
+    pickomino.core.errors.BadInput: 'dice.example.org' is not an http:// or https:// address, e.g. http://192.168.1.20:8080
+    """
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadInput("public_url_scheme", given=text[:80])
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise BadInput("public_url_root", given=text[:80])
+    return text.rstrip("/")

@@ -1,0 +1,51 @@
+"""How many WebSockets the server lets one address hold open, how many spectators one game
+may have, and how fast spectators are let in: a storm of connections from a script must not
+starve the players."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+TOO_MANY_FROM_ADDRESS = "too many connections from your address: close some pages and retry"
+TOO_MANY_WATCHERS = "this game has as many spectators as it can take: try again later"
+
+
+class ConnectionLimits:
+    """``per_address`` connections at once from one address (players and spectators), and
+    ``watchers_per_game`` spectators at once in one game (players are never refused for it:
+    their seats are theirs however many watch)."""
+
+    def __init__(self, per_address: int, watchers_per_game: int) -> None:
+        self.per_address, self.watchers_per_game = per_address, watchers_per_game
+        self.open: Counter[str] = Counter()
+        self._spectator_door = asyncio.Lock()
+
+    async def spectators_one_at_a_time(self) -> None:
+        """Wait for a turn of the event loop of one's own. asyncio runs what is ready in
+        the order it became ready: hundreds of spectators arriving at once would each put
+        their join before a player's next message, at every step of its way (read, play,
+        send). Let in one per turn, they take turns with the players instead."""
+        async with self._spectator_door:
+            await asyncio.sleep(0)
+
+    def refusal(self, address: str, watchers: int, seated: bool) -> str | None:
+        """Why a new connection is refused, or ``None`` to let it in."""
+        if self.open[address] >= self.per_address:
+            return TOO_MANY_FROM_ADDRESS
+        if not seated and watchers >= self.watchers_per_game:
+            return TOO_MANY_WATCHERS
+        return None
+
+    @contextmanager
+    def held(self, address: str) -> Iterator[None]:
+        """Counts a connection from ``address`` while it is open."""
+        self.open[address] += 1
+        try:
+            yield
+        finally:
+            self.open[address] -= 1
+            if not self.open[address]:
+                del self.open[address]

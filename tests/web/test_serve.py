@@ -1,0 +1,113 @@
+"""``pickomino serve`` as typed: what it prints before serving (never a database password;
+addresses one can open) and what it hands to uvicorn (forwarded headers believed only from
+the proxies named). uvicorn.run is replaced by a stub that records its arguments, except in
+the last test, which runs a real server process."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from click.testing import CliRunner, Result
+
+from pickomino.cli import main
+from pickomino.web import addresses
+from pickomino.web.process import ServerProcess, free_port
+
+from .conftest import new_postgres_database
+
+PASSWORD = "Sw0rdf1sh-42"
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The keyword arguments serve gave uvicorn.run (which returns at once)."""
+    calls: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.update(options))
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # serve tunes the collector for a server,
+    monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)  # not for this process
+    return calls
+
+
+def serve(*args: str) -> Result:
+    return CliRunner().invoke(main, ["serve", *args])
+
+
+def test_a_database_password_is_never_printed(postgres_server: str, served: dict) -> None:
+    database = new_postgres_database(postgres_server)  # the cluster trusts any password
+    reachable = database.replace("postgres@", f"postgres:{PASSWORD}@", 1)
+    started = serve("--database", reachable)
+    assert started.exit_code == 0, started.output
+    assert PASSWORD not in started.output and "postgres:***@" in started.output
+
+    unreachable = f"postgresql://ann:{PASSWORD}@127.0.0.1:{free_port()}/games"
+    failed = serve("--database", unreachable)
+    assert failed.exit_code == 1
+    assert "cannot open the database postgresql://ann:***@127.0.0.1" in failed.output
+    assert PASSWORD not in failed.output
+
+
+def test_listening_everywhere_prints_addresses_one_can_open(
+    served: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(addresses, "network_address", lambda: "192.168.1.20")
+    database = str(tmp_path / "games.sqlite3")
+    everywhere = serve("--host", "0.0.0.0", "--port", "8080", "--database", database)
+    assert everywhere.exit_code == 0, everywhere.output
+    assert "0.0.0.0" not in everywhere.output
+    assert "http://127.0.0.1:8080/" in everywhere.output
+    assert "http://192.168.1.20:8080/" in everywhere.output
+    assert "warning: invite links use the address" in everywhere.output
+    assert "--public-url http://192.168.1.20:8080" in everywhere.output
+
+    public = serve("--host", "0.0.0.0", "--database", database, "--public-url", "http://dice.lan/")
+    assert public.exit_code == 0, public.output
+    assert "open http://dice.lan/ (invite links use this address)" in public.output
+    assert "warning" not in public.output
+
+    refused = serve("--database", database, "--public-url", "dice.lan/pickomino")
+    assert refused.exit_code == 2 and "not an http:// or https:// address" in refused.output
+
+
+def test_forwarded_headers_are_believed_only_from_the_proxies_named(
+    served: dict, tmp_path: Path
+) -> None:
+    database = str(tmp_path / "games.sqlite3")
+    assert serve("--database", database).exit_code == 0
+    assert served["proxy_headers"] is False
+    assert serve("--database", database, "--forwarded-allow-ips", "10.0.0.7").exit_code == 0
+    assert served["proxy_headers"] is True and served["forwarded_allow_ips"] == "10.0.0.7"
+
+
+@pytest.mark.slow  # two real server processes
+def test_x_forwarded_for_from_loopback_does_not_bypass_the_creation_limit(
+    tmp_path: Path,
+) -> None:
+    """A script on the server's own machine (or behind no proxy) sends a new
+    X-Forwarded-For with every request: it is still one address. Behind a proxy named with
+    --forwarded-allow-ips, the forwarded addresses count separately."""
+    spec = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]}
+
+    def answers(server: ServerProcess) -> list[int]:
+        with httpx.Client(base_url=server.url) as http:
+            return [
+                http.post(
+                    "/api/games", json=spec, headers={"x-forwarded-for": f"203.0.113.{n}"}
+                ).status_code
+                for n in range(12)
+            ]
+
+    for options, expected in [
+        ((), [201] * 10 + [429] * 2),
+        (("--forwarded-allow-ips", "127.0.0.1"), [201] * 12),
+    ]:
+        server = ServerProcess(
+            tmp_path / f"games{len(options)}.sqlite3", new_games_per_minute=10, options=options
+        ).start()
+        try:
+            assert answers(server) == expected, options
+        finally:
+            server.stop()
