@@ -30,7 +30,8 @@ FIELD = re.compile(r"\{(\w+)\}")
 #: Families of message ids built from data (``event.{type}``), and where their members come
 #: from: each family in English must be exactly these.
 ERROR_CALL = re.compile(
-    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused)\(\s*(?:[\w.\"]+,\s*)??\"([a-z_]+)\""
+    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused|BadMessage|refused|address_limit)"
+    r"\(\s*(?:[\w.\"]+,\s*)??\"([a-z_]+)\""
 )
 
 

@@ -345,12 +345,11 @@ class GameState:
     def _report_refusal(self, action: Action) -> IllegalAction:
         tile = action.value
         if action.kind == "take":
-            where = (
-                "take_face_down" if tile in self.face_down
-                else "take_from_stack" if any(tile in s for s in self.stacks)
-                else "not_a_tile"
-            )  # fmt: skip
-            return IllegalAction("R11", where, tile=tile)
+            if tile in self.face_down:
+                return IllegalAction("R11", "take_face_down", tile=tile)
+            if any(tile in stack for stack in self.stacks):
+                return IllegalAction("R11", "take_from_stack", tile=tile)
+            return IllegalAction("R11", "not_a_tile", tile=tile)
         if action.kind == "steal":
             tops = [a.value for a in self.reportable() if a.kind == "steal"]
             return IllegalAction("R14", "steal_not_top", tile=tile, tops=tops)
@@ -428,8 +427,10 @@ class GameState:
             if self.kept_mask & (1 << action.value):  # type: ignore[operator]
                 return IllegalAction("R6", "face_kept", face=face)
             return IllegalAction("R6", "face_not_rolled", face=face)
-        if kind in ("roll", "stop"):
-            return IllegalAction("R8", f"no_{kind}_now", waiting=phase.value)
+        if kind == "roll":
+            return IllegalAction("R8", "no_roll_now", waiting=phase.value)
+        if kind == "stop":
+            return IllegalAction("R8", "no_stop_now", waiting=phase.value)
         if phase is not Phase.CLAIM:
             return IllegalAction("R11", "no_claim_now", waiting=phase.value)
         return IllegalAction(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pickomino.core import Event, Game, GameState, IllegalAction
 from pickomino.core.record import DICE_PREFIX
-from pickomino.table.dice import Dice
+from pickomino.table.dice import Dice, TypedDice
 from pickomino.table.loop import advance, apply, next_step
 from pickomino.table.seats import Player, Seat, players
 
@@ -90,6 +90,8 @@ class Session:
             raise IllegalAction("R4", "bots_turn", seat=self.state.current)
         words = " ".join(command.lower().split())
         if words.startswith(DICE_PREFIX):  # real dice, typed in when they are due
+            if not isinstance(self.dice, TypedDice):  # else a player could pick their roll
+                raise IllegalAction("R5", "dice_not_typed")
             return self.game.roll(words[len(DICE_PREFIX) :])
         if words == "roll" and self.state.is_chance():
             return self._roll()

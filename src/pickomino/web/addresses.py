@@ -66,7 +66,7 @@ def check_public_url(text: str) -> str:
 
     >>> check_public_url("http://192.168.1.20:8080/")
     'http://192.168.1.20:8080'
-    >>> check_public_url("dice.example.org").code
+    >>> check_public_url("dice.example.org")
     Traceback (most recent call last):
     ...
     pickomino.core.errors.BadInput: 'dice.example.org' is not an http:// or https:// address, e.g. http://192.168.1.20:8080

@@ -364,7 +364,9 @@ class Store:
                 "id": row.id,
                 "status": row.status,
                 "rules": headers[row.id].get("rules"),
-                "result": headers[row.id].get("meta", {}).get("result"),
+                # the final ranking, as data (games finished before it was kept: none)
+                "ranking": headers[row.id].get("meta", {}).get("ranking"),
+                "tie_break": headers[row.id].get("meta", {}).get("tie_break"),
                 "seats": by_game.get(row.id, []),
                 "turns": row.turns,
                 "created": row.created,

@@ -13,11 +13,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse
 from markdown_it import MarkdownIt
 
 from pickomino.i18n import LANGUAGES, catalogue, rules_text
+from pickomino.web.errors import refused
 
 #: Long-lived: the files change only with a new version of the program.
 CACHED = {"Cache-Control": "public, max-age=3600"}
@@ -34,7 +35,7 @@ def words_router() -> APIRouter:
 
     def known(language: str) -> str:
         if language not in LANGUAGES:
-            raise HTTPException(404, {"id": "no_language", "params": {"language": language[:8]}})
+            raise refused(404, "no_language", language=language[:8])
         return language
 
     @router.get("/languages.json")
