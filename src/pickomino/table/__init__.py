@@ -5,7 +5,7 @@ web, environments, tournaments, ``selfplay`` — drives its games through this p
 """
 
 from pickomino.table.dice import Dice, KeyedDice, SeededDice, SystemDice, TypedDice
-from pickomino.table.loop import Step, advance, apply, next_step
+from pickomino.table.loop import Step, advance, apply, next_step, turn_starts
 from pickomino.table.seats import Person, Player, Seat, parse_seats, players
 from pickomino.table.session import HintRow, Session
 
@@ -26,4 +26,5 @@ __all__ = [
     "next_step",
     "parse_seats",
     "players",
+    "turn_starts",
 ]

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pickomino.core import Action, Counts, Event, Game, GameState
 from pickomino.table.dice import Dice
@@ -49,6 +49,19 @@ def advance(target: Game | GameState, players: Sequence[Player], dice: Dice) -> 
     while (step := next_step(state, players, dice)) is not None:
         events += play(step) if step.__class__ is Action else roll(step)  # type: ignore[arg-type]
     return events
+
+
+def turn_starts(state: GameState, players: Sequence[Player], dice: Dice) -> Iterator[GameState]:
+    """Play a game on to its end (or until a person must act), yielding the state at the
+    start of every turn, before its first roll: for studies of positions (``scripts/``,
+    tests). The state yielded is the game itself: copy it to keep it."""
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept):
+            yield state
+        step = next_step(state, players, dice)
+        if step is None:
+            return
+        apply(state, step)
 
 
 def _moves(
