@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from pickomino import __version__
+from pickomino.bots import bot_names
 from pickomino.cli import main
-from pickomino.cli.params import bot_names
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n import Words, catalogue
 from pickomino.i18n.text import refusal

@@ -12,11 +12,11 @@ import re
 
 import httpx
 import pytest
+from pickomino.core.render import describe_tie_break
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from pickomino.bots import make_bot
 from pickomino.core import Game
-from pickomino.core.render import describe_tie_break
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 

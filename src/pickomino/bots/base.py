@@ -39,3 +39,9 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     except KeyError:
         raise BadInput("unknown_bot", given=str(name)[:40], bots=[*BOTS, *DIFFICULTIES]) from None
     return factory(seed)
+
+
+def bot_names() -> str:
+    """Every name a bot answers to, for help texts: ``random (easy), simple (medium), ...``."""
+    levels = {bot: level for level, bot in DIFFICULTIES.items()}
+    return ", ".join(f"{bot} ({levels[bot]})" if bot in levels else bot for bot in BOTS)

@@ -24,6 +24,7 @@ from babel.messages.mofile import write_mo
 from platformdirs import user_cache_path
 
 from pickomino import __version__
+from pickomino.bots import bot_names
 from pickomino.i18n import DEFAULT, Words, pick_language
 
 LANG_OPTION = "--lang"
@@ -132,8 +133,6 @@ def localise(command: click.Command, name: str, words: Words) -> None:
     """Help texts and placeholders of one command, from the catalogue (help texts may name
     the ``{bots}``). An option's id is its long flag: ``--new-games-per-minute`` →
     ``cli.serve.new_games_per_minute``, else the shared ``cli.option.…``."""
-    from pickomino.cli.params import bot_names
-
     bots = bot_names()
     command.help = words(f"cli.{name}", bots=bots)
     command._help_option = None  # click keeps --help as first made (in the last language)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pickomino.bots import BOTS, DIFFICULTIES
+from pickomino.bots import BOTS, DIFFICULTIES, bot_names
 from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n.text import refusal
@@ -92,12 +92,6 @@ def image_formats() -> list[str]:
     from matplotlib.backend_bases import FigureCanvasBase
 
     return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
-
-
-def bot_names() -> str:
-    """Every name a bot answers to: ``random (easy), simple (medium), ...``."""
-    levels = {bot: level for level, bot in DIFFICULTIES.items()}
-    return ", ".join(f"{bot} ({levels[bot]})" if bot in levels else bot for bot in BOTS)
 
 
 def check_bots(names: list[str], hint: str) -> None:
