@@ -55,7 +55,7 @@ def _rebuild(cls: type[PickominoError], code: str, rule: str | None, params: dic
 class IllegalAction(PickominoError):
     """An action or roll the rules do not allow here; the state is left unchanged.
 
-    ``rule`` names the rule of the rules (pickomino/i18n/en/rules.md) that forbids it (e.g. ``"R6"``).
+    ``rule`` names the rule that forbids it (e.g. ``"R6"``; pickomino/i18n/en/rules.md).
     """
 
     def __init__(self, rule: str | None, code: str, **params: Any) -> None:

@@ -44,7 +44,7 @@ LowerTile = Literal["nearest", "any"]
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options of the rules (pickomino/i18n/en/rules.md); the defaults give the rulebook game.
+    """The rule options (pickomino/i18n/en/rules.md); the defaults give the rulebook game.
 
     >>> Rules.preset("bga")
     Rules(flip_returned_highest=False, exact_match_mandatory=True, lower_tile='any')
