@@ -1,5 +1,6 @@
-"""The one play loop: a chance step is rolled by the dice source, a decision is made by
-the seat's player, until a person must decide (or type in real dice) or the game is over.
+"""The one play loop: a chance step is rolled by the dice source (a person's rolls too),
+a decision is made by the seat's player, until a person must decide (or type in real dice)
+or the game is over.
 
 Tournaments, environments, ``selfplay``, the terminal game and the web app all drive
 games with these three functions; the web app takes one step at a time, thinking on a copy

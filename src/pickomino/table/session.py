@@ -24,7 +24,7 @@ from pathlib import Path
 from pickomino.core import Event, Game, GameState, IllegalAction
 from pickomino.core.record import DICE_PREFIX
 from pickomino.table.dice import Dice, TypedDice
-from pickomino.table.loop import advance, apply, next_step
+from pickomino.table.loop import apply, next_step
 from pickomino.table.seats import Player, Seat, players
 
 
@@ -73,10 +73,6 @@ class Session:
         if step is None:  # the dice are real: somebody must type them in
             raise IllegalAction("R5", "dice_wanted", count=self.state.dice_left)
         return apply(self.game, step)
-
-    def play_bots(self) -> list[Event]:
-        """Let the bots play until a person must act (for faces that do not pace them)."""
-        return advance(self.game, self.players, self.dice) if self.is_bot_turn() else []
 
     def decide(self, command: str) -> list[Event]:
         """A person's command: an action name (``keep W``, ``roll``, ``stop``, ``take 26``,
