@@ -82,7 +82,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 0).get_by_test_id("player-worms")).to_have_text("2")
         expect(player(phone, 1)).to_have_attribute("data-current", "true")
         # Bob steals it: tapping the top of Ann's stack, the only stack with a tile.
-        expect(phone.get_by_test_id("option")).to_have_accessible_name("Stole 27 from Ann")
+        expect(phone.get_by_test_id("option")).to_have_accessible_name("Bob stole 27 from Ann")
         top = player(phone, 0).get_by_test_id("stack-top")
         expect(top).to_have_attribute("data-entry", "steal 27")
         top.click()
@@ -92,7 +92,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(phone.get_by_test_id("last-turn")).to_contain_text("Bob stole 27 from Ann")
 
         tap(phone, "bust")  # Cy has nothing to return: nothing is turned
-        expect(phone.get_by_test_id("last-turn")).to_have_text("Turn 3: Cy · Cy busts")
+        expect(phone.get_by_test_id("last-turn")).to_have_text("Turn 3 – Cy · Cy busts")
         expect(phone.get_by_test_id("grill").locator('[data-where="down"]')).to_have_count(0)
         tap(phone, "take 22")
         tap(phone, "bust")  # Bob returns 27 and the highest tile, 36, is turned face down
@@ -121,7 +121,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 2)).to_have_attribute("data-current", "true")
         sheet_url = phone.url
         phone.goto(server.url + "/keeper")
-        expect(phone.get_by_test_id("resume-last")).to_contain_text("Ann, Bob, Cy · 5 turns")
+        expect(phone.get_by_test_id("resume-last")).to_contain_text("Ann, Bob, and Cy · 5 turns entered")
         for n, name in enumerate(["Ann", "Bob", "Cy"]):  # remembered for the next game
             expect(phone.get_by_test_id("name-input").nth(n)).to_have_value(name)
         phone.get_by_test_id("resume-last-link").click()
@@ -139,7 +139,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
             [re.compile(r"1\s*Cy\s*13 worms"), re.compile("2\\s*Ann"), re.compile("3\\s*Bob")]
         )
         expect(phone.get_by_test_id("tie-break")).to_have_text(
-            "Cy wins the tie on worms with the highest tile, R20"  # the ranking says the rest
+            "Cy wins the tie on worms with the highest tile (R20)."  # the ranking says the rest
         )
         expect(phone.get_by_test_id("turn-card")).to_be_hidden()
         expect(phone.get_by_test_id("dice-helper")).to_be_hidden()
@@ -224,8 +224,9 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
             rolled.locator(f'[data-face="{face}"]').click()
         phone.get_by_test_id("advise-button").click()
         expect(phone.get_by_test_id("notice-text")).to_have_text(
-            "3 dice rolled, but 6 are left after keeping 2 (R5)"
+            "3 dice rolled, but 6 are left to roll"
         )
+        expect(phone.get_by_test_id("notice-rule")).to_have_text("rule R5")
         phone.get_by_test_id("clear-rolled").click()
         for _ in range(6):
             rolled.locator('[data-face="W"]').click()
@@ -277,7 +278,7 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         page.goto(server.url + "/keeper")
         row = page.get_by_test_id("sheet-row")
         expect(row).to_have_attribute("data-sheet-id", sheet_id)
-        expect(row).to_contain_text("Sam, P2, P3, P4, P5, P6")
+        expect(row).to_contain_text("Sam, P2, P3, P4, P5, and P6")
         expect(row).to_contain_text("playing · 0 turns")
         row.get_by_test_id("open-sheet").click()
         expect(page.get_by_test_id("player")).to_have_count(6)
@@ -344,7 +345,7 @@ def test_a_sheet_opens_only_by_its_link_and_is_listed_where_it_was_opened(
             page.goto(server.url + "/keeper")
             row = page.get_by_test_id("sheet-row")
             expect(row).to_have_attribute("data-sheet-id", sheet_id)
-            expect(row).to_contain_text("Ann, Bob")
+            expect(row).to_contain_text("Ann and Bob")
             expect(row).to_contain_text("playing · 2 turns")  # Bob's bust, entered elsewhere
         other.get_by_test_id("open-sheet").click()  # the link kept here has the key
         expect(other).to_have_url(f"{server.url}/keeper/{sheet_id}#{key}")
@@ -371,7 +372,7 @@ def test_a_sheet_from_before_keys_is_still_listed_and_opens(
         page.evaluate("localStorage.setItem('pickomino.keeper.sheet', '\"oldSheet\"')")
         page.reload()
         row = page.get_by_test_id("sheet-row")
-        expect(row).to_contain_text("Ann, Bob")
+        expect(row).to_contain_text("Ann and Bob")
         expect(row).to_contain_text("playing · 1 turn")
         row.get_by_test_id("open-sheet").click()
         expect(page).to_have_url(f"{server.url}/keeper/oldSheet")
