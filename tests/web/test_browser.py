@@ -10,9 +10,8 @@ from __future__ import annotations
 import random
 import re
 
-import httpx
 import pytest
-from playwright.sync_api import Page, Route, WebSocketRoute, expect
+from playwright.sync_api import Route, WebSocketRoute, expect
 
 from pickomino.bots import make_bot
 from pickomino.core import Game
@@ -21,26 +20,13 @@ from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .clicking import create_game, play_until_over
 from .clients import age
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 # A real server and browser per test, whole games played by clicking: the full run (CI).
 pytestmark = pytest.mark.slow
-
-# What the observing page shows: the game is over, or a person (which seat) is to move.
-PERSON_TO_MOVE = """() => {
-    const game = document.querySelector("[data-testid=game]").dataset;
-    if (game.over === "true") return {over: true};
-    if (game.awaiting) return {over: false, seat: Number(game.awaiting), seq: game.seq};
-    return null;
-}"""
-
-
-def create_game(server: ServerProcess, seats: list[dict[str, str]], **options: object) -> dict:
-    response = httpx.post(f"{server.url}/api/games", json={"seats": seats, **options})
-    response.raise_for_status()
-    return response.json()
 
 
 def store_moves(server: ServerProcess, moves: dict[str, list[str]]) -> None:
@@ -66,43 +52,6 @@ def self_play(seed: int) -> Game:
         else:
             game.play(bots[game.state.current].choose(game.state))
     return game
-
-
-def play_one_action(page: Page) -> None:
-    """One click of a quick player: a tile when the turn ends with a choice of them; else
-    keep the worms or the highest face; stop once a worm is kept and the total is 25."""
-    claims = page.get_by_test_id("claim")
-    if claims.count():
-        claims.first.click()
-        return
-    roll = page.get_by_test_id("roll")
-    faces = roll.locator("button").evaluate_all("dice => dice.map(d => d.dataset.face)")
-    if faces:
-        face = "W" if "W" in faces else max(faces)
-        roll.locator(f'button[data-face="{face}"]').first.click()
-        return
-    stop = page.get_by_test_id("stop-button")
-    total = int(page.get_by_test_id("total").get_attribute("data-total") or 0)
-    has_worm = page.get_by_test_id("kept").locator('[data-face="W"]').count() > 0
-    if stop.is_enabled() and has_worm and total >= 25:
-        stop.click()
-    else:
-        page.get_by_test_id("roll-button").click()
-
-
-def play_until_over(observer: Page, players: dict[int, Page], most_actions: int = 2000) -> None:
-    """Whoever's page has the controls clicks, until the observer sees the game over."""
-    game = observer.get_by_test_id("game")
-    for _ in range(most_actions):
-        now = observer.wait_for_function(PERSON_TO_MOVE, polling=20).json_value()
-        if now["over"]:
-            return
-        page = players[now["seat"]]
-        expect(page.get_by_test_id("game")).to_have_attribute("data-seq", now["seq"])
-        expect(page.get_by_test_id("game")).to_have_attribute("data-your-turn", "true")
-        play_one_action(page)
-        expect(game).not_to_have_attribute("data-seq", now["seq"])
-    pytest.fail(f"the game was not over after {most_actions} actions")
 
 
 # ------------------------------------------------------------------------- tests

@@ -10,52 +10,19 @@ import re
 import httpx
 import pytest
 import sqlalchemy as sa
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from pickomino.keeper import ScoreSheet
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .clicking import Sheet, grill_tile, player, tap
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 # A real server and browser per test: the full run (CI).
 pytestmark = pytest.mark.slow
-
-
-class Sheet:
-    """A sheet made through the API, and requests about it with its key (a second phone)."""
-
-    def __init__(self, server: ServerProcess, names: list[str], **spec: object) -> None:
-        response = httpx.post(f"{server.url}/api/sheets", json={"names": names, **spec})
-        response.raise_for_status()
-        created = response.json()
-        self.id, self.url = created["id"], server.url + created["link"]
-        self.api, self.headers = f"{server.url}/api/sheets/{self.id}", {"Sheet-Key": created["key"]}
-
-    def get(self) -> dict:
-        return httpx.get(self.api, headers=self.headers).raise_for_status().json()
-
-    def post(self, what: str, body: dict | None = None) -> httpx.Response:
-        return httpx.post(f"{self.api}/{what}", json=body, headers=self.headers)
-
-
-def tap(page: Page, entry: str) -> None:
-    """Taps the tile or button entering `entry` and waits for the sheet to show it."""
-    sheet = page.get_by_test_id("sheet")
-    expect(sheet).to_have_attribute("data-count", re.compile(r"^\d+$"))  # the sheet is drawn
-    count = int(sheet.get_attribute("data-count"))
-    page.locator(f'[data-testid=sheet] [data-entry="{entry}"]').click()
-    expect(sheet).to_have_attribute("data-count", str(count + 1))
-
-
-def grill_tile(page: Page, number: int):
-    return page.get_by_test_id("grill").locator(f'[data-tile="{number}"]')
-
-
-def player(page: Page, seat: int):
-    return page.get_by_test_id("player").nth(seat)
 
 
 def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> None:
@@ -121,7 +88,9 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 2)).to_have_attribute("data-current", "true")
         sheet_url = phone.url
         phone.goto(server.url + "/keeper")
-        expect(phone.get_by_test_id("resume-last")).to_contain_text("Ann, Bob, and Cy · 5 turns entered")
+        expect(phone.get_by_test_id("resume-last")).to_contain_text(
+            "Ann, Bob, and Cy · 5 turns entered"
+        )
         for n, name in enumerate(["Ann", "Bob", "Cy"]):  # remembered for the next game
             expect(phone.get_by_test_id("name-input").nth(n)).to_have_value(name)
         phone.get_by_test_id("resume-last-link").click()
