@@ -57,8 +57,11 @@ class Pages:
         context = self.browser.new_context(viewport=viewport, locale=locale)
         context.add_init_script(NO_ANIMATION)
         context.set_default_timeout(10_000)
+        context.on("page", self._watch)  # this one, and any the page opens (a link's new tab)
         self.contexts.append(context)
-        page = context.new_page()
+        return context.new_page()
+
+    def _watch(self, page: Page) -> None:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on(
             "console",
@@ -66,7 +69,6 @@ class Pages:
             and self.errors.append(f"{page.url}: {message.text}"),
         )
         self.pages.append(page)
-        return page
 
     def open(self, url: str, viewport: dict[str, int] = DESKTOP, locale: str | None = None) -> Page:
         page = self.new(viewport, locale)

@@ -427,6 +427,7 @@ def test_the_end_screen_says_who_won_and_shows_the_table_once(
         watcher = pages.open(f"{server.url}/games/{game['id']}")
         expect(watcher.get_by_test_id("rank")).to_have_count(2)
         expect(watcher.get_by_test_id("verdict")).to_have_count(0)  # a spectator won nothing
+        expect(watcher.get_by_test_id("winner")).to_have_text(re.compile(r"^(Ann|Robo) wins\.$"))
         shared = watcher.evaluate(
             """async () => (await import("/static/end.js")).verdict(
                 [{seat: 1, rank: 1}, {seat: 0, rank: 1}, {seat: 2, rank: 3}], 0)"""

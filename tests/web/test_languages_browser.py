@@ -161,8 +161,7 @@ def test_a_refusal_links_to_its_rule_in_the_readers_language(
         expect(badge).to_have_attribute("href", "/rules#R8")
         with ann.context.expect_page() as opened:
             badge.click()
-        rules = opened.value
-        rules.on("pageerror", lambda error: pages.errors.append(f"{rules.url}: {error}"))
+        rules = opened.value  # watched for errors as every page of the test
         expect(rules.locator("html")).to_have_attribute("lang", "de")
         expect(rules).to_have_url(re.compile(r"/rules#R8$"))
         heading = rules.locator("h3.target")

@@ -44,7 +44,10 @@ export function diceHelper(node, api) {
         "div",
         { class: "pad-faces", testid: `${which}-add` },
         FACES.map((face) =>
-          die(face, { onClick: () => set(which, [...dice[which], face]), label: t("die.add", { face: faceName(face) }) }),
+          die(face, {
+            onClick: () => set(which, [...dice[which], face]),
+            label: t("die.add", { face: faceName(face) }),
+          }),
         ),
       ),
     };

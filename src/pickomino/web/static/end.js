@@ -20,22 +20,28 @@ export function verdict(ranking, seat) {
   return ranking.filter((standing) => standing.rank === 1).length > 1 ? "shared" : "won";
 }
 
+// Whether you won, as a player; who won, as a spectator (unless the win was shared: the
+// ranking's tie-break says so).
+function verdictLine(ranking, seat, names) {
+  const outcome = verdict(ranking, seat);
+  if (outcome) {
+    const props = { class: `verdict${outcome === "lost" ? "" : " won"}`, testid: "verdict", data: { verdict: outcome } };
+    return h("p", props, t(VERDICTS[outcome]));
+  }
+  const winners = ranking.filter((standing) => standing.rank === 1);
+  if (winners.length > 1) return null;
+  return h("p", { class: "verdict", testid: "winner" }, t("ranking.winner", { name: names[winners[0].seat] }));
+}
+
 /** `seat` is the viewer's (null when watching). */
 export async function showEnd(node, gameId, state, seat) {
   const names = state.seats.map((seat) => seat.name);
   const path = `/api/games/${encodeURIComponent(gameId)}`;
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, t("end.loading")));
-  const outcome = state.table.over ? verdict(state.table.ranking, seat) : null;
   fill(
     node,
     h("h2", {}, state.table.over ? turnText(state, seat) : t("end.abandoned")), // "Game over after 36 turns"
-    outcome
-      ? h(
-          "p",
-          { class: `verdict${outcome === "lost" ? "" : " won"}`, testid: "verdict", data: { verdict: outcome } },
-          t(VERDICTS[outcome]),
-        )
-      : null,
+    state.table.over ? verdictLine(state.table.ranking, seat, names) : null,
     state.table.over
       ? rankingList(state.table, names)
       : h("p", { class: "result", testid: "result" }, t("end.stopped")),

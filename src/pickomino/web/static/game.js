@@ -24,6 +24,7 @@ const DROPPED = {
   4408: "connection.fell_behind",
   4429: "connection.too_many",
 };
+const STATUS = { connecting: "connection.connecting", online: "connection.online", closed: "connection.closed" };
 const root = $("game");
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -101,13 +102,9 @@ function onStatus(status, wait, code) {
   const box = $("connection");
   box.dataset.status = status;
   box.dataset.code = code ?? "";
-  box.textContent = {
-    connecting: () => t("connection.connecting"),
-    online: () => t("connection.online"),
-    offline: () =>
-      t("connection.retry", { why: t(DROPPED[code] ?? "connection.offline"), seconds: seconds(Math.ceil(wait / 1000)) }),
-    closed: () => t("connection.closed"),
-  }[status]();
+  const why = t(DROPPED[code] ?? "connection.offline");
+  box.textContent =
+    status === "offline" ? t("connection.retry", { why, seconds: seconds(Math.ceil(wait / 1000)) }) : t(STATUS[status]);
   if (status === "closed") showFatal();
 }
 
@@ -195,7 +192,11 @@ function renderWaiting() {
     h(
       "p",
       {},
-      [t("created.starts_when_taken"), open ? t("wait.open_seats") : null, t(links.length ? "wait.send_links" : "wait.use_link")]
+      [
+        t("created.starts_when_taken"),
+        open ? t("wait.open_seats") : null,
+        t(links.length ? "wait.send_links" : "wait.use_link"),
+      ]
         .filter(Boolean)
         .join(" "),
     ),

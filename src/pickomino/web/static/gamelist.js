@@ -84,7 +84,9 @@ function gameRow(game, presets, join) {
         { class: "muted" },
         [
           presetLabel(presetName(game.rules, presets)),
-          game.status === "open" ? (free ? t("games.open_seats", { count: free }) : t("games.invited_only")) : turns(game),
+          game.status === "open"
+            ? t(free ? "games.open_seats" : "games.invited_only", { count: free })
+            : turns(game),
           when(game.updated),
         ]
           .filter(Boolean)

@@ -154,7 +154,8 @@ export function list(items, type = "conjunction") {
  */
 export function translate(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of root.querySelectorAll("[data-i18n-label]"))
+    node.setAttribute("aria-label", t(node.dataset.i18nLabel));
 }
 
 /** A select of the languages we have, set to the current one; choosing reloads in it. */

@@ -82,7 +82,11 @@ function drawSheets(sheets) {
     fill(
       box,
       h("div", { class: "game-info" }, h("h2", {}, t("keeper.resume_title")), h("p", {}, sheetWords(last))),
-      h("a", { class: "btn primary", href: sheetLink(last.id, last.key), testid: "resume-last-link" }, t("keeper.resume")),
+      h(
+        "a",
+        { class: "btn primary", href: sheetLink(last.id, last.key), testid: "resume-last-link" },
+        t("keeper.resume"),
+      ),
     );
 }
 

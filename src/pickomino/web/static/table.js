@@ -75,7 +75,7 @@ function stack(tiles) {
   const top = tiles[tiles.length - 1];
   return h(
     "div",
-    { class: "stack", testid: "stack" },
+    { class: "stack", testid: "stack", role: "group", "aria-label": t("tiles", { count: tiles.length }) },
     h(
       "div",
       { class: "under" },
@@ -121,7 +121,9 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
   fill(
     total,
     h("strong", {}, String(table.total)),
-    table.kept.length > 0 && !table.kept.includes("W") ? h("span", { class: "warn" }, " ", t("dice.no_worm_yet")) : null,
+    table.kept.length > 0 && !table.kept.includes("W")
+      ? h("span", { class: "warn" }, " ", t("dice.no_worm_yet"))
+      : null,
   );
 }
 

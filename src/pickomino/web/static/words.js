@@ -19,7 +19,7 @@ const ACTS = { roll: "act.roll", stop: "act.stop", take: "act.take", steal: "act
 export function actionLabel(action) {
   const [verb, what] = action.split(" ");
   if (verb === "keep") return t(KEEP[what]);
-  return ACTS[verb] ? t(ACTS[verb], { tile: Number(what) }) : action;
+  return ACTS[verb] ? t(ACTS[verb], { tile: what }) : action;
 }
 
 // What the player to move is doing: [said to them, said to the others].
