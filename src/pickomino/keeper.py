@@ -64,7 +64,11 @@ class ScoreSheet:
         }
         options: list[dict[str, object]] = []
         for action in self.state.reportable():
-            option = {"entry": action.name, "kind": action.kind, "tile": action.value}
+            option: dict[str, object] = {
+                "entry": action.name,
+                "kind": action.kind,
+                "tile": action.value,
+            }
             if action.kind == "steal":
                 option["victim"] = victims[action.value]  # type: ignore[index]
             options.append(option)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -15,7 +16,9 @@ from pickomino.core import PickominoError, Rules
 from pickomino.i18n.text import refusal
 
 
-def fail(error: PickominoError, param: click.Parameter | None, ctx: click.Context | None):
+def fail(
+    error: PickominoError, param: click.Parameter | None, ctx: click.Context | None
+) -> NoReturn:
     """A refusal of the engine as click's usage error, in the user's language."""
     raise click.BadParameter(refusal(error, words()), ctx, param)
 

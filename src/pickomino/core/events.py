@@ -130,7 +130,7 @@ def event_dict(event: Event) -> dict[str, object]:
     {'type': 'kept', 'seat': 0, 'face': 'W', 'count': 3, 'total': 15}
     """
     data: dict[str, object] = {"type": EVENT_TYPES[type(event)]}
-    for field in fields(event):  # type: ignore[arg-type]
+    for field in fields(event):
         value = getattr(event, field.name)
         if field.name == "dice":
             value = format_dice(value)
