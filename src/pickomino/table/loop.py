@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from pickomino.core import Action, Counts, Event, Game, GameState
+from pickomino.core import Action, Counts, Event, Game, GameState, Phase
 from pickomino.table.dice import Dice
 from pickomino.table.seats import Player
 
@@ -44,11 +44,23 @@ def apply(target: Game | GameState, step: Step) -> list[Event]:
 
 
 def advance(target: Game | GameState, players: Sequence[Player], dice: Dice) -> list[Event]:
-    """Play on until a person must act or the game ends; returns what happened."""
+    """Play on until a person must act or the game ends; returns what happened.
+
+    :func:`next_step` then :func:`apply`, over and over: written out here, as tournaments
+    play millions of steps through it."""
     state, roll, play = _moves(target)
     events: list[Event] = []
-    while (step := next_step(state, players, dice)) is not None:
-        events += play(step) if step.__class__ is Action else roll(step)  # type: ignore[arg-type]
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.ROLL:
+            dice_shown = dice.roll(state)
+            if dice_shown is None:
+                break
+            events += roll(dice_shown)
+        else:
+            action = players[state.current].choose(state)
+            if action is None:
+                break
+            events += play(action)
     return events
 
 
