@@ -4,8 +4,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from pickomino.i18n import Words
 from pickomino.tui.setup import resume_console
 
@@ -100,11 +98,6 @@ def test_wrong_arguments_get_a_clear_usage_error():
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
 
 
-@pytest.mark.xfail(
-    reason="pickomino.web still imports pickomino.core.render (the web face is being redone)",
-    raises=AssertionError,
-    strict=True,
-)
 def test_serve_refuses_a_database_it_cannot_open(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")  # a file where the database's folder would have to be
