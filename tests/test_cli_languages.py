@@ -64,11 +64,6 @@ def test_odds_speaks_dutch_with_lang(words_in, english_of):
     assert english and not [text for text in english if text in result.output]
 
 
-@pytest.mark.xfail(
-    not catalogue("nl", "terminal"),
-    reason="src/pickomino/i18n/nl/terminal.json is not written yet",
-    strict=True,
-)
 def test_the_dutch_odds_words_are_translated():
     """Issue 15: ``pickomino --lang nl odds`` has no English left (the real catalogue)."""
     english, dutch = catalogue("en", "terminal"), catalogue("nl", "terminal")
