@@ -336,7 +336,7 @@ def test_a_flood_is_cut_off_and_the_game_carries_on(database):
                     message = ws.receive_json()
                     if message["type"] == "error":
                         refused(message, "flood")
-            assert closed.value.code == 1008
+            assert (closed.value.code, closed.value.reason) == (1008, "flood")
         with client.websocket_connect(socket_path(game, 0)) as ws:  # the same seat again
             next_of(ws, "state")
             ws.send_json({"type": "act", "action": "roll", "seq": 0})

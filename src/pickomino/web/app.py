@@ -468,9 +468,10 @@ async def _serve_client(
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():
-                await send(refusal_message(Refused("flood")))
+                flood = Refused("flood")
+                await send(refusal_message(flood))
                 await outbox.drain()
-                await websocket.close(1008, "too many messages")
+                await websocket.close(1008, flood.code)
                 return
             text = message.get("text")
             if text is None:
