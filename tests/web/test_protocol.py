@@ -269,17 +269,17 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
         state = latest_state(ann, 1)
         ann.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"] - 1})
         refused(next_of(ann, "error"), "stale")
-        # A face the roll does not show (eight dice may show all six: then the face just
-        # kept, which cannot be kept twice); either way rule R6.
+        # A face the roll does not show; eight dice may show all six: then, once W is kept,
+        # no face can be kept until the next roll. Either way rule R6.
         missing = [face for face in "12345W" if face not in state["table"]["roll"]]
-        if not missing:
+        if missing:
+            code, params = "face_not_rolled", {"face": missing[0]}
+        else:
             ann.send_json({"type": "act", "action": "keep W", "seq": state["seq"]})
             state = latest_state(ann, 2)
-            missing = ["W"]
+            code, params, missing = "no_keep_now", {"waiting": "roll_or_stop"}, ["W"]
         ann.send_json({"type": "act", "action": f"keep {missing[0]}", "seq": state["seq"]})
-        refusal = next_of(ann, "error")
-        assert refusal["id"] in ("face_not_rolled", "face_kept")
-        refused(refusal, refusal["id"], "R6", face=missing[0])
+        refused(next_of(ann, "error"), code, "R6", **params)
         ann.send_json({"type": "ping"})
         assert next_of(ann, "pong") == {"type": "pong"}
     after = client.get(f"/api/games/{game['id']}/record").json()
@@ -296,7 +296,8 @@ ACT = '{"type": "act", "action": "roll"'
         ("not json", "not_json_object", {}),
         ("[1, 2]", "not_json_object", {}),
         ('{"type": "dance"}', "unknown_message", {"given": "dance"}),
-        ('{"action": "roll"}', "unknown_message", {}),
+        ('{"action": "roll"}', "unknown_message", {"given": "null"}),  # as sent: JSON
+        ('{"type": {"a": true}}', "unknown_message", {"given": '{"a": true}'}),
         ('{"type": "act"}', "bad_message", {"kind": "act", "field": "action"}),
         ('{"type": "act", "action": "", "seq": 0}', "bad_message", {"field": "action"}),
         (ACT + ', "seq": 0, "as": 1}', "bad_message", {"kind": "act", "field": "as"}),

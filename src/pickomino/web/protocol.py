@@ -93,8 +93,10 @@ def parse_message(text: str) -> Message:
         raise BadMessage("not_json_object") from None
     if not isinstance(data, dict):
         raise BadMessage("not_json_object")
-    if data.get("type") not in _TYPES:
-        raise BadMessage("unknown_message", given=str(data.get("type"))[:20])
+    kind = data.get("type")
+    if kind not in _TYPES:  # quoted as sent (JSON: null, not Python's None)
+        given = kind if isinstance(kind, str) else json.dumps(kind)
+        raise BadMessage("unknown_message", given=given[:20])
     try:
         return _adapter.validate_python(data)
     except ValidationError as error:
