@@ -47,6 +47,7 @@ def latest_state(ws, seq: int) -> dict:
 
 # ---------------------------------------------------------------- the lobby API
 NAMES_TWICE = {"seats": [{"name": "Mum"}, {"name": "Bob"}, {"name": " mum"}, {"name": "BOB"}]}
+MUMS, BOBS = {"players": [1, 3], "name": "Mum"}, {"players": [2, 4], "name": "Bob"}
 TWO = [{"name": "A"}, {"name": "B"}]
 BLANK_NAME = {"seats": [{"name": "A"}, {"name": "  "}]}
 GODLIKE = {"seats": [{"name": "A"}, {"name": "B", "bot": "godlike"}]}
@@ -60,6 +61,7 @@ START = ["body", "start_player", "int"]
         ({"seats": [{"name": "Ann"}]}, "too_short", {"ctx": {"min_length": 2}}),
         ({"seats": [{"name": f"P{i}"} for i in range(8)]}, "too_long", {"ctx": {"max_length": 7}}),
         (NAMES_TWICE, "same_name", {"ctx": {"players": [1, 2, 3, 4], "name": "Mum"}}),
+        (NAMES_TWICE, "same_name", {"ctx": {"groups": [MUMS, BOBS]}}),  # every group, named
         (BLANK_NAME, "string_too_short", {"loc": [*SECOND, "name"]}),
         (GODLIKE, "literal_error", {"loc": [*SECOND, "bot"]}),
         ({"seats": TWO, "start_player": 2}, "start_seat", {"ctx": {"high": 1}}),

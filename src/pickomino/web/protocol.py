@@ -22,9 +22,10 @@ comes or goes), ``hint``, ``pong`` and ``error`` (``{"type": "error", "id": "fac
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
 The server closes a connection with one of these codes (after an ``error`` saying why, when
-it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and ``NO_GAME`` are final; after the others a client reconnects
-(a flood: 1008; too far behind: ``FELL_BEHIND``, at once; too many connections from its
-address or watching the game: ``TOO_MANY``, after a pause).
+it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and
+``NO_GAME`` are final; after the others a client reconnects (a flood: 1008; too far behind:
+``FELL_BEHIND``, at once; too many connections from its address or watching the game:
+``TOO_MANY``, after a pause).
 
 >>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
 Act(type='act', action='keep W', seq=3)
