@@ -342,3 +342,12 @@ def test_creating_games_or_sheets_too_fast_is_refused(database):
         refused_http(client.post("/api/games", json=spec), 429, "too_many_new_games")
         sheet = client.post("/api/sheets", json={"names": ["A", "B"]})
         refused_http(sheet, 429, "too_many_new_games")
+
+
+def test_unknown_addresses_and_methods_are_refused_with_an_id_not_words(client):
+    for path in ("/nope", "/api/nope", "/static/nope.js", "/i18n/x.json"):
+        refused_http(client.get(path), 404, "no_page")
+    listing = client.delete("/api/games")  # the lobby's list takes GET and POST only
+    refused_http(listing, 405, "method_not_allowed")
+    assert listing.headers["allow"]  # Starlette's headers stay
+    refused_http(client.get("/api/sheets"), 405, "method_not_allowed")  # nobody lists sheets
