@@ -134,7 +134,7 @@ def test_join_takes_only_open_seats(client):
         ("Cy", True, True),
         ("Bob", False, False),
     ]
-    refused_http(client.post("/api/games/nope/join", json={"name": "X"}), 404, "no_game")
+    refused_http(client.post("/api/games/nope/join", json={"name": "X"}), 404, "no_game", id="nope")
 
 
 def test_links_are_absolute_on_the_public_url(database):

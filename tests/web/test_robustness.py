@@ -160,12 +160,13 @@ def test_hostile_input_gets_clear_answers(client):
         invalid(response, "unprintable_name", loc=["body", "seats", 0, "name"])
     huge = {"seats": [{"name": "A"}, {"name": "B"}], "rules": "official" + " " * 20_000}
     refused_http(client.post("/api/games", json=huge), 413, "body_too_big", most=16384)
-    for path, code in [
-        ("/api/games/%00/record", "no_game"),
-        ("/api/games/a%20b/replay", "no_game"),
-        ("/api/sheets/%00", "no_sheet"),
+    for path, shown in [  # the id as asked for, invisible characters made visible
+        ("/api/games/%00/record", "\ufffd"),
+        ("/api/games/a%20b/replay", "a b"),
+        ("/api/games/a%E2%80%AEb/replay", "a\ufffdb"),
     ]:
-        refused_http(client.get(path), 404, code)
+        refused_http(client.get(path), 404, "no_game", id=shown)
+    refused_http(client.get("/api/sheets/%00"), 404, "no_sheet")
 
 
 @pytest.mark.slow  # a real server process
