@@ -352,3 +352,14 @@ def test_unknown_addresses_and_methods_are_refused_with_an_id_not_words(client):
     refused_http(listing, 405, "method_not_allowed")
     assert listing.headers["allow"]  # Starlette's headers stay
     refused_http(client.get("/api/sheets"), 405, "method_not_allowed")  # nobody lists sheets
+
+
+def test_an_unexpected_failure_is_a_500_with_an_id_not_words(database, monkeypatch):
+    app = create_app(database)
+    with TestClient(app, raise_server_exceptions=False) as client:
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(Store, "listing", broken)
+        refused_http(client.get("/api/games"), 500, "server_error")

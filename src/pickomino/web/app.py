@@ -249,6 +249,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_refusal)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
@@ -466,6 +467,11 @@ async def _http_refusal(request: Request, error: HTTPException) -> Response:
         )  # fmt: skip
         error = FastAPIHTTPException(error.status_code, refusal.to_dict(), error.headers)
     return await http_exception_handler(request, error)
+
+
+async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
+    """A bug's 500 as an id too (the error itself is logged, and goes to no client)."""
+    return JSONResponse({"detail": Refused("server_error").to_dict()}, status_code=500)
 
 
 async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
