@@ -288,6 +288,25 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
     assert len(after["moves"]) == state["seq"]  # nothing refused was stored
 
 
+def test_a_player_cannot_name_their_own_dice(client):
+    """The server rolls (the table's system dice): a roll typed in as a record writes it is
+    refused, on the player's own turn at a roll too, and changes nothing."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        state = next_of(ann, "state")
+        assert state["table"]["phase"] == "roll" and state["actions"] == ["roll"]
+        for action in ("dice WWWWWWWW", "DICE  wwwwwwww", "dice 12345W12"):
+            ann.send_json({"type": "act", "action": action, "seq": 0})
+            answer = ann.receive_json()  # nobody else moves: the answer comes next
+            assert answer["type"] == "error", answer
+            refused(answer, "dice_not_typed", "R5")
+        ann.send_json({"type": "sync"})
+        again = next_of(ann, "state")
+        assert (again["seq"], again["table"]) == (0, state["table"])
+        assert again["full_log"] == state["full_log"] == []
+    assert client.get(f"/api/games/{game['id']}/record").json()["moves"] == []
+
+
 # ------------------------------------------------------------- bad messages
 ACT = '{"type": "act", "action": "roll"'
 
