@@ -92,7 +92,7 @@ def check_ranking(ranking: list[dict], tie: str | None) -> None:
 
 def check_table(table: dict) -> None:
     over = {"ranking", "tie_break"} if table["over"] else set()
-    assert set(table) == TABLE | over, table  # no result text: the page words the ranking
+    assert set(table) == TABLE | over, sorted(set(table) ^ (TABLE | over))  # no result text
     if over:
         check_ranking(table["ranking"], table["tie_break"])
 
@@ -101,8 +101,8 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
     """Any message from the WebSocket: its shape, and no words but ``allowed`` names."""
     kind = message["type"]
     if kind == "state":
-        assert set(message) == STATE, message
-        assert all(set(seat) == SEAT for seat in message["seats"])
+        assert set(message) == STATE, sorted(set(message) ^ STATE)
+        assert all(set(seat) == SEAT for seat in message["seats"]), message["seats"]
         check_table(message["table"])
         for entry in message["log"]:
             check_entry(entry)
@@ -117,4 +117,4 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
         assert set(message) == {"type", "seat", "name"}, message
     else:
         assert message == {"type": "pong"}, message
-    assert words_in(message, allowed) == [], message
+    assert words_in(message, allowed) == [], kind
