@@ -19,6 +19,7 @@ from pickomino.web.store import Store
 
 from .clients import create as create_game
 from .clients import invalid, next_of, refused, refused_http, socket_path
+from .wire import check_message
 
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
@@ -368,11 +369,13 @@ def test_a_flood_is_cut_off_and_the_game_carries_on(database):
 # ------------------------------------------------------------- a whole game
 def play_to_the_end(ws, database: Path, game_id: str) -> dict:
     """Play the first offered action whenever it is our turn; check at every state that
-    its moves were stored before it was broadcast."""
+    its moves were stored before it was broadcast, and that it holds no words."""
     store = Store(database)
     try:
         while True:
             state = next_of(ws, "state")
+            names = {seat["name"] for seat in state["seats"]}
+            check_message({k: v for k, v in state.items() if k != "full_log"}, {game_id, *names})
             stored = store.load(game_id)
             assert stored is not None and len(stored.moves) >= state["seq"]
             if state["table"]["over"]:
