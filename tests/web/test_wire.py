@@ -189,3 +189,29 @@ def test_no_other_file_is_served_from_the_catalogues(client: TestClient, path: s
     terminal = catalogue("en", "terminal")
     assert not any(text in response.text for text in list(terminal.values())[:20])
     assert "LANGUAGES" not in response.text and "import" not in response.text
+
+
+def test_the_keepers_answers_and_the_options_hold_no_words(client: TestClient):
+    names = ["Ann", "Bob"]
+    sheet = client.post("/api/sheets", json={"names": names}).json()
+    key, path = {"Sheet-Key": sheet.pop("key")}, f"/api/sheets/{sheet['id']}"
+    allowed = {*names, sheet["id"], sheet.pop("link")}
+    answers = [sheet]
+    for entry in ("take 25", "steal 25", "bust", "take 30"):
+        answers.append(client.post(f"{path}/entries", json={"entry": entry}, headers=key).json())
+    answers.append(client.post(f"{path}/undo", headers=key).json())
+    views = [*answers, client.get(path, headers=key).json()]
+    for view in views:
+        assert words_in(view, allowed) == [], view
+        check_table(view["table"])
+        for entry in view["log"]:
+            check_entry(entry)
+        assert {option["kind"] for option in view["options"]} <= {"take", "steal", "bust"}
+    reports = [
+        client.post(f"{path}/dice", json=dice, headers=key).json()
+        for dice in ({"kept": ""}, {"rolled": "1234WW55"}, {"kept": "W", "rolled": "WWWWWWW"})
+    ]
+    assert [report["phase"] for report in reports] == ["roll", "keep", "bust"]
+    assert (reports[-1]["reason"], reports[-1]["rule"]) == ("no_new_face", "R7")
+    assert words_in(reports) == []
+    assert words_in(client.get("/api/options").json()) == []
