@@ -94,7 +94,7 @@ def shown_id(text: str, limit: int = 40) -> str:
     a right-to-left mark) shown as ``�``. Not in quotes: the words around it (in the
     reader's language) quote it as that language does.
 
-    >>> shown_id("a\u202eb"), shown_id("x" * 50, 4)
+    >>> shown_id("a" + chr(0x202E) + "b"), shown_id("x" * 50, 4)  # a right-to-left mark
     ('a�b', 'xxxx…')
     """
     shown = "".join(char if char.isprintable() else "\ufffd" for char in text[:limit])
