@@ -30,7 +30,7 @@ def follow(client: object, message: dict) -> dict:
     return message
 
 
-def refused(refusal: dict, code: str, rule: str | None = None, **params: Any) -> dict:
+def refused(refusal: dict, code: str, rule: str | None = None, /, **params: Any) -> dict:
     """Check a refusal (a WebSocket ``error`` or an HTTP answer's ``detail``): its id, one
     the catalogue has words for, its rule, and ``params`` among its parameters."""
     assert refusal["id"] == code, refusal
@@ -41,7 +41,9 @@ def refused(refusal: dict, code: str, rule: str | None = None, **params: Any) ->
     return refusal
 
 
-def refused_http(response: Any, status: int, code: str, rule: str | None = None, **params: Any):
+def refused_http(
+    response: Any, status: int, code: str, rule: str | None = None, /, **params: Any
+) -> dict:
     """An HTTP refusal: its status, and its ``detail`` as :func:`refused` checks it."""
     assert response.status_code == status, response.text
     return refused(response.json()["detail"], code, rule, **params)

@@ -13,6 +13,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
@@ -352,6 +353,12 @@ def test_unknown_addresses_and_methods_are_refused_with_an_id_not_words(client):
     refused_http(listing, 405, "method_not_allowed")
     assert listing.headers["allow"]  # Starlette's headers stay
     refused_http(client.get("/api/sheets"), 405, "method_not_allowed")  # nobody lists sheets
+
+    async def teapot() -> None:  # any other refusal Starlette words
+        raise StarletteHTTPException(418, "I'm a teapot")
+
+    client.app.add_api_route("/teapot", teapot)
+    refused_http(client.get("/teapot"), 418, "http_status", status=418)
 
 
 def test_an_unexpected_failure_is_a_500_with_an_id_not_words(database, monkeypatch):
