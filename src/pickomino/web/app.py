@@ -19,6 +19,10 @@ HTTP:
   :mod:`pickomino.web.keeper_api`).
 - ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
 
+A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
+:mod:`pickomino.web.errors`; an address with no route too: ``no_page``); a request of the
+wrong shape is a 422 with FastAPI's list of problems (``type``, ``loc``, ``ctx``).
+
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 """
 
@@ -36,12 +40,15 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import Depends, FastAPI, Request, WebSocket
+from fastapi import HTTPException as FastAPIHTTPException
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -241,6 +248,8 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_refusal)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
@@ -447,6 +456,24 @@ async def _invalid_request(_request: Request, error: RequestValidationError) -> 
     return JSONResponse({"detail": jsonable_encoder(problems)}, status_code=422)
 
 
+async def _http_refusal(request: Request, error: HTTPException) -> Response:
+    """Starlette's own refusals (no route for the address, a method it does not take)
+    carry English words: they become ids like the app's own (those pass as they are)."""
+    if isinstance(error.detail, str):
+        refusal = (
+            Refused("no_page") if error.status_code == 404
+            else Refused("method_not_allowed") if error.status_code == 405
+            else Refused("http_status", status=error.status_code)
+        )  # fmt: skip
+        error = FastAPIHTTPException(error.status_code, refusal.to_dict(), error.headers)
+    return await http_exception_handler(request, error)
+
+
+async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
+    """A bug's 500 as an id too (the error itself is logged, and goes to no client)."""
+    return JSONResponse({"detail": Refused("server_error").to_dict()}, status_code=500)
+
+
 async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
     """Say why, then close with ``code`` (the reason's id as the close reason)."""
     await websocket.send_text(refusal_message(refusal))
@@ -468,9 +495,10 @@ async def _serve_client(
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():
-                await send(refusal_message(Refused("flood")))
+                flood = Refused("flood")
+                await send(refusal_message(flood))
                 await outbox.drain()
-                await websocket.close(1008, "too many messages")
+                await websocket.close(1008, flood.code)
                 return
             text = message.get("text")
             if text is None:

@@ -62,7 +62,9 @@ class GameSetup(BaseModel):
     """The rules and who starts; a subclass lists the players and names them (``names``),
     and gets different names and a start seat that exists checked. Names that differ only
     in case or spaces are the same name: the 422 says which players (``ctx.players``, the
-    numbers from 1, so a form can mark their rows)."""
+    numbers from 1, so a form can mark their rows), and each group of them with its name
+    (``ctx.groups``: ``[{"players": [1, 3], "name": "Mum"}, …]``; ``ctx.group`` and
+    ``ctx.name`` are the first of them)."""
 
     model_config = ConfigDict(extra="forbid")
     rules: Annotated[str, Field(max_length=200)] = "official"
@@ -74,13 +76,13 @@ class GameSetup(BaseModel):
     @model_validator(mode="after")
     def _check_players(self) -> GameSetup:
         names = self.player_names()
-        if groups := same_names(names):  # the page words it from ctx: players, name
-            group = groups[0]
+        if groups := same_names(names):  # the page words it from ctx
+            named = [{"players": group, "name": names[group[0] - 1]} for group in groups]
             players = sorted(number for group in groups for number in group)
             raise PydanticCustomError(
                 "same_name",
-                "players {players} have the same name {name}",
-                {"players": players, "name": names[group[0] - 1], "group": group},
+                "players {group} have the same name {name}",
+                {"players": players, "name": named[0]["name"], "group": groups[0], "groups": named},
             )
         if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
             raise PydanticCustomError(

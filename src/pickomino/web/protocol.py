@@ -22,9 +22,10 @@ comes or goes), ``hint``, ``pong`` and ``error`` (``{"type": "error", "id": "fac
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
 The server closes a connection with one of these codes (after an ``error`` saying why, when
-it can): ``BAD_TOKEN`` and ``NO_GAME`` are final; after the others a client reconnects
-(a flood: 1008; too far behind: ``FELL_BEHIND``, at once; too many connections from its
-address or watching the game: ``TOO_MANY``, after a pause).
+it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and
+``NO_GAME`` are final; after the others a client reconnects (a flood: 1008; too far behind:
+``FELL_BEHIND``, at once; too many connections from its address or watching the game:
+``TOO_MANY``, after a pause).
 
 >>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
 Act(type='act', action='keep W', seq=3)
@@ -93,8 +94,10 @@ def parse_message(text: str) -> Message:
         raise BadMessage("not_json_object") from None
     if not isinstance(data, dict):
         raise BadMessage("not_json_object")
-    if data.get("type") not in _TYPES:
-        raise BadMessage("unknown_message", given=str(data.get("type"))[:20])
+    kind = data.get("type")
+    if kind not in _TYPES:  # quoted as sent (JSON: null, not Python's None)
+        given = kind if isinstance(kind, str) else json.dumps(kind)
+        raise BadMessage("unknown_message", given=given[:20])
     try:
         return _adapter.validate_python(data)
     except ValidationError as error:
