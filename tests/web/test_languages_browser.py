@@ -20,7 +20,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from pickomino.web.process import ServerProcess
 
-from .browser import PHONE, Pages, browser, pages
+from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clicking import create_game, grill_tile, play_until_over, tap
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
@@ -258,3 +258,20 @@ def test_the_score_keeper_shows_no_english(
         phone.goto(server.url + "/keeper")
         expect(phone.get_by_test_id("sheet-row")).to_have_count(1)
         assert_no_english(phone, language, "the list of sheets")
+
+
+# ----------------------------------------------------------- a phone
+@pytest.mark.parametrize("language", ["fi", "de", "fr", "nl", "da"])
+def test_a_phone_needs_no_sideways_scroll_in_any_language(
+    server: ServerProcess, pages: Pages, language: str
+) -> None:
+    """Long words ("todennäköisyys", "Fehlwurfrisiko") must not widen the table on a phone,
+    with the hint's table open (its headers are the longest words of the page)."""
+    game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+    with pages.checked():
+        ann = pages.open(server.url + game["seats"][0]["link"], viewport=PHONE, locale=language)
+        ann.get_by_test_id("roll-button").click()
+        expect(ann.get_by_test_id("roll").locator("button.die").first).to_be_visible()
+        ann.get_by_test_id("hint-button").click()
+        expect(ann.get_by_test_id("hint-table")).to_be_visible()
+        assert no_horizontal_scroll(ann), language
