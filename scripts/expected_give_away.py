@@ -12,7 +12,6 @@ Run: ``.venv/bin/python scripts/expected_give_away.py --games 600 --turns 1,2``
 from __future__ import annotations
 
 import math
-import random
 from functools import partial
 
 import click
@@ -20,27 +19,22 @@ import numpy as np
 
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import Planner
-from pickomino.core import GameState, sample_roll
+from pickomino.core import GameState
 from pickomino.sim.tournament import parallel_map
+from pickomino.table import SeededDice, turn_starts
 
 PHASES = ((9, 16), (5, 8), (3, 4), (0, 2))  # face-up tiles left on the grill
 
 
 def game_give_aways(game: int, depths: tuple[int, ...]) -> list[tuple[int, list[float]]]:
     """(face-up tiles, give-away at each depth) at every turn start of one seeded game."""
-    rng = random.Random(f"give-away:{game}")
     bot = make_bot("expected")
     planners = [(Planner(), depth) for depth in depths]
     state = GameState(2, start_player=game % 2)
     turns = []
-    while not state.is_over:
-        if state.is_chance() and not any(state.kept):
-            losses = [planner.give_away(state, depth) for planner, depth in planners]
-            turns.append((len(state.grill), losses))
-        if state.is_chance():
-            state.apply_roll(sample_roll(state.dice_left, rng))
-        else:
-            state.apply(bot.choose(state))
+    for start in turn_starts(state, [bot, bot], SeededDice(f"give-away:{game}")):
+        losses = [planner.give_away(start, depth) for planner, depth in planners]
+        turns.append((len(start.grill), losses))
     return turns
 
 

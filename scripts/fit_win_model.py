@@ -8,13 +8,13 @@ the held-out log-loss. Run: ``.venv/bin/python scripts/fit_win_model.py --games 
 
 from __future__ import annotations
 
-import random
-
 import click
 import numpy as np
 
 from pickomino.bots import make_bot
-from pickomino.core import GameState, Rules, sample_roll, worms_on
+from pickomino.core import GameState, Rules, worms_on
+from pickomino.table import SeededDice
+from pickomino.table import turn_starts as played_turn_starts
 
 C = 2.0
 
@@ -22,25 +22,18 @@ C = 2.0
 def turn_starts(game: int) -> list[tuple[float, ...]]:
     """(lead, grill worms, my top worms, their top worms, I move, who holds the higher tile
     (+1 me, -1 them: the tie-break of R20), I won) per player and turn."""
-    rng = random.Random(f"fit:{game}")
     bots = [make_bot("expected"), make_bot("expected")]
     state = GameState(2, Rules(), start_player=game % 2)
-    seen = []
-    while not state.is_over:
-        if state.is_chance() and not any(state.kept):
-            seen.append(
-                (
-                    state.scores(),
-                    sum(worms_on(t) for t in state.grill),
-                    [worms_on(s[-1]) if s else 0 for s in state.stacks],
-                    [max(s, default=0) for s in state.stacks],
-                    state.current,
-                )
-            )
-        if state.is_chance():
-            state.apply_roll(sample_roll(state.dice_left, rng))
-        else:
-            state.apply(bots[state.current].choose(state))
+    seen = [
+        (
+            start.scores(),
+            sum(worms_on(t) for t in start.grill),
+            [worms_on(s[-1]) if s else 0 for s in start.stacks],
+            [max(s, default=0) for s in start.stacks],
+            start.current,
+        )
+        for start in played_turn_starts(state, bots, SeededDice(f"fit:{game}"))
+    ]
     winners = state.winners()
     rows = []
     for scores, grill, tops, highest, mover in seen:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pickomino import table
 from pickomino.bots import BOTS, DIFFICULTIES, make_bot
 from pickomino.bots.strategist import Planner, value_after, win_probability
 from pickomino.core import GameState, Phase, Rules, sample_roll
@@ -33,7 +34,7 @@ def test_every_bot_plays_only_legal_actions_to_the_end(name):
 
 
 def test_unknown_bot_is_refused_with_the_known_names():
-    with pytest.raises(ValueError, match="unknown bot 'genius'.*expected.*expert"):
+    with pytest.raises(ValueError, match="unknown bot genius; the bots are .*expected.*expert"):
         make_bot("genius")
 
 
@@ -166,16 +167,9 @@ def test_planner_memory_does_not_change_values():
 
 def turn_starts(game_seed: int) -> list[GameState]:
     """Every turn start of a seeded `expected` self-play game, in order."""
-    rng, state = random.Random(game_seed), GameState(2)
-    bots, starts = [make_bot("expected"), make_bot("expected")], []
-    while not state.is_over:
-        if state.is_chance() and not any(state.kept):
-            starts.append(state.copy())
-        if state.is_chance():
-            state.apply_roll(sample_roll(state.dice_left, rng))
-        else:
-            state.apply(bots[state.current].choose(state))
-    return starts
+    bots = [make_bot("expected"), make_bot("expected")]
+    starts = table.turn_starts(GameState(2), bots, table.SeededDice(game_seed))
+    return [state.copy() for state in starts]
 
 
 def test_give_away_is_never_negative_and_shows_where_expected_plays_for_worms():

@@ -34,8 +34,8 @@ def test_r11_only_face_up_grill_tiles_can_be_taken():
 
 def test_r14_only_the_top_tile_of_an_opponent_can_be_stolen():
     sheet = sheet_at([[22], [24, 31], [27]])
-    offered = {o["entry"]: o["label"] for o in sheet.options() if o["kind"] == "steal"}
-    assert offered == {"steal 27": "stole 27 from P2", "steal 31": "stole 31 from P1"}
+    offered = {o["entry"]: o["victim"] for o in sheet.options() if o["kind"] == "steal"}
+    assert offered == {"steal 27": 2, "steal 31": 1}  # the seat each is stolen from
     for tile in (24, 22, 29):  # under a top, own top, on the grill
         with pytest.raises(IllegalAction) as refused:
             sheet.enter(f"steal {tile}")
@@ -51,7 +51,7 @@ def test_r15_r16_a_bust_returns_the_top_tile_and_turns_the_highest_face_down():
     assert 27 in sheet.state.grill and sheet.state.face_down == (36,)
     assert sheet.log()[-3:] == [
         "  P0 busts",
-        "  P0's 27 goes back to the grill",
+        "  P0 puts 27 back on the grill",
         "  36 is turned face down",
     ]
 
@@ -76,7 +76,7 @@ def test_r18_the_game_ends_when_the_grill_is_empty_and_nothing_more_is_entered()
     sheet = sheet_at([last, []], current=1)
     sheet.enter("take 30")
     assert sheet.state.is_over and sheet.options() == []
-    assert sheet.result().startswith("1. P0 ")
+    assert sheet.result().startswith("1. P0: ")
     with pytest.raises(IllegalAction, match="over"):
         sheet.enter("bust")
 

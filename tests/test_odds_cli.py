@@ -233,16 +233,18 @@ def test_advise_before_the_first_roll():
 def test_advise_reports_a_bust_roll():
     # Kept W W 4; the five dice show only W and 4 again: no face can be kept (R7).
     report = run_json("advise", "--kept", "WW4", "--rolled", "WW444")
-    assert report["phase"] == "bust" and report["choices"] == [] and "R7" in report["reason"]
+    assert report["phase"] == "bust" and report["choices"] == []
+    assert report["reason"] == "no_new_face" and report["rule"] == "R7"
     human = run("advise", "--kept", "WW4", "--rolled", "WW444")
-    assert human.returncode == 0 and "Bust:" in human.stdout
+    assert human.returncode == 0
+    assert "Bust: the roll showed no face that was not kept already (R7)" in human.stdout
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--kept", "W6"), "'6' is not a die face"),
-        (("--rolled", "12W456"), "'6' is not a die face"),
+        (("--kept", "W6"), "6 is not a die face: the faces are 1, 2, 3, 4, 5 and W (worm) (R2)"),
+        (("--rolled", "12W456"), "6 is not a die face"),
         (("--kept", "WWWWWWWWW"), "9 dice"),
         (("--me", "40"), "no tile 40"),
         (("--me", "25", "--opponent", "22 25"), "tile 25 is placed twice"),

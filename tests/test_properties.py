@@ -361,8 +361,9 @@ def _assert_refused(state: GameState, attempt: object, call: Callable[[], object
     snapshot = state.to_dict()
     try:
         call()
-    except IllegalAction as error:
-        assert error.rule, f"{attempt!r}: IllegalAction without a rule"
+    except IllegalAction as error:  # a move names its rule; an undo has none to name
+        assert error.rule or attempt == "undo", f"{attempt!r}: IllegalAction without a rule"
+        assert error.code and str(error), f"{attempt!r}: IllegalAction without words"
     else:
         raise AssertionError(f"{attempt!r} was accepted in phase {state.phase}")
     assert state.to_dict() == snapshot, f"{attempt!r} changed the state"

@@ -7,6 +7,8 @@ import pytest
 
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord, IllegalAction, RecordError, Rules
+from pickomino.i18n import Words
+from pickomino.i18n.text import log_lines, ranking_lines
 
 
 def played_game(seed: int = 5, seats=("Ann", "Bob", "Cy"), rules=None) -> Game:
@@ -55,20 +57,20 @@ def test_dice_in_a_record_may_be_written_in_any_order():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "chess"}, "not a Pickomino record"),
+        ({"format": "chess"}, "not a Pickomino file"),
         ({"version": 99}, "version 99 is not supported"),
         ({"seats": ["Solo"]}, "R1"),
         ({"seats": ["A", "B", "C", "D", "E", "F", "G", "H"]}, "R1"),
-        ({"seats": ["A", ""]}, "non-empty player names"),
-        ({"start_player": 3}, "start_player"),
-        ({"start_player": True}, "start_player"),
+        ({"seats": ["A", ""]}, "non-empty names"),
+        ({"start_player": 3}, "start player"),
+        ({"start_player": True}, "start player"),
         ({"rules": {"lower_tile": "far"}}, "lower_tile"),
-        ({"rules": {"house_rule": True}}, "unknown rule option"),
+        ({"rules": {"house_rule": True}}, "unknown rule option house_rule"),
         ({"rules": {"flip_returned_highest": "yes"}}, "true or false"),
-        ({"moves": "keep W"}, "list of strings"),
-        ({"moves": [1, 2]}, "list of strings"),
+        ({"moves": "keep W"}, "list of texts"),
+        ({"moves": [1, 2]}, "list of texts"),
         ({"meta": []}, "meta"),
-        ({"extra": 1}, "unknown key"),
+        ({"extra": 1}, "unknown keys"),
     ],
 )
 def test_a_malformed_record_is_refused_with_a_clear_error(change, message):
@@ -92,14 +94,14 @@ def test_text_that_is_not_a_record_is_refused(text):
 def test_a_tampered_move_names_the_move_and_the_rule():
     data = record_dict()
     data["moves"][1] = "take 36"
-    with pytest.raises(RecordError, match=r"move 2 \('take 36'\) cannot be played: R11"):
+    with pytest.raises(RecordError, match=r"R11: move 2 \(take 36\) cannot be played"):
         Game.from_json(json.dumps(data))
 
 
 def test_tampered_dice_are_refused():
     data = record_dict()
     data["moves"][0] = "dice 123"
-    with pytest.raises(RecordError, match="move 1.*R5"):
+    with pytest.raises(RecordError, match="R5: move 1 "):
         Game.from_json(json.dumps(data))
     data["moves"][0] = "dice 1234567X"
     with pytest.raises(RecordError, match="not a die face"):
@@ -141,5 +143,8 @@ def test_turns_group_the_moves_by_player():
     assert [t.number for t in turns] == list(range(1, len(turns) + 1))
     assert [t.seat for t in turns[:4]] == [1, 0, 1, 0]
     assert sum(len(t.moves) for t in turns) == len(game.record.moves)
-    log = game.render_log()
-    assert log.startswith("Turn 1 - Bob") and "Game over" in log
+    words = Words("en")
+    log = log_lines(game.history, game.seats, words)
+    ranking = ranking_lines(game.state.ranking(), game.seats, words)
+    assert log[0] == "Turn 1 – Bob"
+    assert log[-len(ranking) - 1 :] == ["  Game over.", *("  " + line for line in ranking)]

@@ -1,4 +1,4 @@
-"""One test (at least) per rule R1–R21 and worked case C1–C11 of docs/rules.md.
+"""One test (at least) per rule R1–R21 and worked case C1–C11 (pickomino/i18n/en/rules.md).
 
 Positions are built with ``GameState.from_position`` and dice are typed in, so every
 expectation below comes from the rules text, not from the engine.

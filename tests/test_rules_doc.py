@@ -1,14 +1,15 @@
-"""docs/rules.md, the code and the tests stay in step.
+"""The rules (src/pickomino/i18n/en/rules.md, the English text the translations follow), the
+code and the tests stay in step.
 
-Every rule id the code cites (in messages, comments and docstrings) must be a linkable anchor
-of docs/rules.md, and every rule and worked case there must be named by a test.
+Every rule id the code cites (in messages, catalogues, comments and docstrings) must be a
+linkable anchor of the rules, and every rule and worked case there must be named by a test.
 """
 
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES_DOC = ROOT / "docs" / "rules.md"
+RULES_DOC = ROOT / "src" / "pickomino" / "i18n" / "en" / "rules.md"
 CITED = re.compile(r"\b[RC]\d+[a-z]?\b")
 ANCHOR = re.compile(r'<a id="([RC]\d+[a-z]?)"></a>')
 
@@ -27,7 +28,7 @@ def ids_in(paths) -> dict[str, set[Path]]:
 
 
 def source_files():
-    return (p for p in (ROOT / "src").rglob("*") if p.suffix in (".py", ".js", ".html"))
+    return (p for p in (ROOT / "src").rglob("*") if p.suffix in (".py", ".js", ".html", ".json"))
 
 
 def test_rules_doc_has_every_rule_and_case_once_in_order():
@@ -45,7 +46,7 @@ def test_every_rule_cited_in_the_code_and_readme_is_in_the_rules_doc():
         for rule, where in cited.items()
         if rule.startswith("R") and rule not in documented
     }
-    assert not missing, f"cited but not in docs/rules.md: {missing}"
+    assert not missing, f"cited but not in the rules: {missing}"
 
 
 def test_every_rule_and_case_of_the_rules_doc_is_named_by_a_test():
@@ -53,4 +54,4 @@ def test_every_rule_and_case_of_the_rules_doc_is_named_by_a_test():
     named = ids_in(tests)
     # A sub-rule is named by its own id: a test of R11a does not count for R11, nor back.
     unnamed = [rule for rule in anchors() if rule not in named]
-    assert not unnamed, f"no test names {unnamed} of docs/rules.md"
+    assert not unnamed, f"no test names {unnamed} of the rules"

@@ -16,11 +16,13 @@ from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
 from pickomino.cli import main
-from pickomino.core import Bust, Game, Phase, Rules
-from pickomino.core.render import describe_event, describe_ranking, worms_column
+from pickomino.core import Bust, Game, Phase, PickominoError, Rules
+from pickomino.i18n import Words
+from pickomino.i18n.text import describe_event, ranking_lines, render_state, worm_column
+from pickomino.table import Seat, SeededDice, Session
 from pickomino.tui.app import EndScreen, PickominoApp
-from pickomino.tui.session import BustWarning, Session
-from pickomino.tui.setup import default_players, new_session, parse_players, resume_session
+from pickomino.tui.console import BustWarning, Console
+from pickomino.tui.setup import default_players, new_console, parse_players, resume_console
 
 #: Line-mode commands that always move a game on: roll, keep the first face shown (worms
 #: first), and stop or take the first claim. Wrong ones are refused and the next is tried.
@@ -35,6 +37,19 @@ def _in_a_scratch_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+ENGLISH = Words("en")
+
+
+def hot_seat(game: Game) -> Console:
+    """A console for a game of people only (every seat a person), with seeded dice."""
+    seats = [Seat(name) for name in game.seats]
+    return Console(Session(game, seats, SeededDice(1)), ENGLISH)
+
+
+def bot_seats(console: Console) -> list[int]:
+    return [seat for seat, s in enumerate(console.session.seats) if s.bot is not None]
+
+
 def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pickomino", "play", "--plain", *args],
@@ -47,15 +62,15 @@ def play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 # ------------------------------------------------------------------- --players
 def test_players_parse_people_and_bots_by_name_or_difficulty():
-    seats = parse_players(" Ann , bot:expert,Bob,bot:random")
+    seats = parse_players(" Ann , bot:expert,Bob,bot:random", ENGLISH)
     assert [(s.name, s.bot) for s in seats] == [
         ("Ann", None),
         ("Bot 2 (expert)", "expert"),
         ("Bob", None),
         ("Bot 4 (random)", "random"),
     ]
-    session = new_session("Ann,bot:expert,Bob,bot:random", Rules(), seed=1)
-    assert sorted(session.bots) == [1, 3] and session.game.record.meta["bots"][1] == "expert"
+    console = new_console("Ann,bot:expert,Bob,bot:random", Rules(), seed=1, words=ENGLISH)
+    assert bot_seats(console) == [1, 3] and console.session.game.record.meta["bots"][1] == "expert"
 
 
 @pytest.mark.parametrize(
@@ -63,18 +78,21 @@ def test_players_parse_people_and_bots_by_name_or_difficulty():
     [
         ("Ann", "2 to 7 players, not 1 (R1)"),
         ("Ann," + ",".join(["bot:easy"] * 7), "2 to 7 players, not 8 (R1)"),
-        ("Ann,bot:grandmaster", "unknown bot 'grandmaster'"),
-        ("Ann,,Bob", "seat 2 has no name"),
-        ("Ann,bot:", "write bot:NAME"),
+        ("Ann,bot:grandmaster", "unknown bot grandmaster; the bots are random,"),
+        ("Ann,,Bob", "player 2 has no name"),
+        ("Ann,bot:", "player 2: write bot:LEVEL"),
         ("Ann,Ann", "given twice: Ann"),
-        ("9", "seat 1 is the number 9, not a name"),  # --players lists seats: it is no count
-        ("", "no players given"),  # not the default players
-        (" , ", "seat 1 has no name"),
+        ("9", "player 1 is the number 9, not a name"),  # --players lists seats: no count
+        ("", "name at least two players"),  # not the default players
+        (" , ", "player 1 has no name"),
     ],
 )
 def test_players_errors(players, message):
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        new_session(players, Rules(), seed=1)
+    with pytest.raises(PickominoError) as refused:
+        new_console(players, Rules(), seed=1, words=ENGLISH)
+    error = refused.value
+    said = f"{ENGLISH.error(error)} ({error.rule})" if error.rule else ENGLISH.error(error)
+    assert message in said
     result = CliRunner().invoke(main, ["play", "--plain", "--players", players])
     assert result.exit_code == 2 and message in result.output
 
@@ -82,15 +100,16 @@ def test_players_errors(players, message):
 def test_a_person_is_called_by_the_login_name_so_the_log_reads_right(monkeypatch):
     """Issue 14, item 18: the default seat "You" made "You busts at 12"."""
     monkeypatch.setenv("LOGNAME", "ann")
-    assert default_players() == "ann,bot:hard,bot:hard"
-    game = Game(new_session(default_players(), Rules(), seed=1).names)
+    assert default_players(ENGLISH) == "ann,bot:hard,bot:hard"
+    game = Game(new_console(default_players(ENGLISH), Rules(), seed=1, words=ENGLISH).names)
     game.roll("11111222")
     game.play("keep 1")
     bust = game.play("stop")[0]
-    assert describe_event(bust, game.seats) == "ann busts at 5: no worm among the kept dice (R10)"
+    said = describe_event(bust, game.seats, ENGLISH)
+    assert said == "ann busts at 5: no worm among the kept dice (R10)"
     for login in ("bot:hard", "7", "Ann,Bob", "tab\there"):  # no name for a seat
         monkeypatch.setenv("LOGNAME", login)
-        assert default_players() == "Player,bot:hard,bot:hard"
+        assert default_players(ENGLISH) == "Player,bot:hard,bot:hard"
 
 
 def test_resume_refuses_options_that_would_change_the_game(tmp_path):
@@ -105,15 +124,31 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     played = play("--players", "Ann,bot:hard", "--seed", "5", stdin="dance\nhint\n" + CYCLE)
     assert played.returncode == 0, played.stderr
     out = played.stdout
-    assert "Error: 'dance' is not an action" in out and "Try again" in out
-    assert "[r] roll      tile  76.8%" in out  # the hint before the first roll
+    assert "Ann> dance is not a move: write keep 1–5" in out and "Try again" in out
+    assert "[r] roll  tile 76.8%  worms +1.64  bust 23.2%" in out  # the hint before the roll
     assert "Ann> " in out and "Bot 2 (hard) rolled" in out
     lines = out.splitlines()
-    over = [line for line in lines if "Game over." in line]
-    assert len(over) == 1 and over[0].startswith("  Game over. 1. ")  # said once, in the log
-    assert "Ann" in over[0] and "Bot 2 (hard)" in over[0]
+    over = [number for number, line in enumerate(lines) if "Game over." in line]
+    assert len(over) == 1 and lines[over[0]] == "  Game over."  # said once, in the log
+    ranking = lines[over[0] + 1 : over[0] + 3]  # then one line a player, best first
+    assert ranking[0].startswith("  1. ") and ranking[1].startswith("  ")
+    assert {"Ann", "Bot 2 (hard)"} == {line.split(". ", 1)[1].split(":")[0] for line in ranking}
     assert lines[-4].startswith("Grill ") and lines[-1] == "Game saved to pickomino-game.json"
     assert Game.from_json(Path("pickomino-game.json").read_text()).state.is_over
+
+
+def test_the_plain_table_says_what_the_turn_waits_for():
+    """Before the first roll the turn line asks for the dice; once they are rolled it
+    names the turn only (the roll is the next line), and then the dice kept so far."""
+    game = Game(["Ann", "Bob"])
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-1] == "Turn 1: Ann – roll 8 dice"
+    game.push("dice 1233WWW5")
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-2:] == ["Turn 1: Ann", "Rolled 1 2 3 3 5 W W W"]
+    game.push("keep W")
+    table = render_state(game.state, game.seats, ENGLISH).splitlines()
+    assert table[-1] == "Turn 1: Ann kept W W W = 15, 5 dice left"
 
 
 def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
@@ -137,7 +172,7 @@ def test_plain_save_on_end_of_input_then_resume_to_the_end(tmp_path):
     assert resumed[0].returncode == 0, resumed[0].stderr
     # the seed and the moves decide the rest
     assert resumed[0].stdout.replace("a.json", "b.json") == resumed[1].stdout
-    assert resumed[0].stdout.startswith("Turn 1 - Ann\n  Ann rolled")
+    assert resumed[0].stdout.startswith("Turn 1 – Ann\n  Ann rolled")
     assert resumed[0].stdout.endswith(f"Game saved to {copies[0]}\n")
     finished = Game.from_json(copies[0].read_text())  # saved back to the --resume file
     assert finished.state.is_over and finished.record.moves[: len(saved.record.moves)] == (
@@ -194,7 +229,7 @@ def test_plain_warns_before_a_stop_that_busts(tmp_path):
     game = Game(["Ann", "Bob"])
     game.push("dice 1234555W")
     path.write_text(game.to_json())
-    warning = "Stopping now busts: no worm among the kept dice (R10). Stop again to bust anyway."
+    warning = "stopping now busts: no worm among the kept dice. Stop again to bust anyway (R10)"
     played = play("--resume", str(path), stdin="5\nstop\nstop\n")
     assert played.stdout.count(warning) == 1
     assert "Ann busts at 15: no worm among the kept dice (R10)" in played.stdout
@@ -205,24 +240,28 @@ def test_the_bust_warning_names_the_engine_s_reason():
     game = Game(["Ann", "Bob"])
     for move in ["dice 111WW234", "keep W", "roll", "dice 111234"]:
         game.push(move)
-    session = Session(game, {}, 1)
-    assert session.stop_busts() is None  # no stop to make while choosing dice
-    session.decide("1")  # W W 1 1 1 = 13: no tile (R13)
-    with pytest.raises(BustWarning, match=r"reaches no tile that can be claimed \(R13\)"):
-        session.decide("s")
+    console = hot_seat(game)
+    assert console.stop_busts() is None  # no stop to make while choosing dice
+    console.decide("1")  # W W 1 1 1 = 13: no tile (R13)
+    with pytest.raises(BustWarning) as warned:
+        console.decide("s")
+    assert warned.value.rule == "R13" and console.explain(warned.value) == (
+        "stopping now busts: the total reaches no tile that can be claimed. "
+        "Stop again to bust anyway (R13)"
+    )
     for move in ["roll", "dice 223"]:  # a move in between: the next such stop is warned of
         game.push(move)
-    session.decide("2")  # 17
+    console.decide("2")  # 17
     with pytest.raises(BustWarning):
-        session.decide("stop")
-    assert session.decide("stop")[0] == Bust(0, "too_low", 17)
+        console.decide("stop")
+    assert console.decide("stop")[0] == Bust(0, "too_low", 17)
     winner = Game(["Ann", "Bob"])
     for move in ["dice 555WWW12", "keep W", "roll", "dice 55512"]:
         winner.push(move)
-    session = Session(winner, {}, 1)
-    session.decide("5")
-    assert session.stop_busts() is None  # 30 takes 30: no warning
-    assert session.decide("s")[0].tile == 30
+    console = hot_seat(winner)
+    console.decide("5")
+    assert console.stop_busts() is None  # 30 takes 30: no warning
+    assert console.decide("s")[0].tile == 30
 
 
 def test_plain_save_command_writes_where_asked(tmp_path):
@@ -242,11 +281,11 @@ def test_a_corrupt_or_missing_record_is_a_clear_error(tmp_path):
 
 
 # ---------------------------------------------------------------- full screen
-def _human_key(session: Session) -> str:
+def _human_key(console: Console) -> str:
     """A key for one of the legal choices: worms first, then the highest face; stop once a
     worm is kept; the first claim."""
-    keys = [key for key, _ in session.options()]
-    state = session.state
+    keys = [key for key, _ in console.options()]
+    state = console.state
     if state.phase is Phase.KEEP:
         return "w" if "w" in keys else max(keys)
     if state.phase is Phase.ROLL_OR_STOP:
@@ -260,51 +299,53 @@ def _text(node: DOMNode, selector: str) -> str:
 
 def _check_views(app: PickominoApp) -> None:
     """The grill and stack views show what the engine's state holds."""
-    state, names = app.session.state, app.session.names
+    state, names = app.game_console.state, app.game_console.names
     grill = _text(app, "#grill")
     assert all(f" {tile} " in grill for tile in state.grill)
     assert not any(f" {tile} " in grill for tile in state.face_down)
     assert grill.count("▒▒") == 2 * len(state.face_down)
     rows = _text(app, "#stacks").splitlines()
+    worms = worm_column(state.scores(), app.game_console.words)
     for seat, row in enumerate(rows):
-        assert names[seat] in row and f"  {worms_column(state.worms(seat))}  " in row
+        assert names[seat] in row and f"  {worms[seat]}  " in row
         assert row.rstrip().endswith(f" {state.top(seat)}" if state.stacks[seat] else "-")
 
 
 @pytest.mark.slow  # a whole game against a hard bot in the full-screen app
 def test_app_plays_a_whole_game_with_hint_and_save(tmp_path):
     save = tmp_path / "game.json"
-    session = new_session("Ann,bot:hard", Rules(), seed=7)
-    app = PickominoApp(session, speed=0, save_to=save)
+    console = new_console("Ann,bot:hard", Rules(), seed=7, words=ENGLISH)
+    app = PickominoApp(console, speed=0, save_to=save)
 
     async def drive() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             await pilot.press("s")  # refused by the engine: the dice must be rolled first
-            assert session.game.record.moves == []
+            assert console.moves == 0
             await pilot.press("h")
             assert "[r] roll" in _text(app, "#hint")
             presses = 0
             while not isinstance(app.screen, EndScreen):
-                if session.waiting_person() is None:
+                if console.waiting_name() is None:
                     await pilot.pause()
                     continue
                 _check_views(app)
-                await pilot.press(_human_key(session))
+                await pilot.press(_human_key(console))
                 presses += 1
                 if presses == 3:
                     await pilot.press("h")
                     hint = _text(app, "#hint")
                     assert "tile" in hint and "worms" in hint and "bust" in hint
                     await pilot.press("ctrl+s")
-                    assert Game.from_json(save.read_text()).state == session.state
-                    assert resume_session(save).bots.keys() == {1}
+                    assert Game.from_json(save.read_text()).state == console.state
+                    assert bot_seats(resume_console(save, ENGLISH)) == [1]
             _check_views(app)
-            ranking = describe_ranking(session.state.ranking(), session.names)
-            assert _text(app.screen, "#ranking") == ranking
-            assert app.query_one("#log", RichLog).lines[-1].text.strip().startswith("Game over.")
+            ranking = ranking_lines(console.state.ranking(), console.names, ENGLISH)
+            assert _text(app.screen, "#ranking") == "\n".join(ranking)
+            log = [line.text.strip() for line in app.query_one("#log", RichLog).lines]
+            assert log[-len(ranking) - 1 :] == ["Game over.", *ranking]  # the log ends so
             await pilot.press("q")
-        assert session.state.is_over and app.return_code == 0
-        assert Game.from_json(save.read_text()).state == session.state  # saved on leaving
+        assert console.state.is_over and app.return_code == 0
+        assert Game.from_json(save.read_text()).state == console.state  # saved on leaving
 
     asyncio.run(drive())
 
@@ -315,17 +356,17 @@ def test_app_claim_by_button_in_a_resumed_hot_seat_game(tmp_path):
     for move in CLAIM_MOVES:
         game.push(move)
     path.write_text(game.to_json())
-    session = resume_session(path)
-    app = PickominoApp(session, speed=0, save_to=path)
+    console = resume_console(path, ENGLISH)
+    app = PickominoApp(console, speed=0, save_to=path)
 
     async def drive() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
-            assert session.state.phase is Phase.CLAIM and not session.bots
+            assert console.state.phase is Phase.CLAIM and not bot_seats(console)
             await pilot.pause()  # the rows of buttons are laid out
             buttons = {str(b.label): b for b in app.query("#choices Button")}
             assert set(buttons) == {"[1] take 26", "[2] steal 27"}
             await pilot.click(buttons["[2] steal 27"])
-            assert session.state.stacks == [[], [27]] and session.waiting_person() == "Ann"
+            assert console.state.stacks == [[], [27]] and console.waiting_name() == "Ann"
 
     asyncio.run(drive())
 
@@ -336,10 +377,13 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
     game = Game(["Ann", "Bob"])
     game.push("dice 1234555W")
     path.write_text(game.to_json())
-    app = PickominoApp(resume_session(path), speed=0, save_to=path)
+    app = PickominoApp(resume_console(path, ENGLISH), speed=0, save_to=path)
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()  # the footer is laid out
+            footer = [key.description for key in app.query("FooterKey")]
+            assert footer == ["Hint", "Save", "Quit"]  # ctrl+q is named, as the help says
             await pilot.press("5")
             await pilot.press("ctrl+q")
         assert app.return_code == 0 and app.farewell.startswith(f"Game saved to {path}; go on")
@@ -355,7 +399,7 @@ def _hot_seat_app(tmp_path, names: list[str], moves: list[str]) -> PickominoApp:
     game = Game(names)
     for move in moves:
         game.push(move)
-    return PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+    return PickominoApp(hot_seat(game), speed=0, save_to=tmp_path / "g.json")
 
 
 @pytest.mark.parametrize("names", [["Ann", "Bob"], SEVEN])
@@ -396,7 +440,7 @@ def test_app_claims_wrap_into_rows_that_fit(tmp_path):
     game = Game(["Ann", "Bob"], Rules.parse("official,lower_tile=any"))
     for move in ["dice 5WWWWWWW", "keep W", "roll", "dice 5", "keep 5"]:
         game.push(move)  # 40, no die left: any tile may be taken
-    app = PickominoApp(Session(game, {}, 1), speed=0, save_to=tmp_path / "g.json")
+    app = PickominoApp(hot_seat(game), speed=0, save_to=tmp_path / "g.json")
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -414,19 +458,21 @@ def test_app_warns_before_a_stop_that_busts_and_stops_on_a_second_press(tmp_path
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            moves = list(app.session.game.record.moves)
+            record = app.game_console.session.game.record
+            moves = list(record.moves)
             await pilot.press("s")
-            assert app.session.game.record.moves == moves  # warned, nothing played
+            assert record.moves == moves  # warned, nothing played
             await pilot.press("s")
-            assert app.session.game.record.moves == [*moves, "stop"]
-            assert app.session.state.current == 1  # Ann's turn ended in a bust
+            assert record.moves == [*moves, "stop"]
+            assert app.game_console.state.current == 1  # Ann's turn ended in a bust
 
     asyncio.run(drive())
 
 
 def test_app_bots_step_on_a_timer(tmp_path):
-    session = new_session("Ann,bot:easy", Rules(), seed=1)
-    app = PickominoApp(session, speed=5, save_to=tmp_path / "g.json")
+    console = new_console("Ann,bot:easy", Rules(), seed=1, words=ENGLISH)
+    app = PickominoApp(console, speed=5, save_to=tmp_path / "g.json")
+    session = console.session
 
     async def drive() -> None:
         async with app.run_test() as pilot:

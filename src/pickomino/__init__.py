@@ -10,3 +10,6 @@ try:
     __version__ = version("pickomino")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
+
+# Errors carry message ids, not words; this gives them English text for programmers.
+import pickomino.i18n  # noqa: E402, F401

@@ -23,10 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pickomino.core import GameState, IllegalAction, RecordError, Rules
-from pickomino.core.events import Event
-from pickomino.core.render import describe_event, describe_ranking
+from pickomino import i18n
+from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
+from pickomino.core.events import Event, log_entries
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from pickomino.i18n.text import log_lines, ranking_lines
 
 FORMAT = "pickomino-sheet"
 VERSION = 1
@@ -51,25 +52,27 @@ class ScoreSheet:
 
     # ------------------------------------------------------------------ entries
     def options(self) -> list[dict[str, object]]:
-        """Every result the current player's turn can have had, in words for buttons."""
+        """Every result the current player's turn can have had, as data for buttons:
+        ``{"entry": "steal 27", "kind": "steal", "tile": 27, "victim": 1}`` (the face
+        words them)."""
         if self.state.is_over:
             return []
         victims = {
-            stack[-1]: self.names[seat]
+            stack[-1]: seat
             for seat, stack in enumerate(self.state.stacks)
             if stack and seat != self.state.current
         }
         options: list[dict[str, object]] = []
         for action in self.state.reportable():
-            tile = action.value
-            if action.kind == "take":
-                label = f"took {tile}"
-            else:
-                label = f"stole {tile} from {victims[tile]}"  # type: ignore[index]
-            options.append(
-                {"entry": action.name, "kind": action.kind, "tile": tile, "label": label}
-            )
-        options.append({"entry": BUST, "kind": BUST, "tile": None, "label": "bust"})
+            option: dict[str, object] = {
+                "entry": action.name,
+                "kind": action.kind,
+                "tile": action.value,
+            }
+            if action.kind == "steal":
+                option["victim"] = victims[action.value]  # type: ignore[index]
+            options.append(option)
+        options.append({"entry": BUST, "kind": BUST, "tile": None})
         return options
 
     def enter(self, entry: str) -> None:
@@ -82,27 +85,23 @@ class ScoreSheet:
     def _apply(self, entry: str) -> None:
         words = " ".join(entry.lower().split())
         if self.state.is_over:
-            raise IllegalAction("R18", "the game is over: nothing more can be entered")
+            raise IllegalAction("R18", "sheet_over")
         seat = self.state.current
         try:
             events = self.state.report_turn(None if words == BUST else words)
-        except ValueError as error:  # not an action name at all
-            if isinstance(error, IllegalAction):
-                raise
-            raise IllegalAction(
-                "R11", f"{entry!r} is not a result: enter 'take N', 'steal N' or 'bust'"
-            ) from None
+        except BadInput:  # not an action name at all
+            raise IllegalAction("R11", "not_a_result", action=entry[:20]) from None
         self.turns.append((seat, events))
 
     def undo(self) -> None:
         if not self.entries:
-            raise IllegalAction("undo", "there is nothing to undo")
+            raise IllegalAction(None, "nothing_to_undo")
         self.undone.append(self.entries.pop())
         self._replay()
 
     def redo(self) -> None:
         if not self.undone:
-            raise IllegalAction("redo", "there is nothing to redo")
+            raise IllegalAction(None, "nothing_to_redo")
         self._apply(self.undone[-1])
         self.entries.append(self.undone.pop())
 
@@ -111,16 +110,25 @@ class ScoreSheet:
         self.state, self.turns = replayed.state, replayed.turns
 
     # -------------------------------------------------------------------- views
-    def log(self) -> list[str]:
-        """The game in words, one line per change, newest last."""
-        lines = []
-        for number, (seat, events) in enumerate(self.turns, start=1):
-            lines.append(f"Turn {number} - {self.names[seat]}")
-            lines.extend("  " + describe_event(event, self.names) for event in events)
-        return lines
+    def history(self) -> list[tuple[int, int, str, list[Event]]]:
+        """``(turn, seat, entry, events)`` per entry, as a game's history is."""
+        numbered = enumerate(zip(self.turns, self.entries, strict=True), start=1)
+        return [(number, seat, entry, events) for number, ((seat, events), entry) in numbered]
 
-    def result(self) -> str | None:
-        return describe_ranking(self.state.ranking(), self.names) if self.state.is_over else None
+    def log(self, words: i18n.Words | None = None) -> list[str]:
+        """The game in words (English, or another language's ``words``), one line per
+        change, newest last."""
+        return log_lines(self.history(), self.names, words or i18n.words())
+
+    def log_entries(self) -> list[dict[str, object]]:
+        """The game as data, for a face to word (see :func:`pickomino.core.log_entries`)."""
+        return log_entries(self.history())
+
+    def result(self, words: i18n.Words | None = None) -> str | None:
+        """The final ranking, a line a player, and how a tie was broken (R20)."""
+        if not self.state.is_over:
+            return None
+        return "\n".join(ranking_lines(self.state.ranking(), self.names, words or i18n.words()))
 
     # --------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
@@ -138,27 +146,31 @@ class ScoreSheet:
     def from_dict(cls, data: Any) -> ScoreSheet:
         """A stored sheet; a damaged one raises :class:`RecordError` saying what is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a score sheet: 'format' must be {FORMAT!r}")
+            raise RecordError("record_format", format=FORMAT)
         if data.get("version") != VERSION:
-            raise RecordError(f"score sheet version {data.get('version')!r} is not supported")
+            raise RecordError(
+                "record_version", given=str(data.get("version"))[:20], version=VERSION
+            )
         names = data.get("names")
         if (
             not isinstance(names, list)
             or not all(isinstance(n, str) and n.strip() for n in names)
             or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS
         ):
-            raise RecordError(f"'names' must list {MIN_PLAYERS} to {MAX_PLAYERS} player names")
+            raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
         lists: dict[str, list[str]] = {}
         for key in ("entries", "undone"):
             value = data.get(key, [] if key == "undone" else None)
             if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-                raise RecordError(f"'{key}' must be a list of strings")
+                raise RecordError("record_moves")
             lists[key] = list(value)
         start = data.get("start_player")
         if type(start) is not int or not 0 <= start < len(names):
-            raise RecordError(f"'start_player' must be a seat from 0 to {len(names) - 1}")
+            raise RecordError("record_start", high=len(names) - 1)
         try:
             rules = Rules.from_dict(data.get("rules"))
             return cls(list(names), rules, start, lists["entries"], lists["undone"])
-        except (ValueError, TypeError) as error:
-            raise RecordError(f"the score sheet cannot be replayed: {error}") from None
+        except PickominoError as error:
+            raise RecordError("sheet_refused", error.rule, why=error) from None
+        except TypeError:
+            raise RecordError("record_rules", why=BadInput("rules_not_object")) from None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pickomino.core import GameState, IllegalAction, Rules, parse_dice
+from pickomino.core import BadInput, GameState, IllegalAction, Rules, parse_dice
 from pickomino.core.rules import NUM_DICE, worms_on
 
 
@@ -27,13 +27,13 @@ def parse_tiles(text: str) -> list[int]:
     for part in filter(None, re.split(r"[\s,]+", text.strip())):
         match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
         if not match:
-            raise ValueError(f"{part!r} is not a tile number or range (tiles are 21 to 36)")
+            raise BadInput("not_tiles", "R3", given=part[:20])
         low, high = int(match[1]), int(match[2] or match[1])
         for tile in range(low, high + 1):
             worms_on(tile)  # refuses numbers that are not tiles
             tiles.append(tile)
         if high < low:
-            raise ValueError(f"{part!r}: a range goes from low to high")
+            raise BadInput("range_backwards", given=part[:20])
     return tiles
 
 
@@ -62,22 +62,20 @@ def situation_at(
     ``rolled`` (not yet, with ``None``), e.g. for the score keeper's dice helper."""
     kept_counts = parse_dice(kept)
     if sum(kept_counts) >= NUM_DICE:
-        raise ValueError(f"{sum(kept_counts)} dice kept: with none left the turn is over (R8)")
+        raise BadInput("turn_already_over", "R8")
     if kept_counts.count(0) == 0:
-        raise ValueError("all six faces are kept: the turn is over (R8)")
+        raise BadInput("turn_already_over", "R8")
     state = GameState.from_position(stacks, face_down, current, rules, kept=kept_counts)
     if rolled is None:
         return state
     roll = parse_dice(rolled)
     left = NUM_DICE - sum(kept_counts)
     if sum(roll) != left:
-        raise ValueError(
-            f"{sum(roll)} dice rolled, but {left} are left after keeping {sum(kept_counts)} (R5)"
-        )
+        raise BadInput("rolled_count", "R5", given=sum(roll), count=left)
     try:
         if any(kept_counts):
             state.apply("roll")
         state.apply_roll(roll)
     except IllegalAction as error:  # pragma: no cover - checked above
-        raise ValueError(str(error)) from None
+        raise BadInput(error.code, error.rule, **error.params) from None
     return state

@@ -23,8 +23,9 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-# Dice that tumble in would only slow the clicks down.
-NO_ANIMATION = "localStorage.setItem('pickomino.animate', 'false')"
+# Dice that tumble in would only slow the clicks down. (A new tab's first document, the blank
+# one before its address loads, has no storage to write to.)
+NO_ANIMATION = "try { localStorage.setItem('pickomino.animate', 'false') } catch {}"
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +51,17 @@ class Pages:
         self.pages: list[Page] = []
         self.errors: list[str] = []  # uncaught exceptions, and what the CSP refused
 
-    def new(self, viewport: dict[str, int] = DESKTOP) -> Page:
-        context = self.browser.new_context(viewport=viewport)
+    def new(self, viewport: dict[str, int] = DESKTOP, locale: str | None = None) -> Page:
+        """A page in a browser context of its own; ``locale`` (e.g. ``"fi-FI"``) is the
+        browser's language (``navigator.languages``), else Playwright's default, en-US."""
+        context = self.browser.new_context(viewport=viewport, locale=locale)
         context.add_init_script(NO_ANIMATION)
         context.set_default_timeout(10_000)
+        context.on("page", self._watch)  # this one, and any the page opens (a link's new tab)
         self.contexts.append(context)
-        page = context.new_page()
+        return context.new_page()
+
+    def _watch(self, page: Page) -> None:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on(
             "console",
@@ -63,10 +69,9 @@ class Pages:
             and self.errors.append(f"{page.url}: {message.text}"),
         )
         self.pages.append(page)
-        return page
 
-    def open(self, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
-        page = self.new(viewport)
+    def open(self, url: str, viewport: dict[str, int] = DESKTOP, locale: str | None = None) -> Page:
+        page = self.new(viewport, locale)
         page.goto(url)
         return page
 

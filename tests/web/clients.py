@@ -1,24 +1,67 @@
 """What the in-process test clients do: create games, open sockets, and read messages while
-keeping the log whole (states after the first bring only new lines, see
-``pickomino.web.protocol.merge_log``)."""
+keeping the log whole (states after the first bring only new entries, see
+``pickomino.web.protocol.merge_log``); and how they read a refusal (a message id, its
+parameters and rule, never a sentence: see ``pickomino.web.errors``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 
+from pickomino.i18n import catalogue
 from pickomino.web.protocol import merge_log
 from pickomino.web.store import Store
 
+#: The refusals the pages can word: every ``error.*`` id of the English game catalogue.
+ERROR_IDS = frozenset(
+    key.removeprefix("error.") for key in catalogue("en", "game") if key.startswith("error.")
+)
+
 
 def follow(client: object, message: dict) -> dict:
-    """Merge a state's log lines into the client's copy (kept on the client object) and
+    """Merge a state's log entries into the client's copy (kept on the client object) and
     give the state a ``full_log``; other messages pass unchanged."""
     if message["type"] == "state":
-        log: list[str] = getattr(client, "log", [])
-        assert merge_log(log, message), "a state skipped log lines"
+        log: list[dict] = getattr(client, "log", [])
+        assert merge_log(log, message), "a state skipped log entries"
         client.log = log  # type: ignore[attr-defined]
         message["full_log"] = list(log)
     return message
+
+
+def refused(refusal: dict, code: str, rule: str | None = None, /, **params: Any) -> dict:
+    """Check a refusal (a WebSocket ``error`` or an HTTP answer's ``detail``): its id, one
+    the catalogue has words for, its rule, and ``params`` among its parameters."""
+    assert refusal["id"] == code, refusal
+    assert code in ERROR_IDS, f"no words for the refusal {code}"
+    assert refusal["rule"] == rule, refusal
+    for name, value in params.items():
+        assert refusal["params"][name] == value, (name, refusal)
+    return refusal
+
+
+def refused_http(
+    response: Any, status: int, code: str, rule: str | None = None, /, **params: Any
+) -> dict:
+    """An HTTP refusal: its status, and its ``detail`` as :func:`refused` checks it."""
+    assert response.status_code == status, response.text
+    return refused(response.json()["detail"], code, rule, **params)
+
+
+def invalid(response: Any, kind: str, **fields: Any) -> dict:
+    """A 422 whose first problem is of ``kind`` (pydantic's or ours, e.g. ``same_name``), with
+    ``fields`` as given (e.g. ``loc``, or ``ctx``'s items as ``ctx={…}``): what the page
+    words it from."""
+    assert response.status_code == 422, response.text
+    problem = response.json()["detail"][0]
+    assert problem["type"] == kind, problem
+    for name, value in fields.items():
+        if name == "ctx":
+            assert {k: problem["ctx"][k] for k in value} == value, problem
+        else:
+            assert problem[name] == value, problem
+    return problem
 
 
 def create(client, spec: dict) -> dict:

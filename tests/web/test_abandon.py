@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
 
-from .clients import age, create, next_of, socket_path
+from .clients import age, create, next_of, refused, refused_http, socket_path
 
 WEEK = 7 * 24 * 3600
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
@@ -45,8 +45,8 @@ def test_idle_games_are_abandoned_at_start_and_keep_their_record_and_replay(data
         rooms = client.app.state.rooms.rooms
         assert waiting["id"] not in rooms and playing["id"] not in rooms  # not replayed
 
-        refused = client.post(f"/api/games/{waiting['id']}/join", json={"name": "Cy"})
-        assert refused.status_code == 409 and "abandoned" in refused.json()["detail"]
+        joined = client.post(f"/api/games/{waiting['id']}/join", json={"name": "Cy"})
+        refused_http(joined, 409, "game_abandoned")
         assert waiting["id"] not in rooms
         record = client.get(f"/api/games/{playing['id']}/record").json()
         assert record["moves"][:2] and record["moves"][0].startswith("dice")
@@ -57,7 +57,7 @@ def test_idle_games_are_abandoned_at_start_and_keep_their_record_and_replay(data
             state = next_of(ann, "state")
             assert state["status"] == "abandoned" and state["actions"] == []
             ann.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
-            assert "abandoned" in next_of(ann, "error")["message"]
+            refused(next_of(ann, "error"), "game_abandoned")
         assert playing["id"] not in rooms  # forgotten again once nobody watches
         assert client.post(f"/api/games/{fresh['id']}/join", json={"name": "Cy"}).is_success
 

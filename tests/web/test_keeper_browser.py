@@ -10,52 +10,19 @@ import re
 import httpx
 import pytest
 import sqlalchemy as sa
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from pickomino.keeper import ScoreSheet
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .clicking import Sheet, grill_tile, player, tap
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 # A real server and browser per test: the full run (CI).
 pytestmark = pytest.mark.slow
-
-
-class Sheet:
-    """A sheet made through the API, and requests about it with its key (a second phone)."""
-
-    def __init__(self, server: ServerProcess, names: list[str], **spec: object) -> None:
-        response = httpx.post(f"{server.url}/api/sheets", json={"names": names, **spec})
-        response.raise_for_status()
-        created = response.json()
-        self.id, self.url = created["id"], server.url + created["link"]
-        self.api, self.headers = f"{server.url}/api/sheets/{self.id}", {"Sheet-Key": created["key"]}
-
-    def get(self) -> dict:
-        return httpx.get(self.api, headers=self.headers).raise_for_status().json()
-
-    def post(self, what: str, body: dict | None = None) -> httpx.Response:
-        return httpx.post(f"{self.api}/{what}", json=body, headers=self.headers)
-
-
-def tap(page: Page, entry: str) -> None:
-    """Taps the tile or button entering `entry` and waits for the sheet to show it."""
-    sheet = page.get_by_test_id("sheet")
-    expect(sheet).to_have_attribute("data-count", re.compile(r"^\d+$"))  # the sheet is drawn
-    count = int(sheet.get_attribute("data-count"))
-    page.locator(f'[data-testid=sheet] [data-entry="{entry}"]').click()
-    expect(sheet).to_have_attribute("data-count", str(count + 1))
-
-
-def grill_tile(page: Page, number: int):
-    return page.get_by_test_id("grill").locator(f'[data-tile="{number}"]')
-
-
-def player(page: Page, seat: int):
-    return page.get_by_test_id("player").nth(seat)
 
 
 def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> None:
@@ -82,7 +49,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 0).get_by_test_id("player-worms")).to_have_text("2")
         expect(player(phone, 1)).to_have_attribute("data-current", "true")
         # Bob steals it: tapping the top of Ann's stack, the only stack with a tile.
-        expect(phone.get_by_test_id("option")).to_have_accessible_name("Stole 27 from Ann")
+        expect(phone.get_by_test_id("option")).to_have_accessible_name("Bob stole 27 from Ann")
         top = player(phone, 0).get_by_test_id("stack-top")
         expect(top).to_have_attribute("data-entry", "steal 27")
         top.click()
@@ -92,7 +59,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(phone.get_by_test_id("last-turn")).to_contain_text("Bob stole 27 from Ann")
 
         tap(phone, "bust")  # Cy has nothing to return: nothing is turned
-        expect(phone.get_by_test_id("last-turn")).to_have_text("Turn 3: Cy · Cy busts")
+        expect(phone.get_by_test_id("last-turn")).to_have_text("Turn 3 – Cy · Cy busts")
         expect(phone.get_by_test_id("grill").locator('[data-where="down"]')).to_have_count(0)
         tap(phone, "take 22")
         tap(phone, "bust")  # Bob returns 27 and the highest tile, 36, is turned face down
@@ -121,7 +88,9 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 2)).to_have_attribute("data-current", "true")
         sheet_url = phone.url
         phone.goto(server.url + "/keeper")
-        expect(phone.get_by_test_id("resume-last")).to_contain_text("Ann, Bob, Cy · 5 turns")
+        expect(phone.get_by_test_id("resume-last")).to_contain_text(
+            "Ann, Bob, and Cy · 5 turns entered"
+        )
         for n, name in enumerate(["Ann", "Bob", "Cy"]):  # remembered for the next game
             expect(phone.get_by_test_id("name-input").nth(n)).to_have_value(name)
         phone.get_by_test_id("resume-last-link").click()
@@ -139,7 +108,7 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
             [re.compile(r"1\s*Cy\s*13 worms"), re.compile("2\\s*Ann"), re.compile("3\\s*Bob")]
         )
         expect(phone.get_by_test_id("tie-break")).to_have_text(
-            "Cy wins the tie on worms with the highest tile, R20"  # the ranking says the rest
+            "Cy wins the tie on worms with the highest tile (R20)."  # the ranking says the rest
         )
         expect(phone.get_by_test_id("turn-card")).to_be_hidden()
         expect(phone.get_by_test_id("dice-helper")).to_be_hidden()
@@ -224,8 +193,9 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
             rolled.locator(f'[data-face="{face}"]').click()
         phone.get_by_test_id("advise-button").click()
         expect(phone.get_by_test_id("notice-text")).to_have_text(
-            "3 dice rolled, but 6 are left after keeping 2 (R5)"
+            "3 dice rolled, but 6 are left to roll"
         )
+        expect(phone.get_by_test_id("notice-rule")).to_have_text("rule R5")
         phone.get_by_test_id("clear-rolled").click()
         for _ in range(6):
             rolled.locator('[data-face="W"]').click()
@@ -277,7 +247,7 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         page.goto(server.url + "/keeper")
         row = page.get_by_test_id("sheet-row")
         expect(row).to_have_attribute("data-sheet-id", sheet_id)
-        expect(row).to_contain_text("Sam, P2, P3, P4, P5, P6")
+        expect(row).to_contain_text("Sam, P2, P3, P4, P5, and P6")
         expect(row).to_contain_text("playing · 0 turns")
         row.get_by_test_id("open-sheet").click()
         expect(page.get_by_test_id("player")).to_have_count(6)
@@ -344,7 +314,7 @@ def test_a_sheet_opens_only_by_its_link_and_is_listed_where_it_was_opened(
             page.goto(server.url + "/keeper")
             row = page.get_by_test_id("sheet-row")
             expect(row).to_have_attribute("data-sheet-id", sheet_id)
-            expect(row).to_contain_text("Ann, Bob")
+            expect(row).to_contain_text("Ann and Bob")
             expect(row).to_contain_text("playing · 2 turns")  # Bob's bust, entered elsewhere
         other.get_by_test_id("open-sheet").click()  # the link kept here has the key
         expect(other).to_have_url(f"{server.url}/keeper/{sheet_id}#{key}")
@@ -371,7 +341,7 @@ def test_a_sheet_from_before_keys_is_still_listed_and_opens(
         page.evaluate("localStorage.setItem('pickomino.keeper.sheet', '\"oldSheet\"')")
         page.reload()
         row = page.get_by_test_id("sheet-row")
-        expect(row).to_contain_text("Ann, Bob")
+        expect(row).to_contain_text("Ann and Bob")
         expect(row).to_contain_text("playing · 1 turn")
         row.get_by_test_id("open-sheet").click()
         expect(page).to_have_url(f"{server.url}/keeper/oldSheet")

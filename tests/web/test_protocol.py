@@ -12,12 +12,14 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
+from pickomino.core.events import log_entries
 from pickomino.web import create_app
 from pickomino.web.protocol import MAX_MESSAGE
 from pickomino.web.store import Store
 
 from .clients import create as create_game
-from .clients import next_of, socket_path
+from .clients import invalid, next_of, refused, refused_http, socket_path
+from .wire import check_message
 
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
@@ -45,29 +47,40 @@ def latest_state(ws, seq: int) -> dict:
 
 
 # ---------------------------------------------------------------- the lobby API
+NAMES_TWICE = {"seats": [{"name": "Mum"}, {"name": "Bob"}, {"name": " mum"}, {"name": "BOB"}]}
+MUMS, BOBS = {"players": [1, 3], "name": "Mum"}, {"players": [2, 4], "name": "Bob"}
+TWO = [{"name": "A"}, {"name": "B"}]
+BLANK_NAME = {"seats": [{"name": "A"}, {"name": "  "}]}
+GODLIKE = {"seats": [{"name": "A"}, {"name": "B", "bot": "godlike"}]}
+SECOND = ["body", "seats", 1]  # where the second seat's problems are
+START = ["body", "start_player", "int"]
+
+
 @pytest.mark.parametrize(
-    ("spec", "status", "words"),
+    ("spec", "kind", "fields"),
     [
-        ({"seats": [{"name": "Ann"}]}, 422, "at least 2"),
-        ({"seats": [{"name": f"P{i}"} for i in range(8)]}, 422, "at most 7"),
-        (
-            {"seats": [{"name": "Mum"}, {"name": "Bob"}, {"name": " mum"}, {"name": "BOB"}]},
-            422,
-            "players 1 and 3 have the same name 'Mum'; players 2 and 4 have the same name 'Bob'",
-        ),
-        ({"seats": [{"name": "Ann"}, {"name": "  "}]}, 422, "at least 1 character"),
-        ({"seats": [{"name": "Ann"}, {"name": "B", "bot": "godlike"}]}, 422, "'hard'"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 2}, 422, "seat from 0 to 1"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "rules": "chess"}, 400, "unknown rule preset"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "colour": "red"}, 422, "Extra inputs"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": True}, 422, "valid integer"),
-        ({"seats": [{"name": "A"}, {"name": "B"}], "start_player": "1"}, 422, "valid integer"),
+        ({"seats": [{"name": "Ann"}]}, "too_short", {"ctx": {"min_length": 2}}),
+        ({"seats": [{"name": f"P{i}"} for i in range(8)]}, "too_long", {"ctx": {"max_length": 7}}),
+        (NAMES_TWICE, "same_name", {"ctx": {"players": [1, 2, 3, 4], "name": "Mum"}}),
+        (NAMES_TWICE, "same_name", {"ctx": {"groups": [MUMS, BOBS]}}),  # every group, named
+        (BLANK_NAME, "string_too_short", {"loc": [*SECOND, "name"]}),
+        (GODLIKE, "literal_error", {"loc": [*SECOND, "bot"]}),
+        ({"seats": TWO, "start_player": 2}, "start_seat", {"ctx": {"high": 1}}),
+        ({"seats": TWO, "colour": "red"}, "extra_forbidden", {"loc": ["body", "colour"]}),
+        ({"seats": TWO, "start_player": True}, "int_type", {"loc": START}),
+        ({"seats": TWO, "start_player": "1"}, "int_type", {"loc": START}),
     ],
 )
-def test_bad_new_games_are_refused_with_a_reason(client, spec, status, words):
-    response = client.post("/api/games", json=spec)
-    assert response.status_code == status
-    assert words in response.text
+def test_bad_new_games_are_refused_with_what_is_wrong_where(client, spec, kind, fields):
+    invalid(client.post("/api/games", json=spec), kind, **fields)
+    assert client.get("/api/games").json() == []
+
+
+def test_unknown_rules_are_refused_with_the_presets(client):
+    response = client.post("/api/games", json={"seats": TWO, "rules": "chess"})
+    refused_http(
+        response, 400, "unknown_preset", given="chess", presets=["official", "short", "bga"]
+    )
     assert client.get("/api/games").json() == []
 
 
@@ -108,14 +121,13 @@ def test_join_takes_only_open_seats(client):
     assert [seat["open"] for seat in game["seats"]] == [False, True, False]
     assert game["seats"][1]["link"] is None  # nobody holds an open seat's token yet
     join = f"/api/games/{game['id']}/join"
-    assert client.post(join, json={"name": "Bob"}).status_code == 409  # name in use
-    assert client.post(join, json={"name": "BOB"}).status_code == 409  # the same name
+    refused_http(client.post(join, json={"name": "Bob"}), 409, "name_taken", name="Bob")
+    refused_http(client.post(join, json={"name": "BOB"}), 409, "name_taken", name="BOB")
     first = client.post(join, json={"name": "Cy"}).json()
     assert (first["seat"], first["name"]) == (1, "Cy")
     with client.websocket_connect(first["link"].replace("/games/", "/ws/games/")) as ws:
         assert ws.receive_json() == {"type": "welcome", "seat": 1, "name": "Cy"}
-    refused = client.post(join, json={"name": "Di"})
-    assert refused.status_code == 409 and "kept for the people invited" in refused.json()["detail"]
+    refused_http(client.post(join, json={"name": "Di"}), 409, "no_open_seat")
     listing = client.get("/api/games").json()[0]
     assert listing["status"] == "open"  # Bob has not come yet
     assert [(s["name"], s["claimed"], s["open"]) for s in listing["seats"]] == [
@@ -123,7 +135,7 @@ def test_join_takes_only_open_seats(client):
         ("Cy", True, True),
         ("Bob", False, False),
     ]
-    assert client.post("/api/games/nope/join", json={"name": "X"}).status_code == 404
+    refused_http(client.post("/api/games/nope/join", json={"name": "X"}), 404, "no_game", id="nope")
 
 
 def test_links_are_absolute_on_the_public_url(database):
@@ -139,8 +151,9 @@ def test_links_are_absolute_on_the_public_url(database):
 def test_a_stranger_cannot_take_the_creators_or_an_invited_seat(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     for name in ("X", "Y"):
-        refused = client.post(f"/api/games/{game['id']}/join", json={"name": name})
-        assert refused.status_code == 409 and "invited" in refused.json()["detail"]
+        refused_http(
+            client.post(f"/api/games/{game['id']}/join", json={"name": name}), 409, "no_open_seat"
+        )
     for seat, name in enumerate(("Ann", "Bob")):  # both links still open their seats
         with client.websocket_connect(socket_path(game, seat)) as ws:
             assert ws.receive_json() == {"type": "welcome", "seat": seat, "name": name}
@@ -148,16 +161,16 @@ def test_a_stranger_cannot_take_the_creators_or_an_invited_seat(client):
 
 
 @pytest.mark.parametrize(
-    ("seat", "words"),
+    ("seat", "kind"),
     [
-        ({"name": "B", "open": "yes"}, "valid boolean"),
-        ({"name": "B", "open": 1}, "valid boolean"),
-        ({"name": "B", "bot": "easy", "open": True}, "cannot be open"),
+        ({"name": "B", "open": "yes"}, "bool_type"),
+        ({"name": "B", "open": 1}, "bool_type"),
+        ({"name": "B", "bot": "easy", "open": True}, "bot_not_open"),
     ],
 )
-def test_seat_kinds_are_checked(client, seat, words):
+def test_seat_kinds_are_checked(client, seat, kind):
     response = client.post("/api/games", json={"seats": [{"name": "Ann"}, seat]})
-    assert response.status_code == 422 and words in response.text
+    assert invalid(response, kind)["loc"][:3] == ["body", "seats", 1]
 
 
 def test_the_creator_is_seated_at_creation_and_the_game_waits_for_the_others(client):
@@ -181,7 +194,8 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
     store.close()
     with TestClient(fast_app(database)) as second:
         assert [s["open"] for s in second.get("/api/games").json()[0]["seats"]] == [False] * 2
-        assert second.post(f"/api/games/{game['id']}/join", json={"name": "X"}).status_code == 409
+        joined = second.post(f"/api/games/{game['id']}/join", json={"name": "X"})
+        refused_http(joined, 409, "no_open_seat")
         with second.websocket_connect(socket_path(game, 1)) as bob:
             assert next_of(bob, "state")["status"] == "playing"
 
@@ -205,16 +219,16 @@ def test_a_spectator_joining_costs_the_others_nothing_a_player_a_presence_messag
 
 def test_unknown_game_and_bad_token_are_refused_and_closed(client):
     with client.websocket_connect("/ws/games/nope") as ws:
-        assert "no game" in ws.receive_json()["message"]
+        refused(next_of(ws, "error"), "no_game")
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
-        assert closed.value.code == 4404
+        assert (closed.value.code, closed.value.reason) == (4404, "no_game")
     game = create(client)
     with client.websocket_connect(f"/ws/games/{game['id']}?token=guess") as ws:
-        assert "not valid" in ws.receive_json()["message"]
+        refused(next_of(ws, "error"), "bad_token")
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
-        assert closed.value.code == 4403
+        assert (closed.value.code, closed.value.reason) == (4403, "bad_token")
 
 
 def test_the_game_waits_for_every_person_then_only_the_seat_to_move_may_act(client):
@@ -225,16 +239,15 @@ def test_the_game_waits_for_every_person_then_only_the_seat_to_move_may_act(clie
         assert state["status"] == "open" and state["waiting_for"] == ["Bob"]
         assert state["actions"] == []
         ann.send_json({"type": "act", "action": "roll", "seq": 0})
-        assert "waiting for Bob" in next_of(ann, "error")["message"]
+        refused(next_of(ann, "error"), "not_started", names=["Bob"])
         with client.websocket_connect(socket_path(game, 1)) as bob:
             assert next_of(bob, "state")["status"] == "playing"
             bob.send_json({"type": "act", "action": "roll", "seq": 0})
-            refusal = next_of(bob, "error")
-            assert refusal["rule"] == "R4" and "Ann's turn" in refusal["message"]
+            refused(next_of(bob, "error"), "not_your_turn", "R4", name="Ann")
             with client.websocket_connect(socket_path(game, None)) as watcher:
                 assert next_of(watcher, "welcome")["seat"] is None
                 watcher.send_json({"type": "act", "action": "roll", "seq": 0})
-                assert "spectators cannot play" in next_of(watcher, "error")["message"]
+                refused(next_of(watcher, "error"), "spectators_cannot_play")
             ann.send_json({"type": "act", "action": "roll", "seq": 0})
             rolled = latest_state(bob, 1)
             assert rolled["table"]["phase"] == "keep" and len(rolled["table"]["roll"]) == 8
@@ -246,54 +259,91 @@ def test_an_illegal_move_is_refused_with_its_rule_and_changes_nothing(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
     with client.websocket_connect(socket_path(game, 0)) as ann:
         state = next_of(ann, "state")
-        for action in ("stop", "keep 3", "take 21", "fly"):
+        for action, code, rule in [
+            ("stop", "no_stop_now", "R8"),
+            ("keep 3", "no_keep_now", "R6"),
+            ("take 21", "no_claim_now", "R11"),
+        ]:
             ann.send_json({"type": "act", "action": action, "seq": 0})
-            assert next_of(ann, "error")["message"]
+            refused(next_of(ann, "error"), code, rule, waiting="roll")
+        ann.send_json({"type": "act", "action": "fly", "seq": 0})
+        refused(next_of(ann, "error"), "not_an_action", text="fly")
         ann.send_json({"type": "act", "action": "roll", "seq": 0})
         state = latest_state(ann, 1)
         ann.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"] - 1})
-        assert "moved on" in next_of(ann, "error")["message"]
-        # A face the roll does not show (eight dice may show all six: then the face just
-        # kept, which cannot be kept twice); either way rule R6.
+        refused(next_of(ann, "error"), "stale")
+        # A face the roll does not show; eight dice may show all six: then, once W is kept,
+        # no face can be kept until the next roll. Either way rule R6.
         missing = [face for face in "12345W" if face not in state["table"]["roll"]]
-        if not missing:
+        if missing:
+            code, params = "face_not_rolled", {"face": missing[0]}
+        else:
             ann.send_json({"type": "act", "action": "keep W", "seq": state["seq"]})
             state = latest_state(ann, 2)
-            missing = ["W"]
+            code, params, missing = "no_keep_now", {"waiting": "roll_or_stop"}, ["W"]
         ann.send_json({"type": "act", "action": f"keep {missing[0]}", "seq": state["seq"]})
-        assert next_of(ann, "error")["rule"] == "R6"
+        refused(next_of(ann, "error"), code, "R6", **params)
         ann.send_json({"type": "ping"})
         assert next_of(ann, "pong") == {"type": "pong"}
     after = client.get(f"/api/games/{game['id']}/record").json()
     assert len(after["moves"]) == state["seq"]  # nothing refused was stored
 
 
+def test_a_player_cannot_name_their_own_dice(client):
+    """The server rolls (the table's system dice): a roll typed in as a record writes it is
+    refused, on the player's own turn at a roll too, and changes nothing."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        state = next_of(ann, "state")
+        assert state["table"]["phase"] == "roll" and state["actions"] == ["roll"]
+        for action in ("dice WWWWWWWW", "DICE  wwwwwwww", "dice 12345W12"):
+            ann.send_json({"type": "act", "action": action, "seq": 0})
+            answer = ann.receive_json()  # nobody else moves: the answer comes next
+            assert answer["type"] == "error", answer
+            refused(answer, "dice_not_typed", "R5")
+        ann.send_json({"type": "sync"})
+        again = next_of(ann, "state")
+        assert (again["seq"], again["table"]) == (0, state["table"])
+        assert again["full_log"] == state["full_log"] == []
+    assert client.get(f"/api/games/{game['id']}/record").json()["moves"] == []
+
+
 # ------------------------------------------------------------- bad messages
+ACT = '{"type": "act", "action": "roll"'
+
+
 @pytest.mark.parametrize(
-    ("text", "words"),
+    ("text", "code", "params"),
     [
-        ("not json", "JSON object"),
-        ("[1, 2]", "JSON object"),
-        ('{"type": "dance"}', "unknown message type 'dance'"),
-        ('{"action": "roll"}', "unknown message type None"),
-        ('{"type": "act"}', "action"),
-        ('{"type": "act", "action": "roll", "seq": 0, "as": 1}', "Extra inputs"),
-        ('{"type": "act", "action": "roll", "seq": -1}', "seq"),
-        ('{"type": "act", "action": "roll"}', "seq: Field required"),
-        ('{"type": "act", "action": "roll", "seq": "0"}', "seq: Input should be a valid integer"),
-        ('{"type": "act", "action": "roll", "seq": true}', "seq: Input should be a valid integer"),
-        ('{"type": "act", "action": "roll", "seq": NaN}', "seq: Input should be a valid integer"),
-        ('{"type": "act", "action": "' + "x" * (MAX_MESSAGE + 1) + '"}', "too long"),
+        ("not json", "not_json_object", {}),
+        ("[1, 2]", "not_json_object", {}),
+        ('{"type": "dance"}', "unknown_message", {"given": "dance"}),
+        ('{"action": "roll"}', "unknown_message", {"given": "null"}),  # as sent: JSON
+        ('{"type": {"a": true}}', "unknown_message", {"given": '{"a": true}'}),
+        ('{"type": "act"}', "bad_message", {"kind": "act", "field": "action"}),
+        ('{"type": "act", "action": "", "seq": 0}', "bad_message", {"field": "action"}),
+        (ACT + ', "seq": 0, "as": 1}', "bad_message", {"kind": "act", "field": "as"}),
+        (ACT + ', "seq": -1}', "bad_message", {"field": "seq"}),
+        (ACT + "}", "bad_message", {"field": "seq"}),
+        (ACT + ', "seq": "0"}', "bad_message", {"field": "seq"}),
+        (ACT + ', "seq": true}', "bad_message", {"field": "seq"}),
+        (ACT + ', "seq": NaN}', "bad_message", {"field": "seq"}),
+        ('{"type": "hint", "seq": 0}', "bad_message", {"kind": "hint", "field": "seq"}),
+        (
+            '{"type": "act", "action": "' + "x" * (MAX_MESSAGE + 1) + '"}',
+            "message_too_long",
+            {"length": MAX_MESSAGE + 30, "most": MAX_MESSAGE},
+        ),
     ],
 )
-def test_malformed_messages_get_an_error_and_the_connection_carries_on(client, text, words):
+def test_malformed_messages_get_an_error_and_the_connection_carries_on(client, text, code, params):
     game = create(client)
     with client.websocket_connect(socket_path(game, 0)) as ws:
         next_of(ws, "state")
         ws.send_text(text)
-        assert words in next_of(ws, "error")["message"]
+        refused(next_of(ws, "error"), code, **params)
         ws.send_bytes(b"\x00\x01")
-        assert "not binary" in next_of(ws, "error")["message"]
+        refused(next_of(ws, "error"), "binary_message")
         ws.send_json({"type": "ping"})
         assert next_of(ws, "pong")
 
@@ -308,8 +358,8 @@ def test_a_flood_is_cut_off_and_the_game_carries_on(database):
                 while True:
                     message = ws.receive_json()
                     if message["type"] == "error":
-                        assert "too many messages" in message["message"]
-            assert closed.value.code == 1008
+                        refused(message, "flood")
+            assert (closed.value.code, closed.value.reason) == (1008, "flood")
         with client.websocket_connect(socket_path(game, 0)) as ws:  # the same seat again
             next_of(ws, "state")
             ws.send_json({"type": "act", "action": "roll", "seq": 0})
@@ -319,11 +369,13 @@ def test_a_flood_is_cut_off_and_the_game_carries_on(database):
 # ------------------------------------------------------------- a whole game
 def play_to_the_end(ws, database: Path, game_id: str) -> dict:
     """Play the first offered action whenever it is our turn; check at every state that
-    its moves were stored before it was broadcast."""
+    its moves were stored before it was broadcast, and that it holds no words."""
     store = Store(database)
     try:
         while True:
             state = next_of(ws, "state")
+            names = {seat["name"] for seat in state["seats"]}
+            check_message({k: v for k, v in state.items() if k != "full_log"}, {game_id, *names})
             stored = store.load(game_id)
             assert stored is not None and len(stored.moves) >= state["seq"]
             if state["table"]["over"]:
@@ -341,18 +393,21 @@ def test_a_game_against_a_bot_is_played_stored_and_replayed(client, database):
         ann.send_json({"type": "hint"})
         assert next_of(ann, "hint")["rows"] == []  # nothing to advise on any more
     assert final["status"] == "over" and final["actions"] == []
-    assert final["table"]["result"].startswith("1. ")
-    assert {s["seat"] for s in final["table"]["ranking"]} == {0, 1}
+    ranking, tie = final["table"]["ranking"], {"tie_break": final["table"]["tie_break"]}
+    assert {s["seat"] for s in ranking} == {0, 1} and ranking[0]["rank"] == 1
+    assert "result" not in final["table"]  # words are the page's
     record = client.get(f"/api/games/{game['id']}/record").json()
     replayed = Game.from_record(GameRecord.from_dict(record))
     assert replayed.state.is_over and replayed.state.scores() == final["table"]["worms"]
-    assert final["full_log"] == replayed.render_log().splitlines()  # the record in words
-    assert len(final["log"]) < len(final["full_log"]) / 10  # later states bring new lines only
+    assert final["full_log"] == log_entries(replayed.history)  # the record, as events
+    assert final["full_log"][-1] == {"type": "game_over", "ranking": ranking, **tie}
+    assert len(final["log"]) < len(final["full_log"]) / 10  # later states bring new entries only
     frames = client.get(f"/api/games/{game['id']}/replay").json()["frames"]
     assert frames[0]["table"]["worms"] == [0, 0] and frames[-1]["table"] == final["table"]
     assert [f["turn"] for f in frames[1:]] == list(range(1, len(frames)))
     listed = client.get("/api/games").json()[0]
-    assert listed["status"] == "over" and listed["result"] == final["table"]["result"]
+    assert listed["status"] == "over" and listed["ranking"] == ranking
+    assert {"tie_break": listed["tie_break"]} == tie and "result" not in listed
     assert game["id"] not in client.app.state.rooms.rooms  # released once nobody watches
     with client.websocket_connect(socket_path(game, None)) as watcher:  # and loaded again
         assert next_of(watcher, "state")["table"] == final["table"]
@@ -368,7 +423,7 @@ def test_only_the_player_to_move_gets_a_hint(client):
         for ws in (bob, watcher):
             next_of(ws, "state")
             ws.send_json({"type": "hint"})
-            assert "only the player to move" in next_of(ws, "error")["message"]
+            refused(next_of(ws, "error"), "hint_not_yours")
         next_of(ann, "state")
         ann.send_json({"type": "hint"})
         assert [row["action"] for row in next_of(ann, "hint")["rows"]] == ["roll"]

@@ -13,6 +13,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
@@ -22,7 +23,7 @@ from pickomino.web.protocol import FELL_BEHIND, TOO_MANY
 from pickomino.web.room import Room
 from pickomino.web.store import Store
 
-from .clients import create, next_of, socket_path
+from .clients import create, invalid, next_of, refused, refused_http, socket_path
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -75,7 +76,7 @@ def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, datab
         failing_writes(room, times=1)
         room.store.load = failing_read  # the database is away for reads too
         ann.send_json({"type": "act", "action": "roll", "seq": 0})
-        assert "could not save" in next_of(ann, "error")["message"]
+        refused(next_of(ann, "error"), "not_saved")
         ann.send_json({"type": "sync"})
         again = next_of(ann, "state")
         assert again["seq"] == before["seq"] == 0 and again["table"] == before["table"]
@@ -135,9 +136,10 @@ def test_a_damaged_record_is_reported_and_the_other_games_go_on(database):
     store.close()
     with TestClient(create_app(database, bot_delay=0)) as client:  # starts all the same
         response = client.get(f"/api/games/{bad['id']}/record")
-        assert response.status_code == 500 and "damaged" in response.json()["detail"]
+        why = refused_http(response, 500, "game_damaged")["params"]["why"]
+        refused(why, "move_refused", "R11", number=1, move="take 36")
         with client.websocket_connect(socket_path(bad, 0)) as ws:
-            assert "damaged" in ws.receive_json()["message"]
+            assert refused(next_of(ws, "error"), "game_damaged")["params"]["why"] == why
         with client.websocket_connect(socket_path(good, 0)) as ann:
             assert next_of(ann, "state")["status"] == "playing"  # Ann came: it starts
 
@@ -145,22 +147,27 @@ def test_a_damaged_record_is_reported_and_the_other_games_go_on(database):
 def test_hostile_input_gets_clear_answers(client):
     game = create(client, DUEL)
     with client.websocket_connect(f"/ws/games/{game['id']}?token=%C3%A9t%C3%A9") as ws:
-        assert "not valid" in ws.receive_json()["message"]
+        refused(next_of(ws, "error"), "bad_token")
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
     with client.websocket_connect(socket_path(game, 0)) as ws:
         next_of(ws, "state")
         ws.send_text("[" * 1000)  # short, but nested too deep to parse
-        assert "JSON object" in next_of(ws, "error")["message"]
+        refused(next_of(ws, "error"), "not_json_object")
     for name in ("Ann\nTurn 9 - Bob", "A\u202eB", "\u200b", "Nul\x00"):
         spec = {"seats": [{"name": name}, {"name": "Bob"}]}
         response = client.post("/api/games", json=spec)
-        assert response.status_code == 422 and "invisible" in response.text, name
+        invalid(response, "unprintable_name", loc=["body", "seats", 0, "name"])
     huge = {"seats": [{"name": "A"}, {"name": "B"}], "rules": "official" + " " * 20_000}
-    assert client.post("/api/games", json=huge).status_code == 413
-    for path in ("/api/games/%00/record", "/api/games/a%20b/replay", "/api/sheets/%00"):
-        assert client.get(path).status_code == 404, path
+    refused_http(client.post("/api/games", json=huge), 413, "body_too_big", most=16384)
+    for path, shown in [  # the id as asked for, invisible characters made visible
+        ("/api/games/%00/record", "\ufffd"),
+        ("/api/games/a%20b/replay", "a b"),
+        ("/api/games/a%E2%80%AEb/replay", "a\ufffdb"),
+    ]:
+        refused_http(client.get(path), 404, "no_game", id=shown)
+    refused_http(client.get("/api/sheets/%00"), 404, "no_sheet")
 
 
 @pytest.mark.slow  # a real server process
@@ -177,7 +184,12 @@ def test_a_chunked_body_without_a_length_is_capped_too(server):
         huge = json.dumps({**spec, "rules": "official" + " " * 20_000})
         refused = http.post("/api/games", content=chunks(huge))
         assert "content-length" not in refused.request.headers
-        assert refused.status_code == 413 and "over 16384 bytes" in refused.text
+        assert refused.status_code == 413
+        assert refused.json()["detail"] == {
+            "id": "body_too_big",
+            "rule": None,
+            "params": {"most": 16384},
+        }
         created = http.post("/api/games", content=chunks(json.dumps(spec), 10))
         assert created.status_code == 201, created.text
 
@@ -201,19 +213,23 @@ def test_nan_and_infinity_are_refused_with_a_reason(client, caplog, path, body):
     response = client.post(url, content=body, headers={"content-type": "application/json"})
     assert response.status_code == 422, response.text
     problem = response.json()["detail"][0]
-    assert problem["msg"] and problem["loc"][0] == "body" and "input" not in problem
+    assert problem["type"] and problem["loc"][0] == "body" and "input" not in problem
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 def test_an_unknown_id_is_not_echoed_whole(client):
     huge = "x" * 5000
+    shown = "x" * 40 + "…"
     for path in (f"/api/games/{huge}/record", f"/api/sheets/{huge}"):
         response = client.get(path)
         assert response.status_code == 404 and len(response.text) < 200, path
-    assert "x" * 40 + "…" in client.get(f"/api/games/{huge}/record").json()["detail"]
-    assert "x" not in client.get(f"/api/sheets/{huge}").json()["detail"]  # not even cut
+    game = refused_http(client.get(f"/api/games/{huge}/replay"), 404, "no_game")
+    assert shown in game["params"]["id"]
+    sheet = refused_http(client.get(f"/api/sheets/{huge}"), 404, "no_sheet")
+    assert "x" not in str(sheet["params"])  # a sheet's 404 names no id at all
     with client.websocket_connect(f"/ws/games/{huge}") as ws:
-        assert len(ws.receive_json()["message"]) < 200
+        error = ws.receive_text()
+        assert len(error) < 200 and shown in refused(json.loads(error), "no_game")["params"]["id"]
 
 
 def test_every_answer_carries_the_security_headers(client):
@@ -276,7 +292,7 @@ def test_a_client_that_stops_reading_holds_up_nobody(database):
 
     count, heard, dropped, closed = asyncio.run(scenario())
     assert count == Outbox.LIMIT + 10 and dropped
-    assert closed is not None and closed[0] == FELL_BEHIND  # closed at once: the page reconnects
+    assert closed == (FELL_BEHIND, "fell_behind")  # closed at once: the page reconnects
     assert all(json.loads(text)["type"] == "state" for text in heard)
 
 
@@ -289,7 +305,7 @@ def test_spectators_and_connections_are_limited_but_players_are_let_in(database)
             for ws in (first, second):
                 next_of(ws, "state")
             with client.websocket_connect(watch) as third:  # one spectator too many
-                assert "as many spectators" in third.receive_json()["message"]
+                refused(third.receive_json(), "too_many_watchers")
                 with pytest.raises(WebSocketDisconnect) as closed:
                     third.receive_json()
                 assert closed.value.code == TOO_MANY
@@ -299,7 +315,7 @@ def test_spectators_and_connections_are_limited_but_players_are_let_in(database)
             ):
                 assert next_of(ann, "welcome")["seat"] == 0 and next_of(bob, "state")
                 with client.websocket_connect(socket_path(game, 0)) as again:  # a fifth
-                    assert "too many connections" in again.receive_json()["message"]
+                    refused(again.receive_json(), "too_many_connections")
                     with pytest.raises(WebSocketDisconnect) as closed:
                         again.receive_json()
                     assert closed.value.code == TOO_MANY
@@ -318,7 +334,7 @@ def test_taking_seats_too_fast_is_refused(database):
         ]
         assert answers == [200] * 10 + [429] * 2
         refused = client.post(f"/api/games/{games[1]['id']}/join", json={"name": "Q"})
-        assert "too many seats taken" in refused.text
+        refused_http(refused, 429, "too_many_joins")
 
 
 def test_creating_games_or_sheets_too_fast_is_refused(database):
@@ -327,4 +343,32 @@ def test_creating_games_or_sheets_too_fast_is_refused(database):
         answers = [client.post("/api/games", json=spec).status_code for _ in range(10)]
         answers += [client.post("/api/sheets", json={"names": ["A", "B"]}).status_code]
         assert answers == [201] * 10 + [429]
-        assert "too many new games" in client.post("/api/games", json=spec).text
+        refused_http(client.post("/api/games", json=spec), 429, "too_many_new_games")
+        sheet = client.post("/api/sheets", json={"names": ["A", "B"]})
+        refused_http(sheet, 429, "too_many_new_games")
+
+
+def test_unknown_addresses_and_methods_are_refused_with_an_id_not_words(client):
+    for path in ("/nope", "/api/nope", "/static/nope.js", "/i18n/x.json"):
+        refused_http(client.get(path), 404, "no_page")
+    listing = client.delete("/api/games")  # the lobby's list takes GET and POST only
+    refused_http(listing, 405, "method_not_allowed")
+    assert listing.headers["allow"]  # Starlette's headers stay
+    refused_http(client.get("/api/sheets"), 405, "method_not_allowed")  # nobody lists sheets
+
+    async def teapot() -> None:  # any other refusal Starlette words
+        raise StarletteHTTPException(418, "I'm a teapot")
+
+    client.app.add_api_route("/teapot", teapot)
+    refused_http(client.get("/teapot"), 418, "http_status", status=418)
+
+
+def test_an_unexpected_failure_is_a_500_with_an_id_not_words(database, monkeypatch):
+    app = create_app(database)
+    with TestClient(app, raise_server_exceptions=False) as client:
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(Store, "listing", broken)
+        refused_http(client.get("/api/games"), 500, "server_error")

@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
-from .clients import follow
+from .clients import follow, refused
 
 # A real server process per test, killed and restarted: the full run (CI).
 pytestmark = pytest.mark.slow
@@ -72,7 +72,7 @@ def test_a_real_server_speaks_the_protocol_and_drops_oversized_frames(server):
     with open_seat(server, game, 0) as ann:
         assert receive(ann, "welcome")["seat"] == 0
         ann.send(json.dumps({"type": "act", "action": "stop", "seq": 0}))
-        assert receive(ann, "error")["rule"]
+        refused(receive(ann, "error"), "no_stop_now", "R8", waiting="roll")
         ann.send(json.dumps({"type": "act", "action": "roll", "seq": 0}))
         state = receive(ann, "state")
         assert len(state["table"]["roll"]) == 8
@@ -109,7 +109,7 @@ def test_sigkill_mid_game_then_restart_every_game_goes_on(server):
         assert again["seq"] == len(stored_person.moves)
         assert again["table"] == seen["table"] and again["full_log"] == seen["full_log"]
         final = play_until(ann, lambda s: s["table"]["over"], again)
-    assert final["table"]["result"]
+    assert final["table"]["ranking"][0]["rank"] == 1
     wait_until(
         lambda: all(g["status"] == "over" for g in httpx.get(server.url + "/api/games").json()),
         "the bots' game is finished after the restart",

@@ -6,7 +6,7 @@ given the (fully public) state, which action?
 'simple'
 """
 
-from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, make_bot
+from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot
 from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
 from pickomino.bots.strategist import StrategistBot
 
@@ -14,6 +14,7 @@ __all__ = [
     "BOTS",
     "DIFFICULTIES",
     "Bot",
+    "bot_names",
     "ExpectedBot",
     "RandomBot",
     "SimpleBot",

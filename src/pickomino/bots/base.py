@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from pickomino.core import Action, GameState
+from pickomino.core import Action, BadInput, GameState
 
 
 class Bot(Protocol):
@@ -37,6 +37,11 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     try:
         factory = BOTS[DIFFICULTIES.get(name, name)]
     except KeyError:
-        known = ", ".join([*BOTS, *DIFFICULTIES])
-        raise ValueError(f"unknown bot {name!r}; bots are {known}") from None
+        raise BadInput("unknown_bot", given=str(name)[:40], bots=[*BOTS, *DIFFICULTIES]) from None
     return factory(seed)
+
+
+def bot_names() -> str:
+    """Every name a bot answers to, for help texts: ``random (easy), simple (medium), ...``."""
+    levels = {bot: level for level, bot in DIFFICULTIES.items()}
+    return ", ".join(f"{bot} ({levels[bot]})" if bot in levels else bot for bot in BOTS)

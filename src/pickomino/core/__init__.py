@@ -15,7 +15,7 @@ True
 
 from pickomino.core.actions import ACTIONS, NUM_ACTIONS, Action
 from pickomino.core.dice import Counts, format_dice, parse_dice, roll_outcomes, sample_roll
-from pickomino.core.errors import IllegalAction, RecordError
+from pickomino.core.errors import BadInput, IllegalAction, PickominoError, RecordError
 from pickomino.core.events import (
     Bust,
     Event,
@@ -30,7 +30,6 @@ from pickomino.core.events import (
 )
 from pickomino.core.game import Game, Turn
 from pickomino.core.record import GameRecord
-from pickomino.core.render import describe_event, render_state
 from pickomino.core.rules import PRESETS, TILES, Rules, worms_on
 from pickomino.core.state import GameState, Phase
 
@@ -40,6 +39,7 @@ __all__ = [
     "PRESETS",
     "TILES",
     "Action",
+    "BadInput",
     "Bust",
     "Counts",
     "Event",
@@ -50,6 +50,7 @@ __all__ = [
     "IllegalAction",
     "Kept",
     "Phase",
+    "PickominoError",
     "RecordError",
     "Rolled",
     "Rules",
@@ -59,10 +60,8 @@ __all__ = [
     "TileTaken",
     "TileTurned",
     "Turn",
-    "describe_event",
     "format_dice",
     "parse_dice",
-    "render_state",
     "roll_outcomes",
     "sample_roll",
     "worms_on",

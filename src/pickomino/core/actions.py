@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pickomino.core.errors import BadInput
 from pickomino.core.rules import FACE_SYMBOLS, LOWEST_TILE, TILES
 
 Kind = Literal["keep", "roll", "stop", "take", "steal"]
@@ -54,7 +55,7 @@ class Action:
     @staticmethod
     def from_id(action_id: int) -> Action:
         if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
-            raise ValueError(f"there is no action id {action_id!r}: ids are 0 to {NUM_ACTIONS - 1}")
+            raise BadInput("action_id", given=str(action_id)[:20], high=NUM_ACTIONS - 1)
         return ACTIONS[action_id]
 
     @staticmethod
@@ -62,9 +63,7 @@ class Action:
         """The action written as ``keep W``, ``roll``, ``stop``, ``take 26`` or ``steal 27``."""
         action = _BY_NAME.get(" ".join(str(name).lower().split()))
         if action is None:
-            raise ValueError(
-                f"{name!r} is not an action: write keep 1..5/W, roll, stop, take N or steal N"
-            )
+            raise BadInput("not_an_action", text=str(name)[:40])
         return action
 
     @staticmethod

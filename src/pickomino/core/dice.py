@@ -16,6 +16,7 @@ from functools import cache
 from math import factorial
 from typing import cast
 
+from pickomino.core.errors import BadInput
 from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS, NUM_DICE
 
 Counts = tuple[int, int, int, int, int, int]
@@ -50,10 +51,10 @@ def parse_dice(text: str) -> Counts:
         if char in " ,":
             continue
         if char not in FACE_SYMBOLS:
-            raise ValueError(f"{char!r} is not a die face: faces are 1, 2, 3, 4, 5 and W (R2)")
+            raise BadInput("not_a_face", "R2", char=char)
         counts[FACE_SYMBOLS.index(char)] += 1
     if sum(counts) > NUM_DICE:
-        raise ValueError(f"{sum(counts)} dice given, but there are only {NUM_DICE} (R2)")
+        raise BadInput("too_many_dice", "R2", given=sum(counts), count=NUM_DICE)
     return tuple(counts)  # type: ignore[return-value]
 
 
@@ -65,7 +66,7 @@ def roll_outcomes(n: int) -> tuple[tuple[Counts, Fraction], ...]:
     (1287, Fraction(1, 1))
     """
     if not 0 <= n <= NUM_DICE:
-        raise ValueError(f"cannot roll {n} dice: there are {NUM_DICE} (R2)")
+        raise BadInput("too_many_dice", "R2", given=n, count=NUM_DICE)
     outcomes = []
     for faces in itertools.combinations_with_replacement(range(6), n):
         counts = cast(Counts, tuple(faces.count(face) for face in range(6)))

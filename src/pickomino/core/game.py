@@ -8,12 +8,8 @@
 [[27], []]
 >>> game.undo()
 ['stop']
->>> print(game.render_log())
-Turn 1 - Ann
-  Ann rolled 1 2 3 3 5 W W W
-  Ann kept 3 x W (total 15)
-  Ann rolled 4 4 4 5 5
-  Ann kept 3 x 4 (total 27)
+>>> [turn.moves for turn in game.turns()]
+[('dice 12335WWW', 'keep W', 'roll', 'dice 44455', 'keep 4')]
 >>> Game.from_json(game.to_json()).state == game.state
 True
 """
@@ -26,10 +22,9 @@ from dataclasses import dataclass
 
 from pickomino.core.actions import Action
 from pickomino.core.dice import Counts, format_dice, sample_roll
-from pickomino.core.errors import IllegalAction, RecordError
+from pickomino.core.errors import IllegalAction, PickominoError, RecordError
 from pickomino.core.events import Event
 from pickomino.core.record import DICE_PREFIX, GameRecord
-from pickomino.core.render import describe_event
 from pickomino.core.rules import Rules
 from pickomino.core.state import GameState
 
@@ -94,7 +89,7 @@ class Game:
     def roll_random(self, rng: random.Random) -> list[Event]:
         """Roll the pending dice with the caller's generator."""
         if not self.state.is_chance():
-            raise IllegalAction("R5", "no roll is due now")
+            raise IllegalAction("R5", "no_roll_due", waiting=self.state.phase.value)
         return self.roll(sample_roll(self.state.dice_left, rng))
 
     def play(self, action: Action | int | str) -> list[Event]:
@@ -108,7 +103,7 @@ class Game:
         while cut and moves[cut - 1].startswith(DICE_PREFIX):
             cut -= 1
         if cut == 0:
-            raise IllegalAction("undo", "there is no decision to undo")
+            raise IllegalAction(None, "nothing_to_undo")
         removed = moves[cut - 1 :]
         self.truncate(cut - 1)
         return removed
@@ -133,8 +128,10 @@ class Game:
         for index, move in enumerate(moves, start=1):
             try:
                 game.push(move)
-            except (IllegalAction, ValueError) as error:
-                raise RecordError(f"move {index} ({move!r}) cannot be played: {error}") from None
+            except PickominoError as error:
+                raise RecordError(
+                    "move_refused", error.rule, number=index, move=move[:40], why=error
+                ) from None
         return game
 
     @classmethod
@@ -154,16 +151,3 @@ class Game:
             last = turns[-1]
             turns[-1] = Turn(number, seat, (*last.moves, move), (*last.events, *events))
         return turns
-
-    def render_log(self) -> str:
-        """The game so far in words, turn by turn."""
-        lines = []
-        for turn in self.turns():
-            lines.append(f"Turn {turn.number} - {self.seats[turn.seat]}")
-            lines.extend("  " + describe_event(e, self.seats) for e in turn.events)
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        from pickomino.core.render import render_state
-
-        return render_state(self.state, self.seats)

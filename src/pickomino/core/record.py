@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pickomino.core.errors import RecordError
+from pickomino.core.errors import BadInput, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 FORMAT = "pickomino-record"
@@ -63,49 +63,47 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Check the shape of a record (not yet its moves; see ``Game.from_record``)."""
         if not isinstance(data, dict):
-            raise RecordError("a game record must be a JSON object")
+            raise RecordError("record_not_object")
         if data.get("format") != FORMAT:
-            raise RecordError(f"not a Pickomino record: 'format' must be {FORMAT!r}")
+            raise RecordError("record_format", format=FORMAT)
         version = data.get("version")
         if version != VERSION:
-            raise RecordError(
-                f"record version {version!r} is not supported (this program reads {VERSION})"
-            )
+            raise RecordError("record_version", given=str(version)[:20], version=VERSION)
         required = {"format", "version", "rules", "seats", "start_player", "moves"}
         missing = required - set(data)
         if missing:
-            raise RecordError(f"record lacks {', '.join(sorted(missing))}")
+            raise RecordError("record_missing", keys=sorted(missing))
         unknown = set(data) - required - {"meta"}
         if unknown:
-            raise RecordError(f"record has unknown key(s) {', '.join(sorted(unknown))}")
+            raise RecordError("record_unknown", keys=sorted(map(str, unknown))[:10])
         try:
             rules = Rules.from_dict(data["rules"])
-        except (TypeError, ValueError) as error:
-            raise RecordError(f"bad rules: {error}") from None
+        except BadInput as error:
+            raise RecordError("record_rules", why=error) from None
+        except TypeError:
+            raise RecordError("record_rules", why=BadInput("rules_not_object")) from None
         seats = data["seats"]
         if (
             not isinstance(seats, list)
             or not all(isinstance(name, str) and name.strip() for name in seats)
             or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
         ):
-            raise RecordError(
-                f"'seats' must list {MIN_PLAYERS} to {MAX_PLAYERS} non-empty player names (R1)"
-            )
+            raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
         start = data["start_player"]
         if type(start) is not int or not 0 <= start < len(seats):
-            raise RecordError(f"'start_player' must be a seat number from 0 to {len(seats) - 1}")
+            raise RecordError("record_start", high=len(seats) - 1)
         moves = data["moves"]
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise RecordError("'moves' must be a list of strings")
+            raise RecordError("record_moves")
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
-            raise RecordError("'meta' must be a JSON object")
+            raise RecordError("record_meta")
         return cls(seats=list(seats), rules=rules, start_player=start, moves=list(moves), meta=meta)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise RecordError("record_not_json") from None
         return cls.from_dict(data)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
+from pickomino.core.errors import BadInput
+
 MIN_PLAYERS = 2  # R1
 MAX_PLAYERS = 7  # R1
 NUM_DICE = 8  # R2
@@ -33,7 +35,7 @@ def worms_on(tile: int) -> int:
     [1, 1, 2, 3, 4, 4]
     """
     if not LOWEST_TILE <= tile <= HIGHEST_TILE:
-        raise ValueError(f"there is no tile {tile}: tiles are numbered 21 to 36 (R3)")
+        raise BadInput("not_a_tile", "R3", tile=tile)
     return (tile - LOWEST_TILE) // 4 + 1
 
 
@@ -42,7 +44,7 @@ LowerTile = Literal["nearest", "any"]
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options of docs/rules.md; the defaults give the rulebook game.
+    """The rule options (pickomino/i18n/en/rules.md); the defaults give the rulebook game.
 
     >>> Rules.preset("bga")
     Rules(flip_returned_highest=False, exact_match_mandatory=True, lower_tile='any')
@@ -58,11 +60,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("flip_returned_highest", "exact_match_mandatory"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"rule option {name} must be true or false")
+                raise BadInput("option_bool", option=name, given=str(getattr(self, name))[:20])
         if self.lower_tile not in ("nearest", "any"):
-            raise ValueError(
-                f"rule option lower_tile must be 'nearest' or 'any', not {self.lower_tile!r}"
-            )
+            raise BadInput("option_lower_tile", given=str(self.lower_tile)[:20])
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -70,9 +70,7 @@ class Rules:
         try:
             return PRESETS[name]
         except KeyError:
-            raise ValueError(
-                f"unknown rule preset {name!r}; choose one of {', '.join(PRESETS)}"
-            ) from None
+            raise BadInput("unknown_preset", given=str(name)[:40], presets=list(PRESETS)) from None
 
     @classmethod
     def parse(cls, text: str) -> Rules:
@@ -86,17 +84,17 @@ class Rules:
         for index, part in enumerate(parts):
             if "=" not in part:
                 if index:
-                    raise ValueError(f"{part!r}: a preset may only come first, before options")
+                    raise BadInput("preset_not_first", given=part[:40])
                 rules = cls.preset(part)
                 continue
             name, _, value = (x.strip() for x in part.partition("="))
             if name not in cls.__dataclass_fields__:
-                options = ", ".join(cls.__dataclass_fields__)
-                raise ValueError(f"unknown rule option {name!r}; options are {options}")
+                options = list(cls.__dataclass_fields__)
+                raise BadInput("unknown_option", given=name[:40], options=options)
             typed: bool | str = value
             if name != "lower_tile":
                 if value.lower() not in ("true", "false"):
-                    raise ValueError(f"rule option {name} must be true or false, not {value!r}")
+                    raise BadInput("option_bool", option=name, given=value[:20])
                 typed = value.lower() == "true"
             changes: dict[str, Any] = {name: typed}  # one option, typed above
             rules = replace(rules, **changes)
@@ -109,10 +107,14 @@ class Rules:
     def from_dict(cls, data: object) -> Rules:
         """Rules from their JSON form; unknown or badly typed options are refused."""
         if not isinstance(data, dict):
-            raise ValueError("rules must be an object of rule options")
+            raise BadInput("rules_not_object")
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            raise BadInput(
+                "unknown_option",
+                given=", ".join(sorted(map(str, unknown)))[:80],
+                options=list(cls.__dataclass_fields__),
+            )
         return cls(**data)
 
     @property

@@ -34,7 +34,7 @@ from pickomino.core.dice import (
     points,
     roll_outcomes,
 )
-from pickomino.core.errors import IllegalAction
+from pickomino.core.errors import BadInput, IllegalAction
 from pickomino.core.events import (
     Bust,
     BustReason,
@@ -149,11 +149,11 @@ class GameState:
         self, num_players: int = 2, rules: Rules | None = None, start_player: int = 0
     ) -> None:
         if not isinstance(num_players, int) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise ValueError(
-                f"Pickomino is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {num_players} (R1)"
+            raise BadInput(
+                "player_count", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS, given=num_players
             )
         if not isinstance(start_player, int) or not 0 <= start_player < num_players:
-            raise ValueError(f"start player must be a seat from 0 to {num_players - 1} (R4)")
+            raise BadInput("start_seat", "R4", high=num_players - 1)
         self.rules = rules if rules is not None else Rules()
         self.num_players = num_players
         self.grill_mask = _ALL_TILES_MASK  # R4: all tiles face up
@@ -187,24 +187,24 @@ class GameState:
         for tile in [*(t for stack in stacks for t in stack), *face_down]:
             worms_on(tile)  # refuses a number that is not a tile
             if tile in seen:
-                raise ValueError(f"tile {tile} is placed twice; there is one of each (R3)")
+                raise BadInput("tile_twice", "R3", tile=tile)
             seen.add(tile)
         state.stacks = [list(stack) for stack in stacks]
         state.face_down_mask = sum(_bit(tile) for tile in face_down)
         state.grill_mask = _ALL_TILES_MASK & ~sum(_bit(tile) for tile in seen)
         if not state.grill_mask:
-            raise ValueError("the grill has no face-up tile: that game is over (R18)")
+            raise BadInput("grill_empty", "R18")
         counts = parse_dice(kept) if isinstance(kept, str) else tuple(kept)
         if any(counts):
             if len(counts) != 6:
-                raise ValueError("kept dice must be given as six counts")
+                raise BadInput("six_counts")
             state.kept = list(counts)
             state.kept_mask = face_mask(counts)
             state.dice_left = NUM_DICE - sum(counts)
             state.total = points(counts)
             state.phase = Phase.ROLL_OR_STOP
             if state.dice_left == 0 or all(counts):
-                raise ValueError("with no dice left or all faces kept the turn is over (R8)")
+                raise BadInput("turn_already_over", "R8")
         return state
 
     def _start_turn(self) -> None:
@@ -331,7 +331,7 @@ class GameState:
         ['Bust', 'TileReturned', 'TileTurned']
         """
         if self.phase is not Phase.ROLL or self.dice_left != NUM_DICE:
-            raise IllegalAction("R4", f"a turn is under way: {self._waiting_for()}")
+            raise IllegalAction("R4", "turn_under_way", waiting=self.phase.value)
         events: list[Event] = []
         if result is None:
             self._bust("reported", events)
@@ -345,36 +345,28 @@ class GameState:
     def _report_refusal(self, action: Action) -> IllegalAction:
         tile = action.value
         if action.kind == "take":
-            where = (
-                "is turned face down" if tile in self.face_down
-                else "is in a player's stack" if any(tile in s for s in self.stacks)
-                else "is not a tile"
-            )  # fmt: skip
-            return IllegalAction(
-                "R11", f"{tile} {where}: only tiles face up on the grill can be taken"
-            )
+            if tile in self.face_down:
+                return IllegalAction("R11", "take_face_down", tile=tile)
+            if any(tile in stack for stack in self.stacks):
+                return IllegalAction("R11", "take_from_stack", tile=tile)
+            return IllegalAction("R11", "not_a_tile", tile=tile)
         if action.kind == "steal":
-            tops = [str(a.value) for a in self.reportable() if a.kind == "steal"]
-            allowed = ", ".join(tops) or "none"
-            return IllegalAction(
-                "R14", f"{tile} is not on top of another player's stack (tops: {allowed})"
-            )
-        return IllegalAction("R11", f"{action.name} is not the result of a turn")
+            tops = [a.value for a in self.reportable() if a.kind == "steal"]
+            return IllegalAction("R14", "steal_not_top", tile=tile, tops=tops)
+        return IllegalAction("R11", "not_a_result", action=action.name)
 
     # ------------------------------------------------------------- transitions
     def apply_roll(self, dice: Counts | str) -> list[Event]:
         """Supply the outcome of the pending roll (R5); a bust follows at once if the roll
         shows no face that was not kept yet (R7)."""
         if self.phase is not Phase.ROLL:
-            raise IllegalAction("R5", f"no roll is due now: {self._waiting_for()}")
+            raise IllegalAction("R5", "no_roll_due", waiting=self.phase.value)
         try:
             counts, shown = ROLLS[dice if dice.__class__ is tuple else self._counts(dice)]
         except (KeyError, TypeError):
             counts, shown = _NO_DICE, -1
         if shown < 0 or sum(counts) != self.dice_left:
-            raise IllegalAction(
-                "R5", f"the roll must show exactly the {self.dice_left} dice not kept this turn"
-            )
+            raise IllegalAction("R5", "roll_dice_count", count=self.dice_left)
         self.roll = counts
         events: list[Event] = [Rolled(self.current, counts)]
         if shown & ~self.kept_mask:
@@ -387,8 +379,10 @@ class GameState:
     def _counts(dice: object) -> Counts:
         try:
             return parse_dice(dice) if isinstance(dice, str) else tuple(dice)  # type: ignore
-        except (TypeError, ValueError) as error:
-            raise IllegalAction("R5", f"not a roll: {error}") from None
+        except BadInput as error:
+            raise IllegalAction("R5", error.code, **error.params) from None
+        except TypeError:
+            raise IllegalAction("R5", "not_a_roll", text=str(dice)[:20]) from None
 
     def apply(self, action: Action | int | str) -> list[Event]:
         """Make a decision (an :class:`Action`, its id or its name) for the current player."""
@@ -427,29 +421,25 @@ class GameState:
         """Why ``action`` is not legal now, naming the rule."""
         kind, phase = action.kind, self.phase
         if kind == "keep":
-            symbol = FACE_SYMBOLS[action.value]  # type: ignore[index]
+            face = FACE_SYMBOLS[action.value]  # type: ignore[index]
             if phase is not Phase.KEEP:
-                return IllegalAction("R6", f"no face can be kept now: {self._waiting_for()}")
+                return IllegalAction("R6", "no_keep_now", waiting=phase.value)
             if self.kept_mask & (1 << action.value):  # type: ignore[operator]
-                return IllegalAction("R6", f"{symbol} was already kept this turn; keep another")
-            return IllegalAction("R6", f"the roll shows no {symbol}")
-        if kind in ("roll", "stop"):
-            return IllegalAction("R8", f"cannot {kind} now: {self._waiting_for()}")
+                return IllegalAction("R6", "face_kept", face=face)
+            return IllegalAction("R6", "face_not_rolled", face=face)
+        if kind == "roll":
+            return IllegalAction("R8", "no_roll_now", waiting=phase.value)
+        if kind == "stop":
+            return IllegalAction("R8", "no_stop_now", waiting=phase.value)
         if phase is not Phase.CLAIM:
-            return IllegalAction("R11", f"no tile can be claimed now: {self._waiting_for()}")
-        choices = ", ".join(a.name for a in self.claims)
+            return IllegalAction("R11", "no_claim_now", waiting=phase.value)
         return IllegalAction(
-            "R11", f"{action.name} is not allowed with total {self.total}; choose one of: {choices}"
+            "R11",
+            "claim_not_allowed",
+            action=action.name,
+            total=self.total,
+            choices=[a.name for a in self.claims],
         )
-
-    def _waiting_for(self) -> str:
-        return {
-            Phase.ROLL: "the dice must be rolled first",
-            Phase.KEEP: "a face of the roll must be kept",
-            Phase.ROLL_OR_STOP: "the player must roll or stop",
-            Phase.CLAIM: "the player must choose a tile",
-            Phase.OVER: "the game is over",
-        }[self.phase]
 
     def _end_turn(self, events: list[Event]) -> None:
         if not self.kept[WORM]:
@@ -575,11 +565,6 @@ class GameState:
         return self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __str__(self) -> str:
-        from pickomino.core.render import render_state
-
-        return render_state(self)
 
     def __repr__(self) -> str:
         return (

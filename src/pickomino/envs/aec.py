@@ -15,7 +15,6 @@ its worms caused by each step (so a steal rewards the thief and costs the victim
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -24,10 +23,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from pickomino.core import NUM_ACTIONS, GameState, Rules
-from pickomino.core.render import render_state
-from pickomino.envs.driver import advance
 from pickomino.envs.observation import flat_size, flatten, observe
 from pickomino.envs.table import REWARDS
+from pickomino.i18n import Words
+from pickomino.i18n.text import render_state
+from pickomino.table import Person, SeededDice, advance
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -67,9 +67,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._dice = SeededDice(seed)
+        self._people = [Person()] * self.players  # every seat is an agent's
         self.state = GameState(self.players, self.rules)
-        advance(self.state, self._rng, {})
+        advance(self.state, self._people, self._dice)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -96,7 +97,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"action {action} is not legal for {agent} now; legal: {legal}")
         before = state.scores()
         state.apply(int(action))
-        advance(state, self._rng, {})
+        advance(state, self._people, self._dice)
         self._cumulative_rewards[agent] = 0.0
         after = state.scores()
         if self.reward_kind == "worms":
@@ -117,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return render_state(self.state, self.possible_agents)
+            return render_state(self.state, self.possible_agents, Words())
         return None
 
     def close(self) -> None:

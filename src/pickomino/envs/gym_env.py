@@ -17,9 +17,10 @@ import gymnasium as gym
 import numpy as np
 
 from pickomino.core import NUM_ACTIONS, Rules
-from pickomino.core.render import render_state
 from pickomino.envs.observation import observation_space, observe
 from pickomino.envs.table import Table, opponent_list
+from pickomino.i18n import Words
+from pickomino.i18n.text import render_state
 
 
 class LegalActions(gym.spaces.Discrete):
@@ -100,4 +101,4 @@ class PickominoEnv(gym.Env):
             return None
         seat = self.table.seat
         names = ["you" if s == seat else f"bot {s}" for s in range(self.table.players)]
-        return render_state(self.table.state, names)
+        return render_state(self.table.state, names, Words())

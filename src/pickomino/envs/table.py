@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pickomino.bots import make_bot
 from pickomino.core import GameState, Rules
-from pickomino.envs.driver import advance
+from pickomino.table import Person, Player, SeededDice, advance
 
 REWARDS = ("worms", "win")
 
@@ -42,15 +42,15 @@ class Table:
         self.seat = 0
 
     def reset(self, seed: int, seat: int) -> None:
-        self.rng = random.Random(seed)
+        rng = random.Random(seed)
         self.seat = seat
         others = [s for s in range(self.players) if s != seat]
-        self.bots = {
-            s: make_bot(name, self.rng.getrandbits(32))
-            for s, name in zip(others, self.opponents, strict=True)
-        }
+        seated: list[Player] = [Person()] * self.players
+        for s, name in zip(others, self.opponents, strict=True):
+            seated[s] = make_bot(name, rng.getrandbits(32))
+        self.seated, self.dice = seated, SeededDice(rng=rng)
         self.state = GameState(self.players, self.rules)
-        advance(self.state, self.rng, self.bots)
+        advance(self.state, self.seated, self.dice)
         self.worms = self.state.worms(seat)
 
     def refusal(self, action: int) -> str | None:
@@ -68,7 +68,7 @@ class Table:
         decision; returns the reward. Check :meth:`refusal` first."""
         state = self.state
         state.apply(action)
-        advance(state, self.rng, self.bots)
+        advance(state, self.seated, self.dice)
         worms, before = state.worms(self.seat), self.worms
         self.worms = worms
         if self.reward == "worms":

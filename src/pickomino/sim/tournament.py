@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from pickomino.bots import make_bot
-from pickomino.core import GameState, Rules, sample_roll
+from pickomino.core import GameState, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from pickomino.table import KeyedDice, SeededDice, advance
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -131,24 +132,18 @@ def play_game(
     (as far as they throw the same number of dice), which is what paired comparisons need."""
     rng = random.Random(f"pickomino:{seed}:{game}")
     bots = [make_bot(label.split("#")[0], rng.getrandbits(32)) for label in seats]
+    dice = KeyedDice(seed, game) if keyed_dice else SeededDice(rng=rng)
     state = GameState(len(seats), rules)
-    turns = [0] * len(seats)
-    roll = 0
-    while not state.is_over:
-        if state.is_chance():
-            if not any(state.kept):
-                turns[state.current] += 1
-                roll = 0
-            roll += 1
-            dice = (
-                random.Random(f"pickomino:{seed}:{game}:{sum(turns)}:{roll}") if keyed_dice else rng
-            )
-            state.apply_roll(sample_roll(state.dice_left, dice))
-        else:
-            state.apply(bots[state.current].choose(state))
+    advance(state, bots, dice)
     winners = state.winners()
     shares = tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(len(seats)))
-    return GameOutcome(seats, tuple(state.scores()), shares, tuple(turns))
+    return GameOutcome(seats, tuple(state.scores()), shares, turns_taken(state))
+
+
+def turns_taken(state: GameState) -> tuple[int, ...]:
+    """Each seat's number of turns in a finished game: turns pass in seat order (R17)."""
+    played, players = state.turn, state.num_players
+    return tuple(played // players + (seat < played % players) for seat in range(players))
 
 
 def check_setup(players: int, bots: Iterable[str]) -> None:

@@ -102,7 +102,7 @@ def advice_report(
         "grill": list(state.grill),
     }
     if state.is_over or state.current != seat:
-        report.update(phase="bust", reason="no face of the roll can be kept (R7)", choices=[])
+        report.update(phase="bust", reason="no_new_face", rule="R7", choices=[])
     elif state.is_chance():
         outlook = turn_outlook(state)
         report.update(

@@ -23,7 +23,17 @@ def fresh_turn_odds(stake: float = 0.0) -> dict[str, Any]:
     }
 
 
-def plot_odds(odds: dict[str, Any], path: str) -> None:
+#: The words on the plot, by part; a face passes them in its reader's language.
+PLOT_WORDS = {
+    "at_least": "P(total ≥ T, with a worm)",
+    "exactly": "P(total = T, with a worm)",
+    "x": "target T",
+    "y": "best achievable probability",
+    "title": "Pickomino: odds of a fresh turn with eight dice (exact, best play)",
+}
+
+
+def plot_odds(odds: dict[str, Any], path: str, words: dict[str, str] = PLOT_WORDS) -> None:
     """Draw the >= T and = T curves to an image file (matplotlib, no display needed)."""
     import matplotlib
 
@@ -33,10 +43,10 @@ def plot_odds(odds: dict[str, Any], path: str) -> None:
     at_least: dict[str, float] = odds["at_least"]
     exactly: dict[str, float] = odds["exactly"]
     figure, axes = plt.subplots(figsize=(8, 4.5))
-    axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label="P(total ≥ T, with a worm)")
-    axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label="P(total = T, with a worm)")
-    axes.set(xlabel="target T", ylabel="best achievable probability", ylim=(0, 1), xticks=TILES)
-    axes.set_title("Pickomino: odds of a fresh turn with eight dice (exact, best play)")
+    axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label=words["at_least"])
+    axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label=words["exactly"])
+    axes.set(xlabel=words["x"], ylabel=words["y"], ylim=(0, 1), xticks=TILES)
+    axes.set_title(words["title"])
     axes.grid(alpha=0.3)
     axes.legend()
     figure.tight_layout()

@@ -11,40 +11,50 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
-from pickomino.core.render import describe_ranking
-from pickomino.tui.session import Session, save_note
+from pickomino.core import PickominoError
+from pickomino.i18n.text import ranking_lines
+from pickomino.tui.console import BustWarning, Console
 from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
 CHOICE_KEYS = "123456789wrs"
+QUIT_KEY = "ctrl+q"
 
 
 class EndScreen(ModalScreen[None]):
-    """The final table and ranking, with the tie-break (R20) in words."""
+    """The final table and ranking, with the tie-break (R20) in words. Its keys are named on
+    its buttons (so the footer needs no words for them)."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "dismiss", "Back")]
+    BINDINGS = [
+        Binding("q", "app.quit", show=False),
+        Binding("escape", "dismiss", show=False),
+    ]
+
     DEFAULT_CSS = """
     EndScreen { align: center middle; }
     #end { width: 90%; height: auto; border: double $accent; padding: 1 2; background: $panel; }
     #end Button { margin-top: 1; }
     """
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, console: Console) -> None:
         super().__init__()
-        self.session = session
+        self.game_console = console
 
     def compose(self) -> ComposeResult:
-        state, names = self.session.state, self.session.names
+        console = self.game_console
+        state, names, words = console.state, console.names, console.words
+        ranking = "\n".join(ranking_lines(state.ranking(), names, words))
         with Vertical(id="end"):
-            yield Static(Text("Game over", "bold"))
-            yield Static(stacks_text(state, names))
-            yield Static(describe_ranking(state.ranking(), names), id="ranking", markup=False)
+            yield Static(Text(words("event.game_over"), "bold"))
+            yield Static(stacks_text(state, names, words))
+            yield Static(ranking, id="ranking", markup=False)
             with Horizontal():
-                yield Button("Quit (q)", name="quit", variant="primary")
-                yield Button("Back to the table (esc)", name="back")
+                yield Button(words("end.quit"), name="quit", variant="primary")
+                yield Button(words("end.back"), name="back")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.name == "quit":
@@ -53,10 +63,11 @@ class EndScreen(ModalScreen[None]):
             self.dismiss()
 
 
-class PickominoApp(App[None]):
+class PickominoApp(App[None], inherit_bindings=False):
     """One game of people and bots at one keyboard."""
 
     TITLE = "Pickomino"
+    ENABLE_COMMAND_PALETTE = False  # its texts are English only
     # Sized for 80x24 with seven players: grill 2 rows, stacks 7, dice 3, status 1, choices
     # 1, footer 1, one blank row; the other 8 hold the log, or the hint in its place.
     CSS = """
@@ -69,16 +80,21 @@ class PickominoApp(App[None]):
     #log, #hint { height: 1fr; border: round $primary; }
     #hint { display: none; overflow-y: auto; }
     """
+    # Textual's own ctrl+q and ctrl+c are not inherited: its ctrl+q, bound first, would hide
+    # ours (in the player's words) from the footer, and its ctrl+c speaks English.
     BINDINGS = [
         *(Binding(key, f"choose('{key}')", show=False) for key in CHOICE_KEYS),
-        Binding("h", "hint", "Hint"),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("ctrl+q", "quit", "Quit"),  # not q: it sits next to w (keep a worm)
+        Binding("ctrl+c", "help_quit", show=False, system=True),
     ]
 
-    def __init__(self, session: Session, speed: float, save_to: Path) -> None:
+    def __init__(self, console: Console, speed: float, save_to: Path) -> None:
         super().__init__()
-        self.session, self.speed, self.save_to = session, speed, save_to
+        # not ``self.console``: that is Textual's own (the Rich console it draws with)
+        self.game_console, self.speed, self.save_to = console, speed, save_to
+        words = console.words
+        self.bind("h", "hint", description=words("key.hint"))
+        self.bind("ctrl+s", "save", description=words("key.save"))
+        self.bind(QUIT_KEY, "quit", description=words("key.quit"))  # not q: next to w (worms)
         self._bot_due = False  # a bot step is scheduled
         self.farewell = ""
 
@@ -93,15 +109,20 @@ class PickominoApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#hint", Static).border_title = "Hint (h: back to the log)"
-        self._show(self.session.opening())
-        self.notify(save_note(self.save_to), markup=False)
+        words = self.game_console.words
+        self.query_one("#log", RichLog).border_title = words("log.title")
+        self.query_one("#hint", Static).border_title = words("hint.title")
+        self._show(self.game_console.opening())
+        self.notify(self.game_console.save_note(self.save_to), markup=False)
+
+    def action_help_quit(self) -> None:
+        """ctrl+c, out of habit: say how to leave (Textual's own words are English)."""
+        self.notify(self.game_console.words("key.how_to_quit", shortcut=QUIT_KEY), markup=False)
 
     async def action_quit(self) -> None:
         """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
         saying where it went (``farewell``) is for the terminal once the screen is given back."""
-        saved, self.farewell = self.session.leave(self.save_to)
+        saved, self.farewell = self.game_console.leave(self.save_to)
         self.exit(return_code=0 if saved else 1)
 
     # ---------------------------------------------------------------- actions
@@ -114,7 +135,7 @@ class PickominoApp(App[None]):
         next move, brings the log back."""
         hint = self.query_one("#hint", Static)
         if not hint.display:
-            hint.update("\n".join(self.session.hint()))
+            hint.update("\n".join(self.game_console.hint()))
         self._show_hint(not hint.display)
 
     def _show_hint(self, shown: bool) -> None:
@@ -122,28 +143,27 @@ class PickominoApp(App[None]):
         self.query_one("#log", RichLog).display = not shown
 
     def action_save(self) -> None:
-        try:
-            self.notify(f"Saved to {self.session.save(self.save_to)}", markup=False)
-        except OSError as error:
-            self.notify(
-                f"Cannot save to {self.save_to}: {error.strerror}", severity="error", markup=False
-            )
+        self.notify(self.game_console.save(self.save_to), markup=False)
 
     def action_choose(self, command: str) -> None:
         """A key or a button: the session maps it to a move, the engine accepts or refuses."""
         try:
-            events = self.session.decide(command)
-        except ValueError as error:
-            self.notify(str(error), severity="warning", markup=False)
+            events = self.game_console.decide(command)
+        except PickominoError as error:
+            severity: SeverityLevel = "warning"
+            if isinstance(error, BustWarning):  # no mistake: a question
+                severity = "information"
+            self.notify(self.game_console.explain(error), severity=severity, markup=False)
             return
-        self._show(self.session.narrate(events))
+        self._show(self.game_console.narrate(events))
 
     def _bot_step(self) -> None:
         """One step of a bot's turn; at speed 0 the bots play on until a person is asked."""
         self._bot_due = False
-        lines = self.session.narrate(self.session.bot_step())
-        while not self.speed and self.session.is_bot_turn():
-            lines += self.session.narrate(self.session.bot_step())
+        console = self.game_console
+        lines = console.narrate(console.bot_step())
+        while not self.speed and console.session.is_bot_turn():
+            lines += console.narrate(console.bot_step())
         self._show(lines)
 
     # ------------------------------------------------------------------- view
@@ -153,9 +173,9 @@ class PickominoApp(App[None]):
         for line in lines:
             log.write(line)
         self._redraw()
-        if self.session.state.is_over:
-            self.push_screen(EndScreen(self.session))
-        elif self.session.is_bot_turn() and not self._bot_due:
+        if self.game_console.state.is_over:
+            self.push_screen(EndScreen(self.game_console))
+        elif self.game_console.session.is_bot_turn() and not self._bot_due:
             self._bot_due = True
             if self.speed:  # a timer, never a sleep: the screen stays live between steps
                 self.set_timer(self.speed, self._bot_step)
@@ -163,16 +183,16 @@ class PickominoApp(App[None]):
                 self.call_later(self._bot_step)
 
     def _redraw(self) -> None:
-        session = self.session
-        state = session.state
+        console = self.game_console
+        state, words = console.state, console.words
         self.query_one("#grill", Static).update(grill_text(state))
-        self.query_one("#stacks", Static).update(stacks_text(state, session.names))
-        self.query_one("#dice", Static).update(dice_text(state.kept, state.total, state.roll))
-        self.query_one("#status", Static).update(self._status())
+        self.query_one("#stacks", Static).update(stacks_text(state, console.names, words))
+        self.query_one("#dice", Static).update(dice_text(state, words))
+        self.query_one("#status", Static).update(console.status())
         self._show_hint(False)
         choices = self.query_one("#choices", Vertical)
         choices.remove_children()
-        labels = {f"[{key}] {name}": name for key, name in session.options()}
+        labels = {label: name for _key, name, label in console.labelled_options()}
         choices.mount_all(
             Horizontal(
                 *(Button(Content(label), name=labels[label], compact=True) for label in row),
@@ -180,15 +200,3 @@ class PickominoApp(App[None]):
             )
             for row in button_rows(list(labels), self.size.width - 2)  # room for a scrollbar
         )
-
-    def _status(self) -> str:
-        session = self.session
-        state = session.state
-        if state.is_over:
-            return "Game over."
-        person = session.waiting_person()
-        if person is None:
-            return f"Turn {state.turn}: {session.names[state.current]} is playing..."
-        if state.is_chance():
-            return f"Turn {state.turn}: {person}, roll {state.dice_left} dice (r)."
-        return f"Turn {state.turn}: {person}, your choice (h for a hint)."

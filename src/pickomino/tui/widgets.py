@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from pickomino.core import GameState, format_dice, worms_on
-from pickomino.core.render import worms_column
 from pickomino.core.rules import TILES
+from pickomino.i18n import Words
+from pickomino.i18n.text import worm_column
 
 TILE_STYLE = "bold black on #e8c170"
 DOWN_STYLE = "grey50 on grey23"
@@ -42,15 +43,16 @@ def grill_text(state: GameState) -> Text:
     return Text("\n").join([numbers, worms])
 
 
-def stacks_text(state: GameState, names: Sequence[str]) -> Text:
+def stacks_text(state: GameState, names: Sequence[str], words: Words) -> Text:
     """One row per player: whose turn, worms, and the stack with its (stealable) top lit."""
     width = max(len(name) for name in names)
+    worms = worm_column(state.scores(), words)
     rows = []
     for seat, name in enumerate(names):
         playing = seat == state.current and not state.is_over
         row = Text("▶ " if playing else "  ", "bold green")
         row.append(f"{name:<{width}}", "bold" if playing else "")
-        row.append(f"  {worms_column(state.worms(seat))}  ")
+        row.append(f"  {worms[seat]}  ")
         stack = state.stacks[seat]
         row.append(" ".join(map(str, stack[:-1])) + " " if len(stack) > 1 else "")
         row.append(f" {stack[-1]} " if stack else "-", TOP_STYLE if stack else "dim")
@@ -74,16 +76,19 @@ def button_rows(labels: Sequence[str], width: int) -> list[list[str]]:
     return rows
 
 
-def dice_text(kept: Sequence[int], total: int, roll: Sequence[int]) -> Text:
+def dice_text(state: GameState, words: Words) -> Text:
     """The kept dice and their total, then the dice just rolled, each drawn as a small box."""
+    kept_label, rolled_label = words("table.kept"), words("table.roll")
+    kept_rows = _boxes(format_dice(state.kept_counts()), "green")
+    roll_rows = _boxes(format_dice(state.roll), "bold")
+    total = f" = {state.total}"
     rows = []
-    kept_rows = _boxes(format_dice(tuple(kept)), "green")  # type: ignore[arg-type]
-    roll_rows = _boxes(format_dice(tuple(roll)), "bold")  # type: ignore[arg-type]
     for index, (kept_row, roll_row) in enumerate(zip(kept_rows, roll_rows, strict=True)):
         middle = index == 1
-        row = Text("Kept  " if middle else " " * 6)
+        row = Text(f"{kept_label}  " if middle else " " * (len(kept_label) + 2))
         row.append_text(kept_row)
-        row.append(f"{f' = {total}' if middle else '':<8}{'Rolled ' if middle else ' ' * 7}")
+        row.append(f"{total if middle else '':<8}")
+        row.append(f"{rolled_label} " if middle else " " * (len(rolled_label) + 1))
         row.append_text(roll_row)
         rows.append(row)
     return Text("\n").join(rows)

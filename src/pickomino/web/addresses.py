@@ -2,10 +2,13 @@
 address to listen on, not one to open; and invite links are only as good as the address
 they are built on (``--public-url``, else the one the game's creator opened).
 
+Each line is a message id of the terminal catalogue with its parameters (the command line
+words it):
+
 >>> start_lines("127.0.0.1", 8000, None)
-['open http://127.0.0.1:8000/']
+[('cli.serve.open', {'url': 'http://127.0.0.1:8000/'})]
 >>> start_lines("0.0.0.0", 8080, "https://dice.example.org")
-['open https://dice.example.org/ (invite links use this address)']
+[('cli.serve.open_public', {'url': 'https://dice.example.org/'})]
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import contextlib
 import ipaddress
 import socket
 from urllib.parse import urlsplit
+
+from pickomino.core import BadInput
 
 #: What ``--host`` says when the server listens on every interface.
 ALL_INTERFACES = ("0.0.0.0", "::")
@@ -39,45 +44,36 @@ def network_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
-def start_lines(host: str, port: int, public_url: str | None) -> list[str]:
+def start_lines(host: str, port: int, public_url: str | None) -> list[tuple[str, dict[str, str]]]:
     """What ``serve`` says about where to open the lobby (and, listening everywhere without
     a public address, a warning that invite links follow the creator's address)."""
     if public_url:
-        return [f"open {public_url}/ (invite links use this address)"]
+        return [("cli.serve.open_public", {"url": f"{public_url}/"})]
     if host not in ALL_INTERFACES:
-        return [f"open {http_url(host, port)}"]
+        return [("cli.serve.open", {"url": http_url(host, port)})]
     here, lan = http_url("127.0.0.1", port), network_address()
     if lan is None:
-        return [
-            f"listening on all interfaces; open {here} on this machine",
-            "warning: no network address found: friends cannot reach this server yet",
-        ]
+        return [("cli.serve.open_here", {"here": here}), ("cli.serve.no_network", {})]
     there = http_url(lan, port)
     return [
-        f"listening on all interfaces; open {here} on this machine, {there} from others",
-        f"warning: invite links use the address the game's creator opened: create games "
-        f"from {there}, or start with --public-url {there.rstrip('/')}",
+        ("cli.serve.open_here_there", {"here": here, "there": there}),
+        ("cli.serve.warn_links", {"there": there, "url": there.rstrip("/")}),
     ]
 
 
 def check_public_url(text: str) -> str:
-    """``--public-url`` without its trailing slash; a ``ValueError`` says what is wrong.
+    """``--public-url`` without its trailing slash; :class:`BadInput` says what is wrong.
 
     >>> check_public_url("http://192.168.1.20:8080/")
     'http://192.168.1.20:8080'
     >>> check_public_url("dice.example.org")
     Traceback (most recent call last):
     ...
-    ValueError: 'dice.example.org' is not an http:// or https:// address, e.g. http://192.168.1.20:8080
+    pickomino.core.errors.BadInput: 'dice.example.org' is not an http:// or https:// address, e.g. http://192.168.1.20:8080
     """
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(
-            f"{text!r} is not an http:// or https:// address, e.g. http://192.168.1.20:8080"
-        )
+        raise BadInput("public_url_scheme", given=text[:80])
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
-        raise ValueError(
-            f"{text!r}: give the server's root address only (the app is served at /), "
-            "without a path, query or user"
-        )
+        raise BadInput("public_url_root", given=text[:80])
     return text.rstrip("/")

@@ -19,6 +19,10 @@ HTTP:
   :mod:`pickomino.web.keeper_api`).
 - ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
 
+A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
+:mod:`pickomino.web.errors`; an address with no route too: ``no_page``); a request of the
+wrong shape is a 422 with FastAPI's list of problems (``type``, ``loc``, ``ctx``).
+
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 """
 
@@ -35,19 +39,24 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi import Depends, FastAPI, Request, WebSocket
+from fastapi import HTTPException as FastAPIHTTPException
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import BOTS, DIFFICULTIES
-from pickomino.core import GameRecord, RecordError
+from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.apidocs import add_api_docs
+from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
     GameSetup,
     Name,
@@ -73,9 +82,10 @@ from pickomino.web.protocol import (
     Sync,
     parse_message,
 )
-from pickomino.web.room import ABANDONED, Refused, Room
+from pickomino.web.room import Room
 from pickomino.web.store import UNFINISHED, Store, shown_id
 from pickomino.web.view import replay_frames
+from pickomino.web.words import words_router
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 log = logging.getLogger("pickomino.web")
@@ -88,11 +98,8 @@ PAGES = {
     "/games/{game_id}": "game.html",
     "/keeper": "keeper.html",
     "/keeper/{sheet_id}": "keeper.html",
+    "/rules": "rules.html",
 }
-NO_OPEN_SEAT = (
-    "no open seat is free in this game: its other seats are kept for the people invited "
-    "(ask the game's creator for a link), or watch it instead"
-)
 
 
 class SeatSpec(BaseModel):
@@ -107,7 +114,7 @@ class SeatSpec(BaseModel):
     @model_validator(mode="after")
     def _bots_are_not_open(self) -> SeatSpec:
         if self.bot is not None and self.open:
-            raise ValueError("a bot's seat cannot be open: only a person's seat can")
+            raise PydanticCustomError("bot_not_open", "a bot's seat cannot be open")
         return self
 
 
@@ -219,9 +226,7 @@ def create_app(
     when it is given, else paths on the address the creator used."""
     store = Store(database)
     limit_creations = creation_limit(new_games_per_minute)
-    limit_joins = address_limit(
-        new_games_per_minute, "too many seats taken from here: wait a minute, try again"
-    )
+    limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay)
@@ -243,6 +248,8 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_refusal)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
@@ -251,6 +258,7 @@ def create_app(
         app.add_api_route(path, _page(file), methods=["GET", "HEAD"], include_in_schema=False)
 
     app.include_router(keeper_router(store, limit_creations))
+    app.include_router(words_router())
 
     @app.get("/api/options")
     async def options() -> dict[str, object]:
@@ -295,13 +303,13 @@ def create_app(
     async def join(game_id: str, body: Join) -> dict[str, object]:
         room = _room(rooms, game_id, keep=False)  # an ended game need not stay in memory
         if room.status == "abandoned":
-            raise HTTPException(409, ABANDONED)
+            raise refused(409, "game_abandoned")
         seat = room.free_open_seat()
         if seat is None:
-            raise HTTPException(409, NO_OPEN_SEAT)
+            raise refused(409, "no_open_seat")
         others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
         if name_key(body.name) in others:
-            raise HTTPException(409, f"{body.name!r} is already playing here: pick another name")
+            raise refused(409, "name_taken", name=body.name)
         room.claim(seat, body.name, new_token=True)
         await room.broadcast()
         room.wake_bots()
@@ -328,15 +336,15 @@ def create_app(
         try:
             room = rooms.get(game_id)
         except RecordError as error:
-            await _refuse(websocket, f"this game's record is damaged: {error}", 1011)
+            await _refuse(websocket, Refused("game_damaged", why=error), 1011)
             return
         if room is None:
-            await _refuse(websocket, f"there is no game {shown_id(game_id)}", NO_GAME)
+            await _refuse(websocket, Refused("no_game", id=shown_id(game_id)), NO_GAME)
             return
         try:
             seat = room.seat_of(token)
         except Refused as refusal:
-            await _refuse(websocket, str(refusal), BAD_TOKEN)
+            await _refuse(websocket, refusal, BAD_TOKEN)
             return
         address = client_address(websocket.client)
         too_many = connection_limits.refusal(address, room.watchers, seat is not None)
@@ -388,9 +396,8 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        too_big = JSONResponse(
-            {"detail": f"the request body is over {self.limit} bytes"}, status_code=413
-        )
+        detail = Refused("body_too_big", most=self.limit).to_dict()
+        too_big = JSONResponse({"detail": detail}, status_code=413)
         await too_big(scope, receive, send)
 
 
@@ -432,9 +439,9 @@ def _room(rooms: Rooms, game_id: str, keep: bool = True) -> Room:
     try:
         room = rooms.get(game_id, keep)
     except RecordError as error:
-        raise HTTPException(500, f"this game's record is damaged: {error}") from None
+        raise refused(500, "game_damaged", why=error) from None
     if room is None:
-        raise HTTPException(404, f"there is no game {shown_id(game_id)}")
+        raise refused(404, "no_game", id=shown_id(game_id))
     return room
 
 
@@ -449,13 +456,28 @@ async def _invalid_request(_request: Request, error: RequestValidationError) -> 
     return JSONResponse({"detail": jsonable_encoder(problems)}, status_code=422)
 
 
-def _error(message: str, rule: str | None = None) -> str:
-    return json.dumps({"type": "error", "message": message, "rule": rule})
+async def _http_refusal(request: Request, error: HTTPException) -> Response:
+    """Starlette's own refusals (no route for the address, a method it does not take)
+    carry English words: they become ids like the app's own (those pass as they are)."""
+    if isinstance(error.detail, str):
+        refusal = (
+            Refused("no_page") if error.status_code == 404
+            else Refused("method_not_allowed") if error.status_code == 405
+            else Refused("http_status", status=error.status_code)
+        )  # fmt: skip
+        error = FastAPIHTTPException(error.status_code, refusal.to_dict(), error.headers)
+    return await http_exception_handler(request, error)
 
 
-async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
-    await websocket.send_text(_error(message))
-    await websocket.close(code, message[:120])
+async def _server_error(_request: Request, _error: Exception) -> JSONResponse:
+    """A bug's 500 as an id too (the error itself is logged, and goes to no client)."""
+    return JSONResponse({"detail": Refused("server_error").to_dict()}, status_code=500)
+
+
+async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
+    """Say why, then close with ``code`` (the reason's id as the close reason)."""
+    await websocket.send_text(refusal_message(refusal))
+    await websocket.close(code, refusal.code)
 
 
 async def _serve_client(
@@ -473,29 +495,30 @@ async def _serve_client(
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():
-                await send(_error("too many messages: slow down"))
+                flood = Refused("flood")
+                await send(refusal_message(flood))
                 await outbox.drain()
-                await websocket.close(1008, "too many messages")
+                await websocket.close(1008, flood.code)
                 return
             text = message.get("text")
             if text is None:
-                await send(_error("send JSON text messages, not binary ones"))
+                await send(refusal_message(Refused("binary_message")))
                 continue
             try:
                 parsed = parse_message(text)
             except BadMessage as error:
-                await send(_error(str(error)))
+                await send(refusal_message(error))
                 continue
             if isinstance(parsed, Act):
                 try:
                     await room.act(seat, parsed.action, parsed.seq)
-                except Refused as refusal:
-                    await send(_error(str(refusal), refusal.rule))
+                except PickominoError as refusal:  # the room's, or the engine's
+                    await send(refusal_message(refusal))
             elif isinstance(parsed, Hint):
                 try:
                     await send(json.dumps(room.hint(seat)))
                 except Refused as refusal:
-                    await send(_error(str(refusal)))
+                    await send(refusal_message(refusal))
             elif isinstance(parsed, Sync):
                 await room.send_full(send)
             else:

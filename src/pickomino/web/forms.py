@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -19,7 +19,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from pickomino.core import Rules
+from pickomino.core import PickominoError, Rules
+from pickomino.web.errors import refusal, refused
 from pickomino.web.protocol import RateLimits
 
 
@@ -27,7 +28,7 @@ def _printable(name: str) -> str:
     """No control or invisible formatting characters (a newline or a right-to-left mark
     would make the log and the lobby lie; PostgreSQL refuses NUL)."""
     if not name.isprintable():
-        raise ValueError("a name may not contain control or invisible characters")
+        raise PydanticCustomError("unprintable_name", "a name may not hold invisible characters")
     return name
 
 
@@ -52,10 +53,6 @@ def same_names(names: list[str]) -> list[list[int]]:
     return [group for group in groups.values() if len(group) > 1]
 
 
-def _and(numbers: list[int]) -> str:
-    return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
-
-
 #: A seat number (a JSON integer: not ``true``, not ``"0"``), or "random" for a seat drawn by
 #: the server.
 StartPlayer = StrictInt | Literal["random"]
@@ -65,7 +62,9 @@ class GameSetup(BaseModel):
     """The rules and who starts; a subclass lists the players and names them (``names``),
     and gets different names and a start seat that exists checked. Names that differ only
     in case or spaces are the same name: the 422 says which players (``ctx.players``, the
-    numbers from 1, so a form can mark their rows)."""
+    numbers from 1, so a form can mark their rows), and each group of them with its name
+    (``ctx.groups``: ``[{"players": [1, 3], "name": "Mum"}, …]``; ``ctx.group`` and
+    ``ctx.name`` are the first of them)."""
 
     model_config = ConfigDict(extra="forbid")
     rules: Annotated[str, Field(max_length=200)] = "official"
@@ -77,17 +76,19 @@ class GameSetup(BaseModel):
     @model_validator(mode="after")
     def _check_players(self) -> GameSetup:
         names = self.player_names()
-        if groups := same_names(names):
-            message = "; ".join(
-                f"players {_and(group)} have the same name {names[group[0] - 1]!r}"
-                for group in groups
-            )
+        if groups := same_names(names):  # the page words it from ctx
+            named = [{"players": group, "name": names[group[0] - 1]} for group in groups]
             players = sorted(number for group in groups for number in group)
             raise PydanticCustomError(
-                "same_name", "{message}", {"message": message, "players": players}
+                "same_name",
+                "players {group} have the same name {name}",
+                {"players": players, "name": named[0]["name"], "group": groups[0], "groups": named},
             )
         if isinstance(self.start_player, int) and not 0 <= self.start_player < len(names):
-            raise ValueError(f"start_player must be a seat from 0 to {len(names) - 1}")
+            raise PydanticCustomError(
+                "start_seat", "the start player must be a seat from 0 to {high}",
+                {"high": len(names) - 1},
+            )  # fmt: skip
         return self
 
 
@@ -95,8 +96,8 @@ def parse_rules(text: str) -> Rules:
     """``"short,lower_tile=any"`` → rules, or a 400 saying what is wrong."""
     try:
         return Rules.parse(text)
-    except ValueError as error:
-        raise HTTPException(400, f"rules: {error}") from None
+    except PickominoError as error:
+        raise refusal(400, error) from None
 
 
 def start_seat(start_player: StartPlayer, players: int) -> int:
@@ -109,19 +110,19 @@ def client_address(client: tuple[str, int] | None) -> str:
     return client[0] if client else "unknown"
 
 
-def address_limit(per_minute: float, refusal: str) -> Callable[[Request], None]:
+def address_limit(per_minute: float, code: str) -> Callable[[Request], None]:
     """A FastAPI dependency for the routes that create games or sheets, or take a seat: a
-    client address may call them ``per_minute`` times (ten at once), then gets 429 with
-    ``refusal`` (a script must not fill the server with games and their bot tasks, nor try
-    every game's seats)."""
+    client address may call them ``per_minute`` times (ten at once), then gets 429 with the
+    refusal ``code`` (a script must not fill the server with games and their bot tasks, nor
+    try every game's seats)."""
     limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
 
     def limit(request: Request) -> None:
         if not limits.allow(client_address(request.client)):
-            raise HTTPException(429, refusal)
+            raise refused(429, code)
 
     return limit
 
 
 def creation_limit(per_minute: float) -> Callable[[Request], None]:
-    return address_limit(per_minute, "too many new games from here: wait a minute, try again")
+    return address_limit(per_minute, "too_many_new_games")

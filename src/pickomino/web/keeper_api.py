@@ -15,8 +15,9 @@ exist, and no request lists sheets: a browser remembers the sheets it created or
 - ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n}``: what to
   keep, and whether to roll or stop, for the current player, with the odds.
 
-Every answer about a sheet is its whole view; a refusal is a 4xx whose ``detail`` says why
-(and ``rule`` which rule), and nothing was changed.
+Every answer about a sheet is its whole view, as data (its log as events, the results a
+turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
+:mod:`pickomino.web.errors`), and nothing was changed. The page words it all.
 """
 
 from __future__ import annotations
@@ -26,15 +27,15 @@ import secrets
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from pickomino.core import IllegalAction, RecordError, Rules
+from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import advice_report
+from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
     GameSetup,
     Name,
@@ -46,7 +47,6 @@ from pickomino.web.view import table_view
 
 #: The answer to a sheet that does not exist and to a key that does not open it: the same,
 #: so that a stranger cannot even learn which sheets exist.
-NO_SHEET = "no score sheet opens with this link: ask for the sheet's whole link, key included"
 #: The request header that carries a sheet's key.
 SheetKey = Annotated[str | None, Header(alias="Sheet-Key")]
 
@@ -81,16 +81,12 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
         "names": sheet.names,
         "rules": sheet.rules.to_dict(),
         "count": len(sheet.entries),
-        "table": table_view(sheet.state, sheet.names),
+        "table": table_view(sheet.state),
         "options": sheet.options(),
-        "log": sheet.log(),
+        "log": sheet.log_entries(),
         "can_undo": bool(sheet.entries),
         "can_redo": bool(sheet.undone),
     }
-
-
-def refusal(error: IllegalAction, status: int = 400) -> JSONResponse:
-    return JSONResponse({"detail": error.reason, "rule": error.rule}, status_code=status)
 
 
 def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:
@@ -99,13 +95,15 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
         stored = store.load_sheet(sheet_id)
         if stored is None or not _opens(stored.secret, key):
-            raise HTTPException(404, NO_SHEET)
+            raise refused(404, "no_sheet")
         try:
             sheet = ScoreSheet.from_dict(json.loads(stored.data))
-        except (RecordError, json.JSONDecodeError) as error:
-            raise HTTPException(500, f"the stored sheet {sheet_id!r} is damaged: {error}") from None
+        except json.JSONDecodeError:
+            raise refused(500, "sheet_damaged", why=RecordError("record_not_json")) from None
+        except RecordError as error:
+            raise refused(500, "sheet_damaged", why=error) from None
         if seen is not None and seen.count is not None and seen.count != len(sheet.entries):
-            raise HTTPException(409, "the sheet changed meanwhile (another phone? a double tap?)")
+            raise refused(409, "sheet_changed")
         return sheet
 
     def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
@@ -124,40 +122,38 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     async def show(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
         return sheet_view(sheet_id, load(sheet_id, key))
 
-    @router.post("/{sheet_id}/entries", response_model=None)
-    async def enter(
-        sheet_id: str, body: Entry, key: SheetKey = None
-    ) -> dict[str, object] | JSONResponse:
+    @router.post("/{sheet_id}/entries")
+    async def enter(sheet_id: str, body: Entry, key: SheetKey = None) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
         try:
             sheet.enter(body.entry)
         except IllegalAction as error:
-            return refusal(error)
+            raise refusal(400, error) from None
         return save(sheet_id, sheet)
 
     @router.post("/{sheet_id}/dice")
     async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
         state = load(sheet_id, key, body).state
         if state.is_over:
-            raise HTTPException(409, "the game is over")
+            raise refused(409, "game_over", "R18")
         try:
             turn = situation_at(
                 state.stacks, state.face_down, state.current, state.rules, body.kept, body.rolled
             )
-        except ValueError as error:
-            raise HTTPException(400, str(error)) from None
+        except PickominoError as error:
+            raise refusal(400, error) from None
         return advice_report(turn, state.current, body.kept, body.rolled)
 
     # After /dice: this path would match it too.
-    @router.post("/{sheet_id}/{step}", response_model=None)
+    @router.post("/{sheet_id}/{step}")
     async def undo_or_redo(
         sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None, key: SheetKey = None
-    ) -> dict[str, object] | JSONResponse:
+    ) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
         try:
             (sheet.undo if step == "undo" else sheet.redo)()
         except IllegalAction as error:
-            return refusal(error, 409)
+            raise refusal(409, error) from None
         return save(sheet_id, sheet)
 
     return router

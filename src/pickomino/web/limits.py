@@ -9,8 +9,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-TOO_MANY_FROM_ADDRESS = "too many connections from your address: close some pages and retry"
-TOO_MANY_WATCHERS = "this game has as many spectators as it can take: try again later"
+from pickomino.web.errors import Refused
 
 
 class ConnectionLimits:
@@ -31,12 +30,12 @@ class ConnectionLimits:
         async with self._spectator_door:
             await asyncio.sleep(0)
 
-    def refusal(self, address: str, watchers: int, seated: bool) -> str | None:
+    def refusal(self, address: str, watchers: int, seated: bool) -> Refused | None:
         """Why a new connection is refused, or ``None`` to let it in."""
         if self.open[address] >= self.per_address:
-            return TOO_MANY_FROM_ADDRESS
+            return Refused("too_many_connections")
         if not seated and watchers >= self.watchers_per_game:
-            return TOO_MANY_WATCHERS
+            return Refused("too_many_watchers")
         return None
 
     @contextmanager

@@ -39,7 +39,7 @@ class Outbox:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.writer.cancel()
-            self.closer = asyncio.create_task(self._close(FELL_BEHIND, "too far behind"))
+            self.closer = asyncio.create_task(self._close(FELL_BEHIND, "fell_behind"))
             raise ConnectionError("the client reads too slowly") from None
 
     async def _write(self) -> None:

@@ -11,24 +11,28 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
 
-Server → client: ``welcome`` (your seat, once), ``state`` (after every change; its ``log``
-holds the lines from number ``log_start`` on: all of them in the first state after
-connecting or a sync, then only the new ones), ``presence`` (``{"type": "presence",
-"online": [true, false, …]}``, per seat, when a player comes or goes), ``hint``,
-``pong`` and ``error`` (``{"type": "error", "message": …, "rule": "R7"|null}``; it changed
-nothing).
+Server → client — data and message ids, never sentences (every page words them in its
+reader's language): ``welcome`` (your seat, once), ``state`` (after every change; its
+``log`` holds the entries from number ``log_start`` on: all of them in the first state
+after connecting or a sync, then only the new ones; an entry is a turn's heading
+``{"type": "turn", "turn": 3, "seat": 1}`` or an event such as ``{"type": "kept", "seat": 1,
+"face": "W", "count": 3, "total": 15}``, see :func:`pickomino.core.events.event_dict`),
+``presence`` (``{"type": "presence", "online": [true, false, …]}``, per seat, when a player
+comes or goes), ``hint``, ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
+"params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
 The server closes a connection with one of these codes (after an ``error`` saying why, when
-it can): ``BAD_TOKEN`` and ``NO_GAME`` are final; after the others a client reconnects
-(a flood: 1008; too far behind: ``FELL_BEHIND``, at once; too many connections from its
-address or watching the game: ``TOO_MANY``, after a pause).
+it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and
+``NO_GAME`` are final; after the others a client reconnects (a flood: 1008; too far behind:
+``FELL_BEHIND``, at once; too many connections from its address or watching the game:
+``TOO_MANY``, after a pause).
 
 >>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
 Act(type='act', action='keep W', seq=3)
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-pickomino.web.protocol.BadMessage: unknown message type 'dance'; send act, hint, ping or sync
+pickomino.web.protocol.BadMessage: unknown message type dance; send act, hint, ping or sync
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from pickomino.core import PickominoError
+
 #: The longest text message accepted; an action is a few words.
 MAX_MESSAGE = 1024
 
@@ -46,8 +52,8 @@ MAX_MESSAGE = 1024
 BAD_TOKEN, NO_GAME, FELL_BEHIND, TOO_MANY = 4403, 4404, 4408, 4429
 
 
-class BadMessage(ValueError):
-    """A message that is not one of the protocol's; says what was wrong."""
+class BadMessage(PickominoError):
+    """A message that is not one of the protocol's; says what was wrong (as a message id)."""
 
 
 class _Message(BaseModel):
@@ -81,21 +87,22 @@ _TYPES = ("act", "hint", "ping", "sync")
 def parse_message(text: str) -> Message:
     """A checked client message, or :class:`BadMessage` saying what is wrong with it."""
     if len(text) > MAX_MESSAGE:
-        raise BadMessage(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+        raise BadMessage("message_too_long", length=len(text), most=MAX_MESSAGE)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):  # e.g. "[[[[…" nested too deep
-        raise BadMessage("a message must be a JSON object") from None
+        raise BadMessage("not_json_object") from None
     if not isinstance(data, dict):
-        raise BadMessage("a message must be a JSON object")
-    if data.get("type") not in _TYPES:
-        raise BadMessage(f"unknown message type {data.get('type')!r}; send act, hint, ping or sync")
+        raise BadMessage("not_json_object")
+    kind = data.get("type")
+    if kind not in _TYPES:  # quoted as sent (JSON: null, not Python's None)
+        given = kind if isinstance(kind, str) else json.dumps(kind)
+        raise BadMessage("unknown_message", given=given[:20])
     try:
         return _adapter.validate_python(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        raise BadMessage(f"bad {data['type']} message: {where}: {first['msg']}") from None
+        where = ".".join(str(part) for part in error.errors()[0]["loc"][1:]) or "type"
+        raise BadMessage("bad_message", kind=data["type"], field=where[:20]) from None
 
 
 def merge_log(log: list[str], state: dict) -> bool:

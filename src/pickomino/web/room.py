@@ -3,7 +3,11 @@ task that plays its bots.
 
 The server is authoritative: people send intents (an action name), the room checks that
 the sender holds the seat to move, the engine checks the rules, the new moves are stored,
-and only then is the new state broadcast. Dice come from a cryptographic generator.
+and only then is the new state broadcast. Dice come from a cryptographic generator. The
+game is driven by the table layer (:class:`pickomino.table.Session`), like every face.
+
+What goes to the browsers is data, never words: the table, the log as events
+(:func:`pickomino.core.events.log_entries`), refusals as message ids (:mod:`.errors`).
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from pickomino.bots import make_bot
-from pickomino.core import Game, GameRecord, IllegalAction
-from pickomino.core.render import describe_event, describe_ranking
-from pickomino.tui.session import Session
+from pickomino.core import Game, GameRecord
+from pickomino.core.events import log_entries, standing_dict, tie_break
+from pickomino.table import Seat as TableSeat
+from pickomino.table import Session, SystemDice, apply, next_step
+from pickomino.web.errors import Refused
 from pickomino.web.store import SeatRow, Store, StoredGame
 from pickomino.web.view import table_view
 
@@ -27,16 +32,6 @@ log = logging.getLogger("pickomino.web")
 
 #: Sends one message (JSON text) to one client.
 Send = Callable[[str], Awaitable[None]]
-#: Why an abandoned game refuses moves and joins.
-ABANDONED = "this game was abandoned: nobody played in it for too long (watch its replay)"
-
-
-class Refused(Exception):
-    """An intent the room will not carry out; the message goes to the sender only."""
-
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
 
 
 @dataclass
@@ -61,14 +56,14 @@ class Room:
         game = Game.from_record(record)
         seed = int(record.meta.get("seed", 0))
         self.seats = [Seat(r.name, r.bot, r.token, r.claimed, r.open_seat) for r in stored.seats]
-        bots = {n: make_bot(s.bot, seed + n) for n, s in enumerate(self.seats) if s.bot}
-        self.session = Session(game, bots, seed, rng=secrets.SystemRandom())
+        seats = [TableSeat(seat.name, seat.bot) for seat in self.seats]
+        self.session = Session(game, seats, SystemDice(), seed)
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
         self.status = stored.status
         self.connections: dict[Send, int | None] = {}
         self._bot_task: asyncio.Task[None] | None = None
-        self._log = _log_lines(game, 0)
-        self._log_sent = 0  #: log lines already broadcast: later states carry only the rest
+        self._log = log_entries(game.history)
+        self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
@@ -139,11 +134,11 @@ class Room:
                 seat.token.encode(), token.encode()
             ):
                 return number
-        raise Refused("this link's seat token is not valid for this game")
+        raise Refused("bad_token")
 
     def snapshot(self, log_start: int = 0) -> dict[str, object]:
-        """The whole state for clients; the log from line ``log_start`` on (a client that
-        has the lines before it appends these, so states stay small as a game grows)."""
+        """The whole state for clients; the log from entry ``log_start`` on (a client that
+        has the entries before it appends these, so states stay small as a game grows)."""
         state = self.game.state
         online = self.online()
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
@@ -164,16 +159,16 @@ class Room:
                 for n, s in enumerate(self.seats)
             ],
             "rules": state.rules.to_dict(),
-            "table": table_view(state, self.game.seats),
+            "table": table_view(state),
             "actions": self._actions(),
             "log_start": log_start,
             "log": self._log[log_start:],
         }
 
     def _actions(self) -> list[str]:
-        if self.status != "playing" or self.session.is_bot_turn():
+        if self.status != "playing":
             return []
-        return [name for _, name in self.session.options()]
+        return self.session.actions()
 
     # ---------------------------------------------------------------- joins
     def online(self) -> list[bool]:
@@ -248,23 +243,18 @@ class Room:
         with the reason and changes nothing."""
         state = self.game.state
         if seat is None:
-            raise Refused("spectators cannot play: open your seat's invite link to play")
+            raise Refused("spectators_cannot_play")
         if self.status == "abandoned":
-            raise Refused(ABANDONED)
+            raise Refused("game_abandoned")
         if self.status == "open":
-            raise Refused("the game has not started: waiting for " + _names(self.waiting()))
+            raise Refused("not_started", names=self.waiting())
         if state.is_over:
-            raise Refused("the game is over")
+            raise Refused("game_over", "R18")
         if seat != state.current:
-            raise Refused(f"it is {self.seats[state.current].name}'s turn, not yours", "R4")
+            raise Refused("not_your_turn", "R4", name=self.seats[state.current].name)
         if seq != self.seq:
-            raise Refused("the game moved on before your action arrived; look again")
-        try:
-            self._commit(lambda: self.session.decide(action))
-        except IllegalAction as error:
-            raise Refused(error.reason, error.rule) from None
-        except ValueError as error:  # words that name no action
-            raise Refused(str(error)) from None
+            raise Refused("stale")
+        self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
         await self.broadcast()
         self.wake_bots()
 
@@ -273,7 +263,7 @@ class Room:
         back, so memory never runs ahead of the database."""
         first, turn = self.seq, self.game.state.turn
         history_before = len(self.game.history)
-        step()
+        step()  # raises, changing nothing, if the engine refuses
         try:
             state = self.game.state
             turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
@@ -281,16 +271,19 @@ class Room:
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
             self.game.truncate(first)  # in memory: the database may be what failed
-            raise Refused("the server could not save that move; please try again") from None
-        self._log.extend(_log_lines(self.game, history_before))
+            raise Refused("not_saved") from None
+        last_turn = self.game.history[history_before - 1][0] if history_before else None
+        self._log.extend(log_entries(self.game.history[history_before:], last_turn))
         if self.game.state.is_over:
             self._finish()
 
     def _finish(self) -> None:
-        # The lobby lists the result without replaying the game.
-        self.game.record.meta["result"] = describe_ranking(
-            self.game.state.ranking(), self.game.seats
-        )
+        # The lobby lists the result without replaying the game (as data: pages word it).
+        ranking = self.game.state.ranking()
+        meta = self.game.record.meta
+        meta.pop("result", None)  # the English sentence older versions kept
+        meta["ranking"] = [standing_dict(standing) for standing in ranking]
+        meta["tie_break"] = tie_break(ranking)
         self._set_status("over")
         if not self.connections:
             self.on_idle(self)
@@ -333,18 +326,16 @@ class Room:
             await self.broadcast()
 
     async def _bot_step(self) -> None:
-        state = self.game.state
-        if state.is_chance():
-            self._commit(lambda: self.game.roll_random(self.session.rng))
-            return
-        seq, bot = self.seq, self.session.bots[state.current]
-        try:  # think in a worker thread on a copy, so other games stay responsive
-            action = await asyncio.to_thread(bot.choose, state.copy())
+        """One step of the play loop (a roll or a bot's decision), thought out in a worker
+        thread on a copy of the state, so other games stay responsive, then played."""
+        state, seq, session = self.game.state, self.seq, self.session
+        try:
+            step = await asyncio.to_thread(next_step, state.copy(), session.players, session.dice)
         except Exception:  # a bug in a bot must not stop the game: log it, play on
-            log.exception("bot %s of game %s failed; it plays a legal action", bot.name, self.id)
-            action = state.legal_actions()[0]
-        if seq == self.seq:  # nothing else moves a bot's turn; checked all the same
-            self._commit(lambda: self.game.play(action))
+            log.exception("the bot of game %s failed; it plays a legal action", self.id)
+            step = state.legal_actions()[0]
+        if step is not None and seq == self.seq:  # nothing else moves a bot's turn
+            self._commit(lambda: apply(self.game, step))
 
     async def stop(self) -> None:
         if self._bot_task is not None:
@@ -382,29 +373,6 @@ class Room:
         """The solver's view of the choices, for the player to move only: the others may not
         look over their shoulder (after the game there is nothing to advise on)."""
         if self.status == "playing" and seat != self.game.state.current:
-            raise Refused("only the player to move may ask for a hint")
+            raise Refused("hint_not_yours")
         rows = self.session.hint_rows() if self.status == "playing" else []
-        return {
-            "type": "hint",
-            "seq": self.seq,
-            "rows": [
-                {"action": a, "tile": tile, "worms": worms, "bust": bust}
-                for a, tile, worms, bust in rows
-            ],
-        }
-
-
-def _names(names: list[str]) -> str:
-    return ", ".join(names) or "nobody"
-
-
-def _log_lines(game: Game, start: int) -> list[str]:
-    """Log lines (with a heading for each new turn) for the moves from ``start`` on."""
-    lines: list[str] = []
-    previous_turn = game.history[start - 1][0] if start else None
-    for turn, seat, _move, events in game.history[start:]:
-        if turn != previous_turn:
-            lines.append(f"Turn {turn} - {game.seats[seat]}")
-            previous_turn = turn
-        lines.extend("  " + describe_event(event, game.seats) for event in events)
-    return lines
+        return {"type": "hint", "seq": self.seq, "rows": [vars(row) for row in rows]}

@@ -90,8 +90,15 @@ def valid_id(text: str) -> bool:
 
 def shown_id(text: str, limit: int = 40) -> str:
     """An id as a refusal quotes it: cut to ``limit`` characters, so that a 404 does not
-    echo whatever huge text was asked for."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    echo whatever huge text was asked for, and with every invisible character (a control,
+    a right-to-left mark) shown as ``�``. Not in quotes: the words around it (in the
+    reader's language) quote it as that language does.
+
+    >>> shown_id("a" + chr(0x202E) + "b"), shown_id("x" * 50, 4)  # a right-to-left mark
+    ('a�b', 'xxxx…')
+    """
+    shown = "".join(char if char.isprintable() else "\ufffd" for char in text[:limit])
+    return shown + ("…" if len(text) > limit else "")
 
 
 @dataclass
@@ -364,7 +371,9 @@ class Store:
                 "id": row.id,
                 "status": row.status,
                 "rules": headers[row.id].get("rules"),
-                "result": headers[row.id].get("meta", {}).get("result"),
+                # the final ranking, as data (games finished before it was kept: none)
+                "ranking": headers[row.id].get("meta", {}).get("ranking"),
+                "tie_break": headers[row.id].get("meta", {}).get("tie_break"),
                 "seats": by_game.get(row.id, []),
                 "turns": row.turns,
                 "created": row.created,

@@ -1,5 +1,6 @@
 """The table as plain JSON for the browser, and a finished (or running) game as replay
-frames, one per turn, with the worm counts that the end-of-game chart draws.
+frames, one per turn, with the worm counts that the end-of-game chart draws. Data only: the
+page words it.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
@@ -8,14 +9,14 @@ frames, one per turn, with the worm counts that the end-of-game chart draws.
 >>> frames = replay_frames(game.record)
 >>> [(f["turn"], f["table"]["worms"]) for f in frames]
 [(0, [0, 0]), (1, [2, 0])]
->>> frames[1]["lines"][-1]
-'Ann took 27 from the grill with 27'
+>>> frames[1]["log"][-1]
+{'type': 'took', 'seat': 0, 'tile': 27, 'total': 27}
 """
 
 from __future__ import annotations
 
 from pickomino.core import Game, GameRecord, GameState
-from pickomino.core.render import describe_event, describe_ranking, describe_tie_break
+from pickomino.core.events import log_entries, standing_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES, worms_on
 
 
@@ -24,7 +25,7 @@ def dice_list(counts: tuple[int, ...] | list[int]) -> list[str]:
     return [symbol for symbol, n in zip(FACE_SYMBOLS, counts, strict=True) for _ in range(n)]
 
 
-def table_view(state: GameState, names: list[str]) -> dict[str, object]:
+def table_view(state: GameState) -> dict[str, object]:
     """Everything on the table: grill, stacks, whose turn, the dice and the result."""
     grill, down = set(state.grill), set(state.face_down)
     view: dict[str, object] = {
@@ -49,43 +50,29 @@ def table_view(state: GameState, names: list[str]) -> dict[str, object]:
     }
     if state.is_over:
         ranking = state.ranking()
-        view["ranking"] = [
-            {"seat": s.seat, "rank": s.rank, "worms": s.worms, "highest_tile": s.highest_tile}
-            for s in ranking
-        ]
-        view["result"] = describe_ranking(ranking, names)  # with the tie-break explained
-        view["tie_break"] = describe_tie_break(ranking, names)  # None: worms decided
+        view["ranking"] = [standing_dict(standing) for standing in ranking]
+        view["tie_break"] = tie_break(ranking)  # "tile", "shared" or None: worms decided
     return view
 
 
 def replay_frames(record: GameRecord) -> list[dict[str, object]]:
-    """The table before the first turn and after every turn, with that turn's log lines."""
+    """The table before the first turn and after every turn, with that turn's log (events)."""
     game = Game(record.seats, record.rules, record.start_player)
     frames: list[dict[str, object]] = [
-        {"turn": 0, "seat": None, "lines": [], "table": table_view(game.state, game.seats)}
+        {"turn": 0, "seat": None, "log": [], "table": table_view(game.state)}
     ]
-    lines: list[str] = []
+    played = 0  # history entries already in a frame
     for move in record.moves:
         turn, seat = game.state.turn, game.state.current
-        events = game.push(move)
-        lines.extend(describe_event(event, game.seats) for event in events)
+        game.push(move)
         if game.state.turn != turn or game.state.is_over:
-            frames.append(
-                {
-                    "turn": turn,
-                    "seat": seat,
-                    "lines": lines,
-                    "table": table_view(game.state, game.seats),
-                }
-            )
-            lines = []
-    if lines:  # a turn still being played
-        frames.append(
-            {
-                "turn": game.state.turn,
-                "seat": game.state.current,
-                "lines": lines,
-                "table": table_view(game.state, game.seats),
-            }
-        )
+            frames.append(_frame(game, turn, seat, played))
+            played = len(game.history)
+    if played < len(game.history):  # a turn still being played
+        frames.append(_frame(game, game.state.turn, game.state.current, played))
     return frames
+
+
+def _frame(game: Game, turn: int, seat: int, start: int) -> dict[str, object]:
+    events = [entry for entry in log_entries(game.history[start:]) if entry["type"] != "turn"]
+    return {"turn": turn, "seat": seat, "log": events, "table": table_view(game.state)}

@@ -1,5 +1,8 @@
-// JSON over fetch. A failed request throws an Error carrying the server's own words (and
-// its status and rule), so the pages can show them as they are.
+// JSON over fetch. A failed request throws an Error worded in the reader's language from
+// what the server sent as data (a refusal's id and parameters, or a 422's list of problems),
+// carrying its status and rule, so the pages can show it as it is.
+
+import { describeError, t } from "./i18n.js";
 
 export function getJSON(url, headers = {}) {
   return request(url, { headers });
@@ -18,34 +21,70 @@ async function request(url, init) {
   try {
     response = await fetch(url, init);
   } catch {
-    throw new Error("the server cannot be reached: check your connection and try again");
+    throw new Error(t("api.unreachable"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     // The status tells a refusal (400) from a stale page (409); `rule` names the game rule;
-    // `problems` are a 422's items ({type, loc, msg, ctx}), for a form to mark its fields.
-    throw Object.assign(new Error(describeError(data, response)), {
+    // `problems` are a 422's items ({type, loc, ctx}), for a form to mark its fields.
+    const detail = data?.detail;
+    const refusal = detail && typeof detail === "object" && "id" in detail ? detail : null;
+    const problems = Array.isArray(detail) ? detail : [];
+    throw Object.assign(new Error(failureText(refusal, problems, response.status)), {
       status: response.status,
-      rule: data?.rule ?? null,
-      problems: Array.isArray(data?.detail) ? data.detail : [],
+      rule: refusal?.rule ?? null,
+      refusal,
+      problems,
     });
   }
   return data;
 }
 
-// FastAPI answers {"detail": "text"} for our own refusals (400, 404, 409) and
-// {"detail": [{"loc": [...], "msg": ...}]} for a body that fails validation (422).
-function describeError(data, response) {
-  const detail = data?.detail;
-  if (typeof detail === "string") return detail;
-  if (Array.isArray(detail)) {
-    return detail.map((item) => where(item.loc) + item.msg.replace(/^Value error, /, "")).join("; ");
-  }
-  return `${response.status} ${response.statusText}`;
+function failureText(refusal, problems, status) {
+  if (refusal) return describeError(refusal);
+  if (problems.length) return [...new Set(problems.map(describeProblem))].join(" · ");
+  return t("api.status", { status: String(status) });
 }
 
-// ["body", "seats", 0, "name"] → "seats #1 name: "
-function where(loc = []) {
-  const parts = loc.filter((part) => part !== "body").map((p) => (typeof p === "number" ? `#${p + 1}` : p));
-  return parts.length ? `${parts.join(" ")}: ` : "";
+// The problems FastAPI and pydantic name (and the server's own: same_name, start_seat,
+// unprintable_name, bot_not_open), each with its message; any other is said in general.
+const PROBLEMS = {
+  same_name: "validation.same_name",
+  start_seat: "validation.start_seat",
+  unprintable_name: "validation.unprintable_name",
+  bot_not_open: "validation.bot_not_open",
+  missing: "validation.missing",
+  extra_forbidden: "validation.extra_forbidden",
+  string_too_short: "validation.string_too_short",
+  string_too_long: "validation.string_too_long",
+  too_short: "validation.too_short",
+  too_long: "validation.too_long",
+  string_type: "validation.string_type",
+  int_type: "validation.int_type",
+  bool_type: "validation.bool_type",
+  literal_error: "validation.literal_error",
+  greater_than_equal: "validation.greater_than_equal",
+  json_invalid: "validation.json_invalid",
+  model_attributes_type: "validation.object_type",
+  dict_type: "validation.object_type",
+  list_type: "validation.list_type",
+};
+// The fields of the forms by name, as their labels say them.
+const FIELDS = {
+  seats: "field.players",
+  names: "field.players",
+  name: "field.name",
+  rules: "field.rules",
+  start_player: "field.start_player",
+};
+
+/** One problem of a 422 in words, saying where: "Player 2: a name may not hold …". */
+export function describeProblem({ type, loc = [], ctx = {} }) {
+  const message = t(PROBLEMS[type] ?? "validation.other", ctx);
+  const path = loc.filter((part) => part !== "body");
+  const row = path.findIndex((part, i) => typeof part === "number" && FIELDS[path[i - 1]] === "field.players");
+  if (row >= 0) return t("validation.player", { number: path[row] + 1, message });
+  const field = path.find((part) => typeof part === "string");
+  if (field) return t("validation.field", { field: FIELDS[field] ? t(FIELDS[field]) : field, message });
+  return message;
 }

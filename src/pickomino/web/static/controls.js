@@ -2,7 +2,9 @@
 // when a turn ends with several claims. Keeping dice is done by tapping the dice.
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { tile, wormsOn } from "./pieces.js";
+import { actionLabel } from "./words.js";
 
 /**
  * `actions` are the legal action names; `busy` is true while an action is on its way (so
@@ -24,9 +26,9 @@ export function renderControls(node, { table, seats, actions, busy, act, askHint
     h(
       "div",
       { class: "buttons" },
-      claims.length ? null : button("Roll", "roll-button", can("roll"), () => act("roll"), "primary"),
-      claims.length ? null : button("Stop", "stop-button", can("stop"), () => act("stop")),
-      button("Hint", "hint-button", !busy, askHint, "quiet"),
+      claims.length ? null : button(actionLabel("roll"), "roll-button", can("roll"), () => act("roll"), "primary"),
+      claims.length ? null : button(actionLabel("stop"), "stop-button", can("stop"), () => act("stop")),
+      button(t("controls.hint"), "hint-button", !busy, askHint, "quiet"),
     ),
   );
 }
@@ -44,7 +46,7 @@ function claimButton(action, table, seats, busy, act) {
   const [verb, text] = action.split(" ");
   const number = Number(text);
   const victim = table.stacks.findIndex((stack) => stack.at(-1) === number);
-  const caption = verb === "steal" ? `Steal from ${seats[victim]?.name}` : "Take from the grill";
+  const caption = verb === "steal" ? t("claim.steal_from", { name: seats[victim]?.name }) : t("claim.take");
   return h(
     "button",
     {

@@ -5,24 +5,34 @@
 
 import { fill, h } from "./dom.js";
 import { renderHint } from "./hint.js";
+import { percent, signed, t } from "./i18n.js";
 import { notice } from "./notice.js";
 import { die, faceName } from "./pieces.js";
-import { actionLabel, percent, plural } from "./words.js";
+import { actionLabel, cited } from "./words.js";
 
 const FACES = ["1", "2", "3", "4", "5", "W"];
 const DICE = 8;
+// "I kept them" for each face, written out whole.
+const KEPT = {
+  1: "helper.kept.1",
+  2: "helper.kept.2",
+  3: "helper.kept.3",
+  4: "helper.kept.4",
+  5: "helper.kept.5",
+  W: "helper.kept.W",
+};
 
 /** Builds the helper into `node` for the sheet `api` (sheetlinks.js); returns update(view), to
  * call with every sheet view. */
 export function diceHelper(node, api) {
   const dice = { rolled: [], kept: [] };
-  const pads = { rolled: pad("rolled", "Rolled now"), kept: pad("kept", "Kept before this roll") };
+  const pads = { rolled: pad("rolled", t("helper.rolled")), kept: pad("kept", t("helper.kept_before")) };
   const forWhom = h("span", { testid: "advice-for" });
   const advice = h("div", { class: "advice", testid: "advice", "aria-live": "polite", hidden: true });
   const advise = h(
     "button",
     { type: "button", class: "btn primary", testid: "advise-button", on: { click: ask } },
-    "Advise",
+    t("helper.advise"),
   );
   let count = null;
 
@@ -34,7 +44,10 @@ export function diceHelper(node, api) {
         "div",
         { class: "pad-faces", testid: `${which}-add` },
         FACES.map((face) =>
-          die(face, { onClick: () => set(which, [...dice[which], face]), label: `add ${faceName(face)}` }),
+          die(face, {
+            onClick: () => set(which, [...dice[which], face]),
+            label: t("die.add", { face: faceName(face) }),
+          }),
         ),
       ),
     };
@@ -46,7 +59,7 @@ export function diceHelper(node, api) {
         testid: `clear-${which}`,
         on: { click: () => set(which, []) },
       },
-      "Clear",
+      t("helper.clear"),
     );
     parts.node = h(
       "section",
@@ -69,18 +82,18 @@ export function diceHelper(node, api) {
     const full = dice.rolled.length + dice.kept.length >= DICE;
     for (const [which, parts] of Object.entries(pads)) {
       const faces = dice[which];
-      parts.count.textContent = plural(faces.length, "die", "dice");
+      parts.count.textContent = t("dice", { count: faces.length });
       fill(
         parts.dice,
         faces.length
           ? faces.map((face, i) =>
               die(face, {
                 className: "small",
-                label: `take off this ${faceName(face)}`,
+                label: t("die.take_off", { face: faceName(face) }),
                 onClick: () => set(which, faces.filter((_, j) => j !== i)),
               }),
             )
-          : h("span", { class: "placeholder" }, which === "rolled" ? "not rolled yet" : "nothing kept yet"),
+          : h("span", { class: "placeholder" }, t(which === "rolled" ? "helper.not_rolled" : "dice.nothing_kept")),
       );
       parts.clear.disabled = !faces.length;
       for (const button of parts.faces.children) button.disabled = full;
@@ -111,11 +124,11 @@ export function diceHelper(node, api) {
 
   fill(
     node,
-    h("summary", { testid: "dice-helper-toggle" }, "Dice helper: what to keep, roll or stop?"),
+    h("summary", { testid: "dice-helper-toggle" }, t("helper.title")),
     h(
       "div",
       { class: "helper-body" },
-      h("p", { class: "muted" }, forWhom, " Tap a face to add a die, a die to take it off."),
+      h("p", { class: "muted" }, forWhom, " ", t("helper.how")),
       pads.rolled.node,
       pads.kept.node,
       h("div", { class: "buttons" }, advise),
@@ -126,7 +139,7 @@ export function diceHelper(node, api) {
 
   return function update(view) {
     node.hidden = view.table.over;
-    forWhom.textContent = `For ${view.names[view.table.current]}, with the tiles as they are now.`;
+    forWhom.textContent = t("helper.for", { name: view.names[view.table.current] });
     if (view.count !== count) {
       count = view.count;
       dice.rolled = [];
@@ -139,9 +152,9 @@ export function diceHelper(node, api) {
 
 const odds = (o) =>
   [
-    `${percent(o.tile)} chance of a tile`,
-    `${o.expected_worms.toFixed(2)} worms expected`,
-    `${percent(o.bust)} bust risk`,
+    t("helper.tile_chance", { chance: percent(o.tile) }),
+    t("helper.worms", { worms: signed(o.expected_worms) }),
+    t("helper.bust_risk", { risk: percent(o.bust) }),
   ].join(" · ");
 
 // Bust, the outlook of a whole turn (nothing rolled yet), or every choice ranked, the best
@@ -149,7 +162,8 @@ const odds = (o) =>
 function renderAdvice(node, report, keptFace) {
   node.hidden = false;
   if (report.phase === "bust") {
-    fill(node, h("p", { class: "advice-best bust", testid: "advice-bust" }, `Bust: ${report.reason}`));
+    const text = t("helper.bust", { reason: report.reason });
+    fill(node, h("p", { class: "advice-best bust", testid: "advice-bust" }, cited(text, report.rule)));
     return;
   }
   const best = report.phase === "roll" ? { action: "roll", ...report } : report.choices[0];
@@ -164,7 +178,7 @@ function renderAdvice(node, report, keptFace) {
     h(
       "p",
       { class: "advice-best", testid: "advice-best", data: { action: best.action } },
-      h("span", { class: "badge" }, "best"),
+      h("span", { class: "badge" }, t("hint.best")),
       h("strong", {}, actionLabel(best.action)),
       h("span", { class: "odds" }, odds(best)),
     ),
@@ -173,7 +187,7 @@ function renderAdvice(node, report, keptFace) {
       ? h(
           "div",
           { class: "buttons kept-choices" },
-          h("span", { class: "muted" }, "Kept them? Then roll the rest:"),
+          h("span", { class: "muted" }, t("helper.kept_them")),
           keeps.map((c) => {
             const face = c.action.slice(5);
             return h(
@@ -185,7 +199,7 @@ function renderAdvice(node, report, keptFace) {
                 data: { face },
                 on: { click: () => keptFace(face) },
               },
-              `Kept the ${faceName(face)}s`,
+              t(KEPT[face]),
             );
           }),
         )

@@ -5,31 +5,46 @@
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { rankingList } from "./ranking.js";
 import { replayViewer } from "./replay.js";
 import { turnText } from "./words.js";
 
-/** "You won", "Shared win" or "You lost" for the player in `seat`; null for a spectator. */
+const VERDICTS = { won: "end.won", shared: "end.shared", lost: "end.lost" };
+
+/** "won", "shared" (a shared win) or "lost" for the player in `seat`; null for a spectator. */
 export function verdict(ranking, seat) {
   const mine = ranking.find((standing) => standing.seat === seat);
   if (!mine) return null;
-  if (mine.rank > 1) return "You lost";
-  return ranking.filter((standing) => standing.rank === 1).length > 1 ? "Shared win" : "You won";
+  if (mine.rank > 1) return "lost";
+  return ranking.filter((standing) => standing.rank === 1).length > 1 ? "shared" : "won";
+}
+
+// Whether you won, as a player; who won, as a spectator (unless the win was shared: the
+// ranking's tie-break says so).
+function verdictLine(ranking, seat, names) {
+  const outcome = verdict(ranking, seat);
+  if (outcome) {
+    const props = { class: `verdict${outcome === "lost" ? "" : " won"}`, testid: "verdict", data: { verdict: outcome } };
+    return h("p", props, t(VERDICTS[outcome]));
+  }
+  const winners = ranking.filter((standing) => standing.rank === 1);
+  if (winners.length > 1) return null;
+  return h("p", { class: "verdict", testid: "winner" }, t("ranking.winner", { name: names[winners[0].seat] }));
 }
 
 /** `seat` is the viewer's (null when watching). */
 export async function showEnd(node, gameId, state, seat) {
   const names = state.seats.map((seat) => seat.name);
   const path = `/api/games/${encodeURIComponent(gameId)}`;
-  const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, "Loading the replay…"));
-  const outcome = state.table.over ? verdict(state.table.ranking, seat) : null;
+  const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, t("end.loading")));
   fill(
     node,
-    h("h2", {}, state.table.over ? turnText(state, seat) : "Abandoned"), // "Game over after 36 turns"
-    outcome ? h("p", { class: `verdict${outcome === "You lost" ? "" : " won"}`, testid: "verdict" }, outcome) : null,
+    h("h2", {}, state.table.over ? turnText(state, seat) : t("end.abandoned")), // "Game over after 36 turns"
+    state.table.over ? verdictLine(state.table.ranking, seat, names) : null,
     state.table.over
       ? rankingList(state.table, names)
-      : h("p", { class: "result", testid: "result" }, "Nobody played on: the game stopped here."),
+      : h("p", { class: "result", testid: "result" }, t("end.stopped")),
     body,
     h(
       "a",
@@ -39,7 +54,7 @@ export async function showEnd(node, gameId, state, seat) {
         download: `pickomino-${gameId}.json`,
         testid: "download-record",
       },
-      "Download the game record",
+      t("end.download"),
     ),
   );
   node.hidden = false;
@@ -48,11 +63,11 @@ export async function showEnd(node, gameId, state, seat) {
   try {
     ({ frames } = await getJSON(`${path}/replay`));
   } catch (error) {
-    fill(body, h("p", { class: "error" }, `The replay could not be loaded: ${error.message}`));
+    fill(body, h("p", { class: "error" }, t("end.replay_failed", { why: error.message })));
     return;
   }
   const chart = lineChart({
-    title: "Worms of every player after each turn",
+    title: t("chart.title"),
     labels: frames.map((frame) => String(frame.turn)),
     series: names.map((name, n) => ({
       name,
@@ -62,7 +77,7 @@ export async function showEnd(node, gameId, state, seat) {
   });
   fill(
     body,
-    h("section", { class: "chart-area" }, h("h3", {}, "Worms over the turns"), chart.node),
+    h("section", { class: "chart-area" }, h("h3", {}, t("chart.heading")), chart.node),
     replayViewer(frames, names, chart.mark),
   );
 }

@@ -8,6 +8,7 @@ import { fill, h } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
 import { renderHint } from "./hint.js";
+import { describeError, list, loadWords, seconds, t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { createLog } from "./log.js";
 import { notice, setupNotice } from "./notice.js";
@@ -17,13 +18,13 @@ import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./ta
 import { turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const OFFLINE = "Not connected right now, so nothing was sent: wait until the connection is back.";
 // Why the server closed the connection (its close codes), as the connection indicator says it.
 const DROPPED = {
-  1008: "too many messages",
-  4408: "fell behind",
-  4429: "too many connections",
+  1008: "connection.flood",
+  4408: "connection.fell_behind",
+  4429: "connection.too_many",
 };
+const STATUS = { connecting: "connection.connecting", online: "connection.online", closed: "connection.closed" };
 const root = $("game");
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -35,10 +36,11 @@ let state = null; // the last state received
 let busy = false; // an action is on its way: no second one until the answer
 let rolledAt = null; // the seq of the roll last drawn, so each roll animates once
 let hintSeq = null; // the seq the shown hint belongs to
-let lastError = "";
+let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
 const updateLog = createLog($("log"));
 
+await loadWords();
 setupNotice();
 setupAnimationToggle();
 highlightSameFaces($("roll"));
@@ -86,10 +88,10 @@ function onMessage(message) {
     case "error":
       // Before any state, an error is the refusal of the connection itself (bad token,
       // unknown game): the fatal panel shows it once the socket closes.
-      lastError = message.message;
+      lastError = message;
       busy = false;
       if (state) {
-        notice(message.message, message.rule);
+        notice(describeError(message), message.rule);
         render();
       }
       break;
@@ -100,12 +102,9 @@ function onStatus(status, wait, code) {
   const box = $("connection");
   box.dataset.status = status;
   box.dataset.code = code ?? "";
-  box.textContent = {
-    connecting: "connecting…",
-    online: "online",
-    offline: `${DROPPED[code] ?? "offline"}: reconnecting in ${Math.ceil(wait / 1000)} s`,
-    closed: "not connected",
-  }[status];
+  const why = t(DROPPED[code] ?? "connection.offline");
+  box.textContent =
+    status === "offline" ? t("connection.retry", { why, seconds: seconds(Math.ceil(wait / 1000)) }) : t(STATUS[status]);
   if (status === "closed") showFatal();
 }
 
@@ -113,14 +112,14 @@ function onStatus(status, wait, code) {
 // no longer works is forgotten, so the plain game link opens as a spectator next time.
 function showFatal() {
   if (token) saved.forgetToken(gameId);
-  $("fatal-text").textContent = lastError || "The server closed this game's connection.";
+  $("fatal-text").textContent = lastError ? describeError(lastError) : t("table.closed");
   $("fatal").hidden = false;
 }
 
 function act(action) {
   if (busy) return;
   if (!send({ type: "act", action, seq: state.seq })) {
-    notice(OFFLINE);
+    notice(t("table.offline"));
     return;
   }
   busy = true;
@@ -128,7 +127,7 @@ function act(action) {
 }
 
 function askHint() {
-  if (!send({ type: "hint" })) notice(OFFLINE);
+  if (!send({ type: "hint" })) notice(t("table.offline"));
 }
 
 function render() {
@@ -146,7 +145,8 @@ function render() {
     yourTurn: mine,
   });
   $("game-title").textContent = names.join(" · ");
-  document.title = `${mine ? "Your turn · " : ""}Pickomino · ${names.join(", ")}`;
+  const title = t("table.title", { game: t("game.name"), names: list(names) });
+  document.title = mine ? t("table.title_your_turn", { title }) : title;
 
   renderWaiting();
   renderGrill($("grill"), table);
@@ -163,7 +163,7 @@ function render() {
   $("controls").hidden = !mine;
   if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;
-  if (!updateLog(state.log, state.log_start)) send({ type: "sync" }); // lines were missed
+  if (!updateLog(state.log, state.log_start, names)) send({ type: "sync" }); // entries were missed
 
   if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
@@ -188,13 +188,17 @@ function renderWaiting() {
   const open = state.seats.some((s) => s.open && !s.claimed);
   fill(
     box,
-    h("h2", {}, `Waiting for ${state.waiting_for.join(", ")}`),
+    h("h2", {}, t("wait.title", { names: state.waiting_for })),
     h(
       "p",
       {},
-      "The game starts when every seat is taken. ",
-      open ? "Anyone can take an open seat from the lobby. " : "",
-      links.length ? "Send each invited person their own link:" : "Invited people use the link they were sent.",
+      [
+        t("created.starts_when_taken"),
+        open ? t("wait.open_seats") : null,
+        t(links.length ? "wait.send_links" : "wait.use_link"),
+      ]
+        .filter(Boolean)
+        .join(" "),
     ),
     links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
   );

@@ -4,15 +4,17 @@
 
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { ago, date, list, t } from "./i18n.js";
 import * as saved from "./storage.js";
-import { plural, presetName } from "./words.js";
+import { botLabel, presetLabel, presetName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 10000;
+// What each list says when it is empty.
 const EMPTY = {
-  open: "No game is waiting for players.",
-  playing: "No game is being played right now.",
-  over: "No finished game yet.",
+  open: "games.none_open",
+  playing: "games.none_playing",
+  over: "games.none_over",
 };
 
 /** Returns `load()`, which refreshes the list now. */
@@ -26,10 +28,10 @@ export function setupGameList(presets) {
       error.hidden = true;
       for (const status of Object.keys(EMPTY)) {
         const rows = games.filter((g) => listOf(g) === status).map((g) => gameRow(g, presets, join));
-        fill($(`games-${status}`), rows.length ? rows : h("li", { class: "placeholder" }, EMPTY[status]));
+        fill($(`games-${status}`), rows.length ? rows : h("li", { class: "placeholder" }, t(EMPTY[status])));
       }
     } catch (failure) {
-      error.textContent = `The list of games could not be loaded: ${failure.message}`;
+      error.textContent = t("games.load_failed", { why: failure.message });
       error.hidden = false;
     }
   }
@@ -53,13 +55,13 @@ function gameRow(game, presets, join) {
         ? h(
             "button",
             { type: "button", class: "btn small primary", testid: "join-game", on: { click: () => join(game) } },
-            "Join",
+            t("games.join"),
           )
         : null,
-      h("a", { class: `btn small${free ? " quiet" : ""}`, href: url, testid: "watch-game" }, "Watch"),
+      h("a", { class: `btn small${free ? " quiet" : ""}`, href: url, testid: "watch-game" }, t("games.watch")),
     ],
-    playing: [h("a", { class: "btn small", href: url, testid: "watch-game" }, "Watch")],
-    over: [h("a", { class: "btn small", href: `${url}?replay=1`, testid: "replay-game" }, "Replay")],
+    playing: [h("a", { class: "btn small", href: url, testid: "watch-game" }, t("games.watch"))],
+    over: [h("a", { class: "btn small", href: `${url}?replay=1`, testid: "replay-game" }, t("games.replay"))],
   }[listOf(game)];
   return h(
     "li",
@@ -73,25 +75,25 @@ function gameRow(game, presets, join) {
         game.seats.map((seat, n) => [
           n ? ", " : "",
           seat.name,
-          seat.bot ? h("small", {}, ` (${seat.bot} bot)`) : null,
-          seat.open && !seat.claimed ? h("small", {}, " (open seat)") : null,
+          seat.bot ? h("small", {}, " ", t("games.seat_bot", { level: botLabel(seat.bot) })) : null,
+          seat.open && !seat.claimed ? h("small", {}, " ", t("games.seat_open")) : null,
         ]),
       ),
       h(
         "p",
         { class: "muted" },
         [
-          `${presetName(game.rules, presets) ?? "custom"} rules`,
-          game.status === "open" ? (free ? plural(free, "open seat") : "waiting for invited players") : turns(game),
-          ago(game.updated),
+          presetLabel(presetName(game.rules, presets)),
+          game.status === "open"
+            ? t(free ? "games.open_seats" : "games.invited_only", { count: free })
+            : turns(game),
+          when(game.updated),
         ]
           .filter(Boolean)
           .join(" · "),
       ),
-      game.result ? h("p", { class: "muted", testid: "game-result" }, game.result) : null,
-      game.status === "abandoned"
-        ? h("p", { class: "muted", testid: "game-result" }, "Abandoned: nobody played on.")
-        : null,
+      game.ranking ? h("p", { class: "muted", testid: "game-result" }, result(game)) : null,
+      game.status === "abandoned" ? h("p", { class: "muted", testid: "game-result" }, t("games.abandoned")) : null,
     ),
     h("div", { class: "buttons" }, buttons),
   );
@@ -101,15 +103,24 @@ function gameRow(game, presets, join) {
 // by an older version that has not moved since.
 function turns(game) {
   if (game.turns == null) return null;
-  return game.status === "over" ? plural(game.turns, "turn") : `turn ${game.turns}`;
+  return game.status === "over" ? t("turns", { count: game.turns }) : t("games.turn", { turn: game.turns });
 }
 
-function ago(seconds) {
+// Who won, with how many worms: "Ann won with 12 worms", or the players who shared the win.
+function result(game) {
+  const names = game.seats.map((seat) => seat.name);
+  const winners = game.ranking.filter((standing) => standing.rank === 1);
+  const worms = t("worms", { count: winners[0].worms });
+  if (winners.length === 1) return t("games.winner", { name: names[winners[0].seat], worms });
+  return t("games.shared", { names: list(winners.map((standing) => names[standing.seat])), worms });
+}
+
+function when(seconds) {
   const minutes = Math.round((Date.now() / 1000 - seconds) / 60);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 60 * 24) return `${Math.round(minutes / 60)} h ago`;
-  return new Date(seconds * 1000).toLocaleDateString();
+  if (minutes < 1) return t("games.just_now");
+  if (minutes < 60) return ago(minutes, "minute");
+  if (minutes < 60 * 24) return ago(Math.round(minutes / 60), "hour");
+  return date(seconds * 1000);
 }
 
 // One dialog for every Join button: ask a name, take the first open seat, go to the table.

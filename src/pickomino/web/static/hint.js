@@ -2,12 +2,13 @@
 // the expected worm gain and the risk of busting, best choice first.
 
 import { fill, h } from "./dom.js";
-import { actionLabel, percent } from "./words.js";
+import { percent, signed, t } from "./i18n.js";
+import { actionLabel } from "./words.js";
 
 export function renderHint(node, rows) {
   node.hidden = false;
   if (!rows.length) {
-    fill(node, h("p", { class: "placeholder" }, "No decision to advise on now."));
+    fill(node, h("p", { class: "placeholder" }, t("hint.none")));
     return;
   }
   fill(
@@ -15,15 +16,16 @@ export function renderHint(node, rows) {
     h(
       "table",
       { class: "hint-table", testid: "hint-table" },
-      h("caption", {}, "Hint: each choice played as well as possible from here on"),
+      h("caption", {}, t("hint.caption")),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { scope: "col" }, "Choice"),
-          ["Tile chance", "Expected worms", "Bust risk"].map((t) => h("th", { scope: "col" }, t)),
+          ["hint.choice", "hint.tile_chance", "hint.expected_worms", "hint.bust_risk"].map((key) =>
+            h("th", { scope: "col" }, t(key)),
+          ),
         ),
       ),
       h(
@@ -37,10 +39,10 @@ export function renderHint(node, rows) {
               "th",
               { scope: "row" },
               actionLabel(row.action),
-              i === 0 ? h("span", { class: "badge" }, "best") : null,
+              i === 0 ? h("span", { class: "badge" }, t("hint.best")) : null,
             ),
             h("td", {}, percent(row.tile)),
-            h("td", {}, row.worms.toFixed(2)),
+            h("td", {}, signed(row.worms)),
             h("td", {}, percent(row.bust)),
           ),
         ),

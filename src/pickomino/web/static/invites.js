@@ -2,6 +2,8 @@
 // and on the table while the game waits for people.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { botLabel } from "./words.js";
 
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 
@@ -17,8 +19,7 @@ export function inviteList(seats, claimed = () => false) {
       ? h(
           "p",
           { class: "warning", testid: "loopback-warning" },
-          `These links point to ${links[0].host}, an address only this computer has: friends on other machines cannot open them. `,
-          "Serve on your network (pickomino serve --host 0.0.0.0) and open the lobby at the address it prints, or give the server its address with --public-url.",
+          t("invites.loopback", { host: links[0].host }),
         )
       : null,
     h(
@@ -32,8 +33,8 @@ export function inviteList(seats, claimed = () => false) {
           seat.link
             ? linkBox(seat, claimed(seat.seat))
             : seat.bot
-              ? h("span", { class: "badge bot" }, `bot · ${seat.bot}`)
-              : h("span", { class: "badge open", testid: "open-seat" }, "open seat · anyone can join from the lobby"),
+              ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) }))
+              : h("span", { class: "badge open", testid: "open-seat" }, t("invites.open_seat")),
         ),
       ),
     ),
@@ -47,25 +48,28 @@ function linkBox(seat, taken) {
     testid: "invite-link",
     readonly: true,
     value: url,
-    "aria-label": `invite link for ${seat.name}`,
+    "aria-label": t("invites.link_label", { name: seat.name }),
     on: { focus: (event) => event.target.select() },
   });
-  const copy = h("button", { type: "button", class: "btn small", testid: "copy-invite" }, "Copy");
-  copy.addEventListener("click", async () => {
-    copy.textContent = (await copyText(input)) ? "Copied" : "Select and copy";
-  });
+  const copy = h("button", { type: "button", class: "btn small", testid: "copy-invite" }, t("copy.copy"));
+  copy.addEventListener("click", () => copyAndSay(input, copy));
   return h(
     "span",
     { class: "invite-link" },
     input,
     copy,
-    taken ? h("span", { class: "badge taken" }, "seated") : null,
+    taken ? h("span", { class: "badge taken" }, t("invites.seated")) : null,
   );
+}
+
+/** Copies the text of `input`; `button` then says whether it did. */
+export async function copyAndSay(input, button) {
+  button.textContent = t((await copyText(input)) ? "copy.copied" : "copy.select");
 }
 
 // The clipboard API needs a secure page (https or localhost); on plain http over a LAN
 // fall back to selecting the text and the old copy command.
-export async function copyText(input) {
+async function copyText(input) {
   try {
     await navigator.clipboard.writeText(input.value);
     return true;

@@ -4,7 +4,8 @@
 
 import { getJSON } from "./api.js";
 import { diceHelper } from "./dicehelper.js";
-import { copyText } from "./invites.js";
+import { loadWords, t } from "./i18n.js";
+import { copyAndSay } from "./invites.js";
 import { setupNotice } from "./notice.js";
 import { openSheet } from "./sheet.js";
 import { keepSheet, keyOf, sheetApi, sheetLink } from "./sheetlinks.js";
@@ -14,6 +15,8 @@ import { read as recall, write as remember } from "./storage.js";
 const $ = (id) => document.getElementById(id);
 const NAMES = "pickomino.keeper.names";
 
+await loadWords();
+document.title = t("keeper.doc_title", { game: t("game.name") });
 setupNotice();
 const sheetId = location.pathname.match(/^\/keeper\/([^/]+)/)?.[1];
 if (sheetId) {
@@ -39,7 +42,7 @@ if (sheetId) {
       location.assign(view.link); // a real URL: reload keeps it
     });
   } catch (failure) {
-    $("setup-error").textContent = `The set-up could not load: ${failure.message}`;
+    $("setup-error").textContent = t("keeper.setup_failed", { why: failure.message });
     $("setup-error").hidden = false;
   }
 }
@@ -49,7 +52,5 @@ function showShareLink(link) {
   input.value = new URL(link, location.href).href;
   input.addEventListener("focus", () => input.select());
   const copy = $("copy-share");
-  copy.addEventListener("click", async () => {
-    copy.textContent = (await copyText(input)) ? "Copied" : "Select and copy";
-  });
+  copy.addEventListener("click", () => copyAndSay(input, copy));
 }

@@ -2,13 +2,15 @@
 
 import { getJSON } from "./api.js";
 import { setupGameList } from "./gamelist.js";
+import { loadWords, t } from "./i18n.js";
 import { setupNewGame } from "./newgame.js";
 
+await loadWords();
 try {
   const options = await getJSON("/api/options");
   setupNewGame(options, setupGameList(options.presets));
 } catch (failure) {
   const error = document.getElementById("form-error");
-  error.textContent = `The lobby could not load: ${failure.message}`;
+  error.textContent = t("lobby.load_failed", { why: failure.message });
   error.hidden = false;
 }

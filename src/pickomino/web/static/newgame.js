@@ -5,18 +5,19 @@
 
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
-import { plural } from "./words.js";
+import { botLabel } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const INVITED = ""; // a seat kind: a person with their own secret link
 const OPEN = "open"; // a person's seat anyone may take from the lobby
 // The name row `n` gets when it becomes a bot or an open seat with no name typed.
-const botName = (n) => `Bot ${n}`;
-const guestName = (n) => `Guest ${n}`;
+const botName = (n) => t("newgame.bot_name", { number: n });
+const guestName = (n) => t("newgame.guest_name", { number: n });
 
 /** `options` come from /api/options; `onCreated()` runs after each new game. */
 export function setupNewGame(options, onCreated) {
@@ -30,9 +31,10 @@ export function setupNewGame(options, onCreated) {
     start: $("start"),
     limits: options.players,
     testids: { row: "seat-row", name: "seat-name", remove: "remove-seat" },
-    startLabel: (name, number) => (name.trim() ? `Player ${number}: ${name.trim()}` : `Player ${number}`),
+    startLabel: (name, number) =>
+      name.trim() ? t("setup.player_named", { number, name: name.trim() }) : t("setup.player", { number }),
     randomFirst: true,
-    extra: { control: kindSelect, label: (number) => `player ${number}: invited person, open seat or bot` },
+    extra: { control: kindSelect, label: (number) => t("newgame.kind_label", { number }) },
   });
 
   // Each seat is an invited person, an open seat or a bot of some level.
@@ -40,9 +42,9 @@ export function setupNewGame(options, onCreated) {
     const select = h(
       "select",
       { testid: "seat-kind", on: { change: () => kindChanged(nameInput, select) } },
-      h("option", { value: INVITED }, "Person (invite link)"),
-      h("option", { value: OPEN }, "Open seat (anyone can join)"),
-      levels.map((level) => h("option", { value: level }, `Bot: ${level}`)),
+      h("option", { value: INVITED }, t("newgame.invited")),
+      h("option", { value: OPEN }, t("newgame.open")),
+      levels.map((level) => h("option", { value: level }, t("newgame.bot", { level: botLabel(level) }))),
     );
     select.value = kind ?? INVITED;
     nameInput.addEventListener("input", () => delete nameInput.dataset.auto); // typed: keep it
@@ -102,7 +104,7 @@ export function setupNewGame(options, onCreated) {
 function showCreated(game, people) {
   const form = $("create-form");
   const panel = $("created");
-  const again = h("button", { type: "button", class: "btn quiet" }, "Create another game");
+  const again = h("button", { type: "button", class: "btn quiet" }, t("created.again"));
   again.addEventListener("click", () => {
     panel.hidden = true;
     form.hidden = false;
@@ -110,15 +112,17 @@ function showCreated(game, people) {
   const open = game.seats.filter((seat) => seat.open).length;
   fill(
     panel,
-    h("h3", {}, "Your game is ready"),
+    h("h3", {}, t("created.title")),
     h(
       "p",
       {},
-      people.length > 1
-        ? "Send every other person their own link: it is their seat at the table, so keep yours to yourself. "
-        : "",
-      open ? `Anyone can take ${open === 1 ? "the open seat" : `the ${plural(open, "open seat")}`} from the lobby. ` : "",
-      people.length > 1 || open ? "The game starts when every seat is taken." : "You are seated: the game has started.",
+      [
+        people.length > 1 ? t("created.send_links") : null,
+        open ? t("created.open_seats", { count: open }) : null,
+        people.length > 1 || open ? t("created.starts_when_taken") : t("created.seated"),
+      ]
+        .filter(Boolean)
+        .join(" "),
     ),
     inviteList(game.seats, (n) => n === people[0]?.seat),
     h(
@@ -128,12 +132,12 @@ function showCreated(game, people) {
         ? h(
             "a",
             { class: "btn primary", href: people[0].link, testid: "take-seat" },
-            `Go to my seat (${people[0].name})`,
+            t("created.go_to_seat", { name: people[0].name }),
           )
         : h(
             "a",
             { class: "btn primary", href: game.url, testid: "watch-created" },
-            open ? "Watch the game" : "Watch the bots play",
+            t(open ? "created.watch" : "created.watch_bots"),
           ),
       again,
     ),

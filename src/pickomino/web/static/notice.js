@@ -1,15 +1,18 @@
-// One message at a time in the page's notice area (the server's refusals, mostly). It
-// fades by itself after a while, or goes at once with its close button.
+// One message at a time in the page's notice area (the server's refusals, mostly), with the
+// rule behind it as a link to the rules page. It fades by itself after a while, or goes at
+// once with its close button.
+
+import { fill } from "./dom.js";
+import { ruleLink } from "./words.js";
 
 const SHOWN_MS = 7000;
 let timer = null;
 
+/** Shows `message` (words already), and `rule` (e.g. "R8") as a link, if given. */
 export function notice(message, rule = null) {
   const box = document.getElementById("notice");
-  // The engine's messages may start with their rule ("R8: …"): show it once, as the badge.
-  const text = rule && message.startsWith(`${rule}: `) ? message.slice(rule.length + 2) : message;
-  box.querySelector("[data-testid=notice-text]").textContent = text;
-  box.querySelector("[data-testid=notice-rule]").textContent = rule ? `rule ${rule}` : "";
+  box.querySelector("[data-testid=notice-text]").textContent = message;
+  fill(box.querySelector("[data-testid=notice-rule]"), rule ? ruleLink(rule) : null);
   box.hidden = false;
   box.classList.remove("fading");
   clearTimeout(timer);

@@ -2,6 +2,7 @@
 // emoji, so they look the same on every device, with or without an emoji font.
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 // A worm in a 24×12 box: a wavy body and an eye.
 function wormShape() {
@@ -56,7 +57,8 @@ function dieFace(face) {
   );
 }
 
-export const faceName = (face) => (face === "W" ? "worm" : face);
+/** A face in words: its number, or the worm. */
+export const faceName = (face) => (face === "W" ? t("face.W") : face);
 
 /** A die; a button when `onClick` is given (a face the player may keep). */
 export function die(face, { onClick, label, className = "" } = {}) {
@@ -64,7 +66,7 @@ export function die(face, { onClick, label, className = "" } = {}) {
     class: `die ${face === "W" ? "worm-face " : ""}${className}`,
     testid: "die",
     data: { face },
-    "aria-label": label || `die showing ${faceName(face)}`,
+    "aria-label": label || t("die.showing", { face: faceName(face) }),
   };
   if (onClick) return h("button", { ...props, type: "button", on: { click: onClick } }, dieFace(face));
   return h("span", { ...props, role: "img" }, dieFace(face));
@@ -72,7 +74,7 @@ export function die(face, { onClick, label, className = "" } = {}) {
 
 /** A tile: its number over its worms; `where` is grill, down (turned) or taken (gone). */
 export function tile(number, worms, { where = "grill", className = "", testid = "tile" } = {}) {
-  const state = where === "down" ? ", face down" : where === "taken" ? ", taken" : "";
+  const label = { grill: "tile.label", down: "tile.label_down", taken: "tile.label_taken" }[where];
   return h(
     "div",
     {
@@ -80,7 +82,7 @@ export function tile(number, worms, { where = "grill", className = "", testid = 
       testid,
       data: { tile: number, where },
       role: "img",
-      "aria-label": `${number}, ${worms} worm${worms > 1 ? "s" : ""}${state}`,
+      "aria-label": t(label, { tile: number, worms: t("worms", { count: worms }) }),
     },
     h("span", { class: "num" }, String(number)),
     h("span", { class: "worms" }, Array.from({ length: worms }, wormIcon)),

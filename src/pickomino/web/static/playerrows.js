@@ -1,7 +1,9 @@
 // The "Players" list of a set-up form (lobby and score keeper): 2–7 numbered rows of a name and
 // a remove button, and the "who starts" select (a seat or random), which follows the names as typed.
 
+import { describeProblem } from "./api.js";
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * Keeps the rows of `list` (an <ol>), the limits on `addButton` and the choices of `start`.
@@ -26,7 +28,7 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
       maxlength: 24,
       required: true,
       autocomplete: "off",
-      placeholder: "name",
+      placeholder: t("setup.name_placeholder"),
       on: { input: refresh },
     });
     const control = extra?.control(nameInput, value);
@@ -51,15 +53,15 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     rows.forEach(({ row, number, nameInput, control, remove }, n) => {
       row.className = `${testids.row} seat-${n}`; // seat-N gives the row its player colour
       number.textContent = String(n + 1);
-      nameInput.setAttribute("aria-label", `name of player ${n + 1}`);
+      nameInput.setAttribute("aria-label", t("setup.name_label", { number: n + 1 }));
       nameInput.removeAttribute("aria-invalid");
       control?.setAttribute("aria-label", extra.label(n + 1));
       remove.disabled = rows.length <= fewest;
-      remove.setAttribute("aria-label", `remove player ${n + 1}`);
+      remove.setAttribute("aria-label", t("setup.remove_label", { number: n + 1 }));
     });
     addButton.disabled = rows.length >= most;
     const chosen = start.value;
-    const random = h("option", { value: "random" }, "Random");
+    const random = h("option", { value: "random" }, t("setup.random"));
     const seats = rows.map(({ nameInput }, n) =>
       h("option", { value: n }, startLabel(nameInput.value, n + 1)),
     );
@@ -84,7 +86,7 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     for (const number of same.ctx.players)
       parts.get(rows[number - 1])?.nameInput.setAttribute("aria-invalid", "true");
     rows[same.ctx.players.at(-1) - 1]?.append(rowError);
-    rowError.textContent = same.msg;
+    rowError.textContent = describeProblem(same);
     return true;
   }
 

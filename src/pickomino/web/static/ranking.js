@@ -2,9 +2,11 @@
 // (TABLE.ranking), then how a tie for the win was settled, if there was one.
 
 import { h } from "./dom.js";
-import { plural } from "./words.js";
+import { tieBreakText } from "./events.js";
+import { t } from "./i18n.js";
 
 export function rankingList(table, names) {
+  const tieBreak = tieBreakText(table.tie_break, table.ranking, names);
   return [
     h(
       "ol",
@@ -20,11 +22,11 @@ export function rankingList(table, names) {
           h("span", { class: "rank" }, String(r.rank)),
           h("span", { class: "swatch" }),
           h("span", { class: "name" }, names[r.seat]),
-          h("span", { class: "score" }, plural(r.worms, "worm")),
-          r.highest_tile ? h("span", { class: "muted" }, `highest tile ${r.highest_tile}`) : null,
+          h("span", { class: "score" }, t("worms", { count: r.worms })),
+          r.highest_tile ? h("span", { class: "muted" }, t("rank.highest_tile", { tile: r.highest_tile })) : null,
         ),
       ),
     ),
-    table.tie_break ? h("p", { class: "result", testid: "tie-break" }, table.tie_break) : null,
+    tieBreak ? h("p", { class: "result", testid: "tie-break" }, tieBreak) : null,
   ];
 }

@@ -1,7 +1,9 @@
 // Steps through a game turn by turn: first/previous/next/last buttons and a slider; each
-// step shows the table as it was after that turn and that turn's log lines.
+// step shows the table as it was after that turn and that turn's events, in words.
 
 import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { entryLines } from "./log.js";
 import { renderGrill, renderPlayers } from "./table.js";
 
 /** `frames` come from /api/games/{id}/replay; `onStep(i)` hears every move of the slider. */
@@ -10,17 +12,17 @@ export function replayViewer(frames, names, onStep = () => {}) {
   const last = frames.length - 1;
   const button = (label, text, testid) =>
     h("button", { type: "button", class: "btn small", testid, "aria-label": label }, text);
-  const first = button("first step", "«", "replay-first");
-  const prev = button("previous turn", "‹", "replay-prev");
-  const next = button("next turn", "›", "replay-next");
-  const end = button("last step", "»", "replay-last");
+  const first = button(t("replay.first"), "«", "replay-first");
+  const prev = button(t("replay.previous"), "‹", "replay-prev");
+  const next = button(t("replay.next"), "›", "replay-next");
+  const end = button(t("replay.last"), "»", "replay-last");
   const slider = h("input", {
     type: "range",
     min: 0,
     max: last,
     step: 1,
     testid: "replay-slider",
-    "aria-label": "turn",
+    "aria-label": t("replay.slider"),
   });
   const label = h("p", { class: "replay-turn", testid: "replay-turn", "aria-live": "polite" });
   const grill = h("div", { class: "grill small" });
@@ -34,13 +36,13 @@ export function replayViewer(frames, names, onStep = () => {}) {
     first.disabled = prev.disabled = index === 0;
     next.disabled = end.disabled = index === last;
     label.textContent =
-      index === 0 ? "Start: nobody has played yet" : `Turn ${frame.turn}: ${names[frame.seat]}`;
+      index === 0 ? t("replay.start") : t("turn.heading", { turn: frame.turn, name: names[frame.seat] });
     label.dataset.step = index;
     renderGrill(grill, frame.table);
     renderPlayers(players, frame.table, seats);
     fill(
       lines,
-      frame.lines.map((line) => h("li", {}, line)),
+      frame.log.flatMap((entry) => entryLines(entry, names)),
     );
     onStep(index);
   }
@@ -55,7 +57,7 @@ export function replayViewer(frames, names, onStep = () => {}) {
   return h(
     "section",
     { class: "replay", testid: "replay" },
-    h("h3", {}, "Replay"),
+    h("h3", {}, t("replay.title")),
     h("div", { class: "replay-controls" }, first, prev, slider, next, end),
     label,
     h("div", { class: "replay-table", testid: "replay-table" }, grill, players),

@@ -4,9 +4,8 @@
 // server's rules parser reads.
 
 import { fill, h } from "./dom.js";
-import { presetName } from "./words.js";
-
-const PRESET_LABELS = { official: "Official rulebook", short: "Shorter game", bga: "Board Game Arena" };
+import { t } from "./i18n.js";
+import { presetLabel, presetName } from "./words.js";
 
 /** Fills `fieldset` with the controls; `presets` come from /api/options. Returns {text()}. */
 export function rulesEditor(fieldset, presets) {
@@ -17,35 +16,35 @@ export function rulesEditor(fieldset, presets) {
     lower_tile: h(
       "select",
       { name: "lower_tile", testid: "opt-lower" },
-      h("option", { value: "nearest" }, "the nearest one below the total"),
-      h("option", { value: "any" }, "any one below the total"),
+      h("option", { value: "nearest" }, t("rules.lower_nearest")),
+      h("option", { value: "any" }, t("rules.lower_any")),
     ),
   };
   fill(
     fieldset,
-    h("legend", {}, "Rules"),
-    h("label", { class: "field" }, h("span", {}, "Preset"), preset),
+    h("legend", {}, t("rules.legend")),
+    h("label", { class: "field" }, h("span", {}, t("rules.preset")), preset),
     h(
       "label",
       { class: "check" },
       fields.flip_returned_highest,
-      h("span", {}, "A returned tile that is the highest turns face down too (shorter game)"),
+      h("span", {}, t("rules.flip")),
     ),
     h(
       "label",
       { class: "check" },
       fields.exact_match_mandatory,
-      h("span", {}, "A tile matching the total exactly must be taken"),
+      h("span", {}, t("rules.exact")),
     ),
-    h("label", { class: "field" }, h("span", {}, "Lower tile"), fields.lower_tile),
+    h("label", { class: "field" }, h("span", {}, t("rules.lower_tile")), fields.lower_tile),
   );
   const read = (field) => (field.type === "checkbox" ? field.checked : field.value);
   const current = () => Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, read(field)]));
 
   fill(
     preset,
-    Object.keys(presets).map((name) => h("option", { value: name }, PRESET_LABELS[name] || name)),
-    h("option", { value: "custom", disabled: true }, "Custom"),
+    Object.keys(presets).map((name) => h("option", { value: name }, presetLabel(name))),
+    h("option", { value: "custom", disabled: true }, presetLabel(null)),
   );
   preset.addEventListener("change", () => {
     for (const [key, field] of Object.entries(fields)) {

@@ -5,6 +5,8 @@
 // shows and asks.
 
 import { fill, h } from "./dom.js";
+import { describeEntry } from "./events.js";
+import { t } from "./i18n.js";
 import { createLog } from "./log.js";
 import { notice } from "./notice.js";
 import { tile, wormsOn } from "./pieces.js";
@@ -12,9 +14,6 @@ import { rankingList } from "./ranking.js";
 import { renderGrill, renderPlayers } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-const NOT_ENTERED =
-  "That tap was not entered: the sheet had changed meanwhile (on another phone, or by a tap " +
-  "just before). It now shows what is entered: check it, and tap again if need be.";
 
 /** Shows the sheet that `api` (sheetlinks.js) reaches and keeps it; `onView(view)` runs after
  * every view drawn. */
@@ -29,7 +28,7 @@ export async function openSheet(api, onView) {
     view = next;
     drawn += 1;
     render(view);
-    updateLog(view.log, 0); // the whole log each time: it follows the newest line
+    updateLog(view.log, 0, view.names); // the whole log each time: it follows the newest line
     onView(view);
   }
 
@@ -54,10 +53,10 @@ export async function openSheet(api, onView) {
     try {
       show(await api.get());
     } catch (failure) {
-      notice(`${message}; the sheet could not be reloaded: ${failure.message}`, rule);
+      notice(t("keeper.reload_failed", { refusal: message, why: failure.message }), rule);
       return;
     }
-    if (view.count !== seen) notice(NOT_ENTERED);
+    if (view.count !== seen) notice(t("keeper.not_entered"));
     else notice(message, rule);
   }
 
@@ -108,7 +107,8 @@ function render(view) {
     over,
   });
   $("keeper-title").textContent = names.join(" · ");
-  document.title = over ? "Game over · Pickomino score keeper" : `${who} to play · Pickomino score keeper`;
+  const title = t("keeper.doc_title", { game: t("game.name") });
+  document.title = `${over ? t("keeper.over") : t("keeper.to_play", { name: who })} · ${title}`;
 
   renderGrill($("grill"), table);
   renderPlayers(
@@ -118,25 +118,25 @@ function render(view) {
     { current: over ? null : table.current },
   );
   for (const option of options) {
-    if (option.kind === "take") offer($("grill").querySelector(`[data-tile="${option.tile}"]`), option, who);
+    if (option.kind === "take") offer($("grill").querySelector(`[data-tile="${option.tile}"]`), option, view);
     if (option.kind === "steal")
-      offer($("players").querySelector(`[data-testid=stack-top][data-tile="${option.tile}"]`), option, who);
+      offer($("players").querySelector(`[data-testid=stack-top][data-tile="${option.tile}"]`), option, view);
   }
 
   $("turn-card").hidden = over;
-  renderTurn(view, who); // with no options left at the end: no entry buttons either
+  renderTurn(view); // with no options left at the end: no entry buttons either
   $("undo").disabled = !view.can_undo;
   $("redo").disabled = !view.can_redo;
-  renderLastTurn(over ? [] : view.log); // at the end the ranking says it all
+  renderLastTurn(over ? [] : view.log, names); // at the end the ranking says it all
 
   const end = $("end");
   end.hidden = !over;
   if (over)
     fill(
       end,
-      h("h2", {}, "Game over"),
+      h("h2", {}, t("keeper.over")),
       rankingList(table, names),
-      h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, "Keep score of a new game"),
+      h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, t("keeper.new_game")),
     );
 }
 
@@ -145,44 +145,47 @@ function whyNot(node, { table, names }) {
   const number = Number(node.dataset.tile);
   const who = names[table.current];
   const owner = table.stacks.findIndex((stack) => stack.includes(number));
-  if (node.dataset.where === "down") return [`${number} is face down: it is out of the game for good`, "R16"];
-  if (owner === table.current) return [`${number} is ${who}'s own: nobody steals from their own stack`, "R11"];
+  const ownerName = owner >= 0 ? names[owner] : null;
+  if (node.dataset.where === "down") return [t("keeper.why.face_down", { tile: number }), "R16"];
+  if (owner === table.current) return [t("keeper.why.own", { tile: number, name: who }), "R11"];
   if (owner >= 0 && table.stacks[owner].at(-1) !== number)
-    return [`${number} is under the top of ${names[owner]}'s stack: only the top tile can be stolen`, "R14"];
-  if (owner >= 0) return [`${number} is in ${names[owner]}'s stack: tap it there to enter a steal`, null];
-  return [`${who} cannot have got ${number} this turn`, null];
+    return [t("keeper.why.under", { tile: number, name: ownerName }), "R14"];
+  if (owner >= 0) return [t("keeper.why.in_stack", { tile: number, name: ownerName }), null];
+  return [t("keeper.why.not_this_turn", { tile: number, name: who }), null];
+}
+
+/** A result the current player may have got, in words: "Bob stole 27 from Ann". */
+function optionText(option, { table, names }) {
+  const entry = { type: option.kind === "take" ? "took" : "stole", ...option, seat: table.current, total: 0 };
+  return describeEntry(entry, names).text;
 }
 
 // A tile the current player may have got becomes a button for that result.
-function offer(node, option, who) {
+function offer(node, option, view) {
   node.dataset.entry = option.entry;
   node.classList.add("offered");
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", `${who} ${option.label}`);
+  node.setAttribute("aria-label", optionText(option, view));
 }
 
-function renderTurn(view, who) {
-  const { table, options } = view;
+function renderTurn(view) {
+  const { table, options, names } = view;
+  const who = names[table.current];
   const steals = options.filter((option) => option.kind === "steal");
   const bust = options.find((option) => option.kind === "bust");
   $("turn-card").className = `card turn-card seat-${table.current}`; // in the player's colour
   fill(
     $("turn-who"),
     h("span", { class: "swatch" }),
-    h("strong", {}, `${who} to play`),
-    h("span", { class: "muted" }, ` · turn ${table.turn}`),
+    h("strong", {}, t("keeper.to_play", { name: who })),
+    h("span", { class: "muted" }, " · ", t("keeper.turn", { turn: table.turn })),
   );
-  fill(
-    $("turn-help"),
-    `When ${who}'s turn is over, tap the tile ${who} took from the grill`,
-    steals.length ? " or stole from a stack" : "",
-    ", or Bust.",
-  );
+  $("turn-help").textContent = t(steals.length ? "keeper.help_steal" : "keeper.help", { name: who });
   fill(
     $("entries"),
     steals.map((option) => {
-      const caption = option.label[0].toUpperCase() + option.label.slice(1);
+      const caption = optionText(option, view);
       return h(
         "button",
         {
@@ -200,24 +203,21 @@ function renderTurn(view, who) {
       ? h(
           "button",
           { type: "button", class: "btn bust", testid: "bust-button", data: { entry: bust.entry } },
-          `${who} busted`,
+          t("keeper.bust", { name: who }),
         )
       : null,
   );
 }
 
 // The newest turn in words, next to Undo, so a wrong tap is seen (and undone) at once.
-function renderLastTurn(log) {
-  const start = log.findLastIndex((line) => !line.startsWith(" "));
+function renderLastTurn(log, names) {
+  const start = log.findLastIndex((entry) => entry.type === "turn");
   const box = $("last-turn");
   box.hidden = start < 0;
   if (start >= 0)
     fill(
       box,
-      h("strong", {}, `${log[start].replace(" - ", ": ")} · `),
-      log
-        .slice(start + 1)
-        .map((line) => line.trim())
-        .join(" · "),
+      h("strong", {}, describeEntry(log[start], names).text),
+      log.slice(start + 1).map((entry) => [" · ", describeEntry(entry, names).text]),
     );
 }

@@ -3,10 +3,10 @@
 
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { date, list, t } from "./i18n.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import { forgetSheet, keptSheets, refreshSheet, sheetApi, sheetLink } from "./sheetlinks.js";
-import { plural } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,7 +21,7 @@ export function setupSheetForm(options, names, onCreated) {
     start: form.elements.namedItem("start"),
     limits: options.players,
     testids: { row: "name-row", name: "name-input", remove: "remove-name" },
-    startLabel: (name, number) => name.trim() || `Player ${number}`,
+    startLabel: (name, number) => name.trim() || t("setup.player", { number }),
   });
 
   $("add-name").addEventListener("click", () => players.add("").focus());
@@ -73,7 +73,7 @@ function drawSheets(sheets) {
     $("sheets"),
     sheets.length
       ? sheets.map(sheetRow)
-      : h("li", { class: "placeholder" }, "No score sheet on this browser yet: a sheet opened by its link is listed here."),
+      : h("li", { class: "placeholder" }, t("keeper.no_sheets")),
   );
   const last = sheets[0] && !sheets[0].over ? sheets[0] : null; // the one opened last
   const box = $("resume-last");
@@ -81,17 +81,19 @@ function drawSheets(sheets) {
   if (last)
     fill(
       box,
-      h("div", { class: "game-info" }, h("h2", {}, "Go on with your game"), h("p", {}, sheetWords(last))),
-      h("a", { class: "btn primary", href: sheetLink(last.id, last.key), testid: "resume-last-link" }, "Resume"),
+      h("div", { class: "game-info" }, h("h2", {}, t("keeper.resume_title")), h("p", {}, sheetWords(last))),
+      h(
+        "a",
+        { class: "btn primary", href: sheetLink(last.id, last.key), testid: "resume-last-link" },
+        t("keeper.resume"),
+      ),
     );
 }
 
-const sheetWords = (sheet) => `${sheet.names.join(", ")} · ${plural(sheet.count, "turn")} entered`;
+const sheetWords = (sheet) => `${list(sheet.names)} · ${t("keeper.entered", { count: sheet.count })}`;
 
 function sheetRow(sheet) {
-  const when = sheet.opened
-    ? `opened ${new Date(sheet.opened).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}`
-    : null;
+  const when = sheet.opened ? t("keeper.opened", { when: date(sheet.opened, true) }) : null;
   const status = sheet.over ? "over" : "playing";
   return h(
     "li",
@@ -99,13 +101,19 @@ function sheetRow(sheet) {
     h(
       "div",
       { class: "game-info" },
-      h("p", { class: "who" }, sheet.names.join(", ")),
-      h("p", { class: "muted" }, [status, plural(sheet.count, "turn"), when].filter(Boolean).join(" · ")),
+      h("p", { class: "who" }, list(sheet.names)),
+      h(
+        "p",
+        { class: "muted" },
+        [t(sheet.over ? "keeper.status_over" : "keeper.status_playing"), t("turns", { count: sheet.count }), when]
+          .filter(Boolean)
+          .join(" · "),
+      ),
     ),
     h(
       "a",
       { class: `btn small${sheet.over ? "" : " primary"}`, href: sheetLink(sheet.id, sheet.key), testid: "open-sheet" },
-      sheet.over ? "View" : "Resume",
+      t(sheet.over ? "keeper.view" : "keeper.resume"),
     ),
   );
 }

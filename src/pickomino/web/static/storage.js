@@ -1,7 +1,7 @@
 // What this browser remembers between visits: the seat token of each game (so /games/{id}
-// alone reopens your seat), the invite links of games created here, the last name typed
-// and whether dice roll with an animation. localStorage may be off (private modes): then
-// nothing is remembered and nothing breaks.
+// alone reopens your seat), the invite links of games created here, the last name typed,
+// whether dice roll with an animation, and the language chosen (i18n.js). localStorage may
+// be off (private modes): then nothing is remembered and nothing breaks.
 
 export function read(key) {
   try {

@@ -3,7 +3,8 @@
 
 import { fill, h } from "./dom.js";
 import { die, tile, wormIcon, wormsOn } from "./pieces.js";
-import { actionLabel, plural } from "./words.js";
+import { t } from "./i18n.js";
+import { actionLabel, botLabel } from "./words.js";
 
 export function renderGrill(node, table) {
   fill(
@@ -35,10 +36,10 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
           { class: "player-head" },
           h("span", { class: "swatch", "aria-hidden": "true" }),
           h("span", { class: "player-name", testid: "player-name" }, seat.name),
-          n === you ? h("span", { class: "badge you", testid: "you-marker" }, "you") : null,
-          seat.bot ? h("span", { class: "badge bot" }, `bot · ${seat.bot}`) : null,
+          n === you ? h("span", { class: "badge you", testid: "you-marker" }, t("player.you")) : null,
+          seat.bot ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) })) : null,
           seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
-          playing ? h("span", { class: "badge playing" }, "to play") : null,
+          playing ? h("span", { class: "badge playing" }, t("player.to_play")) : null,
         ),
         h(
           "div",
@@ -46,7 +47,7 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
           stack(table.stacks[n]),
           h(
             "p",
-            { class: "player-worms", testid: "player-worms", "aria-label": plural(table.worms[n], "worm") },
+            { class: "player-worms", testid: "player-worms", "aria-label": t("worms", { count: table.worms[n] }) },
             wormIcon(),
             h("strong", {}, String(table.worms[n])),
           ),
@@ -57,9 +58,9 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
 }
 
 function onlineDot(online) {
-  const label = online ? "online" : "offline";
+  const label = online ? t("player.online") : t("player.offline");
   return h("span", {
-    class: `dot ${label}`,
+    class: `dot ${online ? "online" : "offline"}`,
     testid: "online-dot",
     data: { online },
     title: label,
@@ -70,15 +71,15 @@ function onlineDot(online) {
 // Tiles under the top are only counted in worms and cannot be stolen, so they are drawn
 // small; the top tile is drawn full size and marked.
 function stack(tiles) {
-  if (!tiles.length) return h("div", { class: "stack empty", testid: "stack" }, "no tiles yet");
+  if (!tiles.length) return h("div", { class: "stack empty", testid: "stack" }, t("stack.empty"));
   const top = tiles[tiles.length - 1];
   return h(
     "div",
-    { class: "stack", testid: "stack" },
+    { class: "stack", testid: "stack", role: "group", "aria-label": t("tiles", { count: tiles.length }) },
     h(
       "div",
       { class: "under" },
-      tiles.slice(0, -1).map((t) => tile(t, wormsOn(t), { className: "mini", testid: "stack-tile" })),
+      tiles.slice(0, -1).map((under) => tile(under, wormsOn(under), { className: "mini", testid: "stack-tile" })),
     ),
     tile(top, wormsOn(top), { className: "top", testid: "stack-top" }),
   );
@@ -100,7 +101,9 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
           const canKeep = keep && keepable.includes(face);
           const d = die(face, {
             onClick: canKeep ? () => keep(face) : null,
-            label: canKeep ? `${actionLabel(`keep ${face}`)} (${plural(count(face), "die", "dice")})` : null,
+            label: canKeep
+              ? t("dice.keep_label", { action: actionLabel(`keep ${face}`), dice: t("dice", { count: count(face) }) })
+              : null,
             className: spent.has(face) ? "spent" : "",
           });
           d.style.setProperty("--i", i); // staggers the roll animation
@@ -112,19 +115,21 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
     kept,
     table.kept.length
       ? table.kept.map((face) => die(face, { className: "small" }))
-      : h("span", { class: "placeholder" }, "nothing kept yet"),
+      : h("span", { class: "placeholder" }, t("dice.nothing_kept")),
   );
   total.dataset.total = table.total;
   fill(
     total,
     h("strong", {}, String(table.total)),
-    table.kept.length > 0 && !table.kept.includes("W") ? h("span", { class: "warn" }, " no worm yet") : null,
+    table.kept.length > 0 && !table.kept.includes("W")
+      ? h("span", { class: "warn" }, " ", t("dice.no_worm_yet"))
+      : null,
   );
 }
 
 // What the empty roll row says: the dice still to roll, or that the turn ends with a tile.
 const rollPlaceholder = (table) =>
-  table.phase === "claim" ? "no more rolling: a tile must be chosen" : `${plural(table.dice_left, "die", "dice")} to roll`;
+  table.phase === "claim" ? t("dice.must_claim") : t("dice.to_roll", { count: table.dice_left });
 
 /** While hovering one die, light up every die of the same face: a tap keeps them all. */
 export function highlightSameFaces(roll) {

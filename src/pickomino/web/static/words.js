@@ -1,39 +1,73 @@
-// The game's data in words: action names as people say them, and what the turn is about.
+// The game's data in words: action names as buttons say them, what the turn is about, bots,
+// presets, and a rule named as a link to the rules page.
 
-import { faceName } from "./pieces.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// Message ids written out whole, so that a search for an id finds where it is used.
+const KEEP = {
+  1: "act.keep.1",
+  2: "act.keep.2",
+  3: "act.keep.3",
+  4: "act.keep.4",
+  5: "act.keep.5",
+  W: "act.keep.W",
+};
+const ACTS = { roll: "act.roll", stop: "act.stop", take: "act.take", steal: "act.steal" };
 
 /** "keep W" → "Keep the worms", "steal 27" → "Steal 27", "roll" → "Roll". */
 export function actionLabel(action) {
   const [verb, what] = action.split(" ");
-  if (verb === "keep") return `Keep the ${faceName(what)}s`;
-  return verb[0].toUpperCase() + verb.slice(1) + (what ? ` ${what}` : "");
+  if (verb === "keep") return t(KEEP[what]);
+  return ACTS[verb] ? t(ACTS[verb], { tile: what }) : action;
 }
 
+// What the player to move is doing: [said to them, said to the others].
 const DOING = {
-  roll: ["Your turn: roll the dice", "is about to roll"],
-  keep: ["Tap a face to keep all dice showing it", "chooses dice to keep"],
-  roll_or_stop: ["Roll the other dice again, or stop", "decides: roll again or stop"],
-  claim: ["Choose the tile you take", "chooses a tile"],
+  roll: ["doing.you.roll", "doing.other.roll"],
+  keep: ["doing.you.keep", "doing.other.keep"],
+  roll_or_stop: ["doing.you.roll_or_stop", "doing.other.roll_or_stop"],
+  claim: ["doing.you.claim", "doing.other.claim"],
 };
 
 /** "Turn 12 · Bob chooses dice to keep", or the instruction when it is your move. */
 export function turnText(state, you) {
   const { table, seats } = state;
-  if (state.status === "open") return "Waiting for everybody to take their seats";
-  if (table.over) return `Game over after ${table.turn} turns`;
-  if (state.status === "abandoned") return `Abandoned in turn ${table.turn}: nobody played on`;
+  if (state.status === "open") return t("doing.open");
+  if (table.over) return t("end.title", { count: table.turn });
+  if (state.status === "abandoned") return t("doing.abandoned", { turn: table.turn });
   const [yours, theirs] = DOING[table.phase];
-  const text = table.current === you ? yours : `${seats[table.current].name} ${theirs}`;
-  return `Turn ${table.turn} · ${text}`;
+  const doing = table.current === you ? t(yours) : t(theirs, { name: seats[table.current].name });
+  return t("doing.turn", { turn: table.turn, doing });
 }
 
-export const percent = (p) => `${Math.round(p * 100)}%`;
+/** A bot's level or kind ("hard", "expected") in words. */
+export const botLabel = (bot) => t(`bot.${bot}`);
 
-/** plural(1, "move") → "1 move"; plural(3, "die", "dice") → "3 dice". */
-export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A preset's name in words ("official" → "Official rulebook"); "Custom" for no preset. */
+export const presetLabel = (name) => (name ? t(`preset.${name}`) : t("rules.custom"));
 
 /** The name of the preset these rules are ({flip_returned_highest: true, …} → "short"), if any. */
 export const presetName = (rules, presets) =>
   Object.keys(presets).find((name) =>
     Object.entries(rules).every(([key, value]) => presets[name][key] === value),
   );
+
+/** A rule's badge: a link to the rule on the rules page, in a tab of its own. */
+export function ruleLink(rule) {
+  return h(
+    "a",
+    {
+      class: "rule",
+      href: `/rules#${rule}`,
+      target: "_blank",
+      rel: "noopener",
+      testid: "rule-link",
+      title: t("rule.read", { rule }),
+    },
+    t("rule.badge", { rule }),
+  );
+}
+
+/** A text with the rule behind it, as a list of children: ["…", " ", <a>R10</a>]. */
+export const cited = (text, rule) => (rule ? [text, " ", ruleLink(rule)] : [text]);

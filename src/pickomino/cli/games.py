@@ -1,0 +1,137 @@
+"""Games from the command line: bots playing one (``selfplay``), a saved one replayed
+(``show``), and a game to play in the terminal (``play``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from pickomino.cli.language import words
+from pickomino.cli.params import (
+    RULES_OPTION,
+    OutputFile,
+    bot_list,
+    check_bots,
+    fail,
+    unwritable,
+)
+from pickomino.core import Game, PickominoError, RecordError, Rules
+from pickomino.i18n.text import event_lines, log_lines, render_state
+from pickomino.table import Seat, SeededDice, advance, players
+from pickomino.table.records import draw_seed, seats_meta
+
+
+@click.command()
+@click.option("--bots", default="simple,simple", show_default=True)
+@RULES_OPTION
+@click.option("--seed", type=int, default=None)
+@click.option("--start", "start_player", type=int, default=0, show_default=True)
+@click.option("--save", type=OutputFile())
+@click.option("--quiet", is_flag=True)
+@click.pass_context
+def selfplay(
+    ctx: click.Context,
+    bots: str,
+    rules: Rules,
+    seed: int | None,
+    start_player: int,
+    save: Path | None,
+    quiet: bool,
+) -> None:
+    """Watch bots play one whole game, move by move."""
+    w = words()
+    names = bot_list(bots)
+    check_bots(names, "--bots")
+    seats = [Seat(f"{name} ({number})", name) for number, name in enumerate(names, start=1)]
+    seed = draw_seed(seed)
+    try:
+        game = Game([seat.name for seat in seats], rules, start_player)
+    except PickominoError as error:
+        fail(error, None, ctx)
+    # the seed and the bots, as `play` records them: `play --resume` then keeps the seats
+    game.record.meta = seats_meta(seed, seats)
+    events = advance(game, players(seats, seed), SeededDice(seed))
+    if not quiet:
+        for event in events:
+            for line in event_lines(event, game.seats, w):
+                click.echo(line)
+    click.echo(render_state(game.state, game.seats, w, ranking=quiet))  # the log ended so
+    if save:
+        save.write_text(game.to_json(), encoding="utf-8")
+        click.echo(w("cli.selfplay.saved", path=str(save)))
+
+
+@click.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def show(record: Path) -> None:
+    """Replay a saved game RECORD and print it turn by turn, then the table."""
+    w = words()
+    try:
+        game = Game.from_json(record.read_bytes())
+    except RecordError as error:
+        raise click.ClickException(f"{record}: {w.error(error)}") from None
+    for line in log_lines(game.history, game.seats, w):
+        click.echo(line)
+    click.echo(render_state(game.state, game.seats, w, ranking=False))  # the log ended so
+
+
+@click.command()
+@click.option("--players", default=None)
+@RULES_OPTION
+@click.option("--seed", type=int, default=None)
+@click.option("--speed", type=click.FloatRange(min=0), default=0.6, show_default=True)
+@click.option("--save", type=OutputFile(), default=None)
+@click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--plain", is_flag=True)
+@click.pass_context
+def play(
+    ctx: click.Context,
+    players: str | None,
+    rules: Rules,
+    seed: int | None,
+    speed: float,
+    save: Path | None,
+    resume: Path | None,
+    plain: bool,
+) -> None:
+    """Play Pickomino in the terminal against bots or friends (hot seat)."""
+    from pickomino.tui.setup import default_players, fresh_save_path, new_console, resume_console
+
+    w = words()
+    if resume:
+        given = [
+            f"--{name}"
+            for name in ("players", "rules", "seed")
+            if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(w("cli.play.resumed", options=", ".join(given)))
+        try:
+            console = resume_console(resume, w)
+        except RecordError as error:
+            raise click.ClickException(f"{resume}: {w.error(error)}") from None
+    else:
+        try:
+            console = new_console(
+                default_players(w) if players is None else players, rules, seed, w
+            )
+        except PickominoError as error:
+            fail(error, ctx.command.params[0], ctx)  # --players
+    save_to = save or resume or fresh_save_path()
+    problem = None if save else unwritable(save_to)  # --save was checked as it was read
+    if problem:
+        raise click.UsageError(w("cli.play.unsavable", problem=problem))
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from pickomino.tui.plain import run_plain
+
+        ctx.exit(run_plain(console, save_to, sys.stdin, sys.stdout))
+    from pickomino.tui.app import PickominoApp
+
+    app = PickominoApp(console, speed, save_to)
+    app.run()
+    if app.farewell:
+        click.echo(app.farewell, err=app.return_code != 0)
+    ctx.exit(app.return_code or 0)

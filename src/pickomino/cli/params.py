@@ -1,0 +1,146 @@
+"""What the commands read from the line, checked before any work is done: rule presets and
+options, files to write later (a record, a plot), bot names; and the options several
+commands share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from pickomino.bots import BOTS, DIFFICULTIES, bot_names
+from pickomino.cli.language import words
+from pickomino.core import PickominoError, Rules
+from pickomino.i18n.text import refusal
+
+
+def fail(
+    error: PickominoError, param: click.Parameter | None, ctx: click.Context | None
+) -> NoReturn:
+    """A refusal of the engine as click's usage error, in the user's language."""
+    raise click.BadParameter(refusal(error, words()), ctx, param)
+
+
+class RulesParam(click.ParamType):
+    """``--rules official|short|bga`` or options such as ``short,lower_tile=any``."""
+
+    name = "rules"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, Rules):
+            return value
+        try:
+            return Rules.parse(str(value))
+        except PickominoError as error:
+            fail(error, param, ctx)
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, in words, or None. Tried for real, by opening it to
+    append (a file created so is removed again): no permission bits, read-only disk or
+    missing folder can mislead that."""
+    w = words()
+    if path.is_dir():
+        return w("cli.file.is_folder", path=str(path))
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return w("cli.file.not_a_folder", path=str(folder))
+    if not folder.exists():
+        return w("cli.file.no_folder", path=str(folder))
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        return w("cli.file.unwritable", path=str(path), why=error.strerror or "")
+    return None
+
+
+class OutputFile(click.ParamType):
+    """A file the command writes later (a record, a plot), checked when the command starts,
+    so that no game or computation is lost to a path that cannot be written.
+
+    With ``formats`` (a function giving the accepted endings), another ending is refused
+    with the list, and a name without one gets the first ending (the command says the name
+    it wrote)."""
+
+    name = "file"
+
+    def __init__(self, formats: Callable[[], list[str]] | None = None) -> None:
+        self.formats = formats
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        path = Path(str(value))
+        if self.formats and not path.is_dir():
+            formats = self.formats()
+            if not path.suffix:
+                path = path.with_name(f"{path.name}.{formats[0]}")
+            elif path.suffix[1:].lower() not in formats:
+                endings = words().join(["." + ending for ending in formats], "or")
+                self.fail(
+                    words()("cli.file.ending", ending=path.suffix, endings=endings), param, ctx
+                )
+        problem = unwritable(path)
+        if problem:
+            self.fail(problem, param, ctx)
+        return path
+
+
+def image_formats() -> list[str]:
+    """The file endings matplotlib can draw to, PNG first."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
+
+
+def check_bots(names: list[str], hint: str) -> None:
+    unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
+    if unknown or not names:
+        given = ", ".join(unknown) or "-"
+        raise click.BadParameter(
+            words()("cli.unknown_bots", given=given, bots=bot_names()), param_hint=hint
+        )
+
+
+def bot_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def percent(p: float) -> str:
+    """A share in a table column, two decimals, 7 characters wide."""
+    return f"{words().percent(p, 2):>7}"
+
+
+# ------------------------------------------------------------ shared options
+RULES_OPTION = click.option("--rules", type=RulesParam(), default="official", show_default=True)
+JSON_OPTION = click.option("--json", "as_json", is_flag=True)
+
+
+def _players_is_now_seats(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    if value is not None:
+        raise click.UsageError(words()("cli.players_is_seats", command=ctx.info_name or ""), ctx)
+
+
+def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--seats, --seed, --jobs, --rules, --json and --progress, shared by tournament and
+    compare."""
+    for option in reversed(
+        (
+            click.option("--seats", type=click.IntRange(2, 7), default=2, show_default=True),
+            # the old name: refused with the new one, as 'play' gives --players another meaning
+            click.option(
+                "--players", hidden=True, expose_value=False, callback=_players_is_now_seats
+            ),
+            click.option("--seed", type=int, default=0, show_default=True),
+            click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True),
+            RULES_OPTION,
+            JSON_OPTION,
+            click.option("--progress/--no-progress", default=None),
+        )
+    ):
+        command = option(command)
+    return command

@@ -1,0 +1,96 @@
+"""``pickomino serve``: the web app, on an embedded SQLite file by default."""
+
+from __future__ import annotations
+
+import click
+
+from pickomino.cli.language import words
+from pickomino.cli.params import fail
+from pickomino.core import BadInput
+
+
+def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from pickomino.web.addresses import check_public_url
+
+    try:
+        return None if value is None else check_public_url(value)
+    except BadInput as error:
+        fail(error, param, ctx)
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--database", default=None)
+@click.option("--public-url", default=None, callback=_public_url)
+@click.option("--forwarded-allow-ips", default=None)
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True)
+@click.option("--message-rate", type=click.FloatRange(min=1), default=20.0, show_default=True)
+@click.option(
+    "--new-games-per-minute", type=click.FloatRange(min=1), default=10.0, show_default=True
+)
+@click.option(
+    "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
+)
+@click.option("--watchers-per-game", type=click.IntRange(min=0), default=500, show_default=True)
+@click.option("--abandon-after", type=click.FloatRange(min=0), default=168.0, show_default=True)
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    public_url: str | None,
+    forwarded_allow_ips: str | None,
+    bot_delay: float,
+    message_rate: float,
+    new_games_per_minute: float,
+    connections_per_address: int,
+    watchers_per_game: int,
+    abandon_after: float,
+) -> None:
+    """Play in the browser: lobby, games with people and bots, replays."""
+    import gc
+
+    import uvicorn
+
+    from pickomino.web import create_app
+    from pickomino.web.addresses import start_lines
+    from pickomino.web.store import default_database, masked
+
+    w = words()
+    target = database or str(default_database())
+    shown = masked(target, target)  # never print a database password
+    try:
+        app = create_app(
+            target,
+            bot_delay=bot_delay,
+            message_rate=message_rate,
+            new_games_per_minute=new_games_per_minute,
+            abandon_after=abandon_after * 3600,
+            connections_per_address=connections_per_address,
+            watchers_per_game=watchers_per_game,
+            public_url=public_url,
+        )
+    except Exception as error:  # a bad path or URL, a database that cannot be reached
+        problem = masked(str(error), target)
+        raise click.ClickException(
+            w("cli.serve.no_database", database=shown, why=problem)
+        ) from None
+    click.echo(w("cli.serve.started", database=shown))
+    for key, params in start_lines(host, port, public_url):
+        click.echo(w(key, **params))
+    # Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
+    # collecting less often keeps full collections from pausing every game (benchmarks/).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        # Forwarded headers (the client's address for the limits) only from the proxies
+        # named: uvicorn would otherwise believe any local process.
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
+        log_level="warning",
+    )

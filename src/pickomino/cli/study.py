@@ -1,0 +1,105 @@
+"""Studying the game from the command line: the exact odds of a fresh turn (``odds``) and
+advice in a situation with real dice (``advise``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pickomino.cli.language import words
+from pickomino.cli.params import JSON_OPTION, RULES_OPTION, OutputFile, image_formats, percent
+from pickomino.core import PickominoError, Rules
+from pickomino.i18n.text import cited, refusal
+
+
+@click.command()
+@click.option("--stake", type=float, default=0.0, show_default=True)
+@JSON_OPTION
+@click.option("--plot", type=OutputFile(image_formats))
+def odds(stake: float, as_json: bool, plot: Path | None) -> None:
+    """Exact odds of a fresh turn with eight dice, under best play for each goal."""
+    from pickomino.solver.odds import PLOT_WORDS, fresh_turn_odds, plot_odds
+
+    w = words()
+    if stake < 0:
+        raise click.BadParameter(w("cli.odds.negative_stake"), param_hint="--stake")
+    result = fresh_turn_odds(stake)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(w("cli.odds.header"))
+        for tile, p in result["at_least"].items():
+            click.echo(f" {tile}      {percent(p)}         {percent(result['exactly'][tile])}")
+        summary = w(
+            "cli.odds.summary",
+            stake=w.number(stake, 1 if stake % 1 else 0),
+            worms=w.number(result["expected_worms"], 4),
+            bust=w.percent(result["bust"], 2),
+        )
+        click.echo(summary)
+    if plot:
+        labels = {part: w(f"cli.odds.plot.{part}") for part in PLOT_WORDS}
+        try:
+            plot_odds(result, str(plot), labels)
+        except (OSError, RuntimeError) as error:  # a full disk; .pgf without LaTeX
+            raise click.ClickException(
+                w("cli.odds.plot_failed", path=str(plot), why=str(error))
+            ) from None
+        click.echo(w("cli.odds.plotted", path=str(plot)), err=as_json)
+
+
+@click.command()
+@click.option("--me", default="")
+@click.option("--opponent", "opponents", multiple=True)
+@click.option("--down", default="")
+@click.option("--kept", default="")
+@click.option("--rolled", default=None)
+@RULES_OPTION
+@JSON_OPTION
+@click.pass_context
+def advise(
+    ctx: click.Context,
+    me: str,
+    opponents: tuple[str, ...],
+    down: str,
+    kept: str,
+    rolled: str | None,
+    rules: Rules,
+    as_json: bool,
+) -> None:
+    """Rank your choices in a situation: chance of a tile, expected worms, bust risk."""
+    from pickomino.situation import situation
+    from pickomino.solver.advice import advice_report
+
+    w = words()
+    try:
+        state = situation(me, opponents or ("",), down, kept, rolled, rules)
+    except PickominoError as error:
+        raise click.UsageError(refusal(error, w)) from None
+    report = advice_report(state, 0, kept, rolled)
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    grill = " ".join(map(str, state.grill))
+    click.echo(
+        w("cli.advise.situation", grill=grill, kept=kept.upper() or "-", total=report["total"],
+          rolled=report["rolled"] or "-")
+    )  # fmt: skip
+    if report["phase"] == "bust":
+        click.echo(cited(w("cli.advise.bust", reason=report["reason"]), report["rule"], w))
+    elif report["phase"] == "roll":
+        click.echo(
+            w("cli.advise.roll", tile=w.percent(report["tile"], 2),
+              worms=w.signed(report["expected_worms"], 3), bust=w.percent(report["bust"], 2))
+        )  # fmt: skip
+    else:
+        labels = {c["action"]: w.action(c["action"]) for c in report["choices"]}
+        width = max(len(label) for label in labels.values())
+        click.echo(w("cli.advise.header", choice=w("cli.advise.choice").ljust(width)))
+        for c in report["choices"]:
+            worms = w.signed(c["expected_worms"], 3)
+            tile, bust = percent(c["tile"]), percent(c["bust"])
+            click.echo(f"{labels[c['action']]:<{width}}  {tile}   {worms:>8}  {bust}")
+        click.echo(w("cli.advise.best", action=report["best"]))

@@ -1,0 +1,30 @@
+"""The table: where a game is driven. Who sits where (a person or a bot), where the dice
+come from (seeded, the system's generator, keyed, or real dice typed in), the one play loop,
+and the session that turns a person's command into an engine move. Every face — terminal,
+web, environments, tournaments, ``selfplay`` — drives its games through this package.
+"""
+
+from pickomino.table.dice import Dice, KeyedDice, SeededDice, SystemDice, TypedDice
+from pickomino.table.loop import Step, advance, apply, next_step, turn_starts
+from pickomino.table.seats import Person, Player, Seat, parse_seats, players
+from pickomino.table.session import HintRow, Session
+
+__all__ = [
+    "Dice",
+    "HintRow",
+    "KeyedDice",
+    "Person",
+    "Player",
+    "Seat",
+    "SeededDice",
+    "Session",
+    "Step",
+    "SystemDice",
+    "TypedDice",
+    "advance",
+    "apply",
+    "next_step",
+    "parse_seats",
+    "players",
+    "turn_starts",
+]

@@ -1,0 +1,126 @@
+"""A game at a table: its record, who plays each seat, where the dice come from. Every face
+(terminal, web) turns a person's command into an engine move here, and lets bots play.
+
+The session decides nothing about the rules: a command names an action and the engine
+accepts or refuses it (:class:`~pickomino.core.IllegalAction` names the rule). The only
+things added are whose turn a command may come from, and the dice: a person who rolls
+gets them from the session's dice source (or types in real dice).
+
+>>> from pickomino.core import Game
+>>> from pickomino.table import Seat, SeededDice
+>>> session = Session(Game(["Ann", "Bob"]), [Seat("Ann"), Seat("Bob", "medium")], SeededDice(1))
+>>> session.waiting_person(), [a for a in session.actions()]
+(0, ['roll'])
+>>> _ = session.decide("roll"); session.state.phase.value
+'keep'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pickomino.core import Event, Game, GameState, IllegalAction
+from pickomino.core.record import DICE_PREFIX
+from pickomino.table.dice import Dice, TypedDice
+from pickomino.table.loop import apply, next_step
+from pickomino.table.seats import Player, Seat, players
+
+
+@dataclass(frozen=True)
+class HintRow:
+    """One choice with the solver's odds: chance of a tile, expected worms, bust risk."""
+
+    action: str
+    tile: float
+    worms: float
+    bust: float
+
+
+class Session:
+    """The engine's :class:`Game`, its seats (people and bots) and its dice."""
+
+    def __init__(self, game: Game, seats: Sequence[Seat], dice: Dice, seed: int = 0) -> None:
+        if len(seats) != len(game.seats):
+            raise ValueError("one seat per player of the game")
+        self.game, self.seats, self.dice = game, list(seats), dice
+        self.players: list[Player] = players(self.seats, seed)
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def names(self) -> list[str]:
+        return self.game.seats
+
+    def is_bot_turn(self) -> bool:
+        return not self.state.is_over and not self.seats[self.state.current].is_person
+
+    def waiting_person(self) -> int | None:
+        """The seat of the person whose decision (or roll) the game waits for, if any."""
+        if self.state.is_over or self.is_bot_turn():
+            return None
+        return self.state.current
+
+    # ------------------------------------------------------------------ moves
+    def step(self) -> list[Event]:
+        """One step of a bot's turn (a roll or a decision), so faces can show it at a pace."""
+        if not self.is_bot_turn():
+            raise IllegalAction("R4", "not_a_bot_turn")
+        step = next_step(self.state, self.players, self.dice)
+        if step is None:  # the dice are real: somebody must type them in
+            raise IllegalAction("R5", "dice_wanted", count=self.state.dice_left)
+        return apply(self.game, step)
+
+    def decide(self, command: str) -> list[Event]:
+        """A person's command: an action name (``keep W``, ``roll``, ``stop``, ``take 26``,
+        ``steal 27``), or ``dice …`` with the real dice rolled. ``roll`` also rolls the dice
+        unless they are real ones. Raises :class:`IllegalAction` (or
+        :class:`~pickomino.core.BadInput` for words that name no action) and changes
+        nothing when the command cannot be played now."""
+        if self.state.is_over:
+            raise IllegalAction("R18", "game_over")
+        if self.is_bot_turn():
+            raise IllegalAction("R4", "bots_turn", seat=self.state.current)
+        words = " ".join(command.lower().split())
+        if words.startswith(DICE_PREFIX):  # real dice, typed in when they are due
+            if not isinstance(self.dice, TypedDice):  # else a player could pick their roll
+                raise IllegalAction("R5", "dice_not_typed")
+            return self.game.roll(words[len(DICE_PREFIX) :])
+        if words == "roll" and self.state.is_chance():
+            return self._roll()
+        events = self.game.play(words)
+        if words == "roll":  # the player asked for the dice to be rolled: roll them now
+            # a new list: ``events`` is also the game's history entry for the roll decision
+            events = [*events, *self._roll()]
+        return events
+
+    def _roll(self) -> list[Event]:
+        dice = self.dice.roll(self.state)
+        return [] if dice is None else self.game.roll(dice)
+
+    def actions(self) -> list[str]:
+        """The action names the waiting person can send now (``roll`` at a chance step)."""
+        if self.waiting_person() is None:
+            return []
+        if self.state.is_chance():
+            return ["roll"]
+        return [action.name for action in self.state.legal_actions()]
+
+    def hint_rows(self) -> list[HintRow]:
+        """Each choice of the player to move with the exact solver's odds, best first;
+        empty when none is due."""
+        from pickomino.solver.advice import rank_choices, turn_outlook
+
+        if self.state.is_over:
+            return []
+        if self.state.is_chance():
+            outlook = turn_outlook(self.state)
+            return [HintRow("roll", outlook.success, outlook.value, outlook.bust)]
+        return [HintRow(c.action.name, c.tile, c.value, c.bust) for c in rank_choices(self.state)]
+
+    def save(self, path: Path) -> Path:
+        path.write_text(self.game.to_json(), encoding="utf-8")
+        return path

@@ -1,0 +1,198 @@
+"""The terminal's side of a game, shared by both modes (line mode and full screen): keys
+and typed commands turned into moves, what happened turned into log lines in the player's
+language, the hint, the warning before a stop that busts, and saving on the way out.
+
+The rules stay in the engine and the turn-taking in :class:`pickomino.table.Session`: a
+key is mapped to an action name, and the session plays it or says why not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from shlex import quote
+
+from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
+from pickomino.core.actions import STOP
+from pickomino.core.events import BUST_RULES, BustReason
+from pickomino.i18n import Words
+from pickomino.i18n.text import event_lines, log_lines, refusal
+from pickomino.table import Session
+
+#: Keys that stand for a face to keep; in a tile choice the digits number the claims.
+FACE_KEYS = ("1", "2", "3", "4", "5", "w")
+KEYS = {"r": "roll", "s": "stop"}
+
+
+class BustWarning(PickominoError):
+    """A stop that would bust for certain, refused once: stopping again confirms it."""
+
+
+class Console:
+    """A :class:`~pickomino.table.Session` as the terminal shows and drives it."""
+
+    def __init__(self, session: Session, words: Words) -> None:
+        self.session, self.words = session, words
+        turns = session.game.turns()
+        self._announced = turns[-1].number if turns else 0
+        self._warned_at: int | None = None  # moves made when a busting stop was warned of
+
+    @property
+    def state(self):
+        return self.session.state
+
+    @property
+    def names(self) -> list[str]:
+        return self.session.names
+
+    @property
+    def moves(self) -> int:
+        return len(self.session.game.record.moves)
+
+    def waiting_name(self) -> str | None:
+        seat = self.session.waiting_person()
+        return None if seat is None else self.names[seat]
+
+    # ------------------------------------------------------------------ moves
+    def decide(self, command: str) -> list[Event]:
+        """A key or typed command (``1``–``5``/``w``, ``r``, ``s``, a claim's number, or an
+        action name); raises :class:`~pickomino.core.PickominoError` and changes nothing
+        when it cannot be played now (:class:`BustWarning` the first time a stop busts)."""
+        name = self.action_name(command)
+        if name == "stop":
+            self._warn_before_a_bust()
+        return self.session.decide(name)
+
+    def bot_step(self) -> list[Event]:
+        return self.session.step()
+
+    def action_name(self, command: str) -> str:
+        words = " ".join(command.lower().split())
+        if words in KEYS:
+            return KEYS[words]
+        if self.state.phase is Phase.CLAIM and words.isdigit():
+            claims = self.state.legal_actions()
+            if not 1 <= int(words) <= len(claims):
+                raise IllegalAction("R12", "no_such_claim", number=words[:4], count=len(claims))
+            return claims[int(words) - 1].name
+        if words in FACE_KEYS:
+            return f"keep {words}"
+        return words
+
+    def _warn_before_a_bust(self) -> None:
+        """Raise :class:`BustWarning` the first time a person stops where stopping busts for
+        certain (no worm kept, R10, or a total that reaches no tile, R13): a slip of the
+        key should not cost a turn. A second stop, with no move in between, is played."""
+        reason = self.stop_busts()
+        if reason and self._warned_at != self.moves:
+            self._warned_at = self.moves
+            raise BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
+
+    def stop_busts(self) -> BustReason | None:
+        """The bust reason stopping now would give (the engine's, tried on a copy), or None
+        when stopping is no choice now or would win a tile."""
+        if STOP not in self.state.legal_actions():
+            return None
+        events = self.state.copy().apply(STOP)
+        return next((e.reason for e in events if isinstance(e, Bust)), None)
+
+    def options(self) -> list[tuple[str, str]]:
+        """``(key, action name)`` for every choice the waiting person has now."""
+        actions = self.session.actions()
+        if self.state.phase is Phase.CLAIM:
+            return [(str(number), name) for number, name in enumerate(actions, start=1)]
+        return [(_key(name), name) for name in actions]
+
+    def labelled_options(self) -> list[tuple[str, str, str]]:
+        """``(key, action name, "[key] words")`` for buttons and the line-mode prompt."""
+        return [(key, name, f"[{key}] {self.words.action(name)}") for key, name in self.options()]
+
+    # ------------------------------------------------------------------ words
+    def explain(self, error: PickominoError) -> str:
+        """A refusal in words, with its rule: ``'the roll shows no 3 (R6)'``."""
+        return refusal(error, self.words)
+
+    def narrate(self, events: list[Event]) -> list[str]:
+        """Log lines for some events, with a heading when a new turn has begun."""
+        lines = [
+            "  " + line for event in events for line in event_lines(event, self.names, self.words)
+        ]
+        state = self.state
+        if not state.is_over and state.turn != self._announced:
+            self._announced = state.turn
+            lines.append(
+                self.words("turn.heading", turn=state.turn, name=self.names[state.current])
+            )
+        return lines
+
+    def opening(self) -> list[str]:
+        """The log so far (a resumed game's history) and the turn being played."""
+        history = log_lines(self.session.game.history, self.names, self.words)
+        return [*history, *self.narrate([])]
+
+    def hint(self) -> list[str]:
+        """The solver's view of the waiting person's choices, best first."""
+        if self.session.waiting_person() is None:
+            return [self.words("hint.none")]
+        labels = {name: label for _key, name, label in self.labelled_options()}
+        rows = self.session.hint_rows()
+        width = max(len(labels.get(row.action, row.action)) for row in rows)
+        w = self.words
+        return [
+            f"{labels.get(row.action, row.action):<{width}}  "
+            + w(
+                "hint.row",
+                tile=w.percent(row.tile, 1),
+                worms=w.signed(row.worms),
+                bust=w.percent(row.bust, 1),
+            )
+            for row in rows
+        ]
+
+    def status(self) -> str:
+        """One line: whose turn, and what the game waits for."""
+        state, w = self.state, self.words
+        if state.is_over:
+            return w("event.game_over")
+        name = self.waiting_name()
+        if name is None:
+            return w("status.bot", turn=state.turn, name=self.names[state.current])
+        if state.is_chance():
+            return w(
+                "status.roll", turn=state.turn, name=name, dice=w("dice", count=state.dice_left)
+            )
+        return w("status.choose", turn=state.turn, name=name)
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: Path) -> str:
+        """Save now; the line saying where (or why not)."""
+        try:
+            return self.words("save.saved", path=str(self.session.save(path)))
+        except OSError as error:
+            return self.words("save.failed", path=str(path), why=error.strerror or "")
+
+    def leave(self, path: Path) -> tuple[bool, str]:
+        """Save the game on leaving (however one leaves: quit, end of input, the end of the
+        game); whether that went well, and a line saying where it went or why not."""
+        w = self.words
+        if not self.moves:
+            return True, w("save.nothing")
+        try:
+            self.session.save(path)
+        except OSError as error:
+            return False, w("save.failed", path=str(path), why=error.strerror or "")
+        if self.state.is_over:
+            return True, w("save.done", path=str(path))
+        command = f"pickomino play --resume {quote(str(path))}"
+        return True, w("save.resume", path=str(path), command=command)
+
+    def save_note(self, path: Path) -> str:
+        """What both modes say when a game starts: where it will be saved."""
+        return self.words("save.note", path=str(path))
+
+
+def _key(name: str) -> str:
+    """The key of a keep, roll or stop: its face, ``r`` or ``s``."""
+    action = Action.parse(name)
+    if action.kind == "keep":
+        return FACE_KEYS[action.value]  # type: ignore[index]
+    return name[0]

@@ -1,0 +1,97 @@
+"""How the browser tests play: games created over the API and played by clicking as people
+do, and score sheets kept by tapping."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from pickomino.web.process import ServerProcess
+
+# What the observing page shows: the game is over, or a person (which seat) is to move.
+PERSON_TO_MOVE = """() => {
+    const game = document.querySelector("[data-testid=game]").dataset;
+    if (game.over === "true") return {over: true};
+    if (game.awaiting) return {over: false, seat: Number(game.awaiting), seq: game.seq};
+    return null;
+}"""
+
+
+def create_game(server: ServerProcess, seats: list[dict[str, str]], **options: object) -> dict:
+    response = httpx.post(f"{server.url}/api/games", json={"seats": seats, **options})
+    response.raise_for_status()
+    return response.json()
+
+
+def play_one_action(page: Page) -> None:
+    """One click of a quick player: a tile when the turn ends with a choice of them; else
+    keep the worms or the highest face; stop once a worm is kept and the total is 25."""
+    claims = page.get_by_test_id("claim")
+    if claims.count():
+        claims.first.click()
+        return
+    roll = page.get_by_test_id("roll")
+    faces = roll.locator("button").evaluate_all("dice => dice.map(d => d.dataset.face)")
+    if faces:
+        face = "W" if "W" in faces else max(faces)
+        roll.locator(f'button[data-face="{face}"]').first.click()
+        return
+    stop = page.get_by_test_id("stop-button")
+    total = int(page.get_by_test_id("total").get_attribute("data-total") or 0)
+    has_worm = page.get_by_test_id("kept").locator('[data-face="W"]').count() > 0
+    if stop.is_enabled() and has_worm and total >= 25:
+        stop.click()
+    else:
+        page.get_by_test_id("roll-button").click()
+
+
+def play_until_over(observer: Page, players: dict[int, Page], most_actions: int = 2000) -> None:
+    """Whoever's page has the controls clicks, until the observer sees the game over."""
+    game = observer.get_by_test_id("game")
+    for _ in range(most_actions):
+        now = observer.wait_for_function(PERSON_TO_MOVE, polling=20).json_value()
+        if now["over"]:
+            return
+        page = players[now["seat"]]
+        expect(page.get_by_test_id("game")).to_have_attribute("data-seq", now["seq"])
+        expect(page.get_by_test_id("game")).to_have_attribute("data-your-turn", "true")
+        play_one_action(page)
+        expect(game).not_to_have_attribute("data-seq", now["seq"])
+    pytest.fail(f"the game was not over after {most_actions} actions")
+
+
+class Sheet:
+    """A sheet made through the API, and requests about it with its key (a second phone)."""
+
+    def __init__(self, server: ServerProcess, names: list[str], **spec: object) -> None:
+        response = httpx.post(f"{server.url}/api/sheets", json={"names": names, **spec})
+        response.raise_for_status()
+        created = response.json()
+        self.id, self.url = created["id"], server.url + created["link"]
+        self.api, self.headers = f"{server.url}/api/sheets/{self.id}", {"Sheet-Key": created["key"]}
+
+    def get(self) -> dict:
+        return httpx.get(self.api, headers=self.headers).raise_for_status().json()
+
+    def post(self, what: str, body: dict | None = None) -> httpx.Response:
+        return httpx.post(f"{self.api}/{what}", json=body, headers=self.headers)
+
+
+def tap(page: Page, entry: str) -> None:
+    """Taps the tile or button entering `entry` and waits for the sheet to show it."""
+    sheet = page.get_by_test_id("sheet")
+    expect(sheet).to_have_attribute("data-count", re.compile(r"^\d+$"))  # the sheet is drawn
+    count = int(sheet.get_attribute("data-count"))
+    page.locator(f'[data-testid=sheet] [data-entry="{entry}"]').click()
+    expect(sheet).to_have_attribute("data-count", str(count + 1))
+
+
+def grill_tile(page: Page, number: int):
+    return page.get_by_test_id("grill").locator(f'[data-tile="{number}"]')
+
+
+def player(page: Page, seat: int):
+    return page.get_by_test_id("player").nth(seat)

@@ -1,0 +1,89 @@
+"""The pages' words live in the catalogues, not in the pages: the HTML holds no text of its
+own, every message id the pages ask for has English words, and what the browser knows of the
+game's rules agrees with the engine. (Read from the files: fast, no browser.)"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from pickomino.core.events import BUST_RULES
+from pickomino.i18n import catalogue
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "pickomino" / "web" / "static"
+PAGES = ["index.html", "game.html", "keeper.html", "rules.html"]  # apidocs.html: Swagger's own
+#: Text an HTML page may hold: a close button's cross.
+SYMBOLS = {"×"}
+
+
+class PageText(HTMLParser):
+    """The text of a page outside scripts and styles, the message ids it names, and whether
+    it starts hidden (``<html class="wordless">``) and has inline scripts or styles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.ids: list[str] = []
+        self.wordless = False
+        self.inline: list[str] = []
+        self._in: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        self._in.append(tag)
+        if tag == "html":
+            self.wordless = "wordless" in (values.get("class") or "").split()
+        if tag == "style" or "style" in values or (tag == "script" and "src" not in values):
+            self.inline.append(tag)
+        self.ids += [v for k, v in attrs if k in ("data-i18n", "data-i18n-label") and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._in:
+            del self._in[len(self._in) - 1 - self._in[::-1].index(tag) :]
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not {"script", "style"} & set(self._in):
+            self.texts.append(data.strip())
+
+
+def english() -> dict:
+    return {**catalogue("en", "game"), **catalogue("en", "web")}
+
+
+def read_page(name: str) -> PageText:
+    parser = PageText()
+    parser.feed((STATIC / name).read_text(encoding="utf-8"))
+    return parser
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_page_holds_no_words_of_its_own_and_starts_hidden(name: str) -> None:
+    page = read_page(name)
+    assert set(page.texts) <= SYMBOLS, f"{name} holds text: {page.texts}"
+    assert page.wordless, f"{name} would show before its words are loaded"
+    assert page.inline == [], f"{name} has inline {page.inline}: the CSP blocks them"
+    missing = [key for key in page.ids if key not in english()]
+    assert page.ids and not missing, f"{name} names messages with no words: {missing}"
+
+
+def test_every_message_the_scripts_ask_for_has_english_words() -> None:
+    """Every message id written in the scripts (as ``"family.name"``) is in a catalogue."""
+    scripts = "\n".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
+    families = {key.split(".")[0] for key in english() if "." in key}
+    written = set(re.findall(r'"([a-z_]+(?:\.[A-Za-z0-9_]+)+)"', scripts))
+    asked = {key for key in written if key.split(".")[0] in families}
+    assert len(asked) > 150
+    assert sorted(asked - set(english())) == []
+
+
+def test_the_pages_know_the_rule_behind_each_bust_as_the_engine_does() -> None:
+    text = (STATIC / "events.js").read_text(encoding="utf-8")
+    found = re.search(r"BUST_RULES = (\{[^}]*\})", text)
+    assert found
+    pages = json.loads(re.sub(r"(\w+):", r'"\1":', found[1]))
+    assert pages == BUST_RULES
+
