@@ -25,7 +25,13 @@ def play(state: GameState, bots, rng: random.Random) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("name", sorted(BOTS) + sorted(DIFFICULTIES))
+@pytest.mark.parametrize(
+    "name",
+    [  # the strategist searches two turns ahead at every turn: a whole game takes seconds
+        pytest.param(name, marks=pytest.mark.slow) if name in ("strategist", "expert") else name
+        for name in sorted(BOTS) + sorted(DIFFICULTIES)
+    ],
+)
 def test_every_bot_plays_only_legal_actions_to_the_end(name):
     rng = random.Random(3)
     for players, preset in ((2, "official"), (3, "bga")):

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from pickomino.i18n import Words
 from pickomino.tui.setup import resume_console
 
@@ -86,6 +88,7 @@ def test_show_refuses_a_corrupt_record_without_a_traceback(tmp_path):
     assert "Error:" in shown.stderr and "Traceback" not in shown.stderr
 
 
+@pytest.mark.slow  # a subprocess per wrong argument
 def test_wrong_arguments_get_a_clear_usage_error():
     for args, message in [
         (("selfplay", "--rules", "house"), "unknown rule preset"),
@@ -98,6 +101,7 @@ def test_wrong_arguments_get_a_clear_usage_error():
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
 
 
+@pytest.mark.slow  # waits for PostgreSQL's connection to be refused, in a subprocess
 def test_serve_refuses_a_database_it_cannot_open(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")  # a file where the database's folder would have to be

@@ -86,6 +86,7 @@ def test_compare_command_prints_both_shares_and_the_difference():
     assert data["difference"] == pytest.approx(data["shares"][0] - data["shares"][1])
 
 
+@pytest.mark.slow  # a subprocess per wrong argument
 def test_compare_command_refuses_bad_arguments():
     assert "unknown bot" in run("simple", "genius", "--against", "simple").stderr
     assert run("simple", "random", "--against", "genius").returncode == 2

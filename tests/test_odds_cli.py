@@ -120,6 +120,7 @@ def test_a_stake_lowers_expected_worms():
     assert staked["at_least"] == free["at_least"]  # the targets do not depend on the stake
 
 
+@pytest.mark.slow  # draws with matplotlib in a subprocess
 def test_odds_table_and_plot(tmp_path):
     path = tmp_path / "odds.png"
     result = run("odds", "--plot", str(path))
@@ -145,6 +146,7 @@ def test_odds_plot_path_is_checked_before_the_odds_are_computed(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # draws with matplotlib in a subprocess
 def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
     result = run("odds", "--plot", str(tmp_path / "noext"), "--json")
     assert result.returncode == 0, result.stderr
@@ -154,6 +156,7 @@ def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
     assert (tmp_path / "noext.png").read_bytes().startswith(PNG_SIGNATURE)
 
 
+@pytest.mark.slow  # draws with matplotlib in a subprocess
 def test_odds_prints_the_table_even_when_the_plot_fails(tmp_path):
     """A .pgf plot needs LaTeX (not installed here): the odds are still printed."""
     result = run("odds", "--plot", str(tmp_path / "odds.pgf"))
@@ -223,6 +226,7 @@ def test_advise_json_matches_hand_worked_cases(case):
     assert_choices_schema(report)
 
 
+@pytest.mark.slow  # solves a fresh turn of eight dice, in a subprocess
 def test_advise_before_the_first_roll():
     report = run_json("advise")
     assert report["phase"] == "roll" and report["choices"] == []

@@ -109,6 +109,7 @@ def test_tournament_command_refuses_bad_arguments():
     assert run("--bots", "simple", "--games", "0").returncode == 2
 
 
+@pytest.mark.slow  # a subprocess per case
 def test_tournament_seats_is_a_count_and_players_is_refused():
     """Issue 14, item 17: --players was a count here and a list of names in `play`."""
     table = run("--bots", "simple,hard", "--seats", "3", "--games", "3", "--no-progress")

@@ -12,6 +12,7 @@ import asyncio
 import html
 import re
 
+import pytest
 from click.testing import CliRunner
 from textual.app import App
 from textual.widgets import Button, RichLog, Static
@@ -171,6 +172,7 @@ def _refused(console: Console, key: str) -> PickominoError:
     raise AssertionError(f"{key} was not refused")
 
 
+@pytest.mark.slow  # plays a whole game to the end screen
 def test_the_end_screen_in_danish(tmp_path, words_in, english_of):
     danish = words_in("da")
     console = near_the_end(danish)

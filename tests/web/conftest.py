@@ -57,9 +57,10 @@ def postgres_server() -> Iterator[str]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each web test runs on a fresh SQLite file and on a fresh PostgreSQL database."""
+    """Each web test runs on a fresh SQLite file and on a fresh PostgreSQL database (the
+    same code, with another driver: the full run, not the quick one)."""
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     return new_postgres_database(request.getfixturevalue("postgres_server"))

@@ -429,6 +429,7 @@ def test_only_the_player_to_move_gets_a_hint(client):
         assert [row["action"] for row in next_of(ann, "hint")["rows"]] == ["roll"]
 
 
+@pytest.mark.slow  # plays a whole game of bots
 def test_the_record_keeps_the_seed_secret_until_the_game_has_ended(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
     meta = client.get(f"/api/games/{game['id']}/record").json()["meta"]
@@ -477,6 +478,7 @@ def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):
     assert again["log_start"] == 0 and again["log"] == before["full_log"]
 
 
+@pytest.mark.slow  # plays a whole game of bots
 def test_the_lobby_counts_turns_not_moves(client):
     people = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     bots = create(client, {"seats": [{"name": "A", "bot": "easy"}, {"name": "B", "bot": "easy"}]})

@@ -87,6 +87,7 @@ def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, datab
     ]
 
 
+@pytest.mark.slow  # waits out a bot's retry pause
 def test_the_bots_play_on_after_a_failed_write(client):
     game = create(client, BOTS)
     room = client.app.state.rooms.get(game["id"])
