@@ -1,0 +1,88 @@
+"""A game's review: every decision valued in win chance, and the result split into skill and
+luck.
+
+The evaluator is the strongest we have, the strategist's search (:mod:`.bots.strategist`)
+with every player playing their own best (:class:`FairPlanner`): at each turn, every way the
+turn can end is valued as each player's chance to win the game, looking the strategist's
+number of turns ahead, and the exact turn solver gives the value of every point of the turn
+under best play (:class:`TurnView`). So at every step of a game each player has a win
+chance, and every change of it has one cause:
+
+- a **decision** of the mover changes the mover's chance by ``chosen - best``: minus its
+  **cost** (never negative; 0 for the best choice and for a forced move), and the others'
+  chances too (the mover's slip is their gain: "the others' play");
+- a **roll** changes everyone's chance by what the dice showed against what was expected
+  before the roll: **luck** (expected to be 0, since the value before a roll is the mean of
+  the values after it; exactly so with two players);
+- between two turns the valuation looks one turn further ahead: a small **drift**.
+
+So, for every player, ``result - chance at the start = skill + luck + others' play + drift``
+exactly (``skill`` is minus the sum of the player's costs), which :class:`PlayerReview`
+keeps and the tests check. With three players or more, each player's chance is their share
+of the win model's chances (which need not sum to 1 on their own).
+
+Labels by cost, in points of win chance (1 point = 1%): best (< 0.5), good (< 2), inaccuracy
+(< 5), mistake (< 10), blunder (10 or more). Accuracy: ``100 * exp(-mean cost / 2 points)``
+over the decisions that had a choice (100 when every choice was best; 37 at a mean cost of 2
+points). A result was **mostly luck** when the dice moved the player's chance at least twice
+as much as the decisions at the table did (the player's own and the others', each counted
+by its size), **mostly skill** in the opposite case, and **both** in between.
+
+A kept score sheet has only each turn's result: :func:`review_sheet` values each turn's
+outcome against the odds of that turn, and cannot value decisions.
+
+>>> from pickomino.core import Game
+>>> game = Game(["Ann", "Bob"])
+>>> for move in ["dice 1233WWW5", "keep W", "roll", "dice 44455", "keep 4", "stop"]:
+...     _ = game.push(move)
+>>> game_review = review(game.record)
+>>> [(d.action, d.label) for d in game_review.decisions]
+[('keep W', 'best'), ('roll', 'best'), ('keep 4', 'best'), ('stop', 'inaccuracy')]
+>>> game_review.decisions[-1].best  # doctest: +ELLIPSIS
+Choice(action='roll', value=0.555...)
+
+With 27 kept and two dice left, rolling on was better at the start of a game.
+>>> ann = game_review.players[0]
+>>> round(ann.start + ann.skill + ann.luck + ann.others + ann.drift - ann.result, 12)
+0.0
+"""
+
+from pickomino.analysis.coach import Advice, Coach
+from pickomino.analysis.decisions import (
+    ACCURACY_SCALE,
+    LABEL_NAMES,
+    LABELS,
+    WORTH_SHOWING,
+    Choice,
+    Decision,
+    Label,
+    PlayerReview,
+    Review,
+    accuracy,
+    label_of,
+    review,
+)
+from pickomino.analysis.evaluator import FairPlanner, TurnView
+from pickomino.analysis.sheet import SheetReview, TurnLuck, review_sheet
+
+__all__ = [
+    "ACCURACY_SCALE",
+    "LABELS",
+    "LABEL_NAMES",
+    "WORTH_SHOWING",
+    "Advice",
+    "Choice",
+    "Coach",
+    "Decision",
+    "FairPlanner",
+    "Label",
+    "PlayerReview",
+    "Review",
+    "SheetReview",
+    "TurnLuck",
+    "TurnView",
+    "accuracy",
+    "label_of",
+    "review",
+    "review_sheet",
+]

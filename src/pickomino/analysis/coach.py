@@ -1,0 +1,83 @@
+"""A coach for learners: before a move that costs at least a chosen amount of win chance, it
+says so (a face asks the player to confirm); it never plays for anyone.
+
+>>> from pickomino.core import GameState
+>>> state = GameState.from_position([[36], [35]], kept="5")  # Ann kept a 5 and no worm
+>>> advice = Coach().advise(state, "stop")
+>>> advice.bust, advice.best, advice.cost > 0.10
+('no_worm', 'roll', True)
+>>> Coach().advise(state, "roll") is None                    # the best move: nothing to say
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pickomino.analysis.evaluator import FairPlanner, TurnView
+from pickomino.bots.strategist import Planner
+from pickomino.core import Action, Bust, GameState
+
+#: The coach speaks up from a mistake on (see :data:`pickomino.analysis.LABELS`).
+DEFAULT_THRESHOLD = 0.05
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the coach says about ``action``: it costs ``cost`` of win chance (0..1), leaving
+    ``chosen`` where ``best`` would leave ``better``; ``bust`` is the reason a stop busts."""
+
+    action: str
+    cost: float
+    chosen: float
+    best: str
+    better: float
+    bust: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "cost": self.cost,
+            "chosen": self.chosen,
+            "best": self.best,
+            "better": self.better,
+            "bust": self.bust,
+        }
+
+
+class Coach:
+    """Values the moves of the player to move with the review's evaluator, one turn's view
+    kept at a time (the view is made once a turn, the first time it is asked)."""
+
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD, planner: Planner | None = None):
+        self.threshold = threshold
+        self.planner = planner or FairPlanner()
+        self._view: tuple[tuple[object, ...], TurnView] | None = None
+
+    def advise(self, state: GameState, action: Action | str) -> Advice | None:
+        """Advice on ``action`` in ``state`` when it costs at least the threshold (and is no
+        best move), else None; None too at a roll of the dice or for an illegal action."""
+        if state.is_over or state.is_chance():
+            return None
+        action = Action.coerce(action)
+        if action not in state.legal_actions():
+            return None
+        view = self.view(state)
+        choices = view.choices(state)
+        best_name, best = choices[0]
+        chosen = next(chances for name, chances in choices if name == action.name)
+        mover = state.current
+        cost = best[mover] - chosen[mover]
+        if cost <= 0 or cost < self.threshold:
+            return None
+        busts = [e.reason for e in state.copy().apply(action) if isinstance(e, Bust)]
+        return Advice(
+            action.name, cost, chosen[mover], best_name, best[mover], busts[0] if busts else None
+        )
+
+    def view(self, state: GameState) -> TurnView:
+        """The view of the turn ``state`` is in (made when the turn is first asked about)."""
+        key = (state.turn, state.current, state.grill_mask, *map(tuple, state.stacks))
+        if self._view is None or self._view[0] != key:
+            self._view = (key, TurnView(state, self.planner))
+        return self._view[1]

@@ -1,0 +1,234 @@
+"""A played game reviewed: every decision's cost and label, every player's chance after every
+move, and each player's account (see :mod:`pickomino.analysis` for the definitions)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView
+from pickomino.bots.strategist import Planner
+from pickomino.core import Game, GameRecord, GameState, Phase, format_dice
+
+Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+LABEL_NAMES: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: The least cost (in win chance, 0..1) of each label but "best", worst first.
+LABELS: tuple[tuple[Label, float], ...] = (
+    ("blunder", 0.10),
+    ("mistake", 0.05),
+    ("inaccuracy", 0.02),
+    ("good", 0.005),
+)
+#: Accuracy's scale: a mean cost of this much (0..1) gives 100/e ≈ 37.
+ACCURACY_SCALE = 0.02
+#: The labels a review shows unasked: inaccuracies and worse.
+WORTH_SHOWING = frozenset({"inaccuracy", "mistake", "blunder"})
+#: Where a player's result is called mostly luck (or, below 1 - this, mostly skill): the
+#: dice's share of what moved the player's chance (see :attr:`PlayerReview.luck_share`).
+MOSTLY = 2 / 3
+FORMAT = "pickomino-review"
+VERSION = 1
+
+
+def label_of(cost: float) -> Label:
+    """The label of a decision that cost ``cost`` (0..1) of win chance."""
+    return next((label for label, least in LABELS if cost >= least), "best")
+
+
+def accuracy(costs: Sequence[float]) -> float:
+    """0–100 from the mean cost of the decisions that had a choice."""
+    if not costs:
+        return 100.0
+    return 100.0 * math.exp(-sum(costs) / len(costs) / ACCURACY_SCALE)
+
+
+@dataclass(frozen=True)
+class Choice:
+    action: str
+    value: float  # the mover's win chance after it, best play on
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of ``seat`` (move ``move`` of the record) and where it was made: the
+    dice kept before it (and their ``total``) and, for a keep, the dice rolled."""
+
+    move: int
+    turn: int
+    seat: int
+    action: str
+    choices: tuple[Choice, ...]  # best first
+    kept: str = ""
+    total: int = 0
+    roll: str = ""
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+    @property
+    def chosen(self) -> float:
+        return next(c.value for c in self.choices if c.action == self.action)
+
+    @property
+    def cost(self) -> float:
+        return max(0.0, self.best.value - self.chosen)
+
+    @property
+    def forced(self) -> bool:
+        return len(self.choices) == 1
+
+    @property
+    def label(self) -> Label:
+        return label_of(self.cost)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "move": self.move,
+            "turn": self.turn,
+            "seat": self.seat,
+            "action": self.action,
+            "kept": self.kept,
+            "total": self.total,
+            "roll": self.roll,
+            "cost": self.cost,
+            "label": self.label,
+            "forced": self.forced,
+            "choices": [{"action": c.action, "value": c.value} for c in self.choices],
+        }
+
+
+@dataclass
+class PlayerReview:
+    """One player's game in win chance: where it started and ended, and why it moved."""
+
+    seat: int
+    start: float = 0.0  # win chance before the first roll
+    result: float = 0.0  # 1 for a win, 1/k for a shared win, else 0 (unfinished: the chance now)
+    skill: float = 0.0  # minus the win chance given away by the player's own decisions
+    luck: float = 0.0  # what every roll did to the player's chance, against expectation
+    others: float = 0.0  # what the other players' decisions did to it
+    drift: float = 0.0  # the valuation looking further ahead from one turn to the next
+    costs: list[float] = field(default_factory=list)  # of the decisions with a choice
+    labels: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABEL_NAMES, 0))
+
+    @property
+    def accuracy(self) -> float:
+        return accuracy(self.costs)
+
+    @property
+    def play(self) -> float:
+        """What the decisions at the table (the player's and the others') did to the chance."""
+        return self.skill + self.others
+
+    @property
+    def luck_share(self) -> float:
+        """The dice's share of what moved the player's chance: |luck| against |luck| plus
+        what the decisions moved (the player's own and the others', each counted apart)."""
+        moved = abs(self.luck) + abs(self.skill) + abs(self.others)
+        return abs(self.luck) / moved if moved else 0.5
+
+    @property
+    def verdict(self) -> Literal["luck", "skill", "both"]:
+        """Mostly luck, mostly skill (the decisions at the table), or both alike."""
+        if self.luck_share >= MOSTLY:
+            return "luck"
+        return "skill" if self.luck_share <= 1 - MOSTLY else "both"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "start": self.start,
+            "result": self.result,
+            "skill": self.skill,
+            "luck": self.luck,
+            "others": self.others,
+            "drift": self.drift,
+            "accuracy": self.accuracy,
+            "decisions": len(self.costs),
+            "labels": dict(self.labels),
+            "luck_share": self.luck_share,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass
+class Review:
+    """A whole game reviewed: the decisions, every player's chance after every move (the
+    chart) and each player's account."""
+
+    seats: list[str]
+    decisions: list[Decision]
+    chances: list[Chances]  # at the start, then after every move of the record: per seat
+    turns: list[int]  # the turn of each entry of ``chances``
+    players: list[PlayerReview]
+    finished: bool = True
+
+    def to_dict(self, seat: int | None = None) -> dict[str, object]:
+        """The review as JSON data; with ``seat``, that player's account and decisions only."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seats": self.seats,
+            "finished": self.finished,
+            "players": [p.to_dict() for p in self.players if seat in (None, p.seat)],
+            "chances": self.chances,
+            "turns": self.turns,
+            "decisions": [d.to_dict() for d in self.decisions if seat in (None, d.seat)],
+        }
+
+
+def review(record: GameRecord, planner: Planner | None = None) -> Review:
+    """Review a game record (any record the engine replays: older ones too; finished or
+    not). The record is not changed; one the engine refuses raises
+    :class:`~pickomino.core.RecordError` naming the move."""
+    planner = planner or FairPlanner()
+    moves = Game.from_record(record).record.moves  # checked, and written as the engine does
+    game = Game(record.seats, record.rules, record.start_player)
+    players = [PlayerReview(seat) for seat in range(len(record.seats))]
+    decisions: list[Decision] = []
+    view = TurnView(game.state, planner)
+    now = view.chances(game.state)
+    for player, chance in zip(players, now, strict=True):
+        player.start = chance
+    chances, turns = [now], [game.state.turn]
+
+    def book(after: Chances, cause_of: dict[int, str] | str) -> None:
+        """Each player's change of chance, to its cause; then move on."""
+        nonlocal now
+        for seat, player in enumerate(players):
+            cause = cause_of if isinstance(cause_of, str) else cause_of[seat]
+            setattr(player, cause, getattr(player, cause) + after[seat] - now[seat])
+        now = after
+
+    for number, move in enumerate(moves):
+        state, turn = game.state, game.state.turn
+        cause: dict[int, str] | str = "luck"  # a roll
+        if not state.is_chance():
+            decision = _decision(number, state, move, view)
+            decisions.append(decision)
+            cause = {seat: "others" for seat in range(len(players))}
+            cause[state.current] = "skill"
+            if not decision.forced:
+                players[decision.seat].costs.append(decision.cost)
+                players[decision.seat].labels[decision.label] += 1
+        game.push(move)
+        book(view.chances(game.state), cause)
+        if game.state.turn != turn and not game.state.is_over:  # the next turn looks further
+            view = TurnView(game.state, planner)
+            book(view.chances(game.state), "drift")
+        chances.append(now)
+        turns.append(turn)
+    for player in players:
+        player.result = now[player.seat]  # exact once the game is over
+    return Review(list(record.seats), decisions, chances, turns, players, game.state.is_over)
+
+
+def _decision(number: int, state: GameState, move: str, view: TurnView) -> Decision:
+    mover = state.current
+    choices = tuple(Choice(action, chances[mover]) for action, chances in view.choices(state))
+    roll = format_dice(state.roll) if state.phase is Phase.KEEP else ""
+    kept = format_dice(state.kept_counts())
+    return Decision(number, state.turn, mover, move, choices, kept, state.total, roll)

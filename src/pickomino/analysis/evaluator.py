@@ -1,0 +1,158 @@
+"""Win chances at every point of a game, under the strongest evaluator we have.
+
+:class:`FairPlanner` is the strategist's search (:mod:`pickomino.bots.strategist`) with every
+player playing their own best; :class:`TurnView` values every point of one turn from it:
+the mover's chance from the exact turn solver's table, the others' from how the mover's best
+play ends, and a decision by the chances of the point it leads to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pickomino.bots.strategist import ENDGAME_TILES, Endings, Planner, _table, win_probability
+from pickomino.core import Action, GameState
+from pickomino.solver import TurnValues, solve
+from pickomino.solver.solve import TurnSolution
+
+Chances = list[float]
+
+
+class FairPlanner(Planner):
+    """The strategist's search, with every player playing their own best: where the
+    strategist assumes the others play as `expected` does, a review values every player
+    alike. Leaves are valued for every seat at once and remembered (the search asks for
+    the same positions seat after seat)."""
+
+    def __init__(self, limit: int = 1 << 18) -> None:
+        super().__init__(limit)
+        self._leaves: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def leaf_value(self, state: GameState, seat: int) -> float:
+        key = (state.grill_mask, *map(tuple, state.stacks), state.current)
+        values = self._leaves.get(key)
+        if values is None:
+            if len(self._leaves) >= self._limit:
+                self._leaves.clear()
+            values = self._leaves[key] = leaf_values(state)
+        return values[seat]
+
+    def _expected_play(self, state: GameState, seat: int, turns: int) -> float:
+        mover = state.current
+        mine = solve(self.turn_values(state, turns))  # the mover maximises its own chance
+        if state.num_players == 2:  # zero-sum: what the mover wins, the other loses
+            return 1.0 - mine.start_value
+        return mine.evaluate(_table(state, ending_value(self, mover, seat, turns)))
+
+
+def ending_value(planner: Planner, mover: int, seat: int, turns: int) -> Callable[[Endings], float]:
+    """How ``seat`` values a way ``mover``'s turn can end (a bust, or the claims it allows),
+    ``turns`` ahead: ``mover`` takes the claim best for itself."""
+    value = planner.value_after
+
+    def valued(ends: Endings) -> float:
+        chosen = ends[0] if len(ends) == 1 else max(ends, key=lambda e: value(e[1], mover, turns))
+        return value(chosen[1], seat, turns)
+
+    return valued
+
+
+def leaf_values(state: GameState) -> tuple[float, ...]:
+    """Every seat's :func:`~pickomino.bots.strategist.win_probability` (the strategist's win
+    model, exact for a finished game)."""
+    if state.num_players == 2 and not state.is_over:  # the model is zero-sum for two
+        first = win_probability(state, 0)
+        return (first, 1.0 - first)
+    return tuple(win_probability(state, seat) for seat in range(state.num_players))
+
+
+def lookahead(state: GameState) -> int:
+    """Turns the evaluator looks past the current one, as the strategist does."""
+    return 2 if len(state.grill) <= ENDGAME_TILES else 1
+
+
+class TurnView:
+    """Every player's win chance at every point of one turn (the mover's from its solved
+    table; the others' from the end distribution of the mover's best play, valued by their
+    own table of this turn's endings). Made at any point of the turn: its tables depend only
+    on the position the turn started from."""
+
+    def __init__(self, state: GameState, planner: Planner) -> None:
+        self.turn = state.turn
+        self.mover = mover = state.current
+        self.players = state.num_players
+        self.turns = lookahead(state)
+        self.planner = planner
+        self.table = planner.turn_values(state, self.turns)
+        self.solution: TurnSolution = solve(self.table)
+        self.others: dict[int, TurnValues] = {}
+        if self.players > 2:
+            self.others = {
+                seat: _table(state, ending_value(planner, mover, seat, self.turns))
+                for seat in range(self.players)
+                if seat != mover
+            }
+        self._rolls: dict[int, Chances] = {}
+
+    def chances(self, state: GameState) -> Chances:
+        """Everyone's win chance at ``state``: a point of this turn (best play from here on)
+        or the position the turn ended in."""
+        if state.is_over or state.turn != self.turn:
+            return self.after_turn(state)
+        if state.is_chance():  # the mover rolls: the mean over what the dice can show
+            return self._before_roll(self.solution.index(state.kept_counts()))
+        return max(
+            (self.after(state, action) for action in state.legal_actions()),
+            key=lambda chances: chances[self.mover],
+        )
+
+    def after(self, state: GameState, action: Action) -> Chances:
+        """Everyone's chance once the mover does ``action`` (and plays best afterwards)."""
+        following = state.copy()
+        following.apply(action)
+        return self.chances(following)
+
+    def choices(self, state: GameState) -> list[tuple[str, Chances]]:
+        """Every legal decision of the mover with everyone's chance after it, best for the
+        mover first."""
+        afters = [(action.name, self.after(state, action)) for action in state.legal_actions()]
+        return sorted(afters, key=lambda item: -item[1][self.mover])
+
+    def after_turn(self, state: GameState) -> Chances:
+        """Everyone's chance at ``state``, the position this turn ended in, as this turn
+        valued its endings (exact once the game is over)."""
+        value = self.planner.value_after
+        return shares([value(state, seat, self.turns) for seat in range(state.num_players)])
+
+    def _before_roll(self, index: int) -> Chances:
+        """Everyone's chance before the mover rolls with the kept dice of state ``index``:
+        the mover's from the solver, the others' from the end distribution of the mover's
+        best play from there, valued by their tables."""
+        known = self._rolls.get(index)
+        if known is not None:
+            return known
+        mover_value = float(self.solution.roll_value[index])
+        chances = [0.0] * self.players
+        chances[self.mover] = mover_value
+        if self.players == 2:  # two players: the model and its search are zero-sum
+            chances[1 - self.mover] = 1.0 - mover_value
+        else:
+            outlook = self.solution.outlook(index, "roll")
+            totals = np.asarray(outlook.end_totals)
+            busted = outlook.bust_no_new_face + outlook.bust_no_worm
+            for seat, table in self.others.items():
+                chances[seat] = float(totals @ np.asarray(table.end)) + busted * table.bust
+            chances = shares(chances)
+        self._rolls[index] = chances
+        return chances
+
+
+def shares(chances: Sequence[float]) -> Chances:
+    """With three players or more, each player's share of the chances: the win model (fitted
+    on two-player games) gives every player a chance on its own, which need not sum to 1."""
+    if len(chances) == 2:
+        return list(chances)
+    total = sum(chances)
+    return [chance / total for chance in chances] if total > 0 else list(chances)
