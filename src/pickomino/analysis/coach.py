@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pickomino.analysis.decisions import decision_at
 from pickomino.analysis.evaluator import FairPlanner, TurnView
 from pickomino.bots.strategist import Planner
 from pickomino.core import Action, Bust, GameState
@@ -62,17 +63,14 @@ class Coach:
         action = Action.coerce(action)
         if action not in state.legal_actions():
             return None
-        view = self.view(state)
-        choices = view.choices(state)
-        best_name, best = choices[0]
-        chosen = next(chances for name, chances in choices if name == action.name)
-        mover = state.current
-        cost = best[mover] - chosen[mover]
+        decision = decision_at(state, action.name, self.view(state))
+        cost = decision.cost
         if cost <= 0 or cost < self.threshold:
             return None
         busts = [e.reason for e in state.copy().apply(action) if isinstance(e, Bust)]
+        best = decision.best
         return Advice(
-            action.name, cost, chosen[mover], best_name, best[mover], busts[0] if busts else None
+            action.name, cost, decision.chosen, best.action, best.value, busts[0] if busts else None
         )
 
     def view(self, state: GameState) -> TurnView:

@@ -11,6 +11,7 @@ from typing import Literal
 from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView
 from pickomino.bots.strategist import Planner
 from pickomino.core import Game, GameRecord, GameState, Phase, format_dice
+from pickomino.core.record import DICE_PREFIX
 
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABEL_NAMES: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -100,6 +101,24 @@ class Decision:
         }
 
 
+@dataclass(frozen=True)
+class Roll:
+    """A roll of ``seat``'s (move ``move`` of the record) and its luck: what it did to every
+    player's chance, against what was expected before it."""
+
+    move: int
+    turn: int
+    seat: int
+    dice: str
+    luck: Chances
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "move": self.move, "turn": self.turn, "seat": self.seat, "dice": self.dice,
+            "luck": self.luck,
+        }  # fmt: skip
+
+
 @dataclass
 class PlayerReview:
     """One player's game in win chance: where it started and ended, and why it moved."""
@@ -161,6 +180,7 @@ class Review:
 
     seats: list[str]
     decisions: list[Decision]
+    rolls: list[Roll]
     chances: list[Chances]  # at the start, then after every move of the record: per seat
     turns: list[int]  # the turn of each entry of ``chances``
     players: list[PlayerReview]
@@ -177,6 +197,7 @@ class Review:
             "chances": self.chances,
             "turns": self.turns,
             "decisions": [d.to_dict() for d in self.decisions if seat in (None, d.seat)],
+            "rolls": [roll.to_dict() for roll in self.rolls],
         }
 
 
@@ -189,33 +210,39 @@ def review(record: GameRecord, planner: Planner | None = None) -> Review:
     game = Game(record.seats, record.rules, record.start_player)
     players = [PlayerReview(seat) for seat in range(len(record.seats))]
     decisions: list[Decision] = []
+    rolls: list[Roll] = []
     view = TurnView(game.state, planner)
     now = view.chances(game.state)
     for player, chance in zip(players, now, strict=True):
         player.start = chance
     chances, turns = [now], [game.state.turn]
 
-    def book(after: Chances, cause_of: dict[int, str] | str) -> None:
+    def book(after: Chances, cause_of: dict[int, str] | str) -> Chances:
         """Each player's change of chance, to its cause; then move on."""
         nonlocal now
-        for seat, player in enumerate(players):
-            cause = cause_of if isinstance(cause_of, str) else cause_of[seat]
-            setattr(player, cause, getattr(player, cause) + after[seat] - now[seat])
+        changes = [new - old for new, old in zip(after, now, strict=True)]
+        for player, change in zip(players, changes, strict=True):
+            cause = cause_of if isinstance(cause_of, str) else cause_of[player.seat]
+            setattr(player, cause, getattr(player, cause) + change)
         now = after
+        return changes
 
     for number, move in enumerate(moves):
-        state, turn = game.state, game.state.turn
+        state = game.state  # moved on in place by the move: what is needed is read first
+        turn, mover = state.turn, state.current
         cause: dict[int, str] | str = "luck"  # a roll
         if not state.is_chance():
-            decision = _decision(number, state, move, view)
+            decision = decision_at(state, move, view, number)
             decisions.append(decision)
             cause = {seat: "others" for seat in range(len(players))}
-            cause[state.current] = "skill"
+            cause[mover] = "skill"
             if not decision.forced:
                 players[decision.seat].costs.append(decision.cost)
                 players[decision.seat].labels[decision.label] += 1
         game.push(move)
-        book(view.chances(game.state), cause)
+        changes = book(view.chances(game.state), cause)
+        if cause == "luck":
+            rolls.append(Roll(number, turn, mover, move[len(DICE_PREFIX) :], changes))
         if game.state.turn != turn and not game.state.is_over:  # the next turn looks further
             view = TurnView(game.state, planner)
             book(view.chances(game.state), "drift")
@@ -223,12 +250,15 @@ def review(record: GameRecord, planner: Planner | None = None) -> Review:
         turns.append(turn)
     for player in players:
         player.result = now[player.seat]  # exact once the game is over
-    return Review(list(record.seats), decisions, chances, turns, players, game.state.is_over)
+    finished = game.state.is_over
+    return Review(list(record.seats), decisions, rolls, chances, turns, players, finished)
 
 
-def _decision(number: int, state: GameState, move: str, view: TurnView) -> Decision:
+def decision_at(state: GameState, action: str, view: TurnView, move: int = 0) -> Decision:
+    """``action`` (a legal action's name) decided in ``state``, a point of ``view``'s turn,
+    with every choice there valued (``move``: its number in the record)."""
     mover = state.current
-    choices = tuple(Choice(action, chances[mover]) for action, chances in view.choices(state))
+    choices = tuple(Choice(name, chances[mover]) for name, chances in view.choices(state))
     roll = format_dice(state.roll) if state.phase is Phase.KEEP else ""
     kept = format_dice(state.kept_counts())
-    return Decision(number, state.turn, mover, move, choices, kept, state.total, roll)
+    return Decision(move, state.turn, mover, action, choices, kept, state.total, roll)

@@ -1,0 +1,267 @@
+"""A game's review (issue 17): positions with known answers, the account every player's
+result is split into, the luck of the dice, and the bots' accuracy over many games.
+
+How the decomposition is checked: for every player of every reviewed game, the chance at
+the start plus skill, luck, the others' play and drift must give the result exactly (1 for a
+win, 1/k for a shared win, 0 for a loss); skill must be minus the sum of the player's costs;
+and every change of a player's chance must be booked to exactly one of the four (the sum of
+the per-move changes of the chart is the same total).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import statistics
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pickomino.analysis import (
+    Coach,
+    FairPlanner,
+    TurnView,
+    accuracy,
+    decision_at,
+    label_of,
+    review,
+)
+from pickomino.analysis.evaluator import leaf_values
+from pickomino.bots import make_bot
+from pickomino.bots.strategist import win_probability
+from pickomino.core import Game, GameState, Phase
+from pickomino.sim.tournament import parallel_map
+from pickomino.solver.advice import rank_choices
+from pickomino.table import SeededDice, advance
+
+DATA = Path(__file__).parent / "data"
+#: Ann holds the 36 (4 worms), Bob the 35; Ann has kept one 5 and no worm, seven dice left.
+BLUNDER = GameState.from_position([[36], [35]], kept="5")
+
+
+def judged(state: GameState, action: str):
+    return decision_at(state, action, TurnView(state, FairPlanner()))
+
+
+def played(bots: list[str], seed: int) -> Game:
+    game = Game(bots)
+    advance(game, [make_bot(bot, seed + seat) for seat, bot in enumerate(bots)], SeededDice(seed))
+    return game
+
+
+def check_account(game_review, game: Game) -> None:
+    """The decomposition (see the module docstring), for every player."""
+    winners = game.state.winners()
+    for player in game_review.players:
+        seat = player.seat
+        assert player.result == pytest.approx(1 / len(winners) if seat in winners else 0.0)
+        explained = player.start + player.skill + player.luck + player.others + player.drift
+        assert explained == pytest.approx(player.result, abs=1e-9)
+        assert player.skill == pytest.approx(-sum(player.costs), abs=1e-9)
+        chart = game_review.chances
+        assert chart[0][seat] == player.start and chart[-1][seat] == pytest.approx(player.result)
+        rolled = sum(roll.luck[seat] for roll in game_review.rolls)
+        assert rolled == pytest.approx(player.luck, abs=1e-9)
+    for roll in game_review.rolls:  # who rolled: a roll that busts passes the turn on
+        assert game.history[roll.move][:2] == (roll.turn, roll.seat)
+    for decision in game_review.decisions:
+        assert game.history[decision.move][:3] == (decision.turn, decision.seat, decision.action)
+
+
+# ------------------------------------------------------------------- definitions
+def test_labels_and_accuracy_follow_their_documented_thresholds():
+    cases = {0.0: "best", 0.0049: "best", 0.005: "good", 0.0199: "good", 0.02: "inaccuracy",
+             0.05: "mistake", 0.0999: "mistake", 0.10: "blunder", 0.6: "blunder"}  # fmt: skip
+    assert {cost: label_of(cost) for cost in cases} == cases
+    assert accuracy([]) == 100.0 and accuracy([0.0, 0.0]) == 100.0
+    assert accuracy([0.02]) == pytest.approx(100 / math.e)
+    assert accuracy([0.0, 0.04]) == pytest.approx(100 / math.e)  # the mean cost counts
+
+
+def test_the_evaluator_s_leaves_are_the_strategist_s_win_model():
+    for stacks in ([[22, 30], [25]], [[22], [27, 31], [], [33]], [[], [], [], [], []]):
+        state = GameState.from_position(stacks, face_down=[36], current=1)
+        expected = [win_probability(state, seat) for seat in range(len(stacks))]
+        assert leaf_values(state) == pytest.approx(expected, abs=1e-12)
+
+
+# ------------------------------------------------------------ known answers
+def test_a_stop_without_a_worm_is_a_blunder():
+    stop = judged(BLUNDER, "stop")
+    assert stop.label == "blunder" and stop.best.action == "roll"
+    assert judged(BLUNDER, "roll").cost == 0.0
+
+
+def test_a_forced_move_costs_nothing():
+    state = GameState.from_position([[25], [26]], kept="WW")
+    state.apply("roll")
+    state.apply_roll("555555")  # one face to keep
+    keep = judged(state, "keep 5")
+    assert keep.forced and keep.cost == 0.0 and keep.label == "best"
+
+
+def test_in_the_last_turn_the_claim_that_wins_is_best_though_it_scores_fewer_worms():
+    """Only the 21 is left on the grill; Ann (5 worms) can take it and end the game a worm
+    ahead of Bob (5), or steal Bob's 25: a swing of four worms, but the game goes on."""
+    face_down = [24, *range(29, 37)]
+    state = GameState.from_position([[22, 26, 27], [23, 28, 25]], face_down, kept="WWWWW")
+    state.apply("stop")
+    assert state.phase is Phase.CLAIM and state.grill == (21,)
+    by_worms = rank_choices(state)
+    assert by_worms[0].action.name == "steal 25" and by_worms[0].value > by_worms[1].value
+    steal, take = judged(state, "steal 25"), judged(state, "take 21")
+    assert take.best.action == "take 21" and take.best.value == 1.0  # a certain win
+    assert take.cost == 0.0 and steal.cost > 0.0
+
+
+def test_the_best_choice_costs_nothing_and_every_choice_is_ranked():
+    for state in (BLUNDER, GameState.from_position([[], []], kept="WW44")):
+        for action in state.legal_actions():
+            decision = judged(state, action.name)
+            values = [choice.value for choice in decision.choices]
+            assert values == sorted(values, reverse=True)
+            assert decision.cost == decision.best.value - decision.chosen >= 0
+            assert judged(state, decision.best.action).cost == 0.0
+
+
+# ------------------------------------------------------------------- whole games
+def test_a_game_s_review_explains_every_player_s_result():
+    game = played(["expected", "random"], seed=5)
+    game_review = review(game.record)
+    check_account(game_review, game)
+    decisions = game_review.decisions
+    assert len(decisions) == sum(not move.startswith("dice ") for move in game.record.moves)
+    assert len(game_review.chances) == len(game.record.moves) + 1 == len(game_review.turns)
+    for player in game_review.players:
+        labelled = sum(player.labels.values())
+        assert labelled == len(player.costs) == sum(
+            not d.forced for d in decisions if d.seat == player.seat
+        )
+
+
+@pytest.mark.slow  # whole games of three to five players
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(st.sampled_from(["random", "simple", "expected"]), min_size=2, max_size=4),
+    st.integers(0, 10_000),
+)
+def test_costs_are_never_negative_and_every_account_adds_up(bots, seed):
+    game = played(bots, seed)
+    game_review = review(game.record)
+    check_account(game_review, game)
+    for decision in game_review.decisions:
+        assert decision.cost >= 0 and decision.best.value == max(c.value for c in decision.choices)
+        assert decision.best.value - decision.chosen == pytest.approx(decision.cost)
+    for point in game_review.chances:
+        assert sum(point) == pytest.approx(1.0) and all(0 <= p <= 1 for p in point)
+
+
+def test_an_unfinished_game_is_reviewed_up_to_its_last_move():
+    game = played(["simple", "simple"], seed=2)
+    game.truncate(40)
+    game_review = review(game.record)
+    assert not game_review.finished and len(game_review.chances) == 41
+    for player in game_review.players:
+        explained = player.start + player.skill + player.luck + player.others + player.drift
+        assert explained == pytest.approx(player.result) and 0 < player.result < 1
+
+
+def test_reviewing_does_not_change_the_record():
+    game = played(["simple", "expected"], seed=8)
+    before = game.to_json()
+    review(game.record)
+    assert game.to_json() == before
+
+
+@pytest.mark.slow  # a whole three-player game
+@pytest.mark.parametrize("name", ["record-web-before-i18n.json", "record-play-before-i18n.json"])
+def test_records_of_older_versions_are_reviewed(name):
+    text = (DATA / name).read_text()
+    game = Game.from_json(text)
+    game_review = review(game.record)
+    assert (DATA / name).read_text() == text and game.to_json() == Game.from_json(text).to_json()
+    assert game_review.finished == game.state.is_over
+    if game.state.is_over:
+        check_account(game_review, game)
+    assert json.loads(json.dumps(game_review.to_dict()))["seats"] == game.seats
+
+
+# ------------------------------------------------------------------- the coach
+def test_the_coach_speaks_before_a_mistake_and_not_before_a_good_move():
+    coach = Coach()
+    advice = coach.advise(BLUNDER, "stop")
+    assert advice is not None and advice.bust == "no_worm" and advice.best == "roll"
+    assert advice.cost == pytest.approx(advice.better - advice.chosen) and advice.cost >= 0.10
+    assert coach.advise(BLUNDER, "roll") is None  # the best move
+    assert Coach(threshold=0.5).advise(BLUNDER, "stop") is None  # not that bad
+    assert coach.advise(BLUNDER, "keep W") is None  # no legal move: the engine says why
+    rolling = GameState.from_position([[36], [35]])
+    assert coach.advise(rolling, "roll") is None  # the dice, not a decision
+
+
+def test_the_coach_makes_one_view_a_turn():
+    coach = Coach()
+    view = coach.view(BLUNDER)
+    state = BLUNDER.copy()
+    state.apply("roll")
+    state.apply_roll("1233445")
+    assert coach.view(state) is view  # the same turn
+    state.apply("keep 1")
+    state.apply("stop")  # a bust: Bob's turn
+    assert coach.view(state) is not view
+
+
+# -------------------------------------------------------------------- statistics
+def _rolls_luck(seed: int) -> list[float]:
+    """The mover's luck of every roll of one game of `expected` against itself."""
+    game = played(["expected", "expected"], seed)
+    return [roll.luck[roll.seat] for roll in review(game.record).rolls]
+
+
+@pytest.mark.slow  # 40 reviewed games
+def test_luck_averages_zero():
+    """Before a roll the mover's chance is the mean of its chances after it, so a roll's luck
+    has mean 0 (exactly, with two players); successive rolls' lucks are uncorrelated."""
+    lucks = [luck for batch in parallel_map(_rolls_luck, range(40), 2) for luck in batch]
+    mean, error = statistics.mean(lucks), statistics.stdev(lucks) / math.sqrt(len(lucks))
+    assert len(lucks) > 2000 and abs(mean) < 4 * error, (mean, error)
+    assert statistics.stdev(lucks) > 0.01  # the dice do move the chances
+
+
+BOTS = ("strategist", "expected", "simple", "random")  # expert, hard, medium, easy
+PAIRINGS = list(itertools.combinations(BOTS, 2))
+
+
+def _accuracies(game_number: int) -> list[tuple[str, float]]:
+    """Game ``game_number`` of a round robin of the four bots (each pairing in turn, seats
+    swapped every other round): each bot's accuracy."""
+    first, second = PAIRINGS[game_number % len(PAIRINGS)]
+    bots = [first, second] if game_number // len(PAIRINGS) % 2 == 0 else [second, first]
+    game = played(bots, random.Random(game_number).randrange(1 << 30))
+    return [(bots[player.seat], player.accuracy) for player in review(game.record).players]
+
+
+def accuracy_by_bot(games: int, jobs: int = 2) -> dict[str, tuple[float, float]]:
+    """Each bot's mean accuracy over a round robin of ``games`` two-player games, with the
+    half-width of its 95% interval (README: the table of the bots' accuracy)."""
+    found: dict[str, list[float]] = {bot: [] for bot in BOTS}
+    for results in parallel_map(_accuracies, range(games), jobs):
+        for bot, value in results:
+            found[bot].append(value)
+    return {
+        bot: (statistics.mean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values)))
+        for bot, values in found.items()
+    }
+
+
+@pytest.mark.slow  # 200 games played and reviewed (about a minute on two cores)
+def test_the_stronger_bot_plays_more_accurately():
+    means = accuracy_by_bot(200)
+    print({bot: f"{mean:.2f} ± {half:.2f}" for bot, (mean, half) in means.items()})
+    expert, hard, medium, easy = (means[bot] for bot in BOTS)
+    assert expert[0] - expert[1] > hard[0] + hard[1]  # the intervals do not overlap
+    assert hard[0] - hard[1] > max(medium[0] + medium[1], easy[0] + easy[1])
