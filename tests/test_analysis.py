@@ -138,8 +138,10 @@ def test_a_game_s_review_explains_every_player_s_result():
     assert len(game_review.chances) == len(game.record.moves) + 1 == len(game_review.turns)
     for player in game_review.players:
         labelled = sum(player.labels.values())
-        assert labelled == len(player.costs) == sum(
-            not d.forced for d in decisions if d.seat == player.seat
+        assert (
+            labelled
+            == len(player.costs)
+            == sum(not d.forced for d in decisions if d.seat == player.seat)
         )
 
 
