@@ -98,15 +98,26 @@ class SheetReview:
     #: what a sheet cannot tell (every decision, and luck apart from play), for the faces
     unknown: tuple[str, ...] = field(default=("decisions", "skill"))
 
-    def to_dict(self) -> dict[str, object]:
+    @property
+    def chances(self) -> list[Chances]:
+        """Everyone's chance before every turn, and after the last (a chart's points)."""
+        return [turn.before for turn in self.turns] + [self.turns[-1].after] if self.turns else []
+
+    @property
+    def chart_turns(self) -> list[int]:
+        """The turn of each point of :attr:`chances` (the last: the turn after the sheet's)."""
+        return [turn.turn for turn in self.turns] + [self.turns[-1].turn + 1] if self.turns else []
+
+    def to_dict(self, seat: int | None = None) -> dict[str, object]:
+        """The review as JSON data; with ``seat``, that player's luck and turns only."""
         return {
             "format": FORMAT,
             "version": VERSION,
             "seats": self.seats,
             "finished": self.finished,
             "unknown": list(self.unknown),
-            "players": [player.to_dict() for player in self.players],
-            "turns": [turn.to_dict() for turn in self.turns],
+            "players": [p.to_dict() for p in self.players if seat in (None, p.seat)],
+            "turns": [t.to_dict() for t in self.turns if seat in (None, t.seat)],
         }
 
 

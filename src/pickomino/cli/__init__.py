@@ -2,7 +2,8 @@
 (``--lang`` or the locale; see :mod:`pickomino.cli.language`).
 
 - games: ``selfplay``, ``show``, ``play`` (:mod:`pickomino.cli.games`);
-- study: ``odds``, ``advise`` (:mod:`pickomino.cli.study`);
+- study: ``odds``, ``advise`` (:mod:`pickomino.cli.study`), ``analyse``
+  (:mod:`pickomino.cli.review`);
 - bots against bots: ``tournament``, ``compare`` (:mod:`pickomino.cli.sims`);
 - the web app: ``serve`` (:mod:`pickomino.cli.serve`).
 """
@@ -13,6 +14,7 @@ import click
 
 from pickomino.cli.games import play, selfplay, show
 from pickomino.cli.language import LocalisedGroup
+from pickomino.cli.review import analyse
 from pickomino.cli.serve import serve
 from pickomino.cli.sims import compare, tournament
 from pickomino.cli.study import advise, odds
@@ -23,5 +25,5 @@ def main() -> None:
     """Pickomino (Heckmeck am Bratwurmeck): play, watch and study the dice game."""
 
 
-for command in (selfplay, show, odds, advise, tournament, compare, play, serve):
+for command in (selfplay, show, analyse, odds, advise, tournament, compare, play, serve):
     main.add_command(command)

@@ -97,6 +97,19 @@ def image_formats() -> list[str]:
     return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
 
 
+def draw_plot(draw: Callable[[str], None], path: Path, err: bool = False) -> None:
+    """Draw a plot with ``draw(path)`` and say where it went (on standard error with
+    ``err``: after JSON on standard output); a disk that fills up, or an ending that needs
+    what is missing (.pgf without LaTeX), is a clear error."""
+    try:
+        draw(str(path))
+    except (OSError, RuntimeError) as error:
+        raise click.ClickException(
+            words()("cli.odds.plot_failed", path=str(path), why=str(error))
+        ) from None
+    click.echo(words()("cli.odds.plotted", path=str(path)), err=err)
+
+
 def check_bots(names: list[str], hint: str) -> None:
     unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
     if unknown or not names:

@@ -9,7 +9,14 @@ from pathlib import Path
 import click
 
 from pickomino.cli.language import words
-from pickomino.cli.params import JSON_OPTION, RULES_OPTION, OutputFile, image_formats, percent
+from pickomino.cli.params import (
+    JSON_OPTION,
+    RULES_OPTION,
+    OutputFile,
+    draw_plot,
+    image_formats,
+    percent,
+)
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n.text import cited, refusal
 
@@ -41,13 +48,7 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
         click.echo(summary)
     if plot:
         labels = {part: w(f"cli.odds.plot.{part}") for part in PLOT_WORDS}
-        try:
-            plot_odds(result, str(plot), labels)
-        except (OSError, RuntimeError) as error:  # a full disk; .pgf without LaTeX
-            raise click.ClickException(
-                w("cli.odds.plot_failed", path=str(plot), why=str(error))
-            ) from None
-        click.echo(w("cli.odds.plotted", path=str(plot)), err=as_json)
+        draw_plot(lambda path: plot_odds(result, path, labels), plot, err=as_json)
 
 
 @click.command()

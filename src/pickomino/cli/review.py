@@ -1,0 +1,78 @@
+"""``pickomino analyse``: a saved game reviewed move by move (or a kept score sheet, as far
+as one can be), as text, JSON or a chart of everyone's win chance. The file is only read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pickomino.cli.language import words
+from pickomino.cli.params import JSON_OPTION, OutputFile, draw_plot, image_formats
+from pickomino.core import Game, GameRecord, RecordError
+from pickomino.keeper import FORMAT as SHEET_FORMAT
+from pickomino.keeper import ScoreSheet
+
+
+@click.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seat", default=None)
+@JSON_OPTION
+@click.option("--plot", type=OutputFile(image_formats))
+def analyse(record: Path, seat: str | None, as_json: bool, plot: Path | None) -> None:
+    """Analyse a saved game RECORD move by move (or a score sheet, as far as it can be)."""
+    from pickomino.analysis import review, review_sheet
+    from pickomino.analysis.chart import CHART_WORDS, plot_chances
+    from pickomino.i18n.review import review_lines, sheet_review_lines
+
+    w = words()
+    loaded = _load(record)
+    names = loaded.names if isinstance(loaded, ScoreSheet) else loaded.seats
+    chosen = None if seat is None else _seat(seat, names)
+    if isinstance(loaded, ScoreSheet):
+        sheet = review_sheet(loaded)
+        data, lines = sheet.to_dict(chosen), sheet_review_lines(sheet, w, chosen)
+        chances, turns = sheet.chances, sheet.chart_turns
+    else:
+        game = review(loaded)
+        data, lines = game.to_dict(chosen), review_lines(game, w, chosen)
+        chances, turns = game.chances, game.turns
+    click.echo(json.dumps(data) if as_json else "\n".join(lines))
+    if plot:
+        labels = {part: w(f"cli.analyse.plot.{part}") for part in CHART_WORDS}
+        draw_plot(lambda path: plot_chances(chances, turns, names, path, labels), plot, as_json)
+
+
+def _load(path: Path) -> GameRecord | ScoreSheet:
+    """The game record (checked by replaying it) or score sheet in ``path``; one that does
+    not load is a clear error naming what is wrong."""
+    w = words()
+    try:
+        text = path.read_bytes()
+        data: Any = json.loads(text)
+        if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
+            return ScoreSheet.from_dict(data)
+        return Game.from_json(text).record
+    except OSError as error:
+        problem = RecordError("unreadable", path=str(path), why=error.strerror or "")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        problem = RecordError("record_not_json")
+    except RecordError as error:
+        problem = error
+    raise click.ClickException(f"{path}: {w.error(problem)}")
+
+
+def _seat(given: str, names: list[str]) -> int:
+    """A seat by its number (0 is the first) or its player's name (any case)."""
+    folded = [name.casefold() for name in names]
+    if given.strip().isdigit() and int(given) < len(names):
+        return int(given)
+    if given.strip().casefold() in folded:
+        return folded.index(given.strip().casefold())
+    w = words()
+    message = w(
+        "cli.analyse.no_seat", given=given[:40], high=len(names) - 1, names=w.join(names, "or")
+    )
+    raise click.BadParameter(message, param_hint="--seat")
