@@ -43,10 +43,11 @@ def pseudo_translated(template: Any, language: str) -> Any:
 @pytest.fixture
 def words_in(monkeypatch, tmp_path):
     """``words_in("da")``: the words of a language as every face gets them, to compare a
-    face's output with. A catalogue the language lacks so far (``terminal.json`` before it
-    is translated) is pseudo-translated from English for the test, so that a face that
-    ignores the language, or a word that bypasses the catalogue, still shows as English;
-    once the real file exists, the test checks it instead."""
+    face's output with. What the language's catalogues lack so far (a whole
+    ``terminal.json`` before it is translated, or the words added since) is
+    pseudo-translated from English for the test, so that a face that ignores the language,
+    or a word that bypasses the catalogue, still shows as English; once the real
+    translation exists, the test checks it instead."""
     from pickomino import i18n
     from pickomino.cli import language
 
@@ -54,10 +55,11 @@ def words_in(monkeypatch, tmp_path):
 
     def catalogue(code: str, kind: str) -> dict[str, Any]:
         found = real(code, kind)
-        if found or code == i18n.DEFAULT:
+        if code == i18n.DEFAULT:
             return found
         english = real(i18n.DEFAULT, kind).items()
-        return {key: pseudo_translated(text, code) for key, text in english}
+        missing = {key: pseudo_translated(text, code) for key, text in english if key not in found}
+        return {**missing, **found}
 
     monkeypatch.setattr(i18n, "catalogue", catalogue)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # click's message files
