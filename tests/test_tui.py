@@ -133,7 +133,8 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     ranking = lines[over[0] + 1 : over[0] + 3]  # then one line a player, best first
     assert ranking[0].startswith("  1. ") and ranking[1].startswith("  ")
     assert {"Ann", "Bot 2 (hard)"} == {line.split(". ", 1)[1].split(":")[0] for line in ranking}
-    assert lines[-4].startswith("Grill ") and lines[-1] == "Game saved to pickomino-game.json"
+    assert lines[-5].startswith("Grill ") and lines[-2] == ENGLISH("plain.analysis_offer")
+    assert lines[-1] == "> Game saved to pickomino-game.json"  # 'r' is no 'analyse': left
     assert Game.from_json(Path("pickomino-game.json").read_text()).state.is_over
 
 

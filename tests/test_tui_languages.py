@@ -17,10 +17,12 @@ from click.testing import CliRunner
 from textual.app import App
 from textual.widgets import Button, RichLog, Static
 
+from pickomino.analysis import review
 from pickomino.bots import make_bot
 from pickomino.cli import main
 from pickomino.core import Game, GameState, PickominoError, Rules
 from pickomino.i18n import catalogue
+from pickomino.i18n.review import review_lines
 from pickomino.i18n.text import ranking_lines, refusal, render_state, spaced_dice
 from pickomino.solver.advice import best_action
 from pickomino.table import Seat, SeededDice, Session, apply, next_step
@@ -30,8 +32,13 @@ from pickomino.tui.setup import new_console
 
 #: Groups of messages a player of the terminal game may see (the rest of the terminal
 #: catalogue is the command line's).
-TERMINAL_GROUPS = ("table", "status", "hint", "log", "key", "end", "save", "plain", "seat")
-GAME_GROUPS = ("worms", "dice", "action", "turn", "event", "bust", "ranking", "bot", "error")
+TERMINAL_GROUPS = (
+    "table", "status", "hint", "log", "key", "end", "save", "plain", "seat", "analysis",
+)  # fmt: skip
+GAME_GROUPS = (
+    "worms", "dice", "action", "turn", "event", "bust", "ranking", "bot", "error", "analysis",
+    "coach",
+)  # fmt: skip
 SCREEN_LINE = re.compile(r'<text [^>]*clip-path="url\(#[\w-]+-line-(\d+)\)"[^>]*>(.*?)</text>')
 
 
@@ -190,7 +197,8 @@ def test_the_end_screen_in_danish(tmp_path, words_in, english_of):
             ranking = ranking_lines(state.ranking(), names, danish)
             assert str(end.query(Static).first().content) == danish("event.game_over")
             assert shown(app, "#ranking") == "\n".join(ranking)
-            assert button_labels(app, "#end Button") == [danish("end.quit"), danish("end.back")]
+            labels = [danish("end.quit"), danish("end.analysis"), danish("end.back")]
+            assert button_labels(app, "#end Button") == labels
             worms = [danish("worms", count=count) for count in state.scores()]
             stacks = str(end.query(Static)[1].content).splitlines()
             assert all(w in row for w, row in zip(worms, stacks, strict=True))
@@ -200,6 +208,15 @@ def test_the_end_screen_in_danish(tmp_path, words_in, english_of):
                 *("  " + line for line in ranking),
             ]
             screen = screen_text(app)
+            await pilot.press("a")  # the analysis, in Danish
+            analysis = app.screen.query_one("#analysis")
+            assert analysis.border_title == danish("analysis.title")
+            text = analysis.query_one(Static)
+            while str(text.content) == danish("analysis.working"):  # made in a thread
+                await pilot.pause(0.05)
+            game_review = review(console.session.game.record)
+            assert str(text.content) == "\n".join(review_lines(game_review, danish))
+            screen += "\n" + str(text.content)
             await pilot.press("q")
         assert app.farewell == danish("save.done", path=str(tmp_path / "g.json"))
         assert english_shown("\n".join([screen, *log]), danish, english_of) == []

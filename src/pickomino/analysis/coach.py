@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pickomino.analysis.decisions import decision_at
 from pickomino.analysis.evaluator import FairPlanner, TurnView
 from pickomino.bots.strategist import Planner
-from pickomino.core import Action, Bust, GameState
+from pickomino.core import Action, BadInput, Bust, GameState
 
 #: The coach speaks up from a mistake on (see :data:`pickomino.analysis.LABELS`).
 DEFAULT_THRESHOLD = 0.05
@@ -57,10 +57,14 @@ class Coach:
 
     def advise(self, state: GameState, action: Action | str) -> Advice | None:
         """Advice on ``action`` in ``state`` when it costs at least the threshold (and is no
-        best move), else None; None too at a roll of the dice or for an illegal action."""
+        best move), else None; None too at a roll of the dice, and for an illegal action or
+        words that name none (the engine says why)."""
         if state.is_over or state.is_chance():
             return None
-        action = Action.coerce(action)
+        try:
+            action = Action.coerce(action)
+        except BadInput:
+            return None
         if action not in state.legal_actions():
             return None
         decision = decision_at(state, action.name, self.view(state))

@@ -18,7 +18,7 @@ from pickomino.cli.params import (
     fail,
     unwritable,
 )
-from pickomino.core import Game, PickominoError, RecordError, Rules
+from pickomino.core import BadInput, Game, PickominoError, RecordError, Rules
 from pickomino.i18n.text import event_lines, log_lines, render_state
 from pickomino.table import Seat, SeededDice, advance, players
 from pickomino.table.records import draw_seed, seats_meta
@@ -86,6 +86,8 @@ def show(record: Path) -> None:
 @click.option("--save", type=OutputFile(), default=None)
 @click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--plain", is_flag=True)
+@click.option("--coach", default=None)
+@click.option("--coach-threshold", type=click.FloatRange(min=0), default=5.0, show_default=True)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -96,9 +98,18 @@ def play(
     save: Path | None,
     resume: Path | None,
     plain: bool,
+    coach: str | None,
+    coach_threshold: float,
 ) -> None:
     """Play Pickomino in the terminal against bots or friends (hot seat)."""
-    from pickomino.tui.setup import default_players, fresh_save_path, new_console, resume_console
+    from pickomino.analysis import Coach
+    from pickomino.tui.setup import (
+        coached_seats,
+        default_players,
+        fresh_save_path,
+        new_console,
+        resume_console,
+    )
 
     w = words()
     if resume:
@@ -120,6 +131,12 @@ def play(
             )
         except PickominoError as error:
             fail(error, ctx.command.params[0], ctx)  # --players
+    if coach is not None:
+        try:
+            seats = coached_seats(coach, console.session.seats)
+        except BadInput as error:
+            fail(error, next(p for p in ctx.command.params if p.name == "coach"), ctx)
+        console.start_coaching(seats, Coach(coach_threshold / 100))
     save_to = save or resume or fresh_save_path()
     problem = None if save else unwritable(save_to)  # --save was checked as it was read
     if problem:

@@ -166,5 +166,5 @@ def coach_sentence(advice: Advice, words: Words) -> str:
     return words(
         COACH_WORDS[advice.bust is not None], action=advice.action, reason=advice.bust or "",
         cost=words.number(100 * advice.cost, 1), best=words.action(advice.best),
-        better=words.percent(advice.better, 0), chosen=words.percent(advice.chosen, 0),
+        better=words.percent(advice.better, 1), chosen=words.percent(advice.chosen, 1),
     )  # fmt: skip

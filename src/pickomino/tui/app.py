@@ -9,15 +9,15 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.notifications import SeverityLevel
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from pickomino.core import PickominoError
 from pickomino.i18n.text import ranking_lines
-from pickomino.tui.console import BustWarning, Console
+from pickomino.tui.console import Caution, Console
 from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
@@ -25,12 +25,40 @@ CHOICE_KEYS = "123456789wrs"
 QUIT_KEY = "ctrl+q"
 
 
+class AnalysisScreen(Screen[None]):
+    """The game's review (:meth:`Console.analysis`), made in a thread while the screen says
+    so, then scrolled with the arrow and page keys; esc goes back (named in the title)."""
+
+    BINDINGS = [Binding("escape", "dismiss", show=False), Binding("q", "app.quit", show=False)]
+    DEFAULT_CSS = """
+    #analysis { border: round $primary; height: 1fr; }
+    """
+
+    def __init__(self, console: Console) -> None:
+        super().__init__()
+        self.game_console = console
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="analysis") as scroll:
+            scroll.border_title = self.game_console.words("analysis.title")
+            yield Static(self.game_console.words("analysis.working"), markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#analysis").focus()
+        self.run_worker(self._analyse, thread=True, exclusive=True)
+
+    def _analyse(self) -> None:
+        text = "\n".join(self.game_console.analysis())
+        self.app.call_from_thread(self.query_one("#analysis Static", Static).update, text)
+
+
 class EndScreen(ModalScreen[None]):
-    """The final table and ranking, with the tie-break (R20) in words. Its keys are named on
-    its buttons (so the footer needs no words for them)."""
+    """The final table and ranking, with the tie-break (R20) in words, and the way to the
+    game's analysis. Its keys are named on its buttons (so the footer needs no words)."""
 
     BINDINGS = [
         Binding("q", "app.quit", show=False),
+        Binding("a", "analysis", show=False),
         Binding("escape", "dismiss", show=False),
     ]
 
@@ -54,13 +82,19 @@ class EndScreen(ModalScreen[None]):
             yield Static(ranking, id="ranking", markup=False)
             with Horizontal():
                 yield Button(words("end.quit"), name="quit", variant="primary")
+                yield Button(words("end.analysis"), name="analysis")
                 yield Button(words("end.back"), name="back")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.name == "quit":
             await self.app.action_quit()
+        elif event.button.name == "analysis":
+            self.action_analysis()
         else:
             self.dismiss()
+
+    def action_analysis(self) -> None:
+        self.app.push_screen(AnalysisScreen(self.game_console))
 
 
 class PickominoApp(App[None], inherit_bindings=False):
@@ -151,7 +185,7 @@ class PickominoApp(App[None], inherit_bindings=False):
             events = self.game_console.decide(command)
         except PickominoError as error:
             severity: SeverityLevel = "warning"
-            if isinstance(error, BustWarning):  # no mistake: a question
+            if isinstance(error, Caution):  # no mistake: a question
                 severity = "information"
             self.notify(self.game_console.explain(error), severity=severity, markup=False)
             return

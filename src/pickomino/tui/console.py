@@ -1,6 +1,7 @@
 """The terminal's side of a game, shared by both modes (line mode and full screen): keys
 and typed commands turned into moves, what happened turned into log lines in the player's
-language, the hint, the warning before a stop that busts, and saving on the way out.
+language, the hint, the warning before a stop that busts, the coach, the game's analysis,
+and saving on the way out.
 
 The rules stay in the engine and the turn-taking in :class:`pickomino.table.Session`: a
 key is mapped to an action name, and the session plays it or says why not.
@@ -8,13 +9,16 @@ key is mapped to an action name, and the session plays it or says why not.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from shlex import quote
 
+from pickomino.analysis import Advice, Coach, review
 from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
 from pickomino.core.actions import STOP
 from pickomino.core.events import BUST_RULES, BustReason
 from pickomino.i18n import Words
+from pickomino.i18n.review import coach_sentence, review_lines
 from pickomino.i18n.text import event_lines, log_lines, refusal
 from pickomino.table import Session
 
@@ -23,8 +27,21 @@ FACE_KEYS = ("1", "2", "3", "4", "5", "w")
 KEYS = {"r": "roll", "s": "stop"}
 
 
-class BustWarning(PickominoError):
+class Caution(PickominoError):
+    """A move refused once, with a word of warning: the same move again plays it."""
+
+
+class BustWarning(Caution):
     """A stop that would bust for certain, refused once: stopping again confirms it."""
+
+
+class CoachWarning(Caution):
+    """A coached person's move that gives away at least the coach's threshold of win
+    chance, refused once with the coach's advice: the same move again plays it."""
+
+    def __init__(self, advice: Advice) -> None:
+        super().__init__("coach", None, **advice.to_dict())
+        self.advice = advice
 
 
 class Console:
@@ -34,7 +51,11 @@ class Console:
         self.session, self.words = session, words
         turns = session.game.turns()
         self._announced = turns[-1].number if turns else 0
-        self._warned_at: int | None = None  # moves made when a busting stop was warned of
+        #: (moves made, action) when a move was last cautioned against: the same again plays
+        self._warned_at: tuple[int, str] | None = None
+        self._coach: Coach | None = None
+        self._coached: frozenset[int] = frozenset()
+        self._analysis: tuple[int, list[str]] | None = None  # (moves, lines), once asked
 
     @property
     def state(self):
@@ -58,8 +79,7 @@ class Console:
         action name); raises :class:`~pickomino.core.PickominoError` and changes nothing
         when it cannot be played now (:class:`BustWarning` the first time a stop busts)."""
         name = self.action_name(command)
-        if name == "stop":
-            self._warn_before_a_bust()
+        self._caution(name)
         return self.session.decide(name)
 
     def bot_step(self) -> list[Event]:
@@ -78,14 +98,28 @@ class Console:
             return f"keep {words}"
         return words
 
-    def _warn_before_a_bust(self) -> None:
-        """Raise :class:`BustWarning` the first time a person stops where stopping busts for
-        certain (no worm kept, R10, or a total that reaches no tile, R13): a slip of the
-        key should not cost a turn. A second stop, with no move in between, is played."""
-        reason = self.stop_busts()
-        if reason and self._warned_at != self.moves:
-            self._warned_at = self.moves
-            raise BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
+    def _caution(self, name: str) -> None:
+        """Refuse a move once with a word of warning: a coached person's move that gives away
+        at least the coach's threshold (:class:`CoachWarning`), or any person's stop that
+        busts for certain (no worm kept, R10, or a total that reaches no tile, R13;
+        :class:`BustWarning`): a slip of the key should not cost a turn. The same move
+        again, with no move in between, is played."""
+        if self._warned_at == (self.moves, name):
+            return
+        warning: Caution | None = None
+        if self._coach and self.session.waiting_person() in self._coached:
+            advice = self._coach.advise(self.state, name)
+            warning = CoachWarning(advice) if advice else None
+        reason = self.stop_busts() if name == "stop" else None
+        if warning is None and reason:
+            warning = BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
+        if warning:
+            self._warned_at = (self.moves, name)
+            raise warning
+
+    def start_coaching(self, seats: Iterable[int], coach: Coach) -> None:
+        """Let ``coach`` look at the moves of the people in ``seats`` before they are made."""
+        self._coach, self._coached = coach, frozenset(seats)
 
     def stop_busts(self) -> BustReason | None:
         """The bust reason stopping now would give (the engine's, tried on a copy), or None
@@ -108,8 +142,18 @@ class Console:
 
     # ------------------------------------------------------------------ words
     def explain(self, error: PickominoError) -> str:
-        """A refusal in words, with its rule: ``'the roll shows no 3 (R6)'``."""
+        """A refusal in words, with its rule: ``'the roll shows no 3 (R6)'``; the coach's
+        advice in its words."""
+        if isinstance(error, CoachWarning):
+            return coach_sentence(error.advice, self.words)
         return refusal(error, self.words)
+
+    def analysis(self) -> list[str]:
+        """The game's review in words (made once for the moves so far: it takes a while)."""
+        if self._analysis is None or self._analysis[0] != self.moves:
+            lines = review_lines(review(self.session.game.record), self.words)
+            self._analysis = (self.moves, lines)
+        return self._analysis[1]
 
     def narrate(self, events: list[Event]) -> list[str]:
         """Log lines for some events, with a heading when a new turn has begun."""

@@ -2,10 +2,11 @@
 
 Before each decision of a person the table is printed (``render_state``), then one command
 is read per line. A command the game cannot take prints why and is asked again; the end of
-input (or ctrl+c) quits cleanly. Bots play at once. However the game is left, it is saved
-(:meth:`Console.leave`). Commands are the same keys in every language (``1``–``5``, ``w``,
-``r``, ``s``, ``hint``, ``save``, ``help``, ``quit``); the words around them are the
-player's.
+input (or ctrl+c) quits cleanly. Bots play at once. At the end of a game, ``analyse`` prints
+its analysis (:meth:`Console.analysis`). However the game is left, it is saved
+(:meth:`Console.leave`).
+Commands are the same keys in every language (``1``–``5``, ``w``, ``r``, ``s``, ``hint``,
+``save``, ``help``, ``quit``); the words around them are the player's.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from typing import TextIO
 
 from pickomino.core import PickominoError
 from pickomino.i18n.text import render_state
-from pickomino.tui.console import BustWarning, Console
+from pickomino.tui.console import Caution, Console
+
+#: What asks for the analysis at the end of a game (in every language, like the commands).
+ANALYSE = ("analyse", "analyze", "analysis", "a")
 
 
 def run_plain(console: Console, save_to: Path, stdin: TextIO, stdout: TextIO) -> int:
@@ -32,9 +36,27 @@ def run_plain(console: Console, save_to: Path, stdin: TextIO, stdout: TextIO) ->
     _play(console, save_to, stdin, stdout, say)
     if console.state.is_over:  # the log has just said so: the table, without repeating it
         say(render_state(console.state, console.names, console.words, ranking=False))
+        _offer_analysis(console, stdin, stdout, say)
     saved, line = console.leave(save_to)
     say(line)
     return 0 if saved else 1
+
+
+def _offer_analysis(
+    console: Console, stdin: TextIO, stdout: TextIO, say: Callable[..., None]
+) -> None:
+    """At the end of a game: its analysis for ``analyse`` (it takes a moment); any other
+    answer, or none, leaves."""
+    say(console.words("plain.analysis_offer"))
+    print("> ", end="", file=stdout, flush=True)
+    try:
+        answer = stdin.readline()
+    except KeyboardInterrupt:
+        answer = ""
+    if answer.strip().lower() in ANALYSE:
+        say("", *console.analysis(), "")
+    elif not answer:
+        say("")
 
 
 def _play(
@@ -73,7 +95,7 @@ def _play(
         else:
             try:
                 say(*console.narrate(console.decide(line)))
-            except BustWarning as warning:  # no mistake: stop again to confirm
+            except Caution as warning:  # no mistake: the same move again confirms
                 say(console.explain(warning))
             except PickominoError as error:
                 say(console.explain(error), words("plain.again"))

@@ -36,6 +36,19 @@ def parse_players(text: str, words: Words) -> list[Seat]:
     return parse_seats(text, bot_name)
 
 
+def coached_seats(text: str, seats: list[Seat]) -> set[int]:
+    """The seats of the people named in ``--coach "Ann,Bob"`` (any case); a name that is
+    no person at the table (a bot, or nobody) is refused."""
+    people = {seat.name.casefold(): number for number, seat in enumerate(seats) if seat.is_person}
+    chosen = set()
+    for name in (part.strip() for part in text.split(",")):
+        if name.casefold() not in people:
+            names = [seat.name for seat in seats if seat.is_person]
+            raise BadInput("no_coach_seat", given=name[:40], names=names)
+        chosen.add(people[name.casefold()])
+    return chosen
+
+
 def default_players(words: Words) -> str:
     """You against two hard bots. You are called by your login name, so that the log's
     sentences about you read right ('ann busts at 12'), else 'Player' in your language."""
