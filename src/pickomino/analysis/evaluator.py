@@ -12,7 +12,16 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from pickomino.bots.strategist import ENDGAME_TILES, Endings, Planner, _table, win_probability
+from pickomino.bots.strategist import (
+    ENDGAME_TILES,
+    Endings,
+    Planner,
+    TurnEndings,
+    _table,
+    turn_endings,
+    win_probabilities,
+    win_probability,
+)
 from pickomino.core import Action, GameState
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.solve import TurnSolution
@@ -23,15 +32,16 @@ Chances = list[float]
 class FairPlanner(Planner):
     """The strategist's search, with every player playing their own best: where the
     strategist assumes the others play as `expected` does, a review values every player
-    alike. Leaves are valued for every seat at once and remembered (the search asks for
-    the same positions seat after seat)."""
+    alike. It remembers, by position, every seat's leaf value and how a turn can end: the
+    search asks for the same positions seat after seat, and turn after turn."""
 
     def __init__(self, limit: int = 1 << 18) -> None:
         super().__init__(limit)
         self._leaves: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._endings: dict[tuple[object, ...], TurnEndings] = {}
 
     def leaf_value(self, state: GameState, seat: int) -> float:
-        key = (state.grill_mask, *map(tuple, state.stacks), state.current)
+        key = _position(state)
         values = self._leaves.get(key)
         if values is None:
             if len(self._leaves) >= self._limit:
@@ -39,12 +49,21 @@ class FairPlanner(Planner):
             values = self._leaves[key] = leaf_values(state)
         return values[seat]
 
+    def endings(self, state: GameState) -> TurnEndings:
+        key = (state.rules, *_position(state))
+        endings = self._endings.get(key)
+        if endings is None:
+            if len(self._endings) >= self._limit >> 4:  # each holds a few dozen positions
+                self._endings.clear()
+            endings = self._endings[key] = turn_endings(state)
+        return endings
+
     def _expected_play(self, state: GameState, seat: int, turns: int) -> float:
         mover = state.current
         mine = solve(self.turn_values(state, turns))  # the mover maximises its own chance
         if state.num_players == 2:  # zero-sum: what the mover wins, the other loses
             return 1.0 - mine.start_value
-        return mine.evaluate(_table(state, ending_value(self, mover, seat, turns)))
+        return mine.evaluate(_table(self.endings(state), ending_value(self, mover, seat, turns)))
 
 
 def ending_value(planner: Planner, mover: int, seat: int, turns: int) -> Callable[[Endings], float]:
@@ -59,13 +78,18 @@ def ending_value(planner: Planner, mover: int, seat: int, turns: int) -> Callabl
     return valued
 
 
+def _position(state: GameState) -> tuple[object, ...]:
+    """What a position's values depend on between turns: the grill, the stacks, who moves."""
+    return (state.grill_mask, *map(tuple, state.stacks), state.current)
+
+
 def leaf_values(state: GameState) -> tuple[float, ...]:
     """Every seat's :func:`~pickomino.bots.strategist.win_probability` (the strategist's win
     model, exact for a finished game)."""
     if state.num_players == 2 and not state.is_over:  # the model is zero-sum for two
         first = win_probability(state, 0)
         return (first, 1.0 - first)
-    return tuple(win_probability(state, seat) for seat in range(state.num_players))
+    return win_probabilities(state)
 
 
 def lookahead(state: GameState) -> int:
@@ -89,8 +113,9 @@ class TurnView:
         self.solution: TurnSolution = solve(self.table)
         self.others: dict[int, TurnValues] = {}
         if self.players > 2:
+            endings = planner.endings(state)
             self.others = {
-                seat: _table(state, ending_value(planner, mover, seat, self.turns))
+                seat: _table(endings, ending_value(planner, mover, seat, self.turns))
                 for seat in range(self.players)
                 if seat != mover
             }

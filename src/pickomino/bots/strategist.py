@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pickomino.bots.base import register
 from pickomino.core import Action, GameState, Phase, worms_on
@@ -40,20 +41,42 @@ def win_probability(state: GameState, seat: int) -> float:
     if state.is_over:
         winners = state.winners()
         return 1 / len(winners) if seat in winners else 0.0
-    scores = state.scores()
-    others = [s for s in range(state.num_players) if s != seat]
-    lead = scores[seat] - max(scores[s] for s in others)
-    remaining = sum(worms_on(tile) for tile in state.grill) + C
-    root = math.sqrt(remaining)
-    mine = worms_on(state.stacks[seat][-1]) if state.stacks[seat] else 0
-    theirs = max((worms_on(state.stacks[s][-1]) for s in others if state.stacks[s]), default=0)
-    highest = max(state.stacks[seat], default=0)
-    highest_other = max(max(state.stacks[s], default=0) for s in others)
-    tie_break = (highest > highest_other) - (highest < highest_other)
-    x = (LEAD * lead + EXPOSED * (mine - theirs) + TIE_BREAK * tie_break) / root
-    x += (LEAD_LATE * lead + TIE_BREAK_LATE * tie_break) / remaining
-    x += MOVER if state.current == seat else -MOVER
-    return 1 / (1 + math.exp(-x))
+    return _WinModel(state).chance(seat)
+
+
+def win_probabilities(state: GameState) -> tuple[float, ...]:
+    """:func:`win_probability` of every seat (the position read once for all)."""
+    if state.is_over:
+        return tuple(win_probability(state, seat) for seat in range(state.num_players))
+    model = _WinModel(state)
+    return tuple(model.chance(seat) for seat in range(state.num_players))
+
+
+class _WinModel:
+    """The parts of a position the win model reads, for any seat's chance."""
+
+    __slots__ = ("current", "highest", "remaining", "root", "scores", "tops")
+
+    def __init__(self, state: GameState) -> None:
+        self.scores = state.scores()
+        self.tops = [worms_on(stack[-1]) if stack else None for stack in state.stacks]
+        self.highest = [max(stack, default=0) for stack in state.stacks]
+        self.remaining = sum(worms_on(tile) for tile in state.grill) + C
+        self.root = math.sqrt(self.remaining)
+        self.current = state.current
+
+    def chance(self, seat: int) -> float:
+        scores, tops, highest = self.scores, self.tops, self.highest
+        others = [s for s in range(len(scores)) if s != seat]
+        lead = scores[seat] - max(scores[s] for s in others)
+        mine = tops[seat] or 0
+        theirs = max((top for s in others if (top := tops[s]) is not None), default=0)
+        highest_other = max(highest[s] for s in others)
+        tie_break = (highest[seat] > highest_other) - (highest[seat] < highest_other)
+        x = (LEAD * lead + EXPOSED * (mine - theirs) + TIE_BREAK * tie_break) / self.root
+        x += (LEAD_LATE * lead + TIE_BREAK_LATE * tie_break) / self.remaining
+        x += MOVER if self.current == seat else -MOVER
+        return 1 / (1 + math.exp(-x))
 
 
 def _reply_claim(ending: tuple[Action | None, GameState]) -> float:
@@ -65,19 +88,37 @@ def _reply_claim(ending: tuple[Action | None, GameState]) -> float:
 Endings = list[tuple[Action | None, GameState]]
 
 
-def _table(state: GameState, value: Callable[[Endings], float]) -> TurnValues:
-    """A turn's value table from the value of each way it can end (claims or the bust);
-    totals that allow the same claims share one valuation."""
-    bust = value(state.endings(0, worm=False))
-    seen: dict[tuple[Action, ...], float] = {(): bust}
-    end, success = [], []
+@dataclass(frozen=True)
+class TurnEndings:
+    """Every way a turn can end, from the position it starts in: the bust, and the claims
+    each total allows (totals that allow the same claims share one group)."""
+
+    bust: Endings
+    groups: tuple[Endings, ...]
+    group_of: tuple[int, ...]  # per total 0..40: its group, or -1 when it claims nothing
+
+
+def turn_endings(state: GameState) -> TurnEndings:
+    seen: dict[tuple[Action, ...], int] = {(): -1}
+    groups: list[Endings] = []
+    group_of = []
     for total in range(MAX_TOTAL + 1):
         claims = state.claimable(total)
         if claims not in seen:
-            seen[claims] = value(state.endings(total))
-        end.append(seen[claims])
-        success.append(bool(claims))
-    return TurnValues(tuple(end), bust, tuple(success))
+            seen[claims] = len(groups)
+            groups.append(state.endings(total))
+        group_of.append(seen[claims])
+    return TurnEndings(state.endings(0, worm=False), tuple(groups), tuple(group_of))
+
+
+def _table(state: GameState | TurnEndings, value: Callable[[Endings], float]) -> TurnValues:
+    """A turn's value table from the value of each way it can end (claims or the bust);
+    totals that allow the same claims share one valuation."""
+    endings = state if isinstance(state, TurnEndings) else turn_endings(state)
+    bust = value(endings.bust)
+    values = [value(group) for group in endings.groups]
+    end = tuple(values[group] if group >= 0 else bust for group in endings.group_of)
+    return TurnValues(end, bust, tuple(group >= 0 for group in endings.group_of))
 
 
 class Planner:
@@ -106,6 +147,10 @@ class Planner:
         """Where the search stops: the win model (exact for a finished game)."""
         return win_probability(state, seat)
 
+    def endings(self, state: GameState) -> TurnEndings:
+        """How the turn of ``state.current`` can end (a subclass may remember them)."""
+        return turn_endings(state)
+
     def _search(self, state: GameState, seat: int, turns: int) -> float:
         if state.current == seat:
             return solve(self.turn_values(state, turns - 1)).start_value
@@ -115,7 +160,8 @@ class Planner:
         """Win chance of ``seat`` when the player to move plays this turn as `expected` does
         (the worm-gain policy, claims by worm swing), each ending valued ``turns`` ahead."""
         scored = _table(
-            state, lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns)
+            self.endings(state),
+            lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns),
         )
         return solve(TurnValues.worm_gain(state)).evaluate(scored)
 
@@ -132,7 +178,9 @@ class Planner:
         """The table for the turn of ``state.current``: each ending valued ``turns`` more
         turns ahead."""
         seat = state.current
-        return _table(state, lambda ends: max(self.value_after(s, seat, turns) for _, s in ends))
+        return _table(
+            self.endings(state), lambda ends: max(self.value_after(s, seat, turns) for _, s in ends)
+        )
 
 
 def value_after(state: GameState, seat: int, turns: int) -> float:
