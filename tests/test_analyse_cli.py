@@ -155,12 +155,18 @@ def test_the_plot_is_checked_before_any_work(tmp_path, record):
 
 
 @pytest.mark.slow  # matplotlib draws
-def test_the_plot_draws_every_player_s_chance(tmp_path, record):
+def test_the_plot_draws_every_player_s_chance(tmp_path, record, sheet):
     result = analyse(record, "--json", "--plot", tmp_path / "chart")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "chart.png").read_bytes().startswith(PNG_SIGNATURE)
     assert json.loads(result.stdout)["format"] == "pickomino-review"  # the note went aside
     assert f"Plot written to {tmp_path / 'chart.png'}" in result.stderr
+    empty = tmp_path / "empty.json"  # a sheet with nothing entered yet: one point
+    empty.write_text(json.dumps(ScoreSheet(["Ann", "Bob"]).to_dict()))
+    for source in (sheet, empty):
+        result = analyse(source, "--plot", tmp_path / "sheet.svg")
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / "sheet.svg").read_text().startswith("<?xml")
 
 
 # ------------------------------------------------------------------- a score sheet

@@ -172,6 +172,14 @@ def test_an_unfinished_game_is_reviewed_up_to_its_last_move():
         assert explained == pytest.approx(player.result) and 0 < player.result < 1
 
 
+def test_a_game_not_begun_has_its_start_only():
+    game_review = review(Game(["Ann", "Bob", "Cy"]).record)
+    assert not game_review.finished and game_review.decisions == [] and game_review.rolls == []
+    assert game_review.chances == [[p.start for p in game_review.players]]
+    assert sum(game_review.chances[0]) == pytest.approx(1.0)
+    assert all(p.result == p.start and p.accuracy == 100.0 for p in game_review.players)
+
+
 def test_reviewing_does_not_change_the_record():
     game = played(["simple", "expected"], seed=8)
     before = game.to_json()

@@ -100,13 +100,13 @@ class SheetReview:
 
     @property
     def chances(self) -> list[Chances]:
-        """Everyone's chance before every turn, and after the last (a chart's points)."""
-        return [turn.before for turn in self.turns] + [self.turns[-1].after] if self.turns else []
+        """Everyone's chance before every turn, and now (a chart's points)."""
+        return [turn.before for turn in self.turns] + [[p.result for p in self.players]]
 
     @property
     def chart_turns(self) -> list[int]:
         """The turn of each point of :attr:`chances` (the last: the turn after the sheet's)."""
-        return [turn.turn for turn in self.turns] + [self.turns[-1].turn + 1] if self.turns else []
+        return [turn.turn for turn in self.turns] + [len(self.turns) + 1]
 
     def to_dict(self, seat: int | None = None) -> dict[str, object]:
         """The review as JSON data; with ``seat``, that player's luck and turns only."""
