@@ -17,8 +17,8 @@ from pickomino.bots.strategist import (
     Endings,
     Planner,
     TurnEndings,
-    _table,
     turn_endings,
+    value_table,
     win_probabilities,
     win_probability,
 )
@@ -27,6 +27,9 @@ from pickomino.solver import TurnValues, solve
 from pickomino.solver.solve import TurnSolution
 
 Chances = list[float]
+#: How many turns' endings the search keeps (each holds a few dozen positions; a 5-player
+#: game's review visits about 1,200).
+ENDINGS_KEPT = 4096
 
 
 class FairPlanner(Planner):
@@ -53,7 +56,7 @@ class FairPlanner(Planner):
         key = (state.rules, *_position(state))
         endings = self._endings.get(key)
         if endings is None:
-            if len(self._endings) >= self._limit >> 4:  # each holds a few dozen positions
+            if len(self._endings) >= ENDINGS_KEPT:
                 self._endings.clear()
             endings = self._endings[key] = turn_endings(state)
         return endings
@@ -63,7 +66,9 @@ class FairPlanner(Planner):
         mine = solve(self.turn_values(state, turns))  # the mover maximises its own chance
         if state.num_players == 2:  # zero-sum: what the mover wins, the other loses
             return 1.0 - mine.start_value
-        return mine.evaluate(_table(self.endings(state), ending_value(self, mover, seat, turns)))
+        return mine.evaluate(
+            value_table(self.endings(state), ending_value(self, mover, seat, turns))
+        )
 
 
 def ending_value(planner: Planner, mover: int, seat: int, turns: int) -> Callable[[Endings], float]:
@@ -115,7 +120,7 @@ class TurnView:
         if self.players > 2:
             endings = planner.endings(state)
             self.others = {
-                seat: _table(endings, ending_value(planner, mover, seat, self.turns))
+                seat: value_table(endings, ending_value(planner, mover, seat, self.turns))
                 for seat in range(self.players)
                 if seat != mover
             }

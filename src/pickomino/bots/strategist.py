@@ -111,7 +111,7 @@ def turn_endings(state: GameState) -> TurnEndings:
     return TurnEndings(state.endings(0, worm=False), tuple(groups), tuple(group_of))
 
 
-def _table(state: GameState | TurnEndings, value: Callable[[Endings], float]) -> TurnValues:
+def value_table(state: GameState | TurnEndings, value: Callable[[Endings], float]) -> TurnValues:
     """A turn's value table from the value of each way it can end (claims or the bust);
     totals that allow the same claims share one valuation."""
     endings = state if isinstance(state, TurnEndings) else turn_endings(state)
@@ -159,7 +159,7 @@ class Planner:
     def _expected_play(self, state: GameState, seat: int, turns: int) -> float:
         """Win chance of ``seat`` when the player to move plays this turn as `expected` does
         (the worm-gain policy, claims by worm swing), each ending valued ``turns`` ahead."""
-        scored = _table(
+        scored = value_table(
             self.endings(state),
             lambda ends: self.value_after(max(ends, key=_reply_claim)[1], seat, turns),
         )
@@ -178,7 +178,7 @@ class Planner:
         """The table for the turn of ``state.current``: each ending valued ``turns`` more
         turns ahead."""
         seat = state.current
-        return _table(
+        return value_table(
             self.endings(state), lambda ends: max(self.value_after(s, seat, turns) for _, s in ends)
         )
 

@@ -84,8 +84,14 @@ class TurnSolution:
 
     @cached_property
     def _fresh_ending(self) -> tuple[np.ndarray, float]:
-        """How a fresh turn played with this policy ends: P(worm and total T), P(bust)."""
+        """How a fresh turn played with this policy ends: P(worm and total T), P(bust).
+        The policy's targets it needs are let go again unless an outlook already kept them:
+        a solution kept only to be evaluated (most of those in the cache) then holds a few
+        kilobytes instead of a few hundred."""
+        keep_targets = self._targets is not None
         outlook = self.outlook(self.graph.start)
+        if not keep_targets:
+            self._targets = None
         return np.asarray(outlook.end_totals), outlook.bust_no_new_face + outlook.bust_no_worm
 
     def evaluate(self, other: TurnValues) -> float:
