@@ -8,6 +8,7 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from test_tui_languages import noting
 from textual.widgets import Button, Static
 
 from pickomino.analysis import Coach, review
@@ -87,6 +88,24 @@ def test_a_move_in_between_makes_the_coach_ask_again():
     console.decide("5")  # another move is judged on its own (the best: played)
     with pytest.raises(CoachWarning):
         console.decide("s")
+
+
+def test_the_full_screen_coach_speaks_in_a_note_and_the_same_key_again_plays(tmp_path):
+    console = console_for(AT_STAKE)
+    console.start_coaching([0], Coach())
+    app = PickominoApp(console, speed=0, save_to=tmp_path / "g.json")
+    notes = noting(app)
+    moves = list(console.session.game.record.moves)
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s")
+            assert console.session.game.record.moves == moves
+            assert notes[-1].startswith("Coach: “stop” busts now")
+            await pilot.press("s")
+            assert console.session.game.record.moves == [*moves, "stop"]
+
+    asyncio.run(drive())
 
 
 def test_play_coaches_the_people_it_names(tmp_path):
