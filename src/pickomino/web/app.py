@@ -79,6 +79,7 @@ from pickomino.web.protocol import (
     TOO_MANY,
     Act,
     BadMessage,
+    CoachRequest,
     Hint,
     RateLimit,
     Sync,
@@ -522,6 +523,11 @@ async def _serve_client(
             elif isinstance(parsed, Hint):
                 try:
                     await send(json.dumps(room.hint(seat)))
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
+            elif isinstance(parsed, CoachRequest):
+                try:
+                    await send(json.dumps(await room.coach_advice(seat)))
                 except Refused as refusal:
                     await send(refusal_message(refusal))
             elif isinstance(parsed, Sync):
