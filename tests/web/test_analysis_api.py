@@ -12,7 +12,7 @@ import pytest
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
-from pickomino.analysis import LABEL_NAMES, review
+from pickomino.analysis import LABEL_NAMES, LABELS, review
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
@@ -61,11 +61,12 @@ def test_a_finished_game_is_reviewed_as_data(client, database):
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["seats"] == ["Ann", "Robo"]
+    assert data["thresholds"] == dict(LABELS)
     assert words_in(data, {"Ann", "Robo"}) == []  # ids and numbers: the page words them
 
     moves = game.record.moves
     assert len(data["chances"]) == len(data["turns"]) == len(moves) + 1
-    assert all(len(chances) == 2 and all(0 <= c <= 1 for c in chances) for chances in data["chances"])
+    assert all(len(cs) == 2 and all(0 <= c <= 1 for c in cs) for cs in data["chances"])
     results = [player["result"] for player in data["players"]]
     assert data["chances"][-1] == results and sorted(results) in ([0, 1], [0.5, 0.5])
 

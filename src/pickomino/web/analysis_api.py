@@ -4,8 +4,9 @@ The review is :func:`pickomino.analysis.review` as data (no words: the page says
 player's win chance after every move (``chances``, with the ``turns`` they belong to), each
 decision with its choices, cost and label, and each player's account (accuracy, labels,
 skill, luck, the others' play, drift). Each decision also carries the dice it was made on
-(``dice``: the roll to keep from, the kept dice and their total), so the page can show it.
-Chances are 0..1, rounded to 4 places.
+(``dice``: the roll to keep from, the kept dice and their total), so the page can show it,
+and ``thresholds`` gives each label's least cost. Chances and costs are 0..1, rounded to 4
+places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–4 s of one core: it is computed in a worker thread,
@@ -24,7 +25,7 @@ from typing import Any, cast
 
 from fastapi import APIRouter, Request
 
-from pickomino.analysis import review
+from pickomino.analysis import LABELS, review
 from pickomino.core import Game, GameRecord, Phase
 from pickomino.web.errors import refused
 from pickomino.web.forms import client_address
@@ -47,6 +48,7 @@ def review_data(record: GameRecord) -> Review:
     dice = _dice_before(record, {decision["move"] for decision in decisions})
     for decision in decisions:
         decision["dice"] = dice[decision["move"]]
+    data["thresholds"] = dict(LABELS)
     return cast(Review, _rounded(data))
 
 
