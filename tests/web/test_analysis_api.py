@@ -17,7 +17,7 @@ from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import analysis_api, create_app
-from pickomino.web.analysis_api import Reviews
+from pickomino.web.analysis_api import Reviews, verdict
 from pickomino.web.store import SeatRow, Store
 
 from .clients import refused_http
@@ -79,17 +79,33 @@ def test_a_finished_game_is_reviewed_as_data(client, database):
         assert values == sorted(values, reverse=True)  # the best first
         chosen = next(c["value"] for c in choices if c["action"] == decision["action"])
         assert decision["cost"] == pytest.approx(values[0] - chosen, abs=2e-4)
-        dice = decision["dice"]
         if decision["action"].startswith("keep "):  # kept from the roll shown
-            assert decision["action"][-1] in dice["roll"]
-        assert len(dice["kept"]) <= 8 and dice["total"] >= 0
+            assert decision["action"][-1] in decision["roll"]
+        else:
+            assert decision["roll"] == ""
+        assert len(decision["kept"]) <= 8 and decision["total"] >= 0
 
     expected = review(game.record).to_dict()
     for player, exact in zip(data["players"], expected["players"], strict=True):  # type: ignore[arg-type]
         assert player["accuracy"] == pytest.approx(exact["accuracy"], abs=1e-3)
         assert player["labels"] == exact["labels"] and sum(player["labels"].values()) > 0
+        assert player["verdict"] == verdict(player["luck"], player["skill"], player["others"])
         terms = player["skill"] + player["luck"] + player["others"] + player["drift"]
         assert player["result"] - player["start"] == pytest.approx(terms, abs=ROUNDING)
+
+
+@pytest.mark.parametrize(
+    ("luck", "skill", "others", "said"),
+    [
+        (0.40, -0.10, 0.05, "luck"),  # the dice moved the chance over twice as much
+        (0.20, -0.05, -0.05, "luck"),  # exactly twice: still mostly luck
+        (0.10, -0.15, 0.05, "skill"),
+        (0.10, -0.05, 0.02, "both"),
+        (0.0, 0.0, 0.0, "both"),  # nothing moved it
+    ],
+)
+def test_a_result_is_said_to_be_mostly_luck_mostly_skill_or_both(luck, skill, others, said):
+    assert verdict(luck, skill, others) == said
 
 
 def test_analysing_changes_neither_the_record_nor_the_stored_game(client, database):

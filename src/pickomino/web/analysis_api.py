@@ -1,12 +1,14 @@
 """A finished game's review for the browser's Analysis view: ``GET /api/games/{id}/analysis``.
 
 The review is :func:`pickomino.analysis.review` as data (no words: the page says them): every
-player's win chance after every move (``chances``, with the ``turns`` they belong to), each
-decision with its choices, cost and label, and each player's account (accuracy, labels,
-skill, luck, the others' play, drift). Each decision also carries the dice it was made on
-(``dice``: the roll to keep from, the kept dice and their total), so the page can show it,
-and ``thresholds`` gives each label's least cost. Chances and costs are 0..1, rounded to 4
-places.
+player's chance of winning after every move (``chances``, with the ``turns`` they belong to),
+each decision with its choices, cost and label, and each player's account (accuracy, labels,
+skill, luck, the others' play, drift) with its ``verdict``: ``luck`` when the dice moved the
+player's chance at least twice as much as the decisions at the table did (the player's own
+and the others', each counted by its size), ``skill`` in the opposite case, else ``both``.
+Each decision also says where it was made: the dice ``kept`` before it, their ``total`` and,
+for a keep, the ``roll`` (dice as in a record: ``"35WW"``); ``thresholds`` gives each label's
+least cost. Chances and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–4 s of one core: it is computed in a worker thread,
@@ -26,17 +28,18 @@ from typing import Any, cast
 from fastapi import APIRouter, Request
 
 from pickomino.analysis import LABELS, review
-from pickomino.core import Game, GameRecord, Phase
+from pickomino.core import Game, GameRecord, Phase, format_dice
 from pickomino.web.errors import refused
 from pickomino.web.forms import client_address
 from pickomino.web.protocol import RateLimits
 from pickomino.web.room import Room
-from pickomino.web.view import dice_list
 
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
 KEPT = 32
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
+#: A result is mostly luck when the dice's share of what moved the chance is this or more.
+MOSTLY = 2 / 3
 
 Review = dict[str, object]
 
@@ -45,23 +48,33 @@ def review_data(record: GameRecord) -> Review:
     """The review of ``record`` as the API sends it (the record is not changed)."""
     data = review(record).to_dict()
     decisions = cast(list[dict[str, Any]], data["decisions"])
-    dice = _dice_before(record, {decision["move"] for decision in decisions})
+    where = _situations(record, {decision["move"] for decision in decisions})
     for decision in decisions:
-        decision["dice"] = dice[decision["move"]]
+        decision.update(where[decision["move"]])
+    for player in cast(list[dict[str, Any]], data["players"]):
+        player["verdict"] = verdict(player["luck"], player["skill"], player["others"])
     data["thresholds"] = dict(LABELS)
     return cast(Review, _rounded(data))
 
 
-def _dice_before(record: GameRecord, moves: set[int]) -> dict[int, dict[str, object]]:
-    """The dice on the table before each of ``moves`` (indices into the record)."""
+def verdict(luck: float, skill: float, others: float) -> str:
+    """Mostly ``luck``, mostly ``skill`` (the decisions at the table), or ``both`` alike."""
+    moved = abs(luck) + abs(skill) + abs(others)
+    share = abs(luck) / moved if moved else 0.5  # the dice's share of what moved the chance
+    return "luck" if share >= MOSTLY else "skill" if share <= 1 - MOSTLY else "both"
+
+
+def _situations(record: GameRecord, moves: set[int]) -> dict[int, dict[str, object]]:
+    """Where each of ``moves`` (indices into the record) was decided: the dice kept, their
+    total and the roll to keep from (none when rolling on or stopping, or claiming)."""
     game, found = Game(record.seats, record.rules, record.start_player), {}
     for number, move in enumerate(record.moves):
         if number in moves:
             state = game.state
             found[number] = {
-                "roll": dice_list(state.roll) if state.phase is Phase.KEEP else [],
-                "kept": dice_list(state.kept_counts()),
+                "kept": format_dice(state.kept_counts()),
                 "total": state.total,
+                "roll": format_dice(state.roll) if state.phase is Phase.KEEP else "",
             }
         game.push(move)
     return found

@@ -45,21 +45,23 @@ class Coach:
             return await asyncio.to_thread(self._advice, state.copy(), seq)
 
     def _advice(self, state: GameState, seq: int) -> dict[str, object]:
-        choices = self._view_of(state).choices(state)
-        best = choices[0].value
+        view, mover = self._view_of(state), state.current
+        values = {action.name: view.after(state, action)[mover] for action in state.legal_actions()}
+        ranked = sorted(values, key=lambda action: -values[action])
+        best = values[ranked[0]]
         return {
             "type": "coach",
             "seq": seq,
-            "best": choices[0].action,
+            "best": ranked[0],
             "choices": [
                 {
-                    "action": choice.action,
-                    "value": choice.value,
-                    "cost": best - choice.value,
-                    "label": label_of(best - choice.value),
-                    "busts": busts(state, choice.action),
+                    "action": action,
+                    "value": values[action],
+                    "cost": best - values[action],
+                    "label": label_of(best - values[action]),
+                    "busts": busts(state, action),
                 }
-                for choice in choices
+                for action in ranked
             ],
         }
 

@@ -2,7 +2,7 @@
 // every player's chance of winning over the turns, each player's account (accuracy, the
 // labels of their decisions, and where their chance went: own decisions, luck, the others'
 // decisions), the viewer's first, and the decisions with their labels: the notable ones
-// (inaccuracy and worse) or all. A decision clicked shows its turn in the replay, with every
+// (inaccuracy and worse) or all. The labels' words are the game's (game.json), for every face. A decision clicked shows its turn in the replay, with every
 // choice's chance of winning, the best and the chosen one marked.
 // The review costs the server seconds, so it is made when asked for, not for every visit.
 
@@ -104,14 +104,17 @@ function chanceChart(review, names, frames) {
   });
 }
 
+// Mostly luck, mostly skill or both (the server's verdict), in words.
+const VERDICTS = {
+  luck: "analysis.summary.luck",
+  skill: "analysis.summary.skill",
+  both: "analysis.summary.both",
+};
+
 function playerCard(player, names) {
   const name = names[player.seat];
-  const moreLuck = Math.abs(player.luck) > Math.abs(player.skill);
-  const summary = t(moreLuck ? "analysis.summary.luck" : "analysis.summary.skill", {
-    name,
-    luck: points(player.luck),
-    skill: points(player.skill),
-  });
+  const [luck, skill, others] = [points(player.luck), points(player.skill), points(player.others)];
+  const summary = t(VERDICTS[player.verdict], { name, luck, skill, others });
   return h(
     "article",
     { class: `analysis-player seat-${player.seat}`, testid: "analysis-player", data: { seat: player.seat } },
@@ -240,8 +243,8 @@ function decisionRow(decision, names, selected, onClick) {
 
 /** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
 function explain(node, decision, names) {
-  const { roll, kept, total } = decision.dice;
-  const dice = roll.length
+  const { roll, kept, total } = decision;
+  const dice = roll
     ? t("analysis.dice", { roll: spacedDice(roll), kept: spacedDice(kept), total })
     : t("analysis.dice_kept", { kept: spacedDice(kept), total });
   const best = decision.choices[0];
