@@ -41,8 +41,9 @@ class Coach:
         """The choices at ``state`` (version ``seq`` of the game), best first."""
         if not state.legal_actions():
             return no_advice(seq)
+        state = state.copy()  # as it is at ``seq``: the game may move on while this waits
         async with self._lock:
-            return await asyncio.to_thread(self._advice, state.copy(), seq)
+            return await asyncio.to_thread(self._advice, state, seq)
 
     def _advice(self, state: GameState, seq: int) -> dict[str, object]:
         view, mover = self._view_of(state), state.current
