@@ -39,6 +39,8 @@ SEAT = {"name", "bot", "claimed", "open", "online"}
 TABLE = {"grill", "stacks", "worms", "current", "turn", "phase", "roll", "kept", "total"}
 TABLE |= {"dice_left", "over"}
 HINT_ROW = {"action", "tile", "worms", "bust"}
+COACH = {"type", "seq", "best", "choices"}
+COACH_CHOICE = {"action", "value", "cost", "label", "busts"}
 
 
 def texts(value: Any) -> Iterator[str]:
@@ -111,6 +113,10 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
     elif kind == "hint":
         assert set(message) == {"type", "seq", "rows"}, message
         assert all(set(row) == HINT_ROW for row in message["rows"]), message
+    elif kind == "coach":
+        assert set(message) == COACH, message
+        assert all(set(choice) == COACH_CHOICE for choice in message["choices"]), message
+        assert all(choice["busts"] in (None, *BUST_RULES) for choice in message["choices"])
     elif kind == "presence":
         assert set(message) == {"type", "online"}, message
     elif kind == "welcome":

@@ -14,7 +14,8 @@ HTTP:
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
-  ended); ``GET /api/games/{id}/replay`` frames;
+  ended); ``GET /api/games/{id}/replay`` frames; ``GET /api/games/{id}/analysis`` the review
+  of a finished game (:mod:`pickomino.web.analysis_api`);
 - ``GET /keeper`` the score keeper for a game with the real box (API in
   :mod:`pickomino.web.keeper_api`).
 - ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
@@ -55,6 +56,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.web.analysis_api import analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
@@ -77,6 +79,7 @@ from pickomino.web.protocol import (
     TOO_MANY,
     Act,
     BadMessage,
+    CoachRequest,
     Hint,
     RateLimit,
     Sync,
@@ -259,6 +262,9 @@ def create_app(
 
     app.include_router(keeper_router(store, limit_creations))
     app.include_router(words_router())
+    app.include_router(
+        analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
+    )
 
     @app.get("/api/options")
     async def options() -> dict[str, object]:
@@ -517,6 +523,11 @@ async def _serve_client(
             elif isinstance(parsed, Hint):
                 try:
                     await send(json.dumps(room.hint(seat)))
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
+            elif isinstance(parsed, CoachRequest):
+                try:
+                    await send(json.dumps(await room.coach_advice(seat)))
                 except Refused as refusal:
                     await send(refusal_message(refusal))
             elif isinstance(parsed, Sync):

@@ -8,6 +8,8 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   saw, so a double click on a stale view is refused instead of played twice;
 - ``{"type": "hint"}``: the solver's view of the current choices (to the sender only, and
   only to the player to move);
+- ``{"type": "coach"}``: the win chance of each current choice, its cost and label (to the
+  sender only, and only to the player to move; see :mod:`pickomino.web.coaching`);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
 
@@ -18,7 +20,7 @@ after connecting or a sync, then only the new ones; an entry is a turn's heading
 ``{"type": "turn", "turn": 3, "seat": 1}`` or an event such as ``{"type": "kept", "seat": 1,
 "face": "W", "count": 3, "total": 15}``, see :func:`pickomino.core.events.event_dict`),
 ``presence`` (``{"type": "presence", "online": [true, false, …]}``, per seat, when a player
-comes or goes), ``hint``, ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
+comes or goes), ``hint``, ``coach``, ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
 The server closes a connection with one of these codes (after an ``error`` saying why, when
@@ -32,7 +34,7 @@ Act(type='act', action='keep W', seq=3)
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-pickomino.web.protocol.BadMessage: unknown message type dance; send act, hint, ping or sync
+pickomino.web.protocol.BadMessage: unknown message type dance; send act, coach, hint, ping or sync
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class CoachRequest(_Message):
+    type: Literal["coach"]
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
@@ -78,10 +84,10 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
-Message = Act | Hint | Ping | Sync
+Message = Act | Hint | CoachRequest | Ping | Sync
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 _adapter: TypeAdapter[Message] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "hint", "ping", "sync")
+_TYPES = ("act", "coach", "hint", "ping", "sync")
 
 
 def parse_message(text: str) -> Message:

@@ -24,6 +24,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries, standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step
+from pickomino.web.coaching import Coach, no_advice
 from pickomino.web.errors import Refused
 from pickomino.web.store import SeatRow, Store, StoredGame
 from pickomino.web.view import table_view
@@ -65,6 +66,7 @@ class Room:
         self._log = log_entries(game.history)
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
+        self.coach = Coach()
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
 
@@ -376,3 +378,11 @@ class Room:
             raise Refused("hint_not_yours")
         rows = self.session.hint_rows() if self.status == "playing" else []
         return {"type": "hint", "seq": self.seq, "rows": [vars(row) for row in rows]}
+
+    async def coach_advice(self, seat: int | None) -> dict[str, object]:
+        """The coach's values of the choices, for the player to move only, like a hint."""
+        if self.status == "playing" and seat != self.game.state.current:
+            raise Refused("coach_not_yours")
+        if self.status != "playing":
+            return no_advice(self.seq)
+        return await self.coach.advice(self.game.state, self.seq)

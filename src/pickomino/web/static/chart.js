@@ -15,11 +15,14 @@ function yScale(max) {
 
 /**
  * `series` are [{name, values, className}] (values per step, all the same length);
- * `labels[i]` names step i on the x axis. Returns {node, mark(i)}.
+ * `labels[i]` names step i on the x axis. The y axis reaches the highest value, or `top`
+ * (in steps of `step`) when given; `shown` writes each line's last value in the legend.
+ * Returns {node, mark(i)}.
  */
-export function lineChart({ series, labels, title }) {
+export function lineChart({ series, labels, title, top: fixedTop, step: fixedStep, shown = String }) {
   const steps = Math.max(1, labels.length - 1);
-  const { top, step } = yScale(Math.max(1, ...series.flatMap((line) => line.values)));
+  const highest = Math.max(1, ...series.flatMap((line) => line.values));
+  const { top, step } = fixedTop ? { top: fixedTop, step: fixedStep } : yScale(highest);
   const x = (i) => PAD.left + (i / steps) * (W - PAD.left - PAD.right);
   const y = (v) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
   const every = Math.max(1, Math.ceil(labels.length / 8)); // at most ~8 x labels
@@ -68,7 +71,7 @@ export function lineChart({ series, labels, title }) {
         h("span", { class: "swatch" }),
         line.name,
         " ",
-        h("strong", {}, String(line.values.at(-1))),
+        h("strong", {}, shown(line.values.at(-1))),
       ),
     ),
   );

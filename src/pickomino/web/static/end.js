@@ -1,7 +1,9 @@
 // The end-of-game panel: whether you won (when you played), the ranking with its tie-break
 // (or, for an abandoned game, that it stopped), every player's worms over the turns, the
-// replay and the record to download. It takes the place of the live table (see style.css).
+// replay and the record to download, and for a finished game its Analysis (analysis.js),
+// whose decisions open in the replay. It takes the place of the live table (see style.css).
 
+import { analysisSection } from "./analysis.js";
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
@@ -75,9 +77,27 @@ export async function showEnd(node, gameId, state, seat) {
       values: frames.map((frame) => frame.table.worms[n]),
     })),
   });
+  const followers = [chart.mark]; // the charts' markers follow the replay's step
+  const replay = replayViewer(frames, names, (i) => followers.forEach((follow) => follow(i)));
+  const detail = h("section", { class: "analysis-detail card", testid: "analysis-detail", hidden: true });
+  const analysis = state.table.over
+    ? analysisSection({
+        gameId,
+        names,
+        seat,
+        frames,
+        replay: { ...replay, follow: (follow) => followers.push(follow) },
+        detail,
+      })
+    : null;
   fill(
     body,
-    h("section", { class: "chart-area" }, h("h3", {}, t("chart.heading")), chart.node),
-    replayViewer(frames, names, chart.mark),
+    h(
+      "div",
+      { class: "end-main" },
+      h("section", { class: "chart-area" }, h("h3", {}, t("chart.heading")), chart.node),
+      analysis,
+    ),
+    h("div", { class: "end-side" }, replay.node, detail),
   );
 }

@@ -4,6 +4,7 @@
 // Once this browser keeps the link's token, the address bar shows the bare game address,
 // so that copying the address does not give the seat away.
 
+import { createCoach } from "./coach.js";
 import { fill, h } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
@@ -44,6 +45,7 @@ await loadWords();
 setupNotice();
 setupAnimationToggle();
 highlightSameFaces($("roll"));
+const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
 const send = connect(socketUrl(), { onMessage, onStatus });
 
 // The token stays in this browser's storage; if the storage is off, the address keeps it
@@ -85,9 +87,16 @@ function onMessage(message) {
         renderHint($("hint"), message.rows);
       }
       break;
+    case "coach":
+      coach.hear(message);
+      break;
     case "error":
       // Before any state, an error is the refusal of the connection itself (bad token,
       // unknown game): the fatal panel shows it once the socket closes.
+      if (message.id === "coach_not_yours") {
+        coach.refused();
+        break;
+      }
       lastError = message;
       busy = false;
       if (state) {
@@ -116,7 +125,12 @@ function showFatal() {
   $("fatal").hidden = false;
 }
 
+// A move the person chose: the coach, if on, may warn first and ask to confirm.
 function act(action) {
+  if (!busy) coach.guard(action, () => play(action));
+}
+
+function play(action) {
   if (busy) return;
   if (!send({ type: "act", action, seq: state.seq })) {
     notice(t("table.offline"));
@@ -160,6 +174,7 @@ function render() {
     keep: mine ? (face) => act(`keep ${face}`) : null,
     fresh,
   });
+  coach.update(state, mine, seat !== null && !table.over && state.status !== "abandoned");
   $("controls").hidden = !mine;
   if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;

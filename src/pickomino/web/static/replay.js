@@ -6,7 +6,11 @@ import { t } from "./i18n.js";
 import { entryLines } from "./log.js";
 import { renderGrill, renderPlayers } from "./table.js";
 
-/** `frames` come from /api/games/{id}/replay; `onStep(i)` hears every move of the slider. */
+/**
+ * `frames` come from /api/games/{id}/replay; `onStep(i)` hears every step shown. Returns
+ * {node, show(i), step()}: `show` goes to step i (from outside too: the analysis), `step`
+ * is the one shown.
+ */
 export function replayViewer(frames, names, onStep = () => {}) {
   const seats = names.map((name) => ({ name }));
   const last = frames.length - 1;
@@ -54,7 +58,7 @@ export function replayViewer(frames, names, onStep = () => {}) {
   slider.addEventListener("input", () => show(Number(slider.value)));
   show(last);
 
-  return h(
+  const node = h(
     "section",
     { class: "replay", testid: "replay" },
     h("h3", {}, t("replay.title")),
@@ -63,4 +67,5 @@ export function replayViewer(frames, names, onStep = () => {}) {
     h("div", { class: "replay-table", testid: "replay-table" }, grill, players),
     lines,
   );
+  return { node, show, step: () => Number(slider.value) };
 }

@@ -1,6 +1,7 @@
 // What this browser remembers between visits: the seat token of each game (so /games/{id}
 // alone reopens your seat), the invite links of games created here, the last name typed,
-// whether dice roll with an animation, and the language chosen (i18n.js). localStorage may
+// whether dice roll with an animation, whether the coach is on (and from which label it
+// warns), and the language chosen (i18n.js). localStorage may
 // be off (private modes): then nothing is remembered and nothing breaks.
 
 export function read(key) {
@@ -53,4 +54,14 @@ export function animationOn() {
 
 export function saveAnimation(on) {
   write("pickomino.animate", on);
+}
+
+/** The coach: {on, from}; off by default, warning from a mistake (`labels`: the choices). */
+export function coachSettings(labels) {
+  const kept = read("pickomino.coach") || {};
+  return { on: kept.on === true, from: labels.includes(kept.from) ? kept.from : "mistake" };
+}
+
+export function saveCoach(settings) {
+  write("pickomino.coach", settings);
 }

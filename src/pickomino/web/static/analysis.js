@@ -1,0 +1,293 @@
+// The Analysis of a finished game (GET /api/games/{id}/analysis, data only, worded here):
+// every player's chance of winning over the turns, each player's account (accuracy, the
+// labels of their decisions, and where their chance went: own decisions, luck, the others'
+// decisions), the viewer's first, and the decisions with their labels: the notable ones
+// (inaccuracy and worse) or all. The labels' words are the game's (game.json), for every face. A decision clicked shows its turn in the replay, with every
+// choice's chance of winning, the best and the chosen one marked.
+// The review costs the server seconds, so it is made when asked for, not for every visit.
+
+import { getJSON } from "./api.js";
+import { lineChart } from "./chart.js";
+import { fill, h } from "./dom.js";
+import { number, percent, signed, t } from "./i18n.js";
+import { spacedDice } from "./events.js";
+import { actionLabel } from "./words.js";
+
+// Worst last; a decision from "inaccuracy" on is notable. Words written out whole.
+export const LABELS = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const LABEL_WORDS = {
+  best: "analysis.label.best",
+  good: "analysis.label.good",
+  inaccuracy: "analysis.label.inaccuracy",
+  mistake: "analysis.label.mistake",
+  blunder: "analysis.label.blunder",
+};
+const NOTABLE = LABELS.indexOf("inaccuracy");
+const ACCOUNT = [
+  ["skill", "analysis.skill"],
+  ["luck", "analysis.luck"],
+  ["others", "analysis.others"],
+  ["drift", "analysis.drift"],
+];
+
+/** Points of win chance (0..1 → 0..100), signed, one decimal: "+23.0", "−8.2". */
+const points = (chance) => signed(chance * 100, 1);
+
+/** A label as a coloured badge. */
+export function labelBadge(label) {
+  return h("span", { class: `badge label label-${label}`, testid: "label", data: { label } }, t(LABEL_WORDS[label]));
+}
+
+/**
+ * The Analysis section: a button that asks for the review, then the view. `replay` is the
+ * end screen's replay ({show(i), step(), follow(fn)}: follow hears every step it shows);
+ * `detail` is a node beside the replay where a clicked decision is explained.
+ */
+export function analysisSection({ gameId, names, seat, frames, replay, detail }) {
+  const body = h("div", { class: "analysis-body", testid: "analysis-body" });
+  const open = h("button", { type: "button", class: "btn primary", testid: "analysis-open" }, t("analysis.open"));
+  open.addEventListener("click", async () => {
+    open.remove();
+    fill(body, h("p", { class: "placeholder" }, t("analysis.loading")));
+    let review;
+    try {
+      review = await getJSON(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+    } catch (error) {
+      fill(body, h("p", { class: "error", testid: "analysis-error" }, t("analysis.failed", { why: error.message })));
+      return;
+    }
+    fill(body, ...analysisView(review, { names, seat, frames, replay, detail }));
+  });
+  return h(
+    "section",
+    { class: "analysis", testid: "analysis" },
+    h("h3", {}, t("analysis.title")),
+    h("p", { class: "muted" }, t("analysis.about")),
+    open,
+    body,
+  );
+}
+
+function analysisView(review, { names, seat, frames, replay, detail }) {
+  const chart = chanceChart(review, names, frames);
+  chart.mark(replay.step());
+  replay.follow(chart.mark);
+  const order = review.players.map((player) => player.seat);
+  order.sort((a, b) => (a === seat ? -1 : b === seat ? 1 : a - b)); // the viewer's first
+  return [
+    h("section", { class: "chart-area" }, h("h4", {}, t("analysis.chart_heading")), chart.node),
+    h(
+      "section",
+      { class: "analysis-players" },
+      h("h4", {}, t("analysis.players")),
+      order.map((n) => playerCard(review.players[n], names)),
+    ),
+    decisionList(review, { names, frames, replay, detail }),
+  ];
+}
+
+/** Everyone's chance of winning at the start and after each turn, as the replay steps. */
+function chanceChart(review, names, frames) {
+  const last = new Map(review.turns.map((turn, k) => [turn, k])); // a turn's last entry
+  const at = (frame, i) => review.chances[i === 0 ? 0 : last.get(frame.turn) ?? review.chances.length - 1];
+  return lineChart({
+    title: t("analysis.chart_title"),
+    labels: frames.map((frame) => String(frame.turn)),
+    series: names.map((name, n) => ({
+      name,
+      className: `seat-${n}`,
+      values: frames.map((frame, i) => Math.round(at(frame, i)[n] * 1000) / 10),
+    })),
+    top: 100,
+    step: 25,
+    shown: (value) => percent(value / 100),
+  });
+}
+
+// Mostly luck, mostly skill or both (the server's verdict), in words.
+const VERDICTS = {
+  luck: "analysis.summary.luck",
+  skill: "analysis.summary.skill",
+  both: "analysis.summary.both",
+};
+
+function playerCard(player, names) {
+  const name = names[player.seat];
+  const [luck, skill, others] = [points(player.luck), points(player.skill), points(player.others)];
+  const summary = t(VERDICTS[player.verdict], { name, luck, skill, others });
+  return h(
+    "article",
+    { class: `analysis-player seat-${player.seat}`, testid: "analysis-player", data: { seat: player.seat } },
+    h(
+      "header",
+      { class: "player-head" },
+      h("span", { class: "swatch", "aria-hidden": "true" }),
+      h("span", { class: "player-name" }, name),
+      h(
+        "span",
+        { class: "accuracy", testid: "accuracy", title: t("analysis.accuracy_help") },
+        t("analysis.accuracy", { accuracy: number(player.accuracy) }),
+      ),
+    ),
+    h(
+      "ul",
+      { class: "label-counts", testid: "label-counts" },
+      LABELS.map((label) => h("li", { data: { label } }, labelBadge(label), " ", number(player.labels[label]))),
+    ),
+    h(
+      "table",
+      { class: "account", testid: "account" },
+      h("caption", {}, t("analysis.account")),
+      h(
+        "tbody",
+        {},
+        accountRow(t("analysis.start"), percent(player.start)),
+        ACCOUNT.map(([key, words]) => accountRow(t(words), points(player[key]), key)),
+        accountRow(t("analysis.result"), percent(player.result)),
+      ),
+    ),
+    h("p", { class: "summary", testid: "analysis-summary" }, summary),
+  );
+}
+
+function accountRow(heading, value, key = null) {
+  return h("tr", { data: key ? { part: key } : {} }, h("th", { scope: "row" }, heading), h("td", {}, value));
+}
+
+/** The decisions that had a choice: the notable ones, or all with the switch. */
+function decisionList(review, { names, frames, replay, detail }) {
+  const decisions = review.decisions.filter((decision) => !decision.forced);
+  const all = h("input", { type: "checkbox", testid: "analysis-all" });
+  const list = h("ol", { class: "decisions", testid: "decisions" });
+  let chosen = null; // the move clicked
+
+  function draw() {
+    const shown = decisions.filter((d) => all.checked || LABELS.indexOf(d.label) >= NOTABLE);
+    fill(
+      list,
+      shown.length
+        ? shown.map((decision) => decisionRow(decision, names, decision.move === chosen, () => pick(decision)))
+        : h("li", { class: "placeholder", testid: "analysis-none" }, t("analysis.none")),
+    );
+  }
+
+  function pick(decision) {
+    chosen = decision.move;
+    draw();
+    replay.show(frames.findIndex((frame, i) => i > 0 && frame.turn === decision.turn));
+    explain(detail, decision, names);
+    detail.scrollIntoView({ block: "nearest" });
+  }
+
+  all.addEventListener("change", draw);
+  draw();
+  return h(
+    "section",
+    { class: "analysis-decisions" },
+    h("h4", {}, t("analysis.decisions")),
+    thresholdLegend(review.thresholds),
+    h("label", { class: "toggle" }, all, h("span", {}, t("analysis.all"))),
+    list,
+  );
+}
+
+function thresholdLegend(thresholds) {
+  return h(
+    "p",
+    { class: "legend-labels muted" },
+    t("analysis.legend"),
+    " ",
+    LABELS.slice(1)
+      .reverse()
+      .map((label) =>
+        h(
+          "span",
+          { class: "threshold" },
+          labelBadge(label),
+          " ",
+          t("analysis.from", { points: number(thresholds[label] * 100, 1) }),
+        ),
+      ),
+  );
+}
+
+function decisionRow(decision, names, selected, onClick) {
+  return h(
+    "li",
+    {},
+    h(
+      "button",
+      {
+        type: "button",
+        class: `decision${selected ? " selected" : ""}`,
+        testid: "analysis-decision",
+        "aria-pressed": String(selected),
+        data: { move: decision.move, turn: decision.turn, seat: decision.seat, label: decision.label },
+        on: { click: onClick },
+      },
+      h("span", { class: `swatch seat-${decision.seat}`, "aria-hidden": "true" }),
+      h(
+        "span",
+        { class: "what" },
+        t("analysis.decision", {
+          turn: decision.turn,
+          name: names[decision.seat],
+          action: actionLabel(decision.action),
+        }),
+      ),
+      labelBadge(decision.label),
+      h("span", { class: "cost" }, points(-decision.cost)),
+    ),
+  );
+}
+
+/** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
+function explain(node, decision, names) {
+  const { roll, kept, total } = decision;
+  const dice = roll
+    ? t("analysis.dice", { roll: spacedDice(roll), kept: spacedDice(kept), total })
+    : t("analysis.dice_kept", { kept: spacedDice(kept), total });
+  const best = decision.choices[0];
+  node.hidden = false;
+  fill(
+    node,
+    h("h4", {}, t("turn.heading", { turn: decision.turn, name: names[decision.seat] })),
+    h("p", { class: "muted" }, dice),
+    h(
+      "table",
+      { class: "hint-table", testid: "analysis-choices" },
+      h("caption", {}, t("analysis.choices")),
+      h(
+        "tbody",
+        {},
+        decision.choices.map((choice) =>
+          h(
+            "tr",
+            {
+              class: choice === best ? "best" : "",
+              testid: "analysis-choice",
+              data: { action: choice.action, best: choice === best, chosen: choice.action === decision.action },
+            },
+            h(
+              "th",
+              { scope: "row" },
+              actionLabel(choice.action),
+              choice === best ? h("span", { class: "badge" }, t("analysis.best")) : null,
+              choice.action === decision.action ? h("span", { class: "badge chosen" }, t("analysis.chosen")) : null,
+            ),
+            h("td", {}, percent(choice.value)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { testid: "analysis-verdict" },
+      labelBadge(decision.label),
+      " ",
+      decision.action === best.action
+        ? t("analysis.was_best")
+        : t("analysis.gave_away", { points: number(decision.cost * 100, 1) }),
+    ),
+  );
+}

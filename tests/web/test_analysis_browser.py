@@ -1,0 +1,150 @@
+"""The Analysis view and the coach in a real browser (Playwright and the system Chromium
+against a real ``pickomino serve``): the coach warns before a blunder and lets you choose
+again or play it anyway; the game is played to its end, the Analysis lists the blunder, and
+a click on it takes the replay to its turn and shows the best choice beside the chosen one."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pickomino.analysis import FairPlanner, TurnView
+from pickomino.bots import make_bot
+from pickomino.core import Game
+from pickomino.core.actions import ROLL, STOP
+from pickomino.web.process import ServerProcess
+
+from .browser import Pages, browser, pages
+from .clicking import create_game, play_until_over
+from .test_browser import store_moves
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+pytestmark = pytest.mark.slow  # a real server and browser; a game played to its end
+
+#: Ann rolls and keeps the fives: 10, no worm, six dice left. Stopping busts; rolling is safe.
+NO_WORM = ["dice 12334455", "keep 5"]
+SEATS = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+
+
+@cache
+def blunder_position() -> tuple[list[str], int]:
+    """The moves of a game of two simple bots up to a turn of Ann's late in the game, where
+    she holds a tile and stopping after ``NO_WORM`` gives away over 15 points of win chance,
+    with ``NO_WORM`` played; and that turn."""
+    for seed in range(40):
+        game, rng = Game(["Ann", "Robo"]), random.Random(seed)
+        bots = [make_bot("simple", seed), make_bot("simple", seed + 1)]
+        while not game.state.is_over:
+            state = game.state
+            turn_start = state.is_chance() and state.dice_left == 8
+            if turn_start and state.current == 0 and state.stacks[0] and len(state.grill) <= 5:
+                view, after = TurnView(state, FairPlanner()), state.copy()
+                after.apply_roll(NO_WORM[0].removeprefix("dice "))
+                after.apply(NO_WORM[1])
+                if view.after(after, ROLL)[0] - view.after(after, STOP)[0] > 0.15:
+                    return [*game.record.moves, *NO_WORM], state.turn
+            if state.is_chance():
+                game.roll_random(rng)
+            else:
+                game.play(bots[state.current].choose(state))
+    raise AssertionError("no game of the first 40 has such a turn")
+
+
+def click_stop_and_expect_warning(ann: Page) -> None:
+    ann.get_by_test_id("stop-button").click()
+    warning = ann.get_by_test_id("coach-warning")
+    expect(warning).to_be_visible()
+    expect(warning.get_by_test_id("coach-text")).to_have_text(
+        "Stopping now busts: no worm among the kept dice."
+    )
+    expect(warning.get_by_test_id("label")).to_have_text("blunder")  # shown capitalised
+
+
+def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
+    server: ServerProcess, pages: Pages
+) -> None:
+    moves, turn = blunder_position()
+    game = create_game(server, SEATS, start_player=0)
+    store_moves(server, {game["id"]: moves})
+    with pages.checked():
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        root = ann.get_by_test_id("game")
+        expect(root).to_have_attribute("data-phase", "roll_or_stop")
+        expect(ann.get_by_test_id("coach-toggle")).not_to_be_checked()  # opt-in
+        ann.get_by_test_id("coach-toggle").check()
+        expect(ann.get_by_test_id("coach-threshold")).to_have_value("mistake")
+
+        click_stop_and_expect_warning(ann)
+        ann.get_by_test_id("coach-again").click()  # nothing was played
+        expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
+        expect(root).to_have_attribute("data-seq", str(len(moves)))
+
+        click_stop_and_expect_warning(ann)
+        ann.get_by_test_id("coach-anyway").click()  # played as chosen: a bust
+        expect(root).not_to_have_attribute("data-seq", str(len(moves)))
+        expect(ann.get_by_test_id("log")).to_contain_text("no worm among the kept dice")
+
+        ann.get_by_test_id("coach-toggle").uncheck()  # the quick player below is no learner
+        play_until_over(ann, {0: ann})
+
+        ann.get_by_test_id("analysis-open").click()
+        blunder = ann.locator(f'[data-testid=analysis-decision][data-move="{len(moves)}"]')
+        expect(blunder).to_have_attribute("data-label", "blunder")  # notable: shown at once
+        expect(blunder).to_contain_text(f"Turn {turn} · Ann: Stop")
+        expect(ann.get_by_test_id("analysis-player").first).to_have_attribute("data-seat", "0")
+        expect(ann.get_by_test_id("analysis-summary").first).to_have_text(
+            re.compile(r"^(Mostly luck|Mostly skill|Luck and skill alike) for Ann: ")
+        )
+        expect(ann.get_by_test_id("analysis").get_by_test_id("chart-line")).to_have_count(2)
+
+        blunder.click()
+        expect(ann.get_by_test_id("replay-turn")).to_have_text(f"Turn {turn} – Ann")
+        expect(ann.get_by_test_id("replay-turn")).to_have_attribute("data-step", str(turn))
+        detail = ann.get_by_test_id("analysis-detail")
+        expect(detail).to_contain_text("Kept 5 5 · total 10")
+        best = detail.locator("[data-testid=analysis-choice][data-best=true]")
+        chosen = detail.locator("[data-testid=analysis-choice][data-chosen=true]")
+        expect(best).to_have_attribute("data-action", "roll")
+        expect(chosen).to_have_attribute("data-action", "stop")
+        for row in (best, chosen):
+            expect(row).to_contain_text(re.compile(r"\d+%"))
+        expect(detail.get_by_test_id("analysis-verdict")).to_contain_text("gave away")
+
+
+def test_the_coach_is_for_the_seated_person_off_by_default_and_remembered(
+    server: ServerProcess, pages: Pages
+) -> None:
+    game = create_game(server, SEATS, start_player=0)
+    store_moves(server, {game["id"]: NO_WORM})
+    with pages.checked():
+        watcher = pages.open(f"{server.url}/games/{game['id']}")
+        expect(watcher.get_by_test_id("game")).to_have_attribute("data-seq", "2")
+        expect(watcher.get_by_test_id("coach-setup")).to_be_hidden()
+
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        expect(ann.get_by_test_id("coach-setup")).to_be_visible()
+        ann.get_by_test_id("coach-toggle").check()
+        ann.get_by_test_id("coach-threshold").select_option("blunder")
+        ann.reload()
+        expect(ann.get_by_test_id("coach-toggle")).to_be_checked()
+        expect(ann.get_by_test_id("coach-threshold")).to_have_value("blunder")
+        sentence = ann.evaluate(
+            """async () => (await import("/static/coach.js")).warning(
+                {action: "keep 2", value: 0.5, cost: 0.123, label: "blunder", busts: null},
+                {action: "keep W", value: 0.623})"""
+        )
+        assert sentence == (
+            "This move gives away 12 points of win chance: keep W is better (62% against 50%)."
+        )
+
+        # Off, the move goes at once, costly or not.
+        ann.get_by_test_id("coach-toggle").uncheck()
+        ann.get_by_test_id("stop-button").click()
+        expect(ann.get_by_test_id("game")).not_to_have_attribute("data-seq", "2")
+        expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
+

@@ -1,0 +1,107 @@
+"""The coach over the WebSocket (``{"type": "coach"}``): for the player to move only, like a
+hint; the values the game's review gives the choices (:class:`pickomino.analysis.TurnView`,
+made at the turn's start), each choice's cost and label, and which choices bust at once."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pickomino.analysis import FairPlanner, TurnView, label_of
+from pickomino.core import Game
+from pickomino.web import create_app
+from pickomino.web.store import Store
+
+from .clients import create, next_of, refused, socket_path
+from .test_analysis_api import bots_game
+from .wire import check_message
+
+ANN_AND_BOB = {"seats": [{"name": "Ann"}, {"name": "Bob"}], "start_player": 0}
+#: Ann rolled and kept the fives: 10, no worm, six dice left.
+NO_WORM = ["dice 12334455", "keep 5"]
+
+
+def app(database: str):
+    return create_app(database, bot_delay=0, message_rate=1000, new_games_per_minute=1e6)
+
+
+def game_with_moves(database: str, moves: list[str]) -> dict:
+    """A game of Ann and Bob (both seated) whose first ``moves`` were played (stored while no
+    server ran: the next one replays them)."""
+    with TestClient(app(database)) as client:
+        game = create(client, ANN_AND_BOB)
+        with client.websocket_connect(socket_path(game, 1)):  # Bob takes his seat
+            pass
+    if moves:
+        store = Store(database)
+        try:
+            store.append_moves(game["id"], 0, moves)
+        finally:
+            store.close()
+    return game
+
+
+def coach(ws) -> dict:
+    ws.send_json({"type": "coach"})
+    message = next_of(ws, "coach")
+    check_message(message, set())
+    return message
+
+
+def test_only_the_player_to_move_hears_the_coach(database):
+    game = game_with_moves(database, NO_WORM)
+    with (
+        TestClient(app(database)) as client,
+        client.websocket_connect(socket_path(game, 0)) as ann,
+        client.websocket_connect(socket_path(game, 1)) as bob,
+        client.websocket_connect(socket_path(game, None)) as watcher,
+    ):
+        for ws in (bob, watcher):
+            next_of(ws, "state")
+            ws.send_json({"type": "coach"})
+            refused(next_of(ws, "error"), "coach_not_yours")
+        assert next_of(ann, "state")["seq"] == 2
+        assert [choice["action"] for choice in coach(ann)["choices"]] in (
+            ["roll", "stop"],
+            ["stop", "roll"],
+        )
+
+
+def test_the_coach_values_the_choices_as_the_review_does(database):
+    game = game_with_moves(database, NO_WORM)
+    with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
+        next_of(ann, "state")
+        advice = coach(ann)
+        played = Game(["Ann", "Bob"], start_player=0)
+        view = TurnView(played.state, FairPlanner())  # at the turn's start, as a review makes it
+        for move in NO_WORM:
+            played.push(move)
+        expected = {a.name: view.after(played.state, a)[0] for a in played.state.legal_actions()}
+    assert advice["seq"] == 2 and advice["best"] == "roll"
+    assert {c["action"]: c["value"] for c in advice["choices"]} == pytest.approx(expected)
+    roll, stop = advice["choices"]
+    assert roll["cost"] == 0 and roll["label"] == "best" and roll["busts"] is None
+    assert stop["cost"] == pytest.approx(roll["value"] - stop["value"]) and stop["cost"] > 0
+    assert stop["label"] == label_of(stop["cost"]) and stop["busts"] == "no_worm"
+
+
+def test_the_coach_follows_the_turn_and_keeps_quiet_when_there_is_no_choice(database):
+    game = game_with_moves(database, [])
+    with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
+        next_of(ann, "state")
+        assert coach(ann) == {"type": "coach", "seq": 0, "best": None, "choices": []}  # a roll
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
+        state = next_of(ann, "state")
+        advice = coach(ann)
+        assert advice["seq"] == 1
+        assert sorted(c["action"] for c in advice["choices"]) == sorted(state["actions"])
+        assert all(c["cost"] >= 0 for c in advice["choices"])
+        assert advice["choices"][0]["cost"] == 0
+
+
+def test_after_the_game_the_coach_has_nothing_to_say(database):
+    finished = bots_game().record.moves
+    game = game_with_moves(database, finished)
+    with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
+        assert next_of(ann, "state")["table"]["over"]
+        assert coach(ann) == {"type": "coach", "seq": len(finished), "best": None, "choices": []}
