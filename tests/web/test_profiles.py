@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
@@ -357,3 +358,90 @@ def test_unknown_profiles_are_refused(client):
     for player in ("nobody0000", "bot-godlike", "bot-", "x" * 40, "a b"):
         refused_http(client.get(f"/api/profiles/{player}"), 404, "no_profile")
     assert client.get("/api/profiles/bot-easy").json()["games"] == 0
+
+
+# ---------------------------------------------------------------- moderation
+CREATOR_AND_FRIENDS = {
+    "seats": [
+        {"name": "Ann"}, {"name": "Bob"}, {"name": "Guest", "open": True},
+        {"name": "Robo", "bot": "easy"}, {"name": "Cy"},
+    ]
+}  # fmt: skip
+
+
+def remove(client: TestClient, game: dict, body: dict, headers: dict | None = None):
+    return client.post(f"/api/games/{game['id']}/remove", json=body, headers=headers or {})
+
+
+def test_only_the_creator_removes_and_only_a_seat_nobody_took(client):
+    game = create(client, CREATOR_AND_FRIENDS)
+    with client.websocket_connect(socket_path(game, 4)):  # Cy came
+        pass
+    bob_token = {"Seat-Token": token(game, 1)}
+    for headers in ({}, {"Seat-Token": "forged"}, {"Seat-Token": token(game, 0) + "x"}):
+        refused_http(remove(client, game, {"seat": 1}, headers), 403, "bad_token")
+    refused_http(remove(client, game, {"seat": 1}, bob_token), 403, "not_creator")  # himself
+    cy_token = {"Seat-Token": token(game, 4)}
+    refused_http(remove(client, game, {"seat": 1, "bot": "hard"}, cy_token), 403, "not_creator")
+    creator = creator_of(game)
+    refused_http(remove(client, game, {"seat": 0, "bot": "hard"}, creator), 409, "seat_taken")
+    refused_http(remove(client, game, {"seat": 4}, creator), 409, "seat_taken")  # Cy came
+    refused_http(remove(client, game, {"seat": 3}, creator), 409, "seat_is_bot")
+    refused_http(remove(client, game, {"seat": 2}, creator), 409, "seat_open_already")
+    refused_http(remove(client, game, {"seat": 5}, creator), 404, "no_seat", seat=5, high=4)
+    rename = {"seat": 1, "bot": "hard", "name": "cy"}
+    refused_http(remove(client, game, rename, creator), 409, "name_taken", name="cy")
+    for bad in ({"seat": -1}, {"seat": "1"}, {"seat": 1, "bot": "godlike"}, {"seat": 1, "x": 1}):
+        assert remove(client, game, bad, creator).status_code == 422
+    seats = client.get("/api/games").json()[0]["seats"]
+    assert [(s["name"], s["bot"], s["open"]) for s in seats] == [
+        ("Ann", None, False), ("Bob", None, False), ("Guest", None, True),
+        ("Robo", "easy", False), ("Cy", None, False),
+    ]  # fmt: skip
+
+
+def test_a_seat_nobody_took_goes_to_a_bot_and_the_game_starts(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        assert next_of(ann, "state")["waiting_for"] == ["Bob", "Cy"]
+        answer = remove(
+            client, game, {"seat": 1, "bot": "medium", "name": "Bot 2"}, creator_of(game)
+        )
+        assert answer.json() == {"seat": 1, "name": "Bot 2", "bot": "medium"}
+        state = next_of(ann, "state")
+        assert state["seats"][1] == {**state["seats"][1], "name": "Bot 2", "bot": "medium"}
+        assert state["status"] == "open" and state["waiting_for"] == ["Cy"]
+        remove(client, game, {"seat": 2, "bot": "easy"}, creator_of(game)).raise_for_status()
+        assert next_of(ann, "state")["status"] == "playing"  # nobody else to wait for
+    with client.websocket_connect(socket_path(game, 1)) as bob:  # his link no longer works
+        refused(next_of(bob, "error"), "bad_token")
+        with pytest.raises(WebSocketDisconnect):
+            bob.receive_json()
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["seats"] == ["Ann", "Bot 2", "Cy"]
+    assert record["meta"]["bots"] == [None, "medium", "easy"]
+
+
+def test_a_reopened_seat_is_taken_from_the_lobby_and_survives_a_restart(database):
+    with TestClient(fast_app(database)) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        remove(client, game, {"seat": 1, "name": "Guest"}, creator_of(game)).raise_for_status()
+    with TestClient(fast_app(database)) as client:
+        listed = client.get("/api/games").json()[0]
+        assert listed["seats"][1] == {"name": "Guest", "bot": None, "claimed": False, "open": True}
+        taken = client.post(f"/api/games/{game['id']}/join", json={"name": "Dee"}).json()
+        assert taken["seat"] == 1
+        with client.websocket_connect(taken["link"].replace("/games/", "/ws/games/")) as dee:
+            assert next_of(dee, "state")["status"] == "playing"
+        refused_http(
+            remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game)), 409, "seat_taken"
+        )
+
+
+def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    room = client.app.state.rooms.get(game["id"])
+    for status, code, rule in (("abandoned", "game_abandoned", None), ("over", "game_over", "R18")):
+        room.status = status
+        answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
+        refused_http(answer, 409, code, rule)
