@@ -30,6 +30,17 @@ def client(database: str) -> Iterator[TestClient]:
         yield test_client
 
 
+def sql(database: str, statement: str, **params: object) -> list:
+    """Run SQL on the database itself (what the server stored, or a change behind its back)."""
+    store = Store(database)
+    try:
+        with store.engine.begin() as db:
+            result = db.execute(sa.text(statement), params)
+            return result.all() if result.returns_rows else []
+    finally:
+        store.close()
+
+
 def claim(client: TestClient, name: str) -> dict:
     response = client.post("/api/profiles", json={"name": name})
     assert response.status_code == 201, response.text
@@ -60,8 +71,7 @@ def test_a_claimed_name_is_proved_by_its_recovery_code_only(client, database):
     assert client.get("/api/profiles/me", headers={"Profile-Key": typed}).status_code == 200
     # Only a hash of the key is stored: the database never sees the code.
     key = parse_code(ann["code"])[1]
-    with Store(database).engine.connect() as db:
-        stored = db.execute(sa.text("SELECT * FROM profiles")).all()
+    stored = sql(database, "SELECT * FROM profiles")
     assert stored and key not in repr(stored) and ann["code"] not in repr(stored)
 
 
@@ -445,3 +455,13 @@ def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
         room.status = status
         answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
         refused_http(answer, 409, code, rule)
+
+
+def test_a_seat_the_database_has_taken_is_not_removed(client, database):
+    """Another server process (or a write memory missed) took the seat: the database's
+    word goes, and nothing changes."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    sql(database, "UPDATE seats SET claimed = :yes WHERE seat = 1", yes=True)
+    answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
+    refused_http(answer, 409, "seat_taken")
+    assert client.app.state.rooms.get(game["id"]).seats[1].bot is None

@@ -34,7 +34,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pickomino.bots import BOTS, DIFFICULTIES
-from pickomino.web.errors import Refused, refused
+from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import Name, name_key
 from pickomino.web.profile_keys import recovery_code
 from pickomino.web.profiles import NameClaimed, Profile, ProfileStore
@@ -177,7 +177,10 @@ def profiles_router(
             others = {name_key(s.name) for n, s in enumerate(room.seats) if n != body.seat}
             if name_key(body.name) in others:
                 raise refused(409, "name_taken", name=body.name)
-        room.replace_absent(body.seat, body.bot, body.name)
+        try:
+            room.replace_absent(body.seat, body.bot, body.name)
+        except Refused as taken:  # the database had it taken already
+            raise refusal(409, taken) from None
         await room.broadcast()
         room.wake_bots()
         return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
