@@ -364,6 +364,23 @@ def test_one_bot_level_in_several_seats_is_one_player(database):
     assert bot_page["bot"] == "hard" and bot_page["name"] is None and len(bot_page["results"]) == 2
 
 
+def test_bots_are_rated_against_each_other_and_anonymous_games_are_not_recorded(database):
+    bots = {"seats": [{"name": "E", "bot": "easy"}, {"name": "X", "bot": "expert"}]}
+    alone = {"seats": [{"name": "Ann"}, {"name": "M", "bot": "medium"}]}  # one rated player
+    slow_bots = create_app(database, bot_delay=3600, new_games_per_minute=1e6)
+    with TestClient(slow_bots) as client:  # the bots wait: the games end offline
+        games = [create(client, bots), create(client, alone)]
+    pending = [row.game_id for row in sql(database, "SELECT game_id FROM pending")]
+    assert pending == [games[0]["id"]]
+    for game in games:
+        finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:
+        board = client.get("/api/leaderboard").json()
+        medium = client.get("/api/profiles/bot-medium").json()
+    assert {row["player"] for row in board} == {"bot-easy", "bot-expert"}
+    assert medium["games"] == 0 and sql(database, "SELECT * FROM pending") == []
+
+
 def test_unknown_profiles_are_refused(client):
     for player in ("nobody0000", "bot-godlike", "bot-", "x" * 40, "a b"):
         refused_http(client.get(f"/api/profiles/{player}"), 404, "no_profile")

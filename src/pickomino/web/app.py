@@ -71,7 +71,7 @@ from pickomino.web.headers import SecurityHeaders
 from pickomino.web.keeper_api import keeper_router
 from pickomino.web.limits import ConnectionLimits
 from pickomino.web.outbox import Outbox
-from pickomino.web.profiles import ProfileStore
+from pickomino.web.profiles import ProfileStore, has_results
 from pickomino.web.profiles_api import (
     ProfileKey,
     profile_of,
@@ -313,7 +313,7 @@ def create_app(
         record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
         bots = [seat.bot for seat in spec.seats]
         game_id = new_game_id()
-        if spec.rated or profile is not None:
+        if has_results({**meta, "bots": bots}, len(names)):
             profiles.expect_results(game_id)  # before the game exists: never missed
         room = Room.create(
             store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id

@@ -92,6 +92,27 @@ def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
     ]
 
 
+def is_rated(meta: dict[str, Any], seats: int) -> bool:
+    """A game set up as rated moves ratings if it has two rated players at least (profiles,
+    bot levels)."""
+    players = seat_players(meta, seats)
+    return bool(meta.get("rated")) and len({player for player in players if player}) > 1
+
+
+def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
+    """Per seat, who a game's end is recorded for: every rated player of a rated game, else
+    the profiles alone (an unrated game counts among a profile's games, not a bot's)."""
+    if is_rated(meta, seats):
+        return seat_players(meta, seats)
+    return meta.get("profiles") or [None] * seats
+
+
+def has_results(meta: dict[str, Any], seats: int) -> bool:
+    """Whether a game's end will be recorded, as far as its seats are known now (a profile
+    taking a seat later marks the game then)."""
+    return any(recorded_players(meta, seats))
+
+
 class ProfileStore:
     """Every method is one transaction."""
 
@@ -168,14 +189,14 @@ class ProfileStore:
                 db.execute(pending.insert().values(game_id=game_id))
 
     def record(self, game_id: str, meta: dict[str, Any], seats: int) -> bool:
-        """Record a finished game's results and, if it is rated and has at least two rated
-        players, their new ratings: once (``False`` if it was not pending: done before)."""
+        """Record a finished game's results (see :func:`recorded_players`) and, if it is
+        rated (:func:`is_rated`), their new ratings: once (``False`` if it was not pending:
+        done before)."""
         now = time.time()
-        players = seat_players(meta, seats)
         ranking = {standing["seat"]: standing for standing in meta["ranking"]}
         winners = sum(standing["rank"] == 1 for standing in ranking.values())
+        players, rated = recorded_players(meta, seats), is_rated(meta, seats)
         seated = [(n, player) for n, player in enumerate(players) if player is not None]
-        rated = bool(meta.get("rated")) and len({player for _, player in seated}) > 1
         with self.engine.begin() as db:
             done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount
             recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
