@@ -15,7 +15,8 @@ from pickomino.core.events import BUST_RULES
 from pickomino.i18n import catalogue
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "pickomino" / "web" / "static"
-PAGES = ["index.html", "game.html", "keeper.html", "rules.html"]  # apidocs.html: Swagger's own
+#: apidocs.html is Swagger's own.
+PAGES = ["index.html", "game.html", "keeper.html", "rules.html", "leaderboard.html", "profile.html"]
 #: Text an HTML page may hold: a close button's cross.
 SYMBOLS = {"×"}
 

@@ -73,6 +73,14 @@ from pickomino.web.headers import SecurityHeaders
 from pickomino.web.keeper_api import keeper_router
 from pickomino.web.limits import ConnectionLimits
 from pickomino.web.outbox import Outbox
+from pickomino.web.profiles import ProfileStore, has_results
+from pickomino.web.profiles_api import (
+    ProfileKey,
+    profile_of,
+    profiles_router,
+    refuse_profile_names,
+    seat_name,
+)
 from pickomino.web.protocol import (
     BAD_TOKEN,
     NO_GAME,
@@ -85,7 +93,7 @@ from pickomino.web.protocol import (
     Sync,
     parse_message,
 )
-from pickomino.web.room import Room
+from pickomino.web.room import Room, new_game_id
 from pickomino.web.store import UNFINISHED, Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
@@ -102,6 +110,8 @@ PAGES = {
     "/keeper": "keeper.html",
     "/keeper/{sheet_id}": "keeper.html",
     "/rules": "rules.html",
+    "/leaderboard": "leaderboard.html",
+    "/profiles/{player}": "profile.html",
 }
 
 
@@ -123,6 +133,8 @@ class SeatSpec(BaseModel):
 
 class NewGame(GameSetup):
     seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    #: Whether the game's end moves the ratings of its profiles and bots (see .profiles).
+    rated: StrictBool = True
 
     def player_names(self) -> list[str]:
         return [seat.name for seat in self.seats]
@@ -148,6 +160,8 @@ class Rooms:
     def __init__(self, store: Store, bot_delay: float) -> None:
         self.store, self.bot_delay = store, bot_delay
         self.rooms: dict[str, Room] = {}
+        #: Called when a game ends (its results are recorded).
+        self.on_finish: Callable[[Room], None] = lambda room: None
 
     def get(self, game_id: str, keep: bool = True) -> Room | None:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
@@ -162,14 +176,14 @@ class Rooms:
             except RecordError:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
-            room.on_idle = self.release
+            room.on_idle, room.on_finish = self.release, self.on_finish
             room.settle_status()
             if keep or not room.ended:
                 self.rooms[game_id] = room
         return room
 
     def add(self, room: Room) -> None:
-        room.on_idle = self.release
+        room.on_idle, room.on_finish = self.release, self.on_finish
         self.rooms[room.id] = room
 
     def release(self, room: Room) -> None:
@@ -233,6 +247,8 @@ def create_app(
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay)
+    profiles = ProfileStore(store)
+    rooms.on_finish = lambda room: _record_results(profiles, room)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -241,6 +257,7 @@ def create_app(
             rooms.abandon_idle(abandon_after)  # before the start replays them all
             tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
         rooms.resume_all()
+        profiles.settle()  # games that ended just before a stop or a crash
         yield
         for task in tasks:
             task.cancel()
@@ -265,6 +282,13 @@ def create_app(
     app.include_router(
         analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
     )
+    app.include_router(
+        profiles_router(
+            profiles,
+            lambda game_id: _room(rooms, game_id),
+            address_limit(new_games_per_minute, "too_many_profiles"),
+        )
+    )
 
     @app.get("/api/options")
     async def options() -> dict[str, object]:
@@ -276,13 +300,29 @@ def create_app(
         }
 
     @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
-    async def create_game(spec: NewGame) -> dict[str, object]:
-        names = spec.player_names()
+    async def create_game(spec: NewGame, profile_key: ProfileKey = None) -> dict[str, object]:
+        names, creator = spec.player_names(), spec.creator_seat()
+        profile = profile_of(profiles, profile_key)  # the creator plays as this profile
+        invited = [n for n, s in enumerate(spec.seats) if s.bot is None and not s.open]
+        meta: dict[str, object] = {"rated": spec.rated, "creator": creator}
+        if profile is not None:
+            if creator is None:
+                raise refused(400, "no_seat_for_profile")
+            names[creator] = profile.name
+            others = names[:creator] + names[creator + 1 :]
+            if name_key(profile.name) in {name_key(name) for name in others}:
+                raise refused(409, "name_taken", name=profile.name)
+            meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
+            invited.remove(creator)
+        refuse_profile_names(profiles, [names[n] for n in invited])
         start = start_seat(spec.start_player, len(names))
-        record = GameRecord(seats=names, rules=parse_rules(spec.rules), start_player=start)
+        record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
         bots = [seat.bot for seat in spec.seats]
+        game_id = new_game_id()
+        if has_results({**meta, "bots": bots}, len(names)):
+            profiles.expect_results(game_id)  # before the game exists: never missed
         room = Room.create(
-            store, record, bots, rooms.bot_delay, spec.open_seats(), spec.creator_seat()
+            store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id
         )
         rooms.add(room)
         room.wake_bots()  # a game of bots (or bots and the creator) starts at once
@@ -306,20 +346,19 @@ def create_app(
         return store.listing()
 
     @app.post("/api/games/{game_id}/join", dependencies=[Depends(limit_joins)])
-    async def join(game_id: str, body: Join) -> dict[str, object]:
+    async def join(game_id: str, body: Join, profile_key: ProfileKey = None) -> dict[str, object]:
+        profile = profile_of(profiles, profile_key)  # to play as this profile
         room = _room(rooms, game_id, keep=False)  # an ended game need not stay in memory
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")
         seat = room.free_open_seat()
         if seat is None:
             raise refused(409, "no_open_seat")
-        others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
-        if name_key(body.name) in others:
-            raise refused(409, "name_taken", name=body.name)
-        room.claim(seat, body.name, new_token=True)
+        name = seat_name(profiles, room, seat, body.name, profile)
+        room.claim(seat, name, new_token=True, profile=profile.id if profile else None)
         await room.broadcast()
         room.wake_bots()
-        return {"seat": seat, "name": body.name, "link": _link(room, seat, base_url)}
+        return {"seat": seat, "name": name, "link": _link(room, seat, base_url)}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, object]:
@@ -405,6 +444,15 @@ class BodyLimit:
         detail = Refused("body_too_big", most=self.limit).to_dict()
         too_big = JSONResponse({"detail": detail}, status_code=413)
         await too_big(scope, receive, send)
+
+
+def _record_results(profiles: ProfileStore, room: Room) -> None:
+    """A game ended: its results and ratings, if it has any (if the database fails now, the
+    next start records them: the game is still pending)."""
+    try:
+        profiles.record(room.id, room.game.record.meta, len(room.seats))
+    except Exception:
+        log.exception("could not record the results of game %s", room.id)
 
 
 async def _checkpoints(store: Store, every: float = 2.0) -> None:

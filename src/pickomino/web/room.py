@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries, standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
-from pickomino.table import Session, SystemDice, apply, next_step
+from pickomino.table import Session, SystemDice, apply, next_step, players
 from pickomino.web.coaching import Coach, no_advice
 from pickomino.web.errors import Refused
 from pickomino.web.store import SeatRow, Store, StoredGame
@@ -48,6 +48,10 @@ class Seat:
         return self.bot is None
 
 
+def new_game_id() -> str:
+    return secrets.token_urlsafe(6)
+
+
 class Room:
     """A game in play (or waiting for its people, or over) and its connections."""
 
@@ -69,6 +73,8 @@ class Room:
         self.coach = Coach()
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
+        #: Called once the game is over and stored so (its results are recorded).
+        self.on_finish: Callable[[Room], None] = lambda room: None
 
     # ------------------------------------------------------------- creation
     @classmethod
@@ -80,12 +86,14 @@ class Room:
         bot_delay: float,
         open_seats: frozenset[int] = frozenset(),
         creator: int | None = None,
+        game_id: str | None = None,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
-        the others get an invite token now; the ``creator``'s seat is taken at once."""
-        game_id = secrets.token_urlsafe(6)
-        record.meta = {"seed": secrets.randbelow(1 << 32), "bots": bots}
+        the others get an invite token now; the ``creator``'s seat is taken at once. The
+        record's ``meta`` keeps what it holds already (who plays as which profile, …)."""
+        game_id = game_id or new_game_id()
+        record.meta = {**record.meta, "seed": secrets.randbelow(1 << 32), "bots": bots}
         rows = [
             SeatRow(
                 n,
@@ -144,6 +152,7 @@ class Room:
         state = self.game.state
         online = self.online()
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
+        profiles = self.profiles()
         return {
             "type": "state",
             "id": self.id,
@@ -157,6 +166,7 @@ class Room:
                     "claimed": s.claimed,
                     "open": s.open,
                     "online": online[n],
+                    "profile": profiles[n],
                 }
                 for n, s in enumerate(self.seats)
             ],
@@ -220,19 +230,56 @@ class Room:
         if self.ended and not self.connections:
             self.on_idle(self)
 
-    def claim(self, seat: int, name: str | None = None, new_token: bool = False) -> None:
+    def claim(
+        self,
+        seat: int,
+        name: str | None = None,
+        new_token: bool = False,
+        profile: str | None = None,
+    ) -> None:
         """A person takes their seat (by opening its link, or from the lobby with a name and
         a fresh token, so that the seat's old invite link stops working and no two people
-        share a seat); the game starts once every person's seat is taken."""
+        share a seat), as a ``profile`` if given; the game starts once every person's seat
+        is taken."""
         token = secrets.token_urlsafe(16) if new_token else None
-        header = self._header({seat: name} if name is not None else {})
+        meta: dict[str, object] = {}
+        if profile is not None:
+            profiles = [*self.profiles()]
+            profiles[seat] = profile
+            meta["profiles"] = profiles
+        header = self._header({seat: name} if name is not None else {}, meta)
         self.store.claim_seat(self.id, seat, name, header, token)  # first, then memory
+        self.game.record.meta.update(meta)
         if name is not None:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
         self.seats[seat].claimed = True
         if token is not None:
             self.seats[seat].token = token
+        self.settle_status()
+
+    def profiles(self) -> list[str | None]:
+        """Per seat: the id of the profile playing it, if any."""
+        return self.game.record.meta.get("profiles") or [None] * len(self.seats)
+
+    def replace_absent(self, seat: int, bot: str | None, name: str | None = None) -> None:
+        """A person's seat nobody took yet goes to a ``bot`` for good, or (``None``) is
+        reopened for anyone to take from the lobby; renamed if ``name`` is given. Its invite
+        link stops working. Refused (``seat_taken``) if the seat was taken meanwhile."""
+        name = name or self.seats[seat].name
+        bots = list(self.game.record.meta.get("bots") or [s.bot for s in self.seats])
+        bots[seat] = bot
+        header = self._header({seat: name}, {"bots": bots})
+        if not self.store.reseat(self.id, seat, name, bot, header):  # first, then memory
+            raise Refused("seat_taken")
+        self.seats[seat] = Seat(name, bot, token=None, claimed=False, open=bot is None)
+        self.game.record.seats[seat] = name
+        self.game.record.meta["bots"] = bots
+        table_seat = TableSeat(name, bot)
+        self.session.seats[seat] = table_seat
+        seed = int(self.game.record.meta.get("seed", 0))
+        self.session.players[seat] = players([table_seat], seed + seat)[0]
+        self._full = None  # the seat's kind is not in the cached state's version
         self.settle_status()
 
     def free_open_seat(self) -> int | None:
@@ -287,6 +334,7 @@ class Room:
         meta["ranking"] = [standing_dict(standing) for standing in ranking]
         meta["tie_break"] = tie_break(ranking)
         self._set_status("over")
+        self.on_finish(self)
         if not self.connections:
             self.on_idle(self)
 
@@ -294,12 +342,15 @@ class Room:
         self.status = status
         self.store.set_status(self.id, status, self._header())
 
-    def _header(self, renamed: dict[int, str] | None = None) -> str:
+    def _header(
+        self, renamed: dict[int, str] | None = None, meta: dict[str, object] | None = None
+    ) -> str:
         """The record without its moves, as stored in the games table (with seats
-        ``renamed`` before memory is)."""
+        ``renamed`` and ``meta`` updated before memory is)."""
         header = self.game.record.to_dict()
         for seat, name in (renamed or {}).items():
             header["seats"][seat] = name
+        header["meta"] = {**header["meta"], **(meta or {})}
         header["moves"] = []
         return json.dumps(header)
 

@@ -315,6 +315,28 @@ class Store:
                 .values(header=header, updated=time.time())
             )
 
+    def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
+        """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
+        token gone; ``False`` (and nothing changed) if the seat is taken or not a person's."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.bot.is_(None),
+                    sa.not_(seats.c.claimed),
+                )  # fmt: skip
+                .values(name=name, bot=bot, token=None, open_seat=bot is None)
+            ).rowcount
+            if changed:
+                db.execute(
+                    games.update()
+                    .where(games.c.id == game_id)
+                    .values(header=header, updated=time.time())
+                )
+        return bool(changed)
+
     # ----------------------------------------------------------------- reads
     def load(self, game_id: str) -> StoredGame | None:
         if not valid_id(game_id):

@@ -7,28 +7,31 @@ const W = 640;
 const H = 240;
 const PAD = { left: 34, right: 14, top: 14, bottom: 30 };
 
-// A round top for the y axis and a tick step giving at most ~6 grid lines.
-function yScale(max) {
-  const step = Math.max(1, Math.ceil(max / 6));
-  return { top: Math.max(step, Math.ceil(max / step) * step), step };
+// A round top and bottom for the y axis (0 unless a value is below it) and a tick step
+// giving at most ~6 grid lines.
+function yScale(min, max) {
+  const step = Math.max(1, Math.ceil((max - min) / 6));
+  return { top: Math.max(step, Math.ceil(max / step) * step), bottom: Math.floor(min / step) * step, step };
 }
 
 /**
- * `series` are [{name, values, className}] (values per step, all the same length);
- * `labels[i]` names step i on the x axis. The y axis reaches the highest value, or `top`
- * (in steps of `step`) when given; `shown` writes each line's last value in the legend.
- * Returns {node, mark(i)}.
+ * `series` are [{name, values, className}] (values per step, all the same length; below 0
+ * too); `labels[i]` names step i on the x axis. The y axis reaches the highest value, or
+ * `top` (in steps of `step`) when given; `shown(v)` writes each line's last value in the
+ * legend. Returns {node, mark(i)}.
  */
 export function lineChart({ series, labels, title, top: fixedTop, step: fixedStep, shown = String }) {
   const steps = Math.max(1, labels.length - 1);
-  const highest = Math.max(1, ...series.flatMap((line) => line.values));
-  const { top, step } = fixedTop ? { top: fixedTop, step: fixedStep } : yScale(highest);
+  const values = series.flatMap((line) => line.values);
+  const { top, bottom, step } = fixedTop
+    ? { top: fixedTop, bottom: 0, step: fixedStep }
+    : yScale(Math.min(0, ...values), Math.max(1, ...values));
   const x = (i) => PAD.left + (i / steps) * (W - PAD.left - PAD.right);
-  const y = (v) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
+  const y = (v) => H - PAD.bottom - ((v - bottom) / (top - bottom)) * (H - PAD.top - PAD.bottom);
   const every = Math.max(1, Math.ceil(labels.length / 8)); // at most ~8 x labels
 
   const grid = [];
-  for (let v = 0; v <= top; v += step) {
+  for (let v = bottom; v <= top; v += step) {
     grid.push(
       s("line", { class: "grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
       s("text", { class: "tick", x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)),

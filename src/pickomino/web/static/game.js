@@ -12,7 +12,9 @@ import { renderHint } from "./hint.js";
 import { describeError, list, loadWords, seconds, t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { createLog } from "./log.js";
+import { absentSeats } from "./moderation.js";
 import { notice, setupNotice } from "./notice.js";
+import { claimAsProfile } from "./profilekey.js";
 import { connect } from "./socket.js";
 import * as saved from "./storage.js";
 import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
@@ -46,7 +48,9 @@ setupNotice();
 setupAnimationToggle();
 highlightSameFaces($("roll"));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
+const notClaimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
 const send = connect(socketUrl(), { onMessage, onStatus });
+if (notClaimed) notice(notClaimed.message, notClaimed.rule);
 
 // The token stays in this browser's storage; if the storage is off, the address keeps it
 // (or a reload would lose the seat).
@@ -194,12 +198,13 @@ function renderSeats() {
   renderPlayers($("players"), table, state.seats, { you: seat, current });
 }
 
-// While people are missing, say who, and show the invite links if this browser made the game.
+// While people are missing, say who, and show the invite links (of the seats still kept for
+// invited people) and what to do about absent people, if this browser made the game.
 function renderWaiting() {
   const box = $("waiting");
   box.hidden = state.status !== "open";
   if (box.hidden) return;
-  const links = saved.invites(gameId);
+  const links = saved.invites(gameId).filter((link) => !state.seats[link.seat].bot && !state.seats[link.seat].open);
   const open = state.seats.some((s) => s.open && !s.claimed);
   fill(
     box,
@@ -216,6 +221,7 @@ function renderWaiting() {
         .join(" "),
     ),
     links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
+    saved.invites(gameId).length ? absentSeats(gameId, state, token) : null,
   );
 }
 

@@ -5,6 +5,7 @@
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { ago, date, list, t } from "./i18n.js";
+import { playsAsProfile, profile, profileHeaders } from "./profilekey.js";
 import * as saved from "./storage.js";
 import { botLabel, presetLabel, presetName } from "./words.js";
 
@@ -134,10 +135,12 @@ function joinDialog() {
     event.preventDefault();
     error.hidden = true;
     try {
-      const seat = await postJSON(`/api/games/${encodeURIComponent(game.id)}/join`, {
-        name: name.value.trim(),
-      });
-      saved.saveName(seat.name);
+      const seat = await postJSON(
+        `/api/games/${encodeURIComponent(game.id)}/join`,
+        { name: name.value.trim() },
+        profileHeaders(), // as the profile, if this browser plays as one: its name then
+      );
+      if (!playsAsProfile()) saved.saveName(seat.name);
       location.href = seat.link;
     } catch (failure) {
       error.textContent = failure.message;
@@ -147,7 +150,7 @@ function joinDialog() {
   return (chosen) => {
     game = chosen;
     error.hidden = true;
-    name.value = saved.lastName();
+    name.value = playsAsProfile() ? profile().name : saved.lastName();
     dialog.showModal();
   };
 }

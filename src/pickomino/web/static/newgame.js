@@ -8,6 +8,7 @@ import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { playerRows } from "./playerrows.js";
+import { playsAsProfile, profile, profileHeaders } from "./profilekey.js";
 import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
 import { botLabel } from "./words.js";
@@ -76,17 +77,25 @@ export function setupNewGame(options, onCreated) {
     submit.disabled = true;
     try {
       const start = $("start").value;
-      const game = await postJSON("/api/games", {
-        seats: players.read().map(({ name, value }) => ({
-          name,
-          ...(value === OPEN ? { open: true } : value ? { bot: value } : {}),
-        })),
-        rules: rules.text(),
-        start_player: start === "random" ? "random" : Number(start),
-      });
+      const rows = players.read();
+      // The creator (the first invited person) plays as this browser's profile, if it has one.
+      const asProfile = rows.some(({ value }) => value === INVITED) ? profileHeaders() : {};
+      const game = await postJSON(
+        "/api/games",
+        {
+          seats: rows.map(({ name, value }) => ({
+            name,
+            ...(value === OPEN ? { open: true } : value ? { bot: value } : {}),
+          })),
+          rules: rules.text(),
+          start_player: start === "random" ? "random" : Number(start),
+          rated: $("rated").checked,
+        },
+        asProfile,
+      );
       const people = game.seats.filter((seat) => seat.link);
       saved.saveInvites(game.id, people);
-      if (people.length) saved.saveName(people[0].name);
+      if (people.length && !asProfile["Profile-Key"]) saved.saveName(people[0].name);
       showCreated(game, people);
       onCreated();
     } catch (failure) {
@@ -97,7 +106,7 @@ export function setupNewGame(options, onCreated) {
     }
   });
 
-  players.add(saved.lastName(), INVITED);
+  players.add(playsAsProfile() ? profile().name : saved.lastName(), INVITED);
   players.add(botName(2), "medium").dataset.auto = "true";
 }
 

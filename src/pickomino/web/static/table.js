@@ -14,9 +14,10 @@ export function renderGrill(node, table) {
 }
 
 /**
- * One card per seat. `seats` are [{name, bot, online?}]; `online` is left out in replays,
- * where nobody is connected. `you` is your seat (null when watching); `current` the seat
- * to play, highlighted (null when no turn is being played).
+ * One card per seat. `seats` are [{name, bot, online?, profile?}]: a profile's name links to
+ * its page; `online` is left out in replays, where nobody is connected. `you` is your seat
+ * (null when watching); `current` the seat to play, highlighted (null when no turn is being
+ * played).
  */
 export function renderPlayers(node, table, seats, { you = null, current = null } = {}) {
   fill(
@@ -35,7 +36,19 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
           "header",
           { class: "player-head" },
           h("span", { class: "swatch", "aria-hidden": "true" }),
-          h("span", { class: "player-name", testid: "player-name" }, seat.name),
+          seat.profile
+            ? h(
+                "a",
+                {
+                  class: "player-name",
+                  testid: "player-name",
+                  href: `/profiles/${encodeURIComponent(seat.profile)}`,
+                  target: "_blank",
+                  title: t("player.profile", { name: seat.name }),
+                },
+                seat.name,
+              )
+            : h("span", { class: "player-name", testid: "player-name" }, seat.name),
           n === you ? h("span", { class: "badge you", testid: "you-marker" }, t("player.you")) : null,
           seat.bot ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) })) : null,
           seat.online === undefined || seat.bot ? null : onlineDot(seat.online),

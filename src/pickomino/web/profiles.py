@@ -1,0 +1,349 @@
+"""Profiles, results and ratings in the web app's database (beside the games, same engine).
+
+- ``profiles``: a claimed name (unique, compared as :func:`~pickomino.web.forms.name_key`
+  compares names) and the hash of its key (see :mod:`.profile_keys`);
+- ``results``: one row per seat of a finished game played by a profile or a bot level, with
+  its rank and worms and, when the game was rated, the rating after it (the history the
+  profile page charts);
+- ``ratings``: each rated player's rating now;
+- ``pending``: games whose results are still to be recorded. A game goes in *before* it has
+  a profile's seat or is set up as rated, and leaves in the very transaction that records
+  its results: a game is rated exactly once, and a crash between the game's end and its
+  results only delays them to the next start.
+
+Which seat is whose travels in the game's record (``meta.profiles``, a profile id or
+``null`` per seat), as ``meta.bots`` says which seat is a bot: a game is its record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from pickomino.web.forms import name_key
+from pickomino.web.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
+from pickomino.web.ratings import NEW, Rating, bot_level, bot_player, rate
+from pickomino.web.store import Store, games
+
+log = logging.getLogger("pickomino.web")
+metadata = sa.MetaData()
+
+profiles = sa.Table(
+    "profiles",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+    sa.Column("key_hash", sa.String(64), nullable=False),  # SHA-256 of the key, in hex
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+results = sa.Table(
+    "results",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.String(32), nullable=False, index=True),  # profile id or bot-LEVEL
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("worms", sa.Integer, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),  # seats in the game
+    sa.Column("win", sa.Float, nullable=False),  # 1 for a win, 1/k for a win shared by k, else 0
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("mu", sa.Float),  # the rating after the game (rated games only)
+    sa.Column("sigma", sa.Float),
+    sa.Column("finished", sa.Float, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+pending = sa.Table("pending", metadata, sa.Column("game_id", sa.String(32), primary_key=True))
+
+
+class NameClaimed(Exception):
+    """The name (or one that differs only in case or spaces) is somebody's profile."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    name: str
+
+
+def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
+    """Who each seat is for the ratings: a profile id, a bot level (``bot-hard``), or
+    ``None`` for a person without a profile (left out of the ratings)."""
+    profile_ids = meta.get("profiles") or [None] * seats
+    bots = meta.get("bots") or [None] * seats
+    return [
+        profile_id or (bot_player(bot) if bot else None)
+        for profile_id, bot in zip(profile_ids, bots, strict=True)
+    ]
+
+
+def is_rated(meta: dict[str, Any], seats: int) -> bool:
+    """A game set up as rated moves ratings if it has two rated players at least (profiles,
+    bot levels)."""
+    players = seat_players(meta, seats)
+    return bool(meta.get("rated")) and len({player for player in players if player}) > 1
+
+
+def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
+    """Per seat, who a game's end is recorded for: every rated player of a rated game, else
+    the profiles alone (an unrated game counts among a profile's games, not a bot's)."""
+    if is_rated(meta, seats):
+        return seat_players(meta, seats)
+    return meta.get("profiles") or [None] * seats
+
+
+def has_results(meta: dict[str, Any], seats: int) -> bool:
+    """Whether a game's end will be recorded, as far as its seats are known now (a profile
+    taking a seat later marks the game then)."""
+    return any(recorded_players(meta, seats))
+
+
+class ProfileStore:
+    """Every method is one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store, self.engine = store, store.engine
+        metadata.create_all(self.engine)
+
+    # ------------------------------------------------------------ profiles
+    def claim(self, name: str) -> tuple[Profile, str]:
+        """A new profile for ``name`` and its key (the only time the key exists outside
+        the browser); :class:`NameClaimed` if the name is taken."""
+        profile, key = Profile(new_id(), name), new_key()
+        try:
+            with self.engine.begin() as db:
+                db.execute(
+                    profiles.insert().values(
+                        id=profile.id, name=name, name_key=name_key(name),
+                        key_hash=key_hash(key), created=time.time(),
+                    )
+                )  # fmt: skip
+        except sa.exc.IntegrityError:  # the name's key is unique (an id collision: 2^-50)
+            raise NameClaimed(name) from None
+        return profile, key
+
+    def open(self, code: str | None) -> Profile | None:
+        """The profile a recovery code opens, or ``None`` (no code, not a code, an unknown
+        id, a wrong or replaced key: all alike)."""
+        parsed = parse_code(code) if code else None
+        if parsed is None:
+            return None
+        profile_id, key = parsed
+        with self.engine.connect() as db:
+            row = db.execute(profiles.select().where(profiles.c.id == profile_id)).first()
+        if row is None or not key_opens(row.key_hash, key):
+            return None
+        return Profile(row.id, row.name)
+
+    def replace_key(self, profile: Profile) -> str:
+        """A new key for the profile: the old one (and every recovery code made of it) stops
+        working at once."""
+        key = new_key()
+        with self.engine.begin() as db:
+            db.execute(
+                profiles.update().where(profiles.c.id == profile.id).values(key_hash=key_hash(key))
+            )
+        return key
+
+    def claimed(self, names: list[str]) -> set[str]:
+        """Those of ``names`` (as :func:`name_key` gives them) that are profiles' names."""
+        if not names:
+            return set()
+        keys = {name_key(name) for name in names}
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(profiles.c.name_key).where(profiles.c.name_key.in_(keys))
+            ).all()
+        return {row.name_key for row in rows}
+
+    def names(self, ids: list[str]) -> dict[str, str]:
+        if not ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(profiles.c.id, profiles.c.name).where(profiles.c.id.in_(ids))
+            ).all()
+        return {row.id: row.name for row in rows}
+
+    # ------------------------------------------------------------- results
+    def expect_results(self, game_id: str) -> None:
+        """Mark a game whose results are to be recorded when it ends (before the seat or
+        setup that makes it so is stored)."""
+        with self.engine.begin() as db:
+            if db.execute(pending.select().where(pending.c.game_id == game_id)).first() is None:
+                db.execute(pending.insert().values(game_id=game_id))
+
+    def record(self, game_id: str, meta: dict[str, Any], seats: int) -> bool:
+        """Record a finished game's results (see :func:`recorded_players`) and, if it is
+        rated (:func:`is_rated`), their new ratings: once (``False`` if it was not pending:
+        done before)."""
+        now = time.time()
+        ranking = {standing["seat"]: standing for standing in meta["ranking"]}
+        winners = sum(standing["rank"] == 1 for standing in ranking.values())
+        players, rated = recorded_players(meta, seats), is_rated(meta, seats)
+        seated = [(n, player) for n, player in enumerate(players) if player is not None]
+        with self.engine.begin() as db:
+            done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount
+            recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
+            if not done or recorded.first() is not None:
+                return False
+            after: dict[str, Rating] = {}
+            if rated:
+                before = self._ratings(db, [player for _, player in seated])
+                after = rate([(player, ranking[n]["rank"]) for n, player in seated], before)
+                self._save_ratings(db, after, before, now)
+            rows = [
+                {
+                    "game_id": game_id,
+                    "seat": n,
+                    "player": player,
+                    "rank": ranking[n]["rank"],
+                    "worms": ranking[n]["worms"],
+                    "players": seats,
+                    "win": 1 / winners if ranking[n]["rank"] == 1 else 0.0,
+                    "rated": rated,
+                    "mu": after[player].mu if rated else None,
+                    "sigma": after[player].sigma if rated else None,
+                    "finished": now,
+                }  # fmt: skip
+                for n, player in seated
+            ]
+            if rows:
+                db.execute(results.insert(), rows)
+        return True
+
+    def settle(self) -> list[str]:
+        """At start: record the results of pending games that ended (the server stopped
+        between a game's end and its results) and forget abandoned ones. The ids recorded."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games.c.id, games.c.status, games.c.header).join(
+                    pending, pending.c.game_id == games.c.id
+                )
+            ).all()
+        recorded = []
+        for row in rows:
+            try:
+                if row.status == "over":
+                    header = json.loads(row.header)
+                    if self.record(row.id, header["meta"], len(header["seats"])):
+                        recorded.append(row.id)
+                elif row.status == "abandoned":
+                    with self.engine.begin() as db:
+                        db.execute(pending.delete().where(pending.c.game_id == row.id))
+            except Exception:  # still pending: the next start tries again
+                log.exception("could not record the results of game %s", row.id)
+        return recorded
+
+    def _ratings(self, db: sa.Connection, players: list[str]) -> dict[str, Rating]:
+        rows = db.execute(ratings.select().where(ratings.c.player.in_(set(players)))).all()
+        return {row.player: Rating(row.mu, row.sigma) for row in rows}
+
+    def _save_ratings(
+        self, db: sa.Connection, after: dict[str, Rating], before: dict[str, Rating], now: float
+    ) -> None:
+        for player, rating in after.items():
+            values = {"mu": rating.mu, "sigma": rating.sigma, "updated": now}
+            if player in before:
+                db.execute(ratings.update().where(ratings.c.player == player).values(**values))
+            else:
+                db.execute(ratings.insert().values(player=player, **values))
+
+    # --------------------------------------------------------------- reads
+    def leaderboard(self, limit: int = 100) -> list[dict[str, object]]:
+        """The rated players, best conservative rating (μ − 3σ) first, with their rated
+        games and share of wins in them."""
+        ordinal = ratings.c.mu - 3 * ratings.c.sigma
+        query = (
+            sa.select(
+                ratings.c.player,
+                ratings.c.mu,
+                ratings.c.sigma,
+                sa.func.count().label("games"),
+                sa.func.sum(results.c.win).label("wins"),
+            )  # fmt: skip
+            .join(results, results.c.player == ratings.c.player)
+            .where(results.c.rated)
+            .group_by(ratings.c.player, ratings.c.mu, ratings.c.sigma)
+            .order_by(ordinal.desc(), ratings.c.player)
+            .limit(limit)
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        names = self.names([row.player for row in rows if bot_level(row.player) is None])
+        return [
+            {
+                **_who(row.player, names),
+                "rating": _rating(Rating(row.mu, row.sigma)),
+                "games": row.games,
+                "win_share": row.wins / row.games,
+            }
+            for row in rows
+        ]
+
+    def player(self, player: str, limit: int = 500) -> dict[str, object] | None:
+        """A profile's or bot level's page: its rating, games (rated or not), share of wins,
+        mean worms, and its last ``limit`` results, oldest first (rated ones with the
+        rating after them). ``None`` for an unknown profile."""
+        names = self.names([player]) if bot_level(player) is None else {}
+        if bot_level(player) is None and player not in names:
+            return None
+        with self.engine.connect() as db:
+            rating = db.execute(ratings.select().where(ratings.c.player == player)).first()
+            totals = db.execute(
+                sa.select(
+                    sa.func.count().label("games"),
+                    sa.func.sum(results.c.win).label("wins"),
+                    sa.func.avg(results.c.worms).label("worms"),
+                ).where(results.c.player == player)  # fmt: skip
+            ).one()
+            rows = db.execute(
+                results.select()
+                .where(results.c.player == player)
+                .order_by(results.c.finished.desc(), results.c.game_id.desc())
+                .limit(limit)
+            ).all()
+        return {
+            **_who(player, names),
+            "rating": _rating(Rating(rating.mu, rating.sigma) if rating else NEW),
+            "rated": rating is not None,
+            "games": totals.games,
+            "win_share": (totals.wins or 0) / totals.games if totals.games else None,
+            "mean_worms": None if totals.worms is None else float(totals.worms),  # a Decimal
+            "results": [
+                {
+                    "game": row.game_id,
+                    "finished": row.finished,
+                    "rank": row.rank,
+                    "players": row.players,
+                    "worms": row.worms,
+                    "rated": row.rated,
+                    "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
+                }  # fmt: skip
+                for row in reversed(rows)
+            ],
+        }
+
+
+def _who(player: str, names: dict[str, str]) -> dict[str, object]:
+    """A rated player as the pages show it: a profile's name, or a bot's level."""
+    return {"player": player, "name": names.get(player), "bot": bot_level(player)}
+
+
+def _rating(rating: Rating) -> dict[str, float]:
+    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}

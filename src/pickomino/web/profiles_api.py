@@ -1,0 +1,208 @@
+"""The API of profiles, ratings and a game's creator.
+
+A request acts as a profile by carrying its recovery code in the ``Profile-Key`` header
+(headers stay out of access logs); a code that opens no profile is refused (403
+``bad_profile_key``), whether forged, mistyped or replaced by a newer key.
+
+- ``POST /api/profiles`` ``{"name": "Ann"}`` → ``{"id", "name", "code"}``: claims the name
+  (409 ``profile_name_taken`` if it, or a name differing only in case or spaces, is claimed);
+  the recovery code is shown only here: the browser keeps it;
+- ``GET /api/profiles/me`` → ``{"id", "name"}``: whose the code is (to import it on another
+  device); ``POST /api/profiles/me/key`` → a new code, the old one stops working;
+- ``GET /api/profiles/{player}``: a profile's (or ``bot-easy`` … ``bot-expert``'s) rating,
+  games, share of wins, mean worms and results, rated ones with the rating after them;
+- ``GET /api/leaderboard``: the rated players, best conservative rating (μ − 3σ) first;
+- ``POST /api/games/{id}/claim`` (headers ``Seat-Token``, ``Profile-Key``): takes the seat
+  of an invite link as the profile, renamed to it (before anyone took it; again by the same
+  profile: nothing changes);
+- ``POST /api/games/{id}/remove`` ``{"seat": 2, "bot": "medium" | null, "name": "Bot 3"?}``
+  (header ``Seat-Token``: the creator's): a person's seat nobody took goes to the bot, or
+  (``null``) is reopened for anyone to take from the lobby; its invite link stops working.
+  Only the game's creator may, only for a seat not taken, only while the game waits.
+
+A name may not pass for a profile: an invited person's name at creation and a name joining
+from the lobby are refused (409 ``name_is_profile``) when they are a profile's name (as
+:func:`~pickomino.web.forms.name_key` compares them), unless that profile is the one playing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Header, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from pickomino.bots import BOTS, DIFFICULTIES
+from pickomino.web.errors import Refused, refusal, refused
+from pickomino.web.forms import Name, name_key
+from pickomino.web.profile_keys import recovery_code
+from pickomino.web.profiles import NameClaimed, Profile, ProfileStore
+from pickomino.web.room import Room
+
+ProfileKey = Annotated[str | None, Header(alias="Profile-Key", max_length=100)]
+SeatToken = Annotated[str | None, Header(alias="Seat-Token", max_length=100)]
+BOT_NAMES = (*DIFFICULTIES, *BOTS)
+
+
+class NewProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+class Removal(BaseModel):
+    """Who takes an absent person's seat: a ``bot``, or (``None``) anyone from the lobby."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: Annotated[StrictInt, Field(ge=0)]
+    bot: Literal[BOT_NAMES] | None = None  # type: ignore[valid-type]
+    name: Name | None = None
+
+
+def profile_of(profiles: ProfileStore, code: str | None) -> Profile | None:
+    """The profile a request acts as: ``None`` when it sends no code; refused when the code
+    opens none."""
+    return None if code is None else must_open(profiles, code)
+
+
+def must_open(profiles: ProfileStore, code: str | None) -> Profile:
+    """The profile the code opens; refused without one."""
+    profile = profiles.open(code)
+    if profile is None:
+        raise refused(403, "bad_profile_key")
+    return profile
+
+
+def refuse_profile_names(profiles: ProfileStore, names: list[str]) -> None:
+    """Refuses the first of ``names`` that is a profile's name (someone else's: the caller
+    leaves out the names of the profiles playing)."""
+    claimed = profiles.claimed(names)
+    for name in names:
+        if name_key(name) in claimed:
+            raise refused(409, "name_is_profile", name=name)
+
+
+def seat_name(
+    profiles: ProfileStore, room: Room, seat: int, name: str, profile: Profile | None
+) -> str:
+    """The name a person takes ``seat`` under (the profile's, if playing as one), refused if
+    another seat has it, if it passes for a profile, or if the profile plays here already."""
+    if profile is not None:
+        if profile.id in room.profiles():
+            raise refused(409, "profile_seated", name=profile.name)
+        name = profile.name
+    others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
+    if name_key(name) in others:
+        raise refused(409, "name_taken", name=name)
+    if profile is None:
+        refuse_profile_names(profiles, [name])
+    else:
+        profiles.expect_results(room.id)  # before the seat is the profile's
+    return name
+
+
+def profiles_router(
+    profiles: ProfileStore,
+    room_of: Callable[[str], Room],
+    limit_claims: Callable[[Request], None],
+) -> APIRouter:
+    """``room_of(id)`` gives a game in play (or refuses: unknown, damaged)."""
+    router = APIRouter(tags=["profiles"])
+
+    @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
+    async def claim_name(body: NewProfile) -> dict[str, object]:
+        try:
+            profile, key = profiles.claim(body.name)
+        except NameClaimed:
+            raise refused(409, "profile_name_taken", name=body.name) from None
+        return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
+
+    @router.get("/api/profiles/me")
+    async def whose(profile_key: ProfileKey = None) -> dict[str, object]:
+        profile = must_open(profiles, profile_key)
+        return {"id": profile.id, "name": profile.name}
+
+    @router.post("/api/profiles/me/key")
+    async def replace_key(profile_key: ProfileKey = None) -> dict[str, object]:
+        profile = must_open(profiles, profile_key)
+        code = recovery_code(profile.id, profiles.replace_key(profile))
+        return {"id": profile.id, "name": profile.name, "code": code}
+
+    @router.get("/api/profiles/{player}")
+    async def player_page(player: str) -> dict[str, object]:
+        page = profiles.player(player) if len(player) <= 32 else None
+        if page is None:
+            raise refused(404, "no_profile")
+        return page
+
+    @router.get("/api/leaderboard")
+    async def leaderboard() -> list[dict[str, object]]:
+        return profiles.leaderboard()
+
+    @router.post("/api/games/{game_id}/claim")
+    async def claim_seat(
+        game_id: str, seat_token: SeatToken = None, profile_key: ProfileKey = None
+    ) -> dict[str, object]:
+        profile = must_open(profiles, profile_key)
+        room = open_room(room_of(game_id))
+        seat = seat_of(room, seat_token)
+        if room.profiles()[seat] == profile.id:
+            return {"seat": seat, "name": room.seats[seat].name, "profile": profile.id}
+        if room.seats[seat].claimed:
+            raise refused(409, "seat_taken")
+        name = seat_name(profiles, room, seat, profile.name, profile)
+        room.claim(seat, name, profile=profile.id)
+        await room.broadcast()
+        room.wake_bots()
+        return {"seat": seat, "name": name, "profile": profile.id}
+
+    @router.post("/api/games/{game_id}/remove")
+    async def remove_absent(
+        game_id: str, body: Removal, seat_token: SeatToken = None
+    ) -> dict[str, object]:
+        room = open_room(room_of(game_id))
+        creator = room.game.record.meta.get("creator")
+        if creator is None or seat_of(room, seat_token) != creator:
+            raise refused(403, "not_creator")
+        if body.seat >= len(room.seats):
+            raise refused(404, "no_seat", seat=body.seat, high=len(room.seats) - 1)
+        seat = room.seats[body.seat]
+        if not seat.is_person:
+            raise refused(409, "seat_is_bot")
+        if seat.claimed:
+            raise refused(409, "seat_taken")
+        if body.bot is None and seat.open:
+            raise refused(409, "seat_open_already")
+        if body.name is not None:
+            others = {name_key(s.name) for n, s in enumerate(room.seats) if n != body.seat}
+            if name_key(body.name) in others:
+                raise refused(409, "name_taken", name=body.name)
+        try:
+            room.replace_absent(body.seat, body.bot, body.name)
+        except Refused as taken:  # the database had it taken already
+            raise refusal(409, taken) from None
+        await room.broadcast()
+        room.wake_bots()
+        return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
+
+    return router
+
+
+def open_room(room: Room) -> Room:
+    """A game whose seats may still change hands: not abandoned, not over."""
+    if room.status == "abandoned":
+        raise refused(409, "game_abandoned")
+    if room.ended:
+        raise refused(409, "game_over", "R18")
+    return room
+
+
+def seat_of(room: Room, token: str | None) -> int:
+    """The seat a ``Seat-Token`` opens; refused without one or with a wrong one."""
+    try:
+        seat = room.seat_of(token) if token else None
+    except Refused:
+        seat = None
+    if seat is None:
+        raise refused(403, "bad_token")
+    return seat

@@ -1,0 +1,484 @@
+"""Profiles (a claimed name, a key only the browser holds, a recovery code), seats taken as
+profiles, names that would pass for a profile, ratings after rated games (once, across
+restarts), the leaderboard and profile pages, and the creator removing people who never
+came: the app in process, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from pickomino.bots import make_bot
+from pickomino.core import Game, GameRecord
+from pickomino.table import SeededDice, advance
+from pickomino.web import create_app
+from pickomino.web.profile_keys import parse_code, recovery_code
+from pickomino.web.profiles import ProfileStore
+from pickomino.web.store import Store
+
+from .clients import create, next_of, refused, refused_http, socket_path
+from .test_protocol import fast_app
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    with TestClient(fast_app(database)) as test_client:
+        yield test_client
+
+
+def sql(database: str, statement: str, **params: object) -> list:
+    """Run SQL on the database itself (what the server stored, or a change behind its back)."""
+    store = Store(database)
+    try:
+        with store.engine.begin() as db:
+            result = db.execute(sa.text(statement), params)
+            return result.all() if result.returns_rows else []
+    finally:
+        store.close()
+
+
+def claim(client: TestClient, name: str) -> dict:
+    response = client.post("/api/profiles", json={"name": name})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def as_profile(profile: dict) -> dict[str, str]:
+    return {"Profile-Key": profile["code"]}
+
+
+def token(game: dict, seat: int) -> str:
+    return game["seats"][seat]["link"].split("token=")[1]
+
+
+def creator_of(game: dict) -> dict[str, str]:
+    return {"Seat-Token": token(game, 0)}
+
+
+# ------------------------------------------------------------------ profiles
+def test_a_claimed_name_is_proved_by_its_recovery_code_only(client, database):
+    ann = claim(client, "Ann")
+    assert parse_code(ann["code"]) is not None and ann["id"] in ann["code"].replace("-", "").lower()
+    assert client.get("/api/profiles/me", headers=as_profile(ann)).json() == {
+        "id": ann["id"],
+        "name": "Ann",
+    }
+    typed = ann["code"].lower().replace("-", " ").replace("0", "o")  # as copied by hand
+    assert client.get("/api/profiles/me", headers={"Profile-Key": typed}).status_code == 200
+    # Only a hash of the key is stored: the database never sees the code.
+    key = parse_code(ann["code"])[1]
+    stored = sql(database, "SELECT * FROM profiles")
+    assert stored and key not in repr(stored) and ann["code"] not in repr(stored)
+
+
+def forged_codes(ann: dict, bob: dict) -> list[str | None]:
+    ann_id, ann_key = parse_code(ann["code"])
+    bob_id, bob_key = parse_code(bob["code"])
+    return [
+        None,  # no code at all
+        "",
+        "not a code",
+        recovery_code(ann_id, "0" * 26),  # Ann's id, a made-up key
+        recovery_code(ann_id, bob_key),  # Ann's id, Bob's key
+        recovery_code("0" * 10, ann_key),  # no such profile
+        ann["code"] + "X",  # one character too many
+        "A" * 200,
+    ]
+
+
+def test_a_forged_or_borrowed_key_is_refused(client):
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    for code in forged_codes(ann, bob):
+        headers = {} if code is None else {"Profile-Key": code}
+        for method, path in (("GET", "/api/profiles/me"), ("POST", "/api/profiles/me/key")):
+            response = client.request(method, path, headers=headers)
+            assert response.status_code in (403, 422), (code, response.text)
+            if response.status_code == 403:
+                refused(response.json()["detail"], "bad_profile_key")
+    assert client.get("/api/profiles/me", headers=as_profile(ann)).json()["name"] == "Ann"
+
+
+def test_a_replaced_key_stops_working_at_once(client):
+    ann = claim(client, "Ann")
+    renewed = client.post("/api/profiles/me/key", headers=as_profile(ann)).json()
+    assert renewed["id"] == ann["id"] and renewed["code"] != ann["code"]
+    refused_http(client.get("/api/profiles/me", headers=as_profile(ann)), 403, "bad_profile_key")
+    refused_http(
+        client.post("/api/profiles/me/key", headers=as_profile(ann)), 403, "bad_profile_key"
+    )
+    assert client.get("/api/profiles/me", headers=as_profile(renewed)).json()["name"] == "Ann"
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [("Ann", "Ann"), ("Ann", "ann"), ("Ann", "  ANN "), (" Mary  Ann", "mary ann")],
+)
+def test_a_name_is_claimed_once_whatever_its_case_and_spaces(client, first, again):
+    claim(client, first)
+    response = client.post("/api/profiles", json={"name": again})
+    refused_http(response, 409, "profile_name_taken", name=again.strip())
+
+
+def test_claims_are_limited_per_address(database):
+    with TestClient(create_app(database, bot_delay=0, new_games_per_minute=1)) as slow:
+        answers = [slow.post("/api/profiles", json={"name": f"P{n}"}) for n in range(11)]
+    assert [answer.status_code for answer in answers] == [201] * 10 + [429]
+    refused(answers[-1].json()["detail"], "too_many_profiles")
+
+
+# ------------------------------------------------------------ seats and names
+ANN_AND_BOB = {"seats": [{"name": "Me"}, {"name": "Bob"}]}
+
+
+def test_the_creator_plays_as_their_profile(client):
+    ann = claim(client, "Ann")
+    game = client.post("/api/games", json=ANN_AND_BOB, headers=as_profile(ann)).json()
+    assert game["seats"][0]["name"] == "Ann"  # the profile's name, not the one typed
+    with client.websocket_connect(socket_path(game, 0)) as ws:
+        state = next_of(ws, "state")
+    assert [seat["profile"] for seat in state["seats"]] == [ann["id"], None]
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["meta"]["profiles"] == [ann["id"], None] and record["meta"]["rated"] is True
+
+
+@pytest.mark.parametrize(
+    ("spec", "status", "code", "params"),
+    [
+        ({"seats": [{"name": "Bob"}, {"name": "ann"}]}, 409, "name_taken", {"name": "Ann"}),
+        ({"seats": [{"name": "Guest", "open": True}, {"name": "B", "bot": "easy"}]}, 400,
+         "no_seat_for_profile", {}),
+    ],
+)  # fmt: skip
+def test_playing_as_a_profile_is_refused_where_it_cannot_be(client, spec, status, code, params):
+    ann = claim(client, "Ann")
+    response = client.post("/api/games", json=spec, headers=as_profile(ann))
+    refused_http(response, status, code, **params)
+    assert client.get("/api/games").json() == []
+
+
+@pytest.mark.parametrize("name", ["Ann", " ann", "ANN"])
+def test_an_invited_name_may_not_pass_for_a_profile(client, name):
+    claim(client, "Ann")
+    for seats in ([{"name": name}, {"name": "Bob"}], [{"name": "Bob"}, {"name": name}]):
+        response = client.post("/api/games", json={"seats": seats})
+        refused_http(response, 409, "name_is_profile", name=name.strip())
+    assert client.get("/api/games").json() == []
+    # A bot's or an open seat's name is no person's: it shows as a bot or is renamed when taken.
+    create(client, {"seats": [{"name": "Bob"}, {"name": name, "bot": "easy"}]})
+    create(client, {"seats": [{"name": "Bob"}, {"name": name, "open": True}]})
+
+
+def test_a_forged_key_creates_nothing_and_takes_no_seat(client):
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    open_game = create(client, {"seats": [{"name": "Cy"}, {"name": "Guest", "open": True}]})
+    for code in forged_codes(ann, bob)[1:]:
+        headers = {"Profile-Key": code}
+        response = client.post("/api/games", json=ANN_AND_BOB, headers=headers)
+        assert response.status_code in (403, 422), response.text
+        join = client.post(
+            f"/api/games/{open_game['id']}/join", json={"name": "Z"}, headers=headers
+        )
+        assert join.status_code in (403, 422), join.text
+    assert len(client.get("/api/games").json()) == 1
+    assert client.get("/api/games").json()[0]["seats"][1]["claimed"] is False
+
+
+def test_joining_from_the_lobby_as_a_profile_or_under_a_free_name(client):
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    spec = {
+        "seats": [{"name": "Cy"}, {"name": "Guest", "open": True}, {"name": "G2", "open": True}]
+    }
+    game = create(client, spec)
+    join = f"/api/games/{game['id']}/join"
+    refused_http(client.post(join, json={"name": " ANN"}), 409, "name_is_profile", name="ANN")
+    taken = client.post(join, json={"name": "anything"}, headers=as_profile(ann)).json()
+    assert taken["seat"] == 1 and taken["name"] == "Ann"
+    again = client.post(join, json={"name": "x"}, headers=as_profile(ann))
+    refused_http(again, 409, "profile_seated", name="Ann")
+    client.post(join, json={"name": "Dee"}).raise_for_status()
+    listed = client.get("/api/games").json()[0]
+    assert [seat["name"] for seat in listed["seats"]] == ["Cy", "Ann", "Dee"]
+    assert bob  # Bob never played
+
+
+def test_an_invited_seat_is_taken_as_a_profile_with_its_link(client):
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    game = create(client, {"seats": [{"name": "Cy"}, {"name": "Robert"}, {"name": "Dee"}]})
+    path = f"/api/games/{game['id']}/claim"
+    headers = {"Seat-Token": token(game, 1), **as_profile(bob)}
+    assert client.post(path, headers=headers).json() == {
+        "seat": 1,
+        "name": "Bob",
+        "profile": bob["id"],
+    }
+    assert client.post(path, headers=headers).status_code == 200  # again: nothing changes
+    refused_http(
+        client.post(path, headers={"Seat-Token": token(game, 2), **as_profile(bob)}),
+        409, "profile_seated", name="Bob",
+    )  # fmt: skip
+    refused_http(
+        client.post(path, headers={"Seat-Token": "nope", **as_profile(ann)}), 403, "bad_token"
+    )
+    refused_http(client.post(path, headers={**headers, "Profile-Key": "x"}), 403, "bad_profile_key")
+    refused_http(client.post(path, headers={"Seat-Token": token(game, 1)}), 403, "bad_profile_key")
+    # A seat taken already (the creator's; or one opened by its link) is nobody else's.
+    refused_http(
+        client.post(path, headers={"Seat-Token": token(game, 0), **as_profile(ann)}),
+        409,
+        "seat_taken",
+    )
+    with client.websocket_connect(socket_path(game, 2)) as dee:
+        state = next_of(dee, "state")
+        assert state["status"] == "playing" and state["seats"][1]["name"] == "Bob"
+        assert [seat["profile"] for seat in state["seats"]] == [None, bob["id"], None]
+    refused_http(
+        client.post(path, headers={"Seat-Token": token(game, 2), **as_profile(ann)}),
+        409,
+        "seat_taken",
+    )
+
+
+def test_the_keeper_takes_any_name(client):
+    """A score sheet is private to its link and never rated: its names claim nothing."""
+    claim(client, "Ann")
+    assert client.post("/api/sheets", json={"names": ["Ann", "Bob"]}).status_code == 201
+
+
+# ------------------------------------------------------------------- ratings
+def finish_offline(database: str, game: dict, seed: int = 1) -> None:
+    """Play the game to its end by bots while no server runs, and store its moves, as if the
+    people had played them (the next start replays them)."""
+    store = Store(database)
+    try:
+        stored = store.load(game["id"])
+        record = GameRecord.from_json(stored.header)
+        record.moves = list(stored.moves)
+        played = Game.from_record(record)
+        players = [make_bot("simple", seed + n) for n in range(len(record.seats))]
+        advance(played, players, SeededDice(seed))
+        store.append_moves(game["id"], len(stored.moves), played.record.moves[len(stored.moves) :])
+    finally:
+        store.close()
+
+
+def two_profiles_and_a_bot(client: TestClient, rated: bool = True) -> tuple[dict, dict, dict]:
+    """Ann (creator) and Bob, both as profiles, and a hard bot: started, no move made."""
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    spec = {
+        "seats": [{"name": "A"}, {"name": "B"}, {"name": "Robo", "bot": "hard"}],
+        "rated": rated,
+    }
+    game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+    client.post(
+        f"/api/games/{game['id']}/claim", headers={"Seat-Token": token(game, 1), **as_profile(bob)}
+    ).raise_for_status()
+    with client.websocket_connect(socket_path(game, 1)) as ws:  # the game starts
+        assert next_of(ws, "state")["status"] == "playing"
+    return ann, bob, game
+
+
+def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
+    with TestClient(fast_app(database)) as client:
+        ann, bob, game = two_profiles_and_a_bot(client)
+        assert client.get("/api/leaderboard").json() == []
+    finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:  # replays the game: it is over
+        board = client.get("/api/leaderboard").json()
+        ranking = client.get(f"/api/games/{game['id']}/record").json()["meta"]["ranking"]
+    assert {row["player"] for row in board} == {ann["id"], bob["id"], "bot-hard"}
+    assert all(row["games"] == 1 and row["rating"]["ordinal"] != 0 for row in board)
+    by_seat = {0: ann["id"], 1: bob["id"], 2: "bot-hard"}
+    rows = {row["player"]: row for row in board}
+    rank = {by_seat[standing["seat"]]: standing["rank"] for standing in ranking}
+    best, worst = min(rank, key=rank.get), max(rank, key=rank.get)
+    if rank[best] != rank[worst]:
+        assert rows[best]["rating"]["mu"] > 25 > rows[worst]["rating"]["mu"]
+        assert rows[best]["win_share"] > 0 and rows[worst]["win_share"] == 0
+    with TestClient(fast_app(database)) as client:  # a start more: nothing moves
+        assert client.get("/api/leaderboard").json() == board
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+    assert page["name"] == "Ann" and page["games"] == 1 and page["rated"]
+    standing = next(s for s in ranking if s["seat"] == 0)
+    assert page["mean_worms"] == standing["worms"]
+    assert page["results"] == [
+        {
+            "game": game["id"], "finished": page["results"][0]["finished"],
+            "rank": standing["rank"], "players": 3, "worms": standing["worms"],
+            "rated": True, "rating": rows[ann["id"]]["rating"],
+        }
+    ]  # fmt: skip
+
+
+def test_results_lost_to_a_crash_are_recorded_at_the_next_start(database, monkeypatch):
+    with TestClient(fast_app(database)) as client:
+        ann, bob, game = two_profiles_and_a_bot(client)
+    finish_offline(database, game)
+
+    def crash(*args: object) -> None:
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ProfileStore, "record", crash)
+        with TestClient(fast_app(database)) as client:
+            assert client.get(f"/api/games/{game['id']}/record").status_code == 200
+            over = [g for g in client.get("/api/games").json() if g["status"] == "over"]
+            assert len(over) == 1 and client.get("/api/leaderboard").json() == []
+    with TestClient(fast_app(database)) as client:
+        assert len(client.get("/api/leaderboard").json()) == 3
+
+
+def test_an_unrated_game_keeps_results_but_moves_no_rating(client, database):
+    client.close()
+    with TestClient(fast_app(database)) as client:
+        ann, bob, game = two_profiles_and_a_bot(client, rated=False)
+    finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:
+        assert client.get("/api/leaderboard").json() == []
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+    assert page["games"] == 1 and not page["rated"] and page["rating"]["ordinal"] == 0
+    assert page["results"][0]["rated"] is False and page["results"][0]["rating"] is None
+
+
+def test_one_bot_level_in_several_seats_is_one_player(database):
+    """Ann against two hard bots: hard's rating moves once (the mean of its two seats)."""
+    with TestClient(fast_app(database)) as client:
+        ann = claim(client, "Ann")
+        spec = {
+            "seats": [
+                {"name": "A"},
+                {"name": "R1", "bot": "hard"},
+                {"name": "R2", "bot": "expected"},
+            ]
+        }
+        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+    finish_offline(database, game, seed=3)
+    with TestClient(fast_app(database)) as client:
+        board = {row["player"]: row for row in client.get("/api/leaderboard").json()}
+        bot_page = client.get("/api/profiles/bot-hard").json()
+    assert set(board) == {ann["id"], "bot-hard"}
+    assert board["bot-hard"]["games"] == 2  # a game per seat it played
+    assert bot_page["bot"] == "hard" and bot_page["name"] is None and len(bot_page["results"]) == 2
+
+
+def test_bots_are_rated_against_each_other_and_anonymous_games_are_not_recorded(database):
+    bots = {"seats": [{"name": "E", "bot": "easy"}, {"name": "X", "bot": "expert"}]}
+    alone = {"seats": [{"name": "Ann"}, {"name": "M", "bot": "medium"}]}  # one rated player
+    slow_bots = create_app(database, bot_delay=3600, new_games_per_minute=1e6)
+    with TestClient(slow_bots) as client:  # the bots wait: the games end offline
+        games = [create(client, bots), create(client, alone)]
+    pending = [row.game_id for row in sql(database, "SELECT game_id FROM pending")]
+    assert pending == [games[0]["id"]]
+    for game in games:
+        finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:
+        board = client.get("/api/leaderboard").json()
+        medium = client.get("/api/profiles/bot-medium").json()
+    assert {row["player"] for row in board} == {"bot-easy", "bot-expert"}
+    assert medium["games"] == 0 and sql(database, "SELECT * FROM pending") == []
+
+
+def test_unknown_profiles_are_refused(client):
+    for player in ("nobody0000", "bot-godlike", "bot-", "x" * 40, "a b"):
+        refused_http(client.get(f"/api/profiles/{player}"), 404, "no_profile")
+    assert client.get("/api/profiles/bot-easy").json()["games"] == 0
+
+
+# ---------------------------------------------------------------- moderation
+CREATOR_AND_FRIENDS = {
+    "seats": [
+        {"name": "Ann"}, {"name": "Bob"}, {"name": "Guest", "open": True},
+        {"name": "Robo", "bot": "easy"}, {"name": "Cy"},
+    ]
+}  # fmt: skip
+
+
+def remove(client: TestClient, game: dict, body: dict, headers: dict | None = None):
+    return client.post(f"/api/games/{game['id']}/remove", json=body, headers=headers or {})
+
+
+def test_only_the_creator_removes_and_only_a_seat_nobody_took(client):
+    game = create(client, CREATOR_AND_FRIENDS)
+    with client.websocket_connect(socket_path(game, 4)):  # Cy came
+        pass
+    bob_token = {"Seat-Token": token(game, 1)}
+    for headers in ({}, {"Seat-Token": "forged"}, {"Seat-Token": token(game, 0) + "x"}):
+        refused_http(remove(client, game, {"seat": 1}, headers), 403, "bad_token")
+    refused_http(remove(client, game, {"seat": 1}, bob_token), 403, "not_creator")  # himself
+    cy_token = {"Seat-Token": token(game, 4)}
+    refused_http(remove(client, game, {"seat": 1, "bot": "hard"}, cy_token), 403, "not_creator")
+    creator = creator_of(game)
+    refused_http(remove(client, game, {"seat": 0, "bot": "hard"}, creator), 409, "seat_taken")
+    refused_http(remove(client, game, {"seat": 4}, creator), 409, "seat_taken")  # Cy came
+    refused_http(remove(client, game, {"seat": 3}, creator), 409, "seat_is_bot")
+    refused_http(remove(client, game, {"seat": 2}, creator), 409, "seat_open_already")
+    refused_http(remove(client, game, {"seat": 5}, creator), 404, "no_seat", seat=5, high=4)
+    rename = {"seat": 1, "bot": "hard", "name": "cy"}
+    refused_http(remove(client, game, rename, creator), 409, "name_taken", name="cy")
+    for bad in ({"seat": -1}, {"seat": "1"}, {"seat": 1, "bot": "godlike"}, {"seat": 1, "x": 1}):
+        assert remove(client, game, bad, creator).status_code == 422
+    seats = client.get("/api/games").json()[0]["seats"]
+    assert [(s["name"], s["bot"], s["open"]) for s in seats] == [
+        ("Ann", None, False), ("Bob", None, False), ("Guest", None, True),
+        ("Robo", "easy", False), ("Cy", None, False),
+    ]  # fmt: skip
+
+
+def test_a_seat_nobody_took_goes_to_a_bot_and_the_game_starts(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]})
+    with client.websocket_connect(socket_path(game, 0)) as ann:
+        assert next_of(ann, "state")["waiting_for"] == ["Bob", "Cy"]
+        answer = remove(
+            client, game, {"seat": 1, "bot": "medium", "name": "Bot 2"}, creator_of(game)
+        )
+        assert answer.json() == {"seat": 1, "name": "Bot 2", "bot": "medium"}
+        state = next_of(ann, "state")
+        assert state["seats"][1] == {**state["seats"][1], "name": "Bot 2", "bot": "medium"}
+        assert state["status"] == "open" and state["waiting_for"] == ["Cy"]
+        remove(client, game, {"seat": 2, "bot": "easy"}, creator_of(game)).raise_for_status()
+        assert next_of(ann, "state")["status"] == "playing"  # nobody else to wait for
+    with client.websocket_connect(socket_path(game, 1)) as bob:  # his link no longer works
+        refused(next_of(bob, "error"), "bad_token")
+        with pytest.raises(WebSocketDisconnect):
+            bob.receive_json()
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    assert record["seats"] == ["Ann", "Bot 2", "Cy"]
+    assert record["meta"]["bots"] == [None, "medium", "easy"]
+
+
+def test_a_reopened_seat_is_taken_from_the_lobby_and_survives_a_restart(database):
+    with TestClient(fast_app(database)) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        remove(client, game, {"seat": 1, "name": "Guest"}, creator_of(game)).raise_for_status()
+    with TestClient(fast_app(database)) as client:
+        listed = client.get("/api/games").json()[0]
+        assert listed["seats"][1] == {"name": "Guest", "bot": None, "claimed": False, "open": True}
+        taken = client.post(f"/api/games/{game['id']}/join", json={"name": "Dee"}).json()
+        assert taken["seat"] == 1
+        with client.websocket_connect(taken["link"].replace("/games/", "/ws/games/")) as dee:
+            assert next_of(dee, "state")["status"] == "playing"
+        refused_http(
+            remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game)), 409, "seat_taken"
+        )
+
+
+def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    room = client.app.state.rooms.get(game["id"])
+    for status, code, rule in (("abandoned", "game_abandoned", None), ("over", "game_over", "R18")):
+        room.status = status
+        answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
+        refused_http(answer, 409, code, rule)
+
+
+def test_a_seat_the_database_has_taken_is_not_removed(client, database):
+    """Another server process (or a write memory missed) took the seat: the database's
+    word goes, and nothing changes."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    sql(database, "UPDATE seats SET claimed = :yes WHERE seat = 1", yes=True)
+    answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
+    refused_http(answer, 409, "seat_taken")
+    assert client.app.state.rooms.get(game["id"]).seats[1].bot is None

@@ -1,0 +1,97 @@
+"""Profiles, ratings and absent people in the browser (the system Chromium against a real
+``pickomino serve``): names claimed and a recovery code carried to another device, a rated
+game between two profiles and a bot that took an absent person's seat, and the leaderboard
+and profile pages after it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pickomino.web.process import ServerProcess
+
+from .browser import Pages, browser, pages
+from .test_profiles import finish_offline
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+pytestmark = pytest.mark.slow  # a real server and browser
+
+
+def claim_name(page: Page, name: str) -> str:
+    """Claims ``name`` in the lobby's profile panel; the recovery code it shows."""
+    page.get_by_test_id("profile-name").fill(name)
+    page.get_by_test_id("claim-name").click()
+    code = page.get_by_test_id("recovery-code")
+    expect(code).to_have_value(re.compile(r"^[0-9A-Z]{4}(-[0-9A-Z]{1,4}){8}$"))
+    expect(page.get_by_test_id("my-profile-link")).to_have_text(name)
+    return code.input_value()
+
+
+def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
+    server: ServerProcess, pages: Pages
+) -> None:
+    with pages.checked():
+        ann = pages.open(server.url + "/")
+        claim_name(ann, "Ann")
+        code = claim_name(pages.open(server.url + "/"), "Bob")
+        bob = pages.open(server.url + "/")  # another device: the code brings Bob there
+        bob.get_by_test_id("import-code").fill(code.lower().replace("-", " "))
+        bob.get_by_test_id("import-profile").click()
+        expect(bob.get_by_test_id("my-profile-link")).to_have_text("Bob")
+        bob.goto(server.url + "/leaderboard")
+        expect(bob.get_by_test_id("leaderboard-empty")).to_be_visible()
+
+        # Ann creates a rated game for herself, Bob and Cy; Cy never comes.
+        names, kinds = ann.get_by_test_id("seat-name"), ann.get_by_test_id("seat-kind")
+        names.nth(0).fill("Ann")
+        kinds.nth(1).select_option("")
+        names.nth(1).fill("Bob")
+        ann.get_by_test_id("create-game").click()  # Bob's name is his profile's: refused
+        expect(ann.get_by_test_id("form-error")).to_contain_text("Bob is a player's profile")
+        names.nth(1).fill("Robert")
+        ann.get_by_test_id("add-seat").click()
+        names.nth(2).fill("Cy")
+        expect(ann.get_by_test_id("rated")).to_be_checked()
+        ann.get_by_test_id("create-game").click()
+        invite = ann.get_by_test_id("invite").filter(has_text="Robert")
+        bob_link = invite.get_by_test_id("invite-link").input_value()
+        ann.get_by_test_id("take-seat").click()
+        absent = ann.get_by_test_id("absent-seat")
+        expect(absent).to_have_count(2)
+        cy = absent.filter(has_text="Cy")
+        cy.get_by_test_id("bot-level").select_option("easy")
+        cy.get_by_test_id("give-to-bot").click()
+        expect(ann.get_by_test_id("absent-seat")).to_have_count(1)
+        expect(ann.get_by_test_id("player-name").nth(2)).to_have_text("Bot 3")
+
+        bob.goto(bob_link)  # his invite link: he takes the seat as his profile
+        for page in (ann, bob):
+            expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+        bob_name = ann.get_by_test_id("player-name").nth(1)
+        expect(bob_name).to_have_text("Bob")
+        expect(bob_name).to_have_attribute("href", re.compile(r"^/profiles/[0-9a-z]{10}$"))
+        game_id = ann.url.rstrip("/").split("/")[-1]
+
+        # The rest of the game is played by bots while the server is down; it ends at start.
+        server.stop()
+        finish_offline(str(server.database), {"id": game_id})
+        server.start()
+        ann.reload()
+        expect(ann.get_by_test_id("end-panel")).to_be_visible()
+
+        ann.get_by_test_id("lobby-link").click()
+        ann.get_by_test_id("leaderboard-link").click()
+        rows = ann.get_by_test_id("board-row")
+        expect(rows).to_have_count(3)  # Ann, Bob and the easy bot
+        for name in ("Ann", "Bob", "Bot: Easy"):
+            row = rows.filter(has_text=name)
+            expect(row).to_have_attribute("data-games", "1")
+            expect(row).not_to_have_attribute("data-ordinal", "0")
+        rows.filter(has_text="Bob").get_by_test_id("player-link").click()
+        expect(ann.get_by_test_id("profile-name")).to_have_text("Bob")
+        expect(ann.get_by_test_id("stat-games")).to_contain_text("1")
+        expect(ann.get_by_test_id("chart-line")).to_have_count(1)
+        expect(ann.get_by_test_id("result-row")).to_have_count(1)
