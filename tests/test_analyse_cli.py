@@ -19,8 +19,8 @@ from pickomino.cli import main
 from pickomino.core import Game
 from pickomino.i18n import Words
 from pickomino.i18n.review import decision_line, sheet_review_lines
-from pickomino.keeper import ScoreSheet
 from pickomino.table import SeededDice, advance
+from pickomino.table.sheet import ScoreSheet
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ENGLISH = Words("en")

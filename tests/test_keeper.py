@@ -9,9 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pickomino import i18n
 from pickomino.core import GameState, IllegalAction, RecordError, Rules
 from pickomino.core.rules import TILES
-from pickomino.keeper import ScoreSheet
+from pickomino.i18n.text import log_lines, ranking_lines
+from pickomino.table.sheet import ScoreSheet
 
 
 def sheet_at(stacks, current=0, face_down=(), rules=None) -> ScoreSheet:
@@ -49,7 +51,7 @@ def test_r15_r16_a_bust_returns_the_top_tile_and_turns_the_highest_face_down():
     sheet.enter("bust")
     assert sheet.state.stacks == [[22], [25]]
     assert 27 in sheet.state.grill and sheet.state.face_down == (36,)
-    assert sheet.log()[-3:] == [
+    assert log_lines(sheet.history(), sheet.names, i18n.words())[-3:] == [
         "  P0 busts",
         "  P0 puts 27 back on the grill",
         "  36 is turned face down",
@@ -76,7 +78,7 @@ def test_r18_the_game_ends_when_the_grill_is_empty_and_nothing_more_is_entered()
     sheet = sheet_at([last, []], current=1)
     sheet.enter("take 30")
     assert sheet.state.is_over and sheet.options() == []
-    assert sheet.result().startswith("1. P0: ")
+    assert ranking_lines(sheet.state.ranking(), sheet.names, i18n.words())[0].startswith("1. P0: ")
     with pytest.raises(IllegalAction, match="over"):
         sheet.enter("bust")
 
@@ -89,7 +91,9 @@ def test_undo_and_redo_any_number_of_entries_and_a_new_entry_forgets_the_redo():
     final = sheet.state.to_dict()
     for _ in entries:
         sheet.undo()
-    assert sheet.state == GameState(3) and sheet.log() == []
+    assert (
+        sheet.state == GameState(3) and log_lines(sheet.history(), sheet.names, i18n.words()) == []
+    )
     with pytest.raises(IllegalAction, match="nothing to undo"):
         sheet.undo()
     for _ in entries:

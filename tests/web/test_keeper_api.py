@@ -9,9 +9,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import rank_choices
+from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
 from pickomino.web.store import database_url
 

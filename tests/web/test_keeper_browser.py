@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
-from pickomino.keeper import ScoreSheet
+from pickomino.table.sheet import ScoreSheet
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 

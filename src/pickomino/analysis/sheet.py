@@ -8,7 +8,7 @@ cannot tell apart.
 
 So, for every player, ``result - start = luck + drift`` (the drift as in a game's review).
 
->>> from pickomino.keeper import ScoreSheet
+>>> from pickomino.table.sheet import ScoreSheet
 >>> sheet = ScoreSheet(["Ann", "Bob"], entries=["take 33", "bust"])
 >>> turns = review_sheet(sheet).turns
 >>> [(t.entry, t.came, 0 < t.tile_chance < 1) for t in turns]
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView
 from pickomino.bots.strategist import Planner
-from pickomino.keeper import BUST, ScoreSheet
+from pickomino.table.sheet import BUST, ScoreSheet
 
 FORMAT = "pickomino-sheet-review"
 VERSION = 1

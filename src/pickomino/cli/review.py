@@ -12,8 +12,8 @@ import click
 from pickomino.cli.language import words
 from pickomino.cli.params import JSON_OPTION, OutputFile, draw_plot, image_formats
 from pickomino.core import Game, GameRecord, RecordError
-from pickomino.keeper import FORMAT as SHEET_FORMAT
-from pickomino.keeper import ScoreSheet
+from pickomino.table.sheet import FORMAT as SHEET_FORMAT
+from pickomino.table.sheet import ScoreSheet
 
 
 @click.command()

@@ -1,5 +1,5 @@
 """The score keeper's API: sheets of games played with the real box, stored whole after
-every change, and the dice helper for the real dice (see :mod:`pickomino.keeper`).
+every change, and the dice helper for the real dice (see :mod:`pickomino.table.sheet`).
 
 A sheet is reached by its link, ``/keeper/{id}#{key}``: every request about a sheet carries
 the key in the ``Sheet-Key`` header (the part after ``#`` never reaches a server, and headers
@@ -32,9 +32,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from pickomino.keeper import ScoreSheet
 from pickomino.situation import situation_at
 from pickomino.solver.advice import advice_report
+from pickomino.table.sheet import ScoreSheet
 from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
     GameSetup,

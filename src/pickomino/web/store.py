@@ -56,7 +56,7 @@ seats = sa.Table(
     sa.Column("open_seat", sa.Boolean),
 )
 
-sheets = sa.Table(  # score sheets of games played with the real box (pickomino.keeper)
+sheets = sa.Table(  # score sheets of games played with the real box (pickomino.table.sheet)
     "sheets",
     metadata,
     sa.Column("id", sa.String(32), primary_key=True),

@@ -23,11 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pickomino import i18n
 from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.events import Event, log_entries
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from pickomino.i18n.text import log_lines, ranking_lines
 
 FORMAT = "pickomino-sheet"
 VERSION = 1
@@ -115,20 +113,9 @@ class ScoreSheet:
         numbered = enumerate(zip(self.turns, self.entries, strict=True), start=1)
         return [(number, seat, entry, events) for number, ((seat, events), entry) in numbered]
 
-    def log(self, words: i18n.Words | None = None) -> list[str]:
-        """The game in words (English, or another language's ``words``), one line per
-        change, newest last."""
-        return log_lines(self.history(), self.names, words or i18n.words())
-
     def log_entries(self) -> list[dict[str, object]]:
         """The game as data, for a face to word (see :func:`pickomino.core.log_entries`)."""
         return log_entries(self.history())
-
-    def result(self, words: i18n.Words | None = None) -> str | None:
-        """The final ranking, a line a player, and how a tie was broken (R20)."""
-        if not self.state.is_over:
-            return None
-        return "\n".join(ranking_lines(self.state.ranking(), self.names, words or i18n.words()))
 
     # --------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
