@@ -77,7 +77,8 @@ def english_of():
 def english_fragments(keys: Iterable[str], words: Any) -> set[str]:
     """The English of these messages that a face in ``words``' language must not show:
     each template's text between placeholders (at least four characters, with a letter),
-    unless the language's own template has it too (a word both languages share)."""
+    unless the language's own template holds it too (a word both languages share, or one
+    inside a longer word: Dutch "beste" holds "best")."""
     from pickomino.i18n import Words
 
     def fragments(template: Any) -> set[str]:
@@ -93,5 +94,7 @@ def english_fragments(keys: Iterable[str], words: Any) -> set[str]:
     english = Words("en")
     found: set[str] = set()
     for key in keys:
-        found |= fragments(english.messages[key]) - fragments(words.messages[key])
+        own = words.messages[key]
+        own_text = " ".join(own.values() if isinstance(own, dict) else [own])
+        found |= {part for part in fragments(english.messages[key]) if part not in own_text}
     return found
