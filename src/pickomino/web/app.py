@@ -285,7 +285,8 @@ def create_app(
         app.add_api_route(path, _page(file), methods=["GET", "HEAD"], include_in_schema=False)
 
     app.include_router(keeper_router(store, limit_creations))
-    limit_lookups = address_limit(6 * new_games_per_minute, "too_many_lookups")
+    lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
+    limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
     app.include_router(
         rematch_router(
