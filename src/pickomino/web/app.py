@@ -16,6 +16,9 @@ HTTP:
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
   ended); ``GET /api/games/{id}/replay`` frames; ``GET /api/games/{id}/analysis`` the review
   of a finished game (:mod:`pickomino.web.analysis_api`);
+- ``POST /api/mine``: the games of the seat tokens a browser holds ("My games", see
+  :mod:`pickomino.web.mine_api`); ``/api/games/{id}/rematch``: a finished game's rematch
+  (:mod:`pickomino.web.rematch_api`);
 - ``GET /keeper`` the score keeper for a game with the real box (API in
   :mod:`pickomino.web.keeper_api`).
 - ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
@@ -72,6 +75,7 @@ from pickomino.web.forms import (
 from pickomino.web.headers import SecurityHeaders
 from pickomino.web.keeper_api import keeper_router
 from pickomino.web.limits import ConnectionLimits
+from pickomino.web.mine_api import mine_router
 from pickomino.web.outbox import Outbox
 from pickomino.web.profiles import ProfileStore, has_results
 from pickomino.web.profiles_api import (
@@ -93,6 +97,8 @@ from pickomino.web.protocol import (
     Sync,
     parse_message,
 )
+from pickomino.web.rematch import RematchStore
+from pickomino.web.rematch_api import rematch_router
 from pickomino.web.room import Room, new_game_id
 from pickomino.web.store import UNFINISHED, Store, shown_id
 from pickomino.web.view import replay_frames
@@ -112,6 +118,7 @@ PAGES = {
     "/rules": "rules.html",
     "/leaderboard": "leaderboard.html",
     "/profiles/{player}": "profile.html",
+    "/mine": "mine.html",
 }
 
 
@@ -278,6 +285,18 @@ def create_app(
         app.add_api_route(path, _page(file), methods=["GET", "HEAD"], include_in_schema=False)
 
     app.include_router(keeper_router(store, limit_creations))
+    lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
+    limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
+    app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
+    app.include_router(
+        rematch_router(
+            RematchStore(store),
+            lambda game_id: _room(rooms, game_id, keep=False),
+            rooms.add,
+            profiles.expect_results,
+            limit_joins,
+        )
+    )
     app.include_router(words_router())
     app.include_router(
         analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)

@@ -20,7 +20,9 @@ after connecting or a sync, then only the new ones; an entry is a turn's heading
 ``{"type": "turn", "turn": 3, "seat": 1}`` or an event such as ``{"type": "kept", "seat": 1,
 "face": "W", "count": 3, "total": 15}``, see :func:`pickomino.core.events.event_dict`),
 ``presence`` (``{"type": "presence", "online": [true, false, …]}``, per seat, when a player
-comes or goes), ``hint``, ``coach``, ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
+comes or goes), ``hint``, ``coach``, ``rematch`` (``{"type": "rematch", "offer": …}`` after
+a finished game's offer changes, as :mod:`pickomino.web.rematch_api` shows it to the
+connection's seat), ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
 The server closes a connection with one of these codes (after an ``error`` saying why, when

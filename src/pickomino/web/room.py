@@ -408,6 +408,15 @@ class Room:
         """Who is online, when a player comes or goes: a few bytes, not the whole state."""
         await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
 
+    async def send_each(self, message_for: Callable[[int | None], str]) -> None:
+        """To every client, the message for its seat (``None``: a spectator), for what
+        differs by seat (a rematch's new seat token goes to its seat alone)."""
+        for send, seat in list(self.connections.items()):
+            try:
+                await send(message_for(seat))
+            except Exception:  # a client gone or far behind (its outbox closes it)
+                self.connections.pop(send, None)
+
     async def _send_all(self, message: str, skip: Send | None) -> None:
         """Players first, then spectators: a send only queues the message, and each
         connection's writer runs in the order it was woken, so however many watch, the

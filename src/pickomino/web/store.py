@@ -18,6 +18,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -374,10 +375,16 @@ class Store:
             rows = db.execute(query).all()
         return [row.id for row in rows]
 
-    def listing(self, limit: int = 100) -> list[dict[str, object]]:
-        """The most recently active games, for the lobby (no secrets in it)."""
+    def listing(
+        self, limit: int = 100, only: Collection[str] | None = None
+    ) -> list[dict[str, object]]:
+        """The most recently active games, for the lobby (no secrets in it); ``only`` these
+        games if given."""
+        query = games.select().order_by(games.c.updated.desc()).limit(limit)
+        if only is not None:
+            query = query.where(games.c.id.in_([i for i in only if valid_id(i)]))
         with self.engine.connect() as db:
-            rows = db.execute(games.select().order_by(games.c.updated.desc()).limit(limit)).all()
+            rows = db.execute(query).all()
             ids = [row.id for row in rows]
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
@@ -403,6 +410,16 @@ class Store:
             }
             for row in rows
         ]
+
+    def seat_tokens(self, game_ids: Collection[str]) -> dict[tuple[str, int], str]:
+        """The people's seat tokens of these games, by (game, seat): to check tokens a
+        browser holds without loading the games."""
+        ids = [game_id for game_id in game_ids if valid_id(game_id)]
+        query = sa.select(seats.c.game_id, seats.c.seat, seats.c.token).where(
+            seats.c.game_id.in_(ids), seats.c.token.is_not(None)
+        )
+        with self.engine.connect() as db:
+            return {(r.game_id, r.seat): r.token for r in db.execute(query).all()}
 
     # ------------------------------------------------------------ score sheets
     def create_sheet(self, sheet_id: str, secret: str, data: str, status: str) -> None:

@@ -14,7 +14,9 @@ import { inviteList } from "./invites.js";
 import { createLog } from "./log.js";
 import { absentSeats } from "./moderation.js";
 import { notice, setupNotice } from "./notice.js";
+import { setupNotify } from "./notify.js";
 import { claimAsProfile } from "./profilekey.js";
+import { setupRematch } from "./rematch.js";
 import { connect } from "./socket.js";
 import * as saved from "./storage.js";
 import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
@@ -41,11 +43,13 @@ let rolledAt = null; // the seq of the roll last drawn, so each roll animates on
 let hintSeq = null; // the seq the shown hint belongs to
 let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
+let hearRematch = null; // set once the game is over: draws the rematch offers
 const updateLog = createLog($("log"));
 
 await loadWords();
 setupNotice();
 setupAnimationToggle();
+const notifyTurn = setupNotify($("notify"));
 highlightSameFaces($("roll"));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
 const notClaimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
@@ -93,6 +97,9 @@ function onMessage(message) {
       break;
     case "coach":
       coach.hear(message);
+      break;
+    case "rematch":
+      hearRematch?.(message.offer);
       break;
     case "error":
       // Before any state, an error is the refusal of the connection itself (bad token,
@@ -165,6 +172,7 @@ function render() {
   $("game-title").textContent = names.join(" · ");
   const title = t("table.title", { game: t("game.name"), names: list(names) });
   document.title = mine ? t("table.title_your_turn", { title }) : title;
+  notifyTurn(mine, list(names));
 
   renderWaiting();
   renderGrill($("grill"), table);
@@ -189,6 +197,9 @@ function render() {
     showEnd($("end"), gameId, state, seat).then(() => {
       if (params.has("replay")) $("end").scrollIntoView();
     });
+  }
+  if (state.status === "over" && !hearRematch) {
+    hearRematch = setupRematch($("rematch"), { gameId, token, seat, names });
   }
 }
 

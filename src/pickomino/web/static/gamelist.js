@@ -108,7 +108,7 @@ function turns(game) {
 }
 
 // Who won, with how many worms: "Ann won with 12 worms", or the players who shared the win.
-function result(game) {
+export function result(game) {
   const names = game.seats.map((seat) => seat.name);
   const winners = game.ranking.filter((standing) => standing.rank === 1);
   const worms = t("worms", { count: winners[0].worms });
@@ -116,7 +116,7 @@ function result(game) {
   return t("games.shared", { names: list(winners.map((standing) => names[standing.seat])), worms });
 }
 
-function when(seconds) {
+export function when(seconds) {
   const minutes = Math.round((Date.now() / 1000 - seconds) / 60);
   if (minutes < 1) return t("games.just_now");
   if (minutes < 60) return ago(minutes, "minute");

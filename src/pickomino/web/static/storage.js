@@ -65,3 +65,25 @@ export function coachSettings(labels) {
 export function saveCoach(settings) {
   write("pickomino.coach", settings);
 }
+
+/** [{game, token}] of every game this browser holds a seat in (for "My games"). */
+export function heldSeats() {
+  const prefix = "pickomino.token.";
+  try {
+    return Object.keys(localStorage)
+      .filter((key) => key.startsWith(prefix))
+      .map((key) => ({ game: key.slice(prefix.length), token: read(key) }))
+      .filter((seat) => typeof seat.token === "string");
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this person asked for a notification when it is their turn (and allowed it). */
+export function notifyOn() {
+  return read("pickomino.notify") === true;
+}
+
+export function saveNotify(on) {
+  write("pickomino.notify", on);
+}

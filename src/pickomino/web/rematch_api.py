@@ -1,0 +1,139 @@
+"""The API of rematches (see :mod:`.rematch`); a seat acts by its token in the ``Seat-Token``
+header.
+
+- ``GET /api/games/{id}/rematch`` → ``{"offer": null}`` or ``{"offer": {status, offered_by,
+  accepted, waiting_for, declined_by, start_player, game, seat, token}}``: anyone may look
+  (spectators see the offer); with a seat's token, ``seat`` is theirs and, once the new game
+  started, ``token`` is their seat's in it;
+- ``POST /api/games/{id}/rematch``: offers a rematch of a finished game, or accepts the offer
+  there is (a second click joins it: one rematch per game);
+- ``POST /api/games/{id}/rematch/decline``: cancels the offer for everyone.
+
+Every change goes to the finished game's clients as ``{"type": "rematch", "offer": …}``.
+Refusals: 409 ``rematch_not_over`` (the game is not finished), 403 ``rematch_seated_only``
+(no seat token: a spectator), 403 ``bad_token`` (a token of no seat here), 409
+``rematch_declined`` (accepting a declined offer), 404 ``no_rematch`` (declining no offer),
+409 ``rematch_started`` (declining a game already started).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+
+from pickomino.web.errors import Refused, refused
+from pickomino.web.profiles import has_results
+from pickomino.web.profiles_api import SeatToken
+from pickomino.web.rematch import Offer, RematchStore, next_start, rematch_record
+from pickomino.web.room import Room, new_game_id
+
+
+def rematch_router(
+    offers: RematchStore,
+    room_of: Callable[[str], Room],
+    add_room: Callable[[Room], None],
+    expect_results: Callable[[str], None],
+    limit: Callable[[Request], None],
+) -> APIRouter:
+    """``room_of(id)`` gives a game (or refuses: unknown, damaged); ``add_room`` puts a new
+    game in play; ``expect_results(id)`` marks a new game whose end will be recorded."""
+    router = APIRouter(tags=["rematch"])
+
+    def start(room: Room, offer: Offer) -> Offer:
+        """Every person accepted: the new game, its people's seats taken, starts now."""
+        if room_of_or_none(offer.new_game_id) is None:
+            record, bots = rematch_record(room)
+            if has_results({**record.meta, "bots": bots}, len(bots)):
+                expect_results(offer.new_game_id)  # before the game exists: never missed
+            new = Room.create(
+                room.store, record, bots, room.bot_delay,
+                creator=offer.offered_by, game_id=offer.new_game_id,
+            )  # fmt: skip
+            for seat in offer.persons:
+                if not new.seats[seat].claimed:
+                    new.claim(seat)
+            add_room(new)
+            new.wake_bots()
+        return offers.started(room) or offer
+
+    def room_of_or_none(game_id: str) -> Room | None:
+        try:
+            return room_of(game_id)
+        except HTTPException:  # not created yet
+            return None
+
+    def view(room: Room, offer: Offer | None, seat: int | None) -> dict[str, object]:
+        if offer is None:
+            return {"offer": None}
+        token = None
+        if offer.status == "started" and seat is not None:
+            new = room_of(offer.new_game_id)
+            token = new.seats[seat].token
+        return {"offer": offer.view(next_start(room), seat, token)}
+
+    async def tell_all(room: Room, offer: Offer) -> None:
+        await room.send_each(
+            lambda seat: json.dumps({"type": "rematch", **view(room, offer, seat)})
+        )
+
+    def finished(game_id: str) -> Room:
+        room = room_of(game_id)
+        if room.status != "over":
+            raise refused(409, "rematch_not_over")
+        return room
+
+    def seated(room: Room, token: str | None) -> int:
+        if not token:
+            raise refused(403, "rematch_seated_only")
+        try:
+            seat = room.seat_of(token)
+        except Refused:
+            seat = None
+        if seat is None:
+            raise refused(403, "bad_token")
+        return seat
+
+    @router.get("/api/games/{game_id}/rematch")
+    async def look(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        room = room_of(game_id)
+        seat = seated(room, seat_token) if seat_token else None
+        offer = offers.get(room) if room.status == "over" else None
+        if offer is not None and offer.complete:  # a start a crash interrupted
+            offer = start(room, offer)
+        return view(room, offer, seat)
+
+    @router.post("/api/games/{game_id}/rematch", dependencies=[Depends(limit)])
+    async def offer_or_accept(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        room = finished(game_id)
+        seat = seated(room, seat_token)
+        offer = offers.get(room)
+        if offer is None:
+            bots = {n for n, s in enumerate(room.seats) if not s.is_person}
+            new = Offer(room.id, new_game_id(), seat, frozenset({seat, *bots}))
+            offer = offers.offer(new, room)
+        if offer.status == "declined":
+            raise refused(409, "rematch_declined")
+        if offer.status == "offered":
+            offer = offers.accept(room, seat) or offer
+        if offer.complete:
+            offer = start(room, offer)
+        await tell_all(room, offer)
+        return view(room, offer, seat)
+
+    @router.post("/api/games/{game_id}/rematch/decline", dependencies=[Depends(limit)])
+    async def decline(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        room = finished(game_id)
+        seat = seated(room, seat_token)
+        offer = offers.get(room)
+        if offer is None:
+            raise refused(404, "no_rematch")
+        if offer.status == "started":
+            raise refused(409, "rematch_started")
+        if offer.status == "offered":
+            offer = offers.decline(room, seat) or offer
+            await tell_all(room, offer)
+        return view(room, offer, seat)
+
+    return router

@@ -1,0 +1,87 @@
+"""Rematches and "My games" in the browser (the system Chromium against a real ``pickomino
+serve``): two people at the end of a game, one offers, the other accepts, both land in the
+new game with the next start player; My games lists your turn first; the title says when it
+is your turn."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from pickomino.web.process import ServerProcess
+
+from .browser import Pages, browser, pages
+from .clicking import create_game
+from .test_profiles import finish_offline
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+pytestmark = pytest.mark.slow  # a real server and browser
+YOUR_TURN = re.compile(r"^● Your turn")
+
+
+def test_one_offers_a_rematch_the_other_accepts_and_both_play_it(
+    server: ServerProcess, pages: Pages
+) -> None:
+    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "easy"}]
+    game = create_game(server, seats, start_player=0)
+    server.stop()
+    finish_offline(str(server.database), game)  # played while the server was away
+    server.start()
+    with pages.checked():
+        ann, bob = (pages.open(server.url + game["seats"][n]["link"]) for n in (0, 1))
+        watcher = pages.open(f"{server.url}/games/{game['id']}")
+        for page in (ann, bob, watcher):
+            expect(page.get_by_test_id("end-panel")).to_be_visible()
+        expect(watcher.get_by_test_id("rematch")).to_be_hidden()  # no offer to see yet
+
+        ann.get_by_test_id("rematch-accept").click()  # "Play again"
+        for page in (bob, watcher):
+            status = page.get_by_test_id("rematch-status")
+            expect(status).to_have_attribute("data-status", "offered")
+            expect(status).to_contain_text("Ann offers a rematch. Still to accept: Bob.")
+            expect(page.get_by_test_id("rematch-waiting")).to_contain_text("Bob starts")
+        expect(watcher.get_by_test_id("rematch-accept")).to_have_count(0)  # watching only
+        expect(ann.get_by_test_id("rematch-accept")).to_have_count(0)  # accepted already
+
+        bob.get_by_test_id("rematch-accept").click()
+        new_game = re.compile(rf"{server.url}/games/(?!{game['id']})[\w-]+$")
+        for seat, page in enumerate((ann, bob)):
+            expect(page).to_have_url(new_game)
+            table = page.get_by_test_id("game")
+            expect(table).to_have_attribute("data-status", "playing")
+            expect(table).to_have_attribute("data-seat", str(seat))
+            expect(table).to_have_attribute("data-turn", "1")
+            expect(table).to_have_attribute("data-current", "1")  # Ann started the last one
+        assert ann.url == bob.url
+        expect(bob).to_have_title(YOUR_TURN)
+        expect(ann).not_to_have_title(YOUR_TURN)
+        expect(watcher.get_by_test_id("rematch-watch")).to_have_attribute(
+            "href", bob.url.removeprefix(server.url)
+        )
+
+
+def test_my_games_lists_your_turn_first(server: ServerProcess, pages: Pages) -> None:
+    waiting = create_game(server, [{"name": "Ann"}, {"name": "Bob"}])  # Bob never comes
+    yours = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], start_player=1)
+    with pages.checked():
+        ann = pages.open(server.url + waiting["seats"][0]["link"])
+        expect(ann.get_by_test_id("waiting")).to_be_visible()
+        expect(ann).not_to_have_title(YOUR_TURN)
+        ann.goto(server.url + yours["seats"][0]["link"])  # the bot starts, then it is Ann's turn
+        expect(ann).to_have_title(YOUR_TURN)
+
+        ann.get_by_test_id("mine-link").click()
+        expect(ann).to_have_url(f"{server.url}/mine")
+        turn = ann.get_by_test_id("mine-turn").get_by_test_id("mine-row")
+        expect(turn).to_have_count(1)
+        expect(turn).to_have_attribute("data-game-id", yours["id"])
+        expect(turn).to_contain_text("Your turn")
+        others = ann.get_by_test_id("mine-waiting").get_by_test_id("mine-row")
+        expect(others).to_have_count(1)
+        expect(others).to_have_attribute("data-game-id", waiting["id"])
+        expect(ann).to_have_title(re.compile(r"^● \(1\) My games"))
+        turn.get_by_test_id("mine-open").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-your-turn", "true")
