@@ -77,8 +77,8 @@ def english_of():
 def english_fragments(keys: Iterable[str], words: Any) -> set[str]:
     """The English of these messages that a face in ``words``' language must not show:
     each template's text between placeholders (at least four characters, with a letter),
-    unless the language's own template holds it too (a word both languages share, or one
-    inside a longer word: Dutch "beste" holds "best")."""
+    unless the language's own template holds it too (inside a longer word: Dutch "beste"
+    holds "best"), or the language uses it as a word of its own elsewhere (Danish "over")."""
     from pickomino.i18n import Words
 
     def fragments(template: Any) -> set[str]:
@@ -91,10 +91,17 @@ def english_fragments(keys: Iterable[str], words: Any) -> set[str]:
             and any(c.isalpha() for c in part)
         }
 
+    def text_of(template: Any) -> str:
+        return " ".join(template.values() if isinstance(template, dict) else [template])
+
     english = Words("en")
+    everything = " ".join(text_of(template) for template in words.messages.values())
     found: set[str] = set()
     for key in keys:
-        own = words.messages[key]
-        own_text = " ".join(own.values() if isinstance(own, dict) else [own])
-        found |= {part for part in fragments(english.messages[key]) if part not in own_text}
+        own = text_of(words.messages[key])
+        found |= {
+            part
+            for part in fragments(english.messages[key])
+            if part not in own and not re.search(rf"(?<!\w){re.escape(part)}(?!\w)", everything)
+        }
     return found

@@ -61,7 +61,7 @@ class ServerProcess:
             try:
                 with urllib.request.urlopen(self.url + "/api/options", timeout=1):
                     return self
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # refused, reset, or too slow to answer yet (a loaded machine)
                 time.sleep(0.05)
         raise RuntimeError("the server did not answer within 30 s")
 
