@@ -102,7 +102,7 @@ class Room:
         self.status = stored.status
         self.connections: dict[Send, int | None] = {}
         self._bot_task: asyncio.Task[None] | None = None
-        self._log = TableLog.replayed(game.history, stored.events)
+        self._log = TableLog.replayed(game.history, stored.events, game.state)
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         self.seating = Seating.load(stored.seating, record.meta, len(self.seats))
@@ -449,8 +449,9 @@ class Room:
             raise Refused("not_saved") from None
         self.seating = seating
         self._seating_changes += 1
+        state = self.game.state
         for note in notes:
-            self._log.note(note)
+            self._log.note(note, state.turn, state.current)
         self._stand_ins()
         self._set_alarms()
         return True

@@ -429,6 +429,7 @@ class Store:
                 "id": row.id,
                 "status": row.status,
                 "rules": headers[row.id].get("rules"),
+                "clock": headers[row.id].get("meta", {}).get("clock"),  # null: none
                 # the final ranking, as data (games finished before it was kept: none)
                 "ranking": headers[row.id].get("meta", {}).get("ranking"),
                 "tie_break": headers[row.id].get("meta", {}).get("tie_break"),

@@ -4,6 +4,7 @@
 // Once this browser keeps the link's token, the address bar shows the bare game address,
 // so that copying the address does not give the seat away.
 
+import { seatClock, syncTime, tick } from "./clock.js";
 import { fill, h } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
@@ -15,7 +16,7 @@ import { notice, setupNotice } from "./notice.js";
 import { connect } from "./socket.js";
 import * as saved from "./storage.js";
 import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
-import { turnText } from "./words.js";
+import { botLabel, turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 // Why the server closed the connection (its close codes), as the connection indicator says it.
@@ -38,12 +39,15 @@ let rolledAt = null; // the seq of the roll last drawn, so each roll animates on
 let hintSeq = null; // the seq the shown hint belongs to
 let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
+let arrived = false; // the first state of this page load came (see comeBackOnArrival)
 const updateLog = createLog($("log"));
 
 await loadWords();
 setupNotice();
 setupAnimationToggle();
 highlightSameFaces($("roll"));
+tick(root);
+$("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
 const send = connect(socketUrl(), { onMessage, onStatus });
 
 // The token stays in this browser's storage; if the storage is off, the address keeps it
@@ -71,6 +75,8 @@ function onMessage(message) {
     case "state":
       state = message;
       busy = false;
+      syncTime(message);
+      comeBackOnArrival();
       render();
       break;
     case "presence": // a player came or went
@@ -126,6 +132,14 @@ function act(action) {
   render();
 }
 
+// Opening (or reloading) a seat's link is coming back: a bot that plays the seat while its
+// person was away gives it back. A reconnection of a page left open (after a server restart,
+// say) is not: that person takes the seat back with the button.
+function comeBackOnArrival() {
+  if (!arrived && seat !== null && state.seats[seat]?.away) send({ type: "back" });
+  arrived = true;
+}
+
 function askHint() {
   if (!send({ type: "hint" })) notice(t("table.offline"));
 }
@@ -149,9 +163,12 @@ function render() {
   document.title = mine ? t("table.title_your_turn", { title }) : title;
 
   renderWaiting();
+  renderAway();
   renderGrill($("grill"), table);
   renderSeats();
   $("turn").textContent = turnText(state, seat);
+  const clock = runningClock();
+  fill($("turn-clock"), clock?.deadline != null ? seatClock(clock, clock.seat) : null);
   $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
@@ -176,7 +193,18 @@ function render() {
 function renderSeats() {
   const { table } = state;
   const current = state.status === "playing" && !table.over ? table.current : null;
-  renderPlayers($("players"), table, state.seats, { you: seat, current });
+  const onVote = seat === null ? null : (n) => send({ type: "vote", seat: n }) || notice(t("table.offline"));
+  renderPlayers($("players"), table, state.seats, { you: seat, current, clock: runningClock(), onVote });
+}
+
+// The clocks while the game is played (banks stay on the cards of a finished game otherwise).
+const runningClock = () => (state.status === "playing" ? state.clock : null);
+
+// While a bot plays for this page's person (away), say so and offer the seat back.
+function renderAway() {
+  const away = seat !== null && state.status === "playing" && state.seats[seat].away;
+  $("away").hidden = !away;
+  if (away) $("away-text").textContent = t("away.you", { bot: botLabel(state.takeover) });
 }
 
 // While people are missing, say who, and show the invite links if this browser made the game.

@@ -6,6 +6,7 @@ import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { ago, date, list, t } from "./i18n.js";
 import * as saved from "./storage.js";
+import { controlText } from "./clock.js";
 import { botLabel, presetLabel, presetName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -84,6 +85,7 @@ function gameRow(game, presets, join) {
         { class: "muted" },
         [
           presetLabel(presetName(game.rules, presets)),
+          game.clock ? t("games.clock", { clock: controlText(game.clock) }) : null,
           game.status === "open"
             ? t(free ? "games.open_seats" : "games.invited_only", { count: free })
             : turns(game),
