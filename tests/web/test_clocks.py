@@ -59,6 +59,14 @@ def hears(ws, seat: int, online: bool = True) -> None:
             return
 
 
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll the app (it runs in a thread of its own) until ``condition`` holds."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"not within 30 s: {what}"
+        time.sleep(0.01)  # polling, not timing anything
+
+
 def entries(state: dict, kind: str) -> list[dict]:
     return [entry for entry in state["full_log"] if entry["type"] == kind]
 
@@ -338,9 +346,15 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
                     bob.send_json({"type": "back"})
                     back = until(bob, lambda s: not s["seats"][1]["away"])
                     go_on.set()  # the bot's roll comes now: too late
-                    bob.send_json({"type": "act", "action": "roll", "seq": back["seq"]})
-                    rolled = until(bob, lambda s: s["seq"] > back["seq"])
-                    assert rolled["seq"] == 1 and rolled["table"]["current"] == 1
+                    bots = client.app.state.rooms.rooms[game["id"]]._bot_task
+                    wait_until(bots.done, "the bot's step is over")
+                    bob.send_json({"type": "sync"})
+                    assert until(bob, lambda s: True)["seq"] == back["seq"] == 0  # dropped
+                    bob.send_json({"type": "act", "action": "roll", "seq": 0})
+                    rolled = follow(bob, bob.receive_json())  # Bob's roll, not a refusal
+                    assert (rolled["type"], rolled["seq"], rolled["table"]["current"]) == (
+                        "state", 1, 1
+                    )
                     assert rolled["actions"] and rolled["actions"] != ["roll"]  # Bob keeps
     finally:
         go_on.set()

@@ -73,8 +73,9 @@ class Session:
 
     def stand_in(self, seat: int, bot: str | None) -> None:
         """Let ``bot`` play a person's ``seat`` from the next step on (``None``: the person
-        plays again). Call it between steps: a step thought out meanwhile on a copy of the
-        state belongs to whoever held the seat when it began (see :func:`next_step`)."""
+        plays again). Call it between steps; a face that thinks a step out on a copy of the
+        state meanwhile drops it if the seat's player changed (``players[seat]`` is another
+        object): the seat's new holder has the decision."""
         if not self.seats[seat].is_person or self.stand_ins.get(seat) == bot:
             return
         if bot is None:

@@ -611,30 +611,35 @@ class Room:
             # After a failure (the database away?) wait longer, up to a minute, then retry.
             await asyncio.sleep(self.bot_delay if not failures else min(60, 2**failures))
             try:
-                await self._bot_step()
+                played = await self._bot_step()
                 failures = 0
             except Exception:
                 failures += 1
                 log.exception("a bot of game %s could not play (try %d)", self.id, failures)
                 continue
-            await self.broadcast()
+            if played:  # a dropped step changed nothing: nobody hears of it
+                await self.broadcast()
 
-    async def _bot_step(self) -> None:
+    async def _bot_step(self) -> bool:
         """One step of the play loop (a roll or a bot's decision), thought out in a worker
-        thread on a copy of the state, so other games stay responsive, then played."""
+        thread on a copy of the state, so other games stay responsive, then played;
+        ``False`` if it was dropped."""
         state, seq, session = self.game.state, self.seq, self.session
         if not session.is_bot_turn():  # the person came back while the bot waited
-            return
-        player = session.players[state.current]
+            return False
+        players = list(session.players)  # as they are now, whatever changes meanwhile
+        player = players[state.current]
         try:
-            step = await asyncio.to_thread(next_step, state.copy(), session.players, session.dice)
+            step = await asyncio.to_thread(next_step, state.copy(), players, session.dice)
         except Exception:  # a bug in a bot must not stop the game: log it, play on
             log.exception("the bot of game %s failed; it plays a legal action", self.id)
             step = state.legal_actions()[0]
         # Played only if nothing moved meanwhile and the seat is still the bot's: a person
         # who took it back (or a person's move) wins, and the bot's step is dropped.
-        if step is not None and seq == self.seq and session.players[state.current] is player:
-            self._commit(lambda: apply(self.game, step))
+        if step is None or seq != self.seq or session.players[state.current] is not player:
+            return False
+        self._commit(lambda: apply(self.game, step))
+        return True
 
     async def stop(self) -> None:
         self._clock_alarm.cancel()
