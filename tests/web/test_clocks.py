@@ -9,6 +9,7 @@ test follows what they do. Clocks are short (``clock_minimum=0``) so time runs o
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -358,6 +359,31 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
                     assert rolled["actions"] and rolled["actions"] != ["roll"]  # Bob keeps
     finally:
         go_on.set()
+
+
+def test_an_alarm_that_rang_a_moment_early_rings_again_when_set_to_its_time_again():
+    """The event loop's clock is not the wall clock (uvloop's timers ring up to a
+    millisecond early): a clock's alarm may ring just before its deadline, and the room then
+    sets it to the same deadline again, which must ring again (else the turn never ends)."""
+
+    async def rings_twice() -> list[float]:
+        rang: list[float] = []
+        again = asyncio.Event()
+
+        def ring() -> None:
+            rang.append(time.time())
+            if len(rang) == 1:
+                alarm.set(deadline)  # "not yet": the same time again
+            else:
+                again.set()
+
+        alarm = room_module.Alarm(ring)
+        deadline = time.time() + 0.01
+        alarm.set(deadline)
+        await asyncio.wait_for(again.wait(), 10)
+        return rang
+
+    assert len(asyncio.run(rings_twice())) == 2
 
 
 # ------------------------------------------------------------------ restarts

@@ -63,7 +63,9 @@ class Seat:
 class Alarm:
     """One call at a (Unix) time, set again only when the time changes: a game's clock or
     its absence check is a handle in the event loop's heap, not a task that polls, so
-    hundreds of games cost nothing while they wait. It rings once per time it is set to."""
+    hundreds of games cost nothing while they wait. It rings once per time it is set to, and
+    may be set to that time again after it rang (the event loop's clock is not the wall
+    clock: it may ring a moment before the time it was set to)."""
 
     def __init__(self, ring: Callable[[], None]) -> None:
         self.ring = ring
@@ -77,7 +79,11 @@ class Alarm:
         self.when = when
         if when is not None:
             delay = max(0.0, when - time.time())
-            self._handle = asyncio.get_running_loop().call_later(delay, self.ring)
+            self._handle = asyncio.get_running_loop().call_later(delay, self._rang)
+
+    def _rang(self) -> None:
+        self._handle = self.when = None
+        self.ring()
 
     def cancel(self) -> None:
         if self._handle is not None:
