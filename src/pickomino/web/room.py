@@ -373,7 +373,10 @@ class Room:
         try:
             state = self.game.state
             turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
-            seating = self._settled(self.seating.copy()) if self.seating.control else None
+            # Within a turn the clock stays as it is (it starts and stops with turns and
+            # with the seating's own changes): settling it costs only at a turn's end.
+            timed = self.seating.control is not None and turns is not None
+            seating = self._settled(self.seating.copy()) if timed else None
             changed = seating is not None and seating.to_json() != self.seating.to_json()
             self.store.append_moves(
                 self.id, first, self.game.record.moves[first:], turns,
