@@ -31,10 +31,17 @@ many were let in (welcome and state) and how long that took, and the players' la
 the actions sent during the storm (all games, and the stormed game's two players alone):
 a join must cost the players nothing.
 
+Clocks (``--clocked N``): N more games, each with a time control (``--clock 60``, seconds per
+turn, or ``--bank 300 --increment 10``), spread evenly among the others so both kinds are set
+up and played side by side; the report gives the players' latency of the games with a clock
+and of those without, from the same run. The players act well within their time, so no bot
+takes over: this measures what the clocks cost (a deadline stored with the moves that start
+or end a turn, an alarm per game in the event loop).
+
 Run: ``.venv/bin/python benchmarks/web_load.py --games 200 --seconds 30``
 (``--think 0 --games 50 --seconds 20`` for the saturating case; ``--games 50 --spectators
-500`` for the storm; ``--seed`` for other dice choices; the server's own dice come from
-``secrets``, so runs never repeat exactly).
+500`` for the storm; ``--games 200 --clocked 200`` for clocks; ``--seed`` for other dice
+choices; the server's own dice come from ``secrets``, so runs never repeat exactly).
 """
 
 from __future__ import annotations
@@ -127,6 +134,7 @@ class Stats:
     finished: int = 0
     states: int = 0
     state_bytes: int = 0
+    clock_states: int = 0  # states with a time control (those of the clocked games)
 
 
 @dataclass
@@ -146,6 +154,8 @@ class Run:
     seed: int
     refill: bool
     storm: Storm
+    clock: dict[str, float] | None = None  #: the time control of the clocked games
+    clocked: frozenset[int] = frozenset()  #: the slots whose games have it
     stats: Stats = field(default_factory=Stats)
     start: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = float("inf")  # event-loop time
@@ -154,10 +164,13 @@ class Run:
         return self.deadline - asyncio.get_running_loop().time()
 
 
-def post_game(url: str) -> tuple[str, list[str]]:
-    """A new game of two people; its id and the path of each seat's WebSocket (with its
-    token)."""
-    body = json.dumps({"seats": [{"name": "A"}, {"name": "B"}], "start_player": 0}).encode()
+def post_game(url: str, clock: dict[str, float] | None) -> tuple[str, list[str]]:
+    """A new game of two people (with a ``clock``, or none); its id and the path of each
+    seat's WebSocket (with its token)."""
+    spec: dict[str, object] = {"seats": [{"name": "A"}, {"name": "B"}], "start_player": 0}
+    if clock is not None:
+        spec["clock"] = clock
+    body = json.dumps(spec).encode()
     headers = {"Content-Type": "application/json"}
     request = urllib.request.Request(url + "/api/games", data=body, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -166,10 +179,11 @@ def post_game(url: str) -> tuple[str, list[str]]:
     return game["id"], paths
 
 
-async def open_game(run: Run) -> list[ClientConnection]:
-    """Create a game and connect both seats (the game starts when both are in); the first
-    game is the one the storm's spectators will watch."""
-    game_id, paths = await asyncio.to_thread(post_game, run.server.url)
+async def open_game(run: Run, slot: int) -> list[ClientConnection]:
+    """Create the game of a slot and connect both seats (the game starts when both are in);
+    the first game is the one the storm's spectators will watch."""
+    clock = run.clock if slot in run.clocked else None
+    game_id, paths = await asyncio.to_thread(post_game, run.server.url, clock)
     run.storm.game_id = run.storm.game_id or game_id
     sockets: list[ClientConnection] = []
     try:
@@ -210,6 +224,7 @@ async def play_seat(
                     continue
                 stats.states += 1
                 stats.state_bytes += len(text)
+                stats.clock_states += message["clock"] is not None
                 seq = message["seq"]
                 if sent_at is not None and seq > acted:
                     stats.latencies.append(time.perf_counter() - sent_at)
@@ -259,7 +274,7 @@ async def play_slot(run: Run, slot: int, sockets: list[ClientConnection]) -> Non
             return
         try:
             async with asyncio.timeout(run.time_left()):
-                sockets = await open_game(run)
+                sockets = await open_game(run, slot)
         except TimeoutError:
             return
         run.stats.started += 1
@@ -268,12 +283,12 @@ async def play_slot(run: Run, slot: int, sockets: list[ClientConnection]) -> Non
 async def open_games(run: Run, count: int) -> list[list[ClientConnection]]:
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
-    async def one() -> list[ClientConnection]:
+    async def one(slot: int) -> list[ClientConnection]:
         async with gate:
-            return await open_game(run)
+            return await open_game(run, slot)
 
     async with asyncio.timeout(SETUP_SECONDS):
-        return await asyncio.gather(*(one() for _ in range(count)))
+        return await asyncio.gather(*(one(slot) for slot in range(count)))
 
 
 def storm_process(url: str, spectators: int, seconds: float, results: Queue) -> None:
@@ -367,21 +382,35 @@ def milliseconds(latencies: list[float]) -> dict[str, float]:
     }
 
 
+def spread(clocked: int, slots: int) -> frozenset[int]:
+    """``clocked`` of ``slots`` slots, evenly spread (every other one for half of them)."""
+    return frozenset(n for n in range(slots) if (n + 1) * clocked // slots > n * clocked // slots)
+
+
+def shown(latencies: list[float]) -> str:
+    """p50, p90, p99 and max in milliseconds, as the report prints them."""
+    figures = milliseconds(latencies).items()
+    return "  ".join(f"{name} {value:.1f}" for name, value in figures) or "-"
+
+
 def report(args: argparse.Namespace, run: Run, window: Window, engine_rate: float) -> None:
     stats = run.stats
     actions = len(stats.latencies)
     rate = actions / window.seconds
     quantiles = milliseconds(stats.latencies)
-    figures = "  ".join(f"{name} {value:.1f}" for name, value in quantiles.items()) or "-"
+    figures = shown(stats.latencies)
     kib = stats.state_bytes / max(stats.states, 1) / 1024
     server_load, client_load = (
         window.server_cpu / window.seconds,
         window.client_cpu / window.seconds,
     )
-    print(f"{args.games} games at once, think {args.think:g} s, seed {args.seed}, SQLite")
+    games = args.games + args.clocked
+    print(f"{games} games at once, think {args.think:g} s, seed {args.seed}, SQLite")
     print(f"  duration           {window.seconds:.1f} s")
     print(f"  actions completed  {actions} ({rate:.1f} actions/s)")
     print(f"  latency (ms)       {figures}")
+    if run.clocked:
+        report_clocks(run, games)
     print(f"  errors/refusals    {stats.errors}")
     print(f"  unanswered at end  {stats.unanswered} acts still waiting when time ran out")
     print(f"  games              {stats.started} started, {stats.finished} finished")
@@ -400,6 +429,20 @@ def report(args: argparse.Namespace, run: Run, window: Window, engine_rate: floa
         report_storm(run.storm, stats)
 
 
+def report_clocks(run: Run, slots: int) -> None:
+    """The players' latency in the games with a clock and in the others, side by side."""
+    stats, control = run.stats, ", ".join(f"{k} {v:g} s" for k, v in (run.clock or {}).items())
+    print(f"  clocks ({control}) in {stats.clock_states} of {stats.states} states")
+    for label, clocked in [("with a clock", True), ("without a clock", False)]:
+        latencies = [
+            latency
+            for latency, (_, slot) in zip(stats.latencies, stats.acted, strict=True)
+            if (slot in run.clocked) == clocked
+        ]
+        games = len(run.clocked) if clocked else slots - len(run.clocked)
+        print(f"    {games} games {label} (ms, {len(latencies)} actions): {shown(latencies)}")
+
+
 def report_storm(storm: Storm, stats: Stats) -> None:
     """The players' latency for the actions sent while the spectators came in."""
     during = [
@@ -415,8 +458,7 @@ def report_storm(storm: Storm, stats: Stats) -> None:
         ("all games", [latency for latency, _ in during]),
         ("the stormed game", [latency for latency, slot in during if slot == 0]),
     ]:
-        figures = "  ".join(f"{k} {v:.1f}" for k, v in milliseconds(latencies).items()) or "-"
-        print(f"  players' latency, {label} (ms, {len(latencies)} actions): {figures}")
+        print(f"  players' latency, {label} (ms, {len(latencies)} actions): {shown(latencies)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -431,23 +473,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--spectators", type=int, default=0, help="spectators joining the first game at once"
     )
+    parser.add_argument(
+        "--clocked", type=int, default=0, help="games with a clock besides --games (default 0)"
+    )
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--clock", type=float, default=60.0, help="their seconds per turn (60)")
+    timing.add_argument("--bank", type=float, help="or their seconds for the whole game")
+    parser.add_argument("--increment", type=float, default=0.0, help="added per turn to a bank")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.seconds <= 0 or args.think < 0 or args.spectators < 0:
-        parser.error("--games and --seconds must be positive; --think, --spectators not negative")
+    counts = (args.games, args.think, args.spectators, args.clocked)
+    if args.games + args.clocked < 1 or args.seconds <= 0 or min(counts) < 0:
+        parser.error("--games (with --clocked) and --seconds must be positive; --think,"
+                     " --spectators not negative")  # fmt: skip
+    clock = (
+        {"per_turn": args.clock}
+        if args.bank is None
+        else {"bank": args.bank, "increment": args.increment}
+    )
 
     engine_rate = engine_actions_per_second(ENGINE_SECONDS, args.seed)
     with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
         database = Path(folder) / "load.sqlite3"
         room = str(max(args.spectators, 500))  # every client is on this one address
-        limits = ("--connections-per-address", str(2 * args.games + args.spectators + 10))
+        slots = args.games + args.clocked
+        limits = ("--connections-per-address", str(2 * slots + args.spectators + 10))
         server = ServerProcess(
             database=database, bot_delay=0.0, message_rate=1000,
-            options=(*limits, "--watchers-per-game", room),
+            options=(*limits, "--watchers-per-game", room, "--clock-minimum", "0"),
         ).start()  # fmt: skip
         try:
             storm = Storm(args.spectators)
-            run = Run(server, args.think, args.seed, refill=not args.no_refill, storm=storm)
-            window = asyncio.run(load(run, args.games, args.seconds))
+            run = Run(
+                server, args.think, args.seed, refill=not args.no_refill, storm=storm,
+                clock=clock, clocked=spread(args.clocked, slots),
+            )  # fmt: skip
+            window = asyncio.run(load(run, slots, args.seconds))
         finally:
             server.stop()
     report(args, run, window, engine_rate)

@@ -31,11 +31,16 @@ LOG_FIELDS = {
     "returned": {"seat", "tile"},
     "turned": {"tile"},
     "game_over": {"ranking", "tie_break"},
+    "timeout": {"seat", "turn", "bot"},  # the table's own entries (pickomino.web.seating)
+    "away": {"seat", "why", "bot"},
+    "back": {"seat"},
 }
+AWAY_WHY = {"absent", "timeouts", "vote"}
 STANDING = {"seat", "rank", "worms", "highest_tile"}
 STATE = {"type", "id", "seq", "status", "waiting_for", "seats", "rules", "table", "actions"}
-STATE |= {"log_start", "log"}
-SEAT = {"name", "bot", "claimed", "open", "online", "profile"}
+STATE |= {"log_start", "log", "clock", "takeover", "now"}
+SEAT = {"name", "bot", "claimed", "open", "online", "profile", "away", "stand_in", "votes"}
+CLOCK = {"per_turn", "bank", "increment", "seat", "deadline", "banks"}
 TABLE = {"grill", "stacks", "worms", "current", "turn", "phase", "roll", "kept", "total"}
 TABLE |= {"dice_left", "over"}
 HINT_ROW = {"action", "tile", "worms", "bust"}
@@ -83,6 +88,8 @@ def check_entry(entry: dict) -> None:
     assert set(entry) == {"type"} | LOG_FIELDS[kind], entry
     if kind == "bust":
         assert entry["reason"] in BUST_RULES, entry
+    if kind == "away":
+        assert entry["why"] in AWAY_WHY, entry
     if kind == "game_over":
         check_ranking(entry["ranking"], entry["tie_break"])
 
@@ -105,6 +112,8 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
     if kind == "state":
         assert set(message) == STATE, sorted(set(message) ^ STATE)
         assert all(set(seat) == SEAT for seat in message["seats"]), message["seats"]
+        assert message["clock"] is None or set(message["clock"]) == CLOCK, message["clock"]
+        assert isinstance(message["now"], float), message["now"]
         check_table(message["table"])
         for entry in message["log"]:
             check_entry(entry)

@@ -34,6 +34,8 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 )
 @click.option("--watchers-per-game", type=click.IntRange(min=0), default=500, show_default=True)
 @click.option("--abandon-after", type=click.FloatRange(min=0), default=168.0, show_default=True)
+@click.option("--away-after", type=click.FloatRange(min=0), default=120.0, show_default=True)
+@click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
 def serve(
     host: str,
     port: int,
@@ -46,6 +48,8 @@ def serve(
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
+    away_after: float,
+    clock_minimum: float,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import gc
@@ -69,6 +73,8 @@ def serve(
             connections_per_address=connections_per_address,
             watchers_per_game=watchers_per_game,
             public_url=public_url,
+            away_after=away_after,
+            clock_minimum=clock_minimum,
         )
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         problem = masked(str(error), target)

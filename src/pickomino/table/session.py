@@ -13,6 +13,14 @@ gets them from the session's dice source (or types in real dice).
 (0, ['roll'])
 >>> _ = session.decide("roll"); session.state.phase.value
 'keep'
+
+A bot may stand in for a person (who left, or ran out of time) and give the seat back; the
+controller changes only between steps, as a face calls these between them:
+
+>>> session.stand_in(0, "easy"); session.is_bot_turn(), session.actions()
+(True, [])
+>>> session.stand_in(0, None); session.waiting_person()
+0
 """
 
 from __future__ import annotations
@@ -21,11 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pickomino.bots import make_bot
 from pickomino.core import Event, Game, GameState, IllegalAction
 from pickomino.core.record import DICE_PREFIX
 from pickomino.table.dice import Dice, TypedDice
 from pickomino.table.loop import apply, next_step
-from pickomino.table.seats import Player, Seat, players
+from pickomino.table.seats import Person, Player, Seat, players
 
 
 @dataclass(frozen=True)
@@ -44,8 +53,10 @@ class Session:
     def __init__(self, game: Game, seats: Sequence[Seat], dice: Dice, seed: int = 0) -> None:
         if len(seats) != len(game.seats):
             raise ValueError("one seat per player of the game")
-        self.game, self.seats, self.dice = game, list(seats), dice
+        self.game, self.seats, self.dice, self.seed = game, list(seats), dice, seed
         self.players: list[Player] = players(self.seats, seed)
+        #: The person's seats a bot plays for now, and which bot (name or difficulty).
+        self.stand_ins: dict[int, str] = {}
 
     @property
     def state(self) -> GameState:
@@ -56,7 +67,23 @@ class Session:
         return self.game.seats
 
     def is_bot_turn(self) -> bool:
-        return not self.state.is_over and not self.seats[self.state.current].is_person
+        """Whether a bot plays the seat to move: a bot's seat, or a person's a bot stands in
+        for."""
+        return not self.state.is_over and not isinstance(self.players[self.state.current], Person)
+
+    def stand_in(self, seat: int, bot: str | None) -> None:
+        """Let ``bot`` play a person's ``seat`` from the next step on (``None``: the person
+        plays again). Call it between steps; a face that thinks a step out on a copy of the
+        state meanwhile drops it if the seat's player changed (``players[seat]`` is another
+        object): the seat's new holder has the decision."""
+        if not self.seats[seat].is_person or self.stand_ins.get(seat) == bot:
+            return
+        if bot is None:
+            del self.stand_ins[seat]
+            self.players[seat] = Person()
+        else:
+            self.stand_ins[seat] = bot
+            self.players[seat] = make_bot(bot, self.seed + seat)
 
     def waiting_person(self) -> int | None:
         """The seat of the person whose decision (or roll) the game waits for, if any."""

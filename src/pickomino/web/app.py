@@ -6,10 +6,13 @@ HTTP:
 - ``GET /api/options``: presets, rule options and bot levels for the lobby form;
 - ``POST /api/games`` ``{"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Guest",
   "open": true}, {"name": "Bot", "bot": "hard"}], "rules": "official",
-  "start_player": 0 | "random"}`` → the game's id and an invite link per invited person
-  (the links hold the seats' secret tokens: only the creator gets them). The first invited
-  person is the creator, seated at once; an ``open`` seat has no link: anyone may take it
-  from the lobby;
+  "start_player": 0 | "random", "clock": null | {"per_turn": 60} | {"bank": 300,
+  "increment": 10}, "takeover": "medium"}`` → the game's id and an invite link per invited
+  person (the links hold the seats' secret tokens: only the creator gets them). The first
+  invited person is the creator, seated at once; an ``open`` seat has no link: anyone may
+  take it from the lobby. ``clock``: the people's time (none by default), in seconds, at
+  least the server's ``clock_minimum`` (400 ``clock_too_short`` otherwise); ``takeover``:
+  the bot that plays for a person who is away or out of time;
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
@@ -63,6 +66,8 @@ from pickomino.web.analysis_api import analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
+    CLOCK_PRESETS,
+    ClockSpec,
     GameSetup,
     Name,
     address_limit,
@@ -90,16 +95,19 @@ from pickomino.web.protocol import (
     NO_GAME,
     TOO_MANY,
     Act,
+    Back,
     BadMessage,
     CoachRequest,
     Hint,
     RateLimit,
     Sync,
+    Vote,
     parse_message,
 )
 from pickomino.web.rematch import RematchStore
 from pickomino.web.rematch_api import rematch_router
 from pickomino.web.room import Room, new_game_id
+from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
 from pickomino.web.store import UNFINISHED, Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
@@ -142,6 +150,8 @@ class NewGame(GameSetup):
     seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     #: Whether the game's end moves the ratings of its profiles and bots (see .profiles).
     rated: StrictBool = True
+    clock: ClockSpec | None = None
+    takeover: Literal[BOT_NAMES] = DEFAULT_TAKEOVER  # type: ignore[valid-type]
 
     def player_names(self) -> list[str]:
         return [seat.name for seat in self.seats]
@@ -164,8 +174,8 @@ class Join(BaseModel):
 class Rooms:
     """The games the server has in memory, loaded from the store on first use."""
 
-    def __init__(self, store: Store, bot_delay: float) -> None:
-        self.store, self.bot_delay = store, bot_delay
+    def __init__(self, store: Store, bot_delay: float, away_after: float = AWAY_AFTER) -> None:
+        self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
         self.rooms: dict[str, Room] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
@@ -179,7 +189,7 @@ class Rooms:
             if stored is None:
                 return None
             try:
-                room = Room(stored, self.store, self.bot_delay)
+                room = Room(stored, self.store, self.bot_delay, self.away_after)
             except RecordError:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
@@ -238,6 +248,8 @@ def create_app(
     connections_per_address: int = 50,
     watchers_per_game: int = 500,
     public_url: str | None = None,
+    away_after: float = AWAY_AFTER,
+    clock_minimum: float = 10.0,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -247,13 +259,16 @@ def create_app(
     ``abandon_after`` seconds is abandoned (0: never). One address may hold
     ``connections_per_address`` WebSockets at once, one game have ``watchers_per_game``
     spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
-    when it is given, else paths on the address the creator used."""
+    when it is given, else paths on the address the creator used. A bot plays for the
+    person to move once they are disconnected for ``away_after`` seconds (0: never) while
+    somebody else at the table is connected; a game's clock gives at least
+    ``clock_minimum`` seconds a turn or a bank (tests use less)."""
     store = Store(database)
     limit_creations = creation_limit(new_games_per_minute)
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
     base_url = (public_url or "").rstrip("/")
-    rooms = Rooms(store, bot_delay)
+    rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
     rooms.on_finish = lambda room: _record_results(profiles, room)
 
@@ -316,6 +331,8 @@ def create_app(
             "bots": list(BOT_NAMES),
             "difficulties": DIFFICULTIES,
             "players": [MIN_PLAYERS, MAX_PLAYERS],
+            "clocks": [c for c in CLOCK_PRESETS if ClockSpec(**c).shortest() >= clock_minimum],
+            "takeover": DEFAULT_TAKEOVER,
         }
 
     @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
@@ -336,13 +353,17 @@ def create_app(
         refuse_profile_names(profiles, [names[n] for n in invited])
         start = start_seat(spec.start_player, len(names))
         record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
+        if spec.clock is not None and spec.clock.shortest() < clock_minimum:
+            raise refused(400, "clock_too_short", least=clock_minimum)
         bots = [seat.bot for seat in spec.seats]
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):
             profiles.expect_results(game_id)  # before the game exists: never missed
         room = Room.create(
-            store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id
-        )
+            store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
+            clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
+            away_after=rooms.away_after,
+        )  # fmt: skip
         rooms.add(room)
         room.wake_bots()  # a game of bots (or bots and the creator) starts at once
         return {
@@ -599,6 +620,12 @@ async def _serve_client(
                     await send(refusal_message(refusal))
             elif isinstance(parsed, Sync):
                 await room.send_full(send)
+            elif isinstance(parsed, Vote | Back):
+                try:
+                    await (room.vote(seat, parsed.seat) if isinstance(parsed, Vote)
+                           else room.come_back(seat))  # fmt: skip
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
             else:
                 await send(json.dumps({"type": "pong"}))
     except (WebSocketDisconnect, ConnectionError):  # gone, or too far behind

@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictFloat,
     StrictInt,
     StringConstraints,
     model_validator,
@@ -22,6 +23,7 @@ from pydantic_core import PydanticCustomError
 from pickomino.core import PickominoError, Rules
 from pickomino.web.errors import refusal, refused
 from pickomino.web.protocol import RateLimits
+from pickomino.web.seating import TimeControl
 
 
 def _printable(name: str) -> str:
@@ -90,6 +92,41 @@ class GameSetup(BaseModel):
                 {"high": len(names) - 1},
             )  # fmt: skip
         return self
+
+
+#: The longest clock: a week a turn, or four weeks' bank.
+WEEK = 7 * 24 * 3600.0
+#: The clocks the lobby's form offers (any other can be asked for over the API).
+CLOCK_PRESETS = (
+    {"per_turn": 30},
+    {"per_turn": 60},
+    {"per_turn": 120},
+    {"bank": 300, "increment": 10},
+    {"bank": 900, "increment": 15},
+)
+
+
+class ClockSpec(BaseModel):
+    """A game's time control: ``per_turn`` seconds a turn, or a ``bank`` of seconds for the
+    whole game plus ``increment`` seconds a turn (see :mod:`pickomino.web.seating`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    per_turn: Annotated[StrictFloat, Field(gt=0, le=WEEK, allow_inf_nan=False)] | None = None
+    bank: Annotated[StrictFloat, Field(gt=0, le=4 * WEEK, allow_inf_nan=False)] | None = None
+    increment: Annotated[StrictFloat, Field(ge=0, le=WEEK, allow_inf_nan=False)] = 0.0
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockSpec:
+        if (self.per_turn is None) == (self.bank is None) or (self.per_turn and self.increment):
+            raise PydanticCustomError("clock_kind", "give per_turn, or a bank and an increment")
+        return self
+
+    def shortest(self) -> float:
+        """The time it gives at the least: a turn's, or the bank's."""
+        return self.per_turn if self.per_turn is not None else self.bank or 0.0
+
+    def control(self) -> TimeControl:
+        return TimeControl(self.per_turn, self.bank, self.increment)
 
 
 def parse_rules(text: str) -> Rules:

@@ -11,7 +11,19 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 - ``{"type": "coach"}``: the win chance of each current choice, its cost and label (to the
   sender only, and only to the player to move; see :mod:`pickomino.web.coaching`);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
-- ``{"type": "ping"}``: answered with ``{"type": "pong"}``.
+- ``{"type": "ping"}``: answered with ``{"type": "pong"}``;
+- ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2 at once, whose
+  person is not connected (the game's ``takeover`` bot, until they come back). It does as
+  soon as more than half of the people connected to the game have voted so (the seat's own
+  person is not connected, so not counted; a voter who leaves no longer counts, and a
+  majority reached by someone leaving hands the seat over then). The votes are in the
+  state (``seats[n].votes``) and end when the person connects. Refused for a spectator, for
+  one's own seat, a bot's, one a bot already plays, one whose person is connected, and a
+  second vote for the same seat;
+- ``{"type": "back"}``: the sender takes back their seat, which a bot plays while they
+  were away (refused when it does not); the bot's step under way, if any, is dropped, and
+  the person has the next decision. The page sends it by itself when it is opened (or
+  reloaded) on an away seat, and offers a button otherwise.
 
 Server → client — data and message ids, never sentences (every page words them in its
 reader's language): ``welcome`` (your seat, once), ``state`` (after every change; its
@@ -25,6 +37,19 @@ a finished game's offer changes, as :mod:`pickomino.web.rematch_api` shows it to
 connection's seat), ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
 
+A state also says who plays each seat now and how long they have: per seat ``away`` (a bot
+plays for its person until they are back), ``stand_in`` (a bot plays it now: away, or the
+rest of a turn whose time ran out) and ``votes`` (the seats that voted to hand it to a bot);
+``takeover``, the bot that stands in; ``clock``, ``null`` without a time control, else
+``{"per_turn": 60|null, "bank": 300|null, "increment": 10, "seat": 1|null, "deadline":
+1760000060.5|null, "banks": [288.5, 300]|null}``: the control, whose clock runs and when it
+runs out (Unix time), and each bank's seconds (the running one's as at its turn's start);
+and ``now``, the server's time as the state left it, to count down from. The server alone
+keeps time: no client message says anything about it. The log's entries of the table:
+``{"type": "timeout", "seat": 1, "turn": 7, "bot": "medium"}`` (a bot plays the rest of the
+turn), ``{"type": "away", "seat": 1, "why": "absent"|"timeouts"|"vote", "bot": "medium"}``
+and ``{"type": "back", "seat": 1}``.
+
 The server closes a connection with one of these codes (after an ``error`` saying why, when
 it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and
 ``NO_GAME`` are final; after the others a client reconnects (a flood: 1008; too far behind:
@@ -33,10 +58,10 @@ it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN
 
 >>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
 Act(type='act', action='keep W', seq=3)
->>> parse_message('{"type": "dance"}')
+>>> parse_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-pickomino.web.protocol.BadMessage: unknown message type dance; send act, coach, hint, ping or sync
+pickomino.web.protocol.BadMessage: unknown message type dance; send act, back, coach, ...
 """
 
 from __future__ import annotations
@@ -86,10 +111,19 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
-Message = Act | Hint | CoachRequest | Ping | Sync
+class Vote(_Message):
+    type: Literal["vote"]
+    seat: Annotated[StrictInt, Field(ge=0, le=99)]
+
+
+class Back(_Message):
+    type: Literal["back"]
+
+
+Message = Act | Hint | CoachRequest | Ping | Sync | Vote | Back
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 _adapter: TypeAdapter[Message] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "coach", "hint", "ping", "sync")
+_TYPES = ("act", "back", "coach", "hint", "ping", "sync", "vote")
 
 
 def parse_message(text: str) -> Message:

@@ -28,6 +28,7 @@ from pickomino.web.profiles import has_results
 from pickomino.web.profiles_api import SeatToken
 from pickomino.web.rematch import Offer, RematchStore, next_start, rematch_record
 from pickomino.web.room import Room, new_game_id
+from pickomino.web.seating import DEFAULT_TAKEOVER, TimeControl
 
 
 def rematch_router(
@@ -47,9 +48,12 @@ def rematch_router(
             record, bots = rematch_record(room)
             if has_results({**record.meta, "bots": bots}, len(bots)):
                 expect_results(offer.new_game_id)  # before the game exists: never missed
+            old = room.game.record.meta  # the same time control and stand-in bot
             new = Room.create(
                 room.store, record, bots, room.bot_delay,
                 creator=offer.offered_by, game_id=offer.new_game_id,
+                clock=TimeControl.from_dict(old.get("clock")),
+                takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
             )  # fmt: skip
             for seat in offer.persons:
                 if not new.seats[seat].claimed:

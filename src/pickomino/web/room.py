@@ -7,7 +7,14 @@ and only then is the new state broadcast. Dice come from a cryptographic generat
 game is driven by the table layer (:class:`pickomino.table.Session`), like every face.
 
 What goes to the browsers is data, never words: the table, the log as events
-(:func:`pickomino.core.events.log_entries`), refusals as message ids (:mod:`.errors`).
+(:mod:`.tablelog`), refusals as message ids (:mod:`.errors`).
+
+Who plays a person's seat and how long they have is the room's :class:`.Seating`, stored
+with the game: when a person's time runs out, when they are disconnected on their turn for
+``away_after`` seconds while somebody else at the table is connected, or when the others
+vote for it, a bot stands in for them (:meth:`pickomino.table.Session.stand_in`), between
+two steps; they take the seat back with a ``back`` message. Two timers per game at most (its
+clock, and the absence of the person to move), set only when their time changes.
 """
 
 from __future__ import annotations
@@ -17,19 +24,25 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from pickomino.core import Game, GameRecord
-from pickomino.core.events import log_entries, standing_dict, tie_break
+from pickomino.core.events import standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step, players
 from pickomino.web.coaching import Coach, no_advice
 from pickomino.web.errors import Refused
-from pickomino.web.store import SeatRow, Store, StoredGame
+from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
+from pickomino.web.store import SeatRow, Store, StoredGame, TableEvent
+from pickomino.web.tablelog import TableLog
 from pickomino.web.view import table_view
 
 log = logging.getLogger("pickomino.web")
+#: Seconds before a timeout or an absence that could not be stored is tried again.
+RETRY_AFTER = 5.0
 
 #: Sends one message (JSON text) to one client.
 Send = Callable[[str], Awaitable[None]]
@@ -52,10 +65,43 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(6)
 
 
+class Alarm:
+    """One call at a (Unix) time, set again only when the time changes: a game's clock or
+    its absence check is a handle in the event loop's heap, not a task that polls, so
+    hundreds of games cost nothing while they wait. It rings once per time it is set to, and
+    may be set to that time again after it rang (the event loop's clock is not the wall
+    clock: it may ring a moment before the time it was set to)."""
+
+    def __init__(self, ring: Callable[[], None]) -> None:
+        self.ring = ring
+        self.when: float | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    def set(self, when: float | None) -> None:
+        if when == self.when:
+            return
+        self.cancel()
+        self.when = when
+        if when is not None:
+            delay = max(0.0, when - time.time())
+            self._handle = asyncio.get_running_loop().call_later(delay, self._rang)
+
+    def _rang(self) -> None:
+        self._handle = self.when = None
+        self.ring()
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle = self.when = None
+
+
 class Room:
     """A game in play (or waiting for its people, or over) and its connections."""
 
-    def __init__(self, stored: StoredGame, store: Store, bot_delay: float) -> None:
+    def __init__(
+        self, stored: StoredGame, store: Store, bot_delay: float, away_after: float = AWAY_AFTER
+    ) -> None:
         record = GameRecord.from_json(stored.header)
         record.moves = list(stored.moves)
         game = Game.from_record(record)
@@ -67,10 +113,20 @@ class Room:
         self.status = stored.status
         self.connections: dict[Send, int | None] = {}
         self._bot_task: asyncio.Task[None] | None = None
-        self._log = log_entries(game.history)
+        self._log = TableLog.replayed(game.history, stored.events, game.state)
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         self.coach = Coach()
+        self.seating = Seating.load(stored.seating, record.meta, len(self.seats))
+        self._seating_changes = 0  #: a version of the seating, for the state's cache
+        self._stand_ins()
+        #: Seconds the person to move may be disconnected before a bot plays for them
+        #: (0: never), counted while somebody else at the table is connected.
+        self.away_after = away_after
+        self._clock_alarm = Alarm(lambda: self._spawn(self._time_out()))
+        self._away_alarm = Alarm(lambda: self._spawn(self._mark_absent()))
+        self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
+        self._tasks: set[asyncio.Task[None]] = set()
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
         #: Called once the game is over and stored so (its results are recorded).
@@ -87,13 +143,23 @@ class Room:
         open_seats: frozenset[int] = frozenset(),
         creator: int | None = None,
         game_id: str | None = None,
+        *,
+        clock: TimeControl | None = None,
+        takeover: str = DEFAULT_TAKEOVER,
+        away_after: float = AWAY_AFTER,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
         the others get an invite token now; the ``creator``'s seat is taken at once. The
-        record's ``meta`` keeps what it holds already (who plays as which profile, …)."""
+        people have the ``clock``'s time (``None``: all they like); the ``takeover`` bot
+        plays for one who is away or out of time. The record's ``meta`` keeps what it holds
+        already (who plays as which profile, …)."""
         game_id = game_id or new_game_id()
-        record.meta = {**record.meta, "seed": secrets.randbelow(1 << 32), "bots": bots}
+        record.meta = {
+            **record.meta, "seed": secrets.randbelow(1 << 32), "bots": bots, "takeover": takeover
+        }  # fmt: skip
+        if clock is not None:
+            record.meta["clock"] = clock.to_dict()
         rows = [
             SeatRow(
                 n,
@@ -108,17 +174,22 @@ class Room:
         store.create_game(game_id, record.to_json(indent=None), rows)
         stored = store.load(game_id)
         assert stored is not None
-        room = cls(stored, store, bot_delay)
+        room = cls(stored, store, bot_delay, away_after)
         room.settle_status()  # a game of bots (or bots and the creator) starts at once
         return room
 
     def settle_status(self) -> None:
-        """Make the stored status agree with the seats and the moves: a crash may have come
-        between the last claim or move and the status written after it."""
+        """Make the stored status agree with the seats and the moves, and the clock with
+        the game (the first turn's clock starts): a crash may have come between the last
+        claim or move and what is written after it."""
         if self.game.state.is_over and self.status != "over":
             self._finish()
-        elif self.status == "open" and not self.waiting():
+            return
+        if self.status == "open" and not self.waiting():
             self._set_status("playing")
+        if self.status == "playing":
+            with contextlib.suppress(Refused):  # logged; the next change settles it
+                self._change_seating(lambda seating: [])
 
     # ---------------------------------------------------------------- views
     @property
@@ -153,6 +224,7 @@ class Room:
         online = self.online()
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
         profiles = self.profiles()
+        seating = self.seating
         return {
             "type": "state",
             "id": self.id,
@@ -167,14 +239,35 @@ class Room:
                     "open": s.open,
                     "online": online[n],
                     "profile": profiles[n],
+                    "away": seating.away[n],
+                    "stand_in": n in self.session.stand_ins,
+                    "votes": seating.votes.get(n, []),
                 }
                 for n, s in enumerate(self.seats)
             ],
             "rules": state.rules.to_dict(),
+            "clock": self._clock_view(),
+            "takeover": seating.takeover,
             "table": table_view(state),
             "actions": self._actions(),
             "log_start": log_start,
-            "log": self._log[log_start:],
+            "log": self._log.entries[log_start:],
+        }
+
+    def _clock_view(self) -> dict[str, object] | None:
+        """The time control, the running clock (whose, and when it runs out: the page
+        counts down to it from the state's ``now``) and the banks; ``None``: no clock."""
+        seating = self.seating
+        if seating.control is None:
+            return None
+        running = self.status == "playing" and seating.deadline is not None
+        return {
+            "per_turn": seating.control.per_turn,
+            "bank": seating.control.bank,
+            "increment": seating.control.increment,
+            "seat": seating.clock_seat if running else None,
+            "deadline": seating.deadline if running else None,
+            "banks": seating.banks,
         }
 
     def _actions(self) -> list[str]:
@@ -205,7 +298,9 @@ class Room:
                 self.claim(seat, None)
         self.connections[send] = seat
         await self.send_full(send)  # built before any later state can be sent to it
-        if claiming:
+        if arriving and self._count_votes():  # votes for them end: they are here
+            await self.broadcast()
+        elif claiming:
             await self.broadcast(skip=send)
         elif arriving:
             await self.announce_presence(skip=send)
@@ -216,17 +311,22 @@ class Room:
         Built once per version of what it shows, however many spectators come meanwhile."""
         online = self.online()
         seats = tuple((s.name, s.claimed, online[n]) for n, s in enumerate(self.seats))
-        version = (self.seq, self.status, seats)
+        version = (self.seq, self.status, seats, len(self._log.entries), self._seating_changes)
         if self._full is None or self._full[0] != version:
             self._full = (version, json.dumps(self.snapshot()))
-        await send(self._full[1])
+        await send(_stamped(self._full[1]))
 
     async def disconnect(self, send: Send, seat: int | None) -> None:
         """A client left (or was dropped); if it was a seat's last connection, the others
         see that player offline."""
         self.connections.pop(send, None)
         if seat is not None and not self.online()[seat]:
-            await self.announce_presence()
+            if self._count_votes():  # a voter left: the others may now be a majority
+                await self.broadcast()
+                self.wake_bots()
+            else:
+                await self.announce_presence()
+                self._set_alarms()
         if self.ended and not self.connections:
             self.on_idle(self)
 
@@ -301,6 +401,13 @@ class Room:
             raise Refused("game_over", "R18")
         if seat != state.current:
             raise Refused("not_your_turn", "R4", name=self.seats[state.current].name)
+        if self.seating.away[seat]:
+            raise Refused("seat_away", bot=self.seating.takeover)
+        if self.seating.expired(time.time()):  # before its alarm rang: the time is up all the same
+            await self._time_out()
+            raise Refused("time_up", bot=self.seating.takeover)
+        if self.seating.stood_in(seat, state.turn):
+            raise Refused("time_up", bot=self.seating.takeover)
         if seq != self.seq:
             raise Refused("stale")
         self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
@@ -308,23 +415,37 @@ class Room:
         self.wake_bots()
 
     def _commit(self, step: Callable[[], object]) -> None:
-        """Play a step in the engine, then store its moves; if storing fails they are taken
-        back, so memory never runs ahead of the database."""
+        """Play a step in the engine, then store its moves (and the clock, when the step
+        stopped or started one); if storing fails they are taken back, so memory never runs
+        ahead of the database."""
         first, turn = self.seq, self.game.state.turn
         history_before = len(self.game.history)
         step()  # raises, changing nothing, if the engine refuses
         try:
             state = self.game.state
             turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
-            self.store.append_moves(self.id, first, self.game.record.moves[first:], turns)
+            # Within a turn the clock stays as it is (it starts and stops with turns and
+            # with the seating's own changes): settling it costs only at a turn's end.
+            timed = self.seating.control is not None and turns is not None
+            seating = self._settled(self.seating.copy()) if timed else None
+            changed = seating is not None and seating.to_json() != self.seating.to_json()
+            self.store.append_moves(
+                self.id, first, self.game.record.moves[first:], turns,
+                seating.to_json() if seating is not None and changed else None,
+            )  # fmt: skip
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
             self.game.truncate(first)  # in memory: the database may be what failed
             raise Refused("not_saved") from None
-        last_turn = self.game.history[history_before - 1][0] if history_before else None
-        self._log.extend(log_entries(self.game.history[history_before:], last_turn))
+        if seating is not None and changed:
+            self.seating = seating
+            self._seating_changes += 1
+        self._log.moves(self.game.history[history_before:])
+        self._stand_ins()  # a bot that played the rest of a timed-out turn stands down
         if self.game.state.is_over:
             self._finish()
+        else:
+            self._set_alarms()
 
     def _finish(self) -> None:
         # The lobby lists the result without replaying the game (as data: pages word it).
@@ -335,6 +456,8 @@ class Room:
         meta["tie_break"] = tie_break(ranking)
         self._set_status("over")
         self.on_finish(self)
+        self._clock_alarm.cancel()
+        self._away_alarm.cancel()
         if not self.connections:
             self.on_idle(self)
 
@@ -357,9 +480,191 @@ class Room:
     def waiting(self) -> list[str]:
         return [s.name for s in self.seats if s.is_person and not s.claimed]
 
+    # ---------------------------------------------------- who plays the seats
+    def _person_decides(self, seating: Seating) -> bool:
+        """Whether a person, not a bot, has the game's decision."""
+        state = self.game.state
+        return (
+            self.status == "playing"
+            and not state.is_over
+            and self.seats[state.current].is_person
+            and not seating.stood_in(state.current, state.turn)
+        )
+
+    def _settled(self, seating: Seating) -> Seating:
+        state = self.game.state
+        seating.settle(time.time(), state.turn, state.current, self._person_decides(seating))
+        return seating
+
+    def _change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
+        """Change who plays the seats (or the clock) on a copy, store it with the log
+        entries ``change`` returns, then keep it; ``False`` if nothing changed. Raises
+        :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing."""
+        seating = self.seating.copy()
+        notes = change(seating)
+        self._settled(seating)
+        stored = seating.to_json()
+        if not notes and stored == self.seating.to_json():
+            return False
+        try:
+            self.store.save_seating(self.id, stored, [TableEvent(self.seq, n) for n in notes])
+        except Exception:
+            log.exception("could not store the seating of game %s", self.id)
+            raise Refused("not_saved") from None
+        self.seating = seating
+        self._seating_changes += 1
+        state = self.game.state
+        for note in notes:
+            self._log.note(note, state.turn, state.current)
+        self._stand_ins()
+        self._set_alarms()
+        return True
+
+    def _stand_ins(self) -> None:
+        """The session's bots for people agree with the seating."""
+        turn, bot = self.game.state.turn, self.seating.takeover
+        for number, seat in enumerate(self.seats):
+            if seat.is_person:
+                self.session.stand_in(number, bot if self.seating.stood_in(number, turn) else None)
+
+    def present(self) -> set[int]:
+        """The seats of the people connected now."""
+        seated = set(self.connections.values())
+        return {n for n, seat in enumerate(self.seats) if seat.is_person and n in seated}
+
+    async def vote(self, voter: int | None, seat: int) -> None:
+        """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
+        connected) at once; it does when more than half of the people present voted so."""
+        if voter is None:
+            raise Refused("spectators_cannot_vote")
+        self._check_playing()
+        if not 0 <= seat < len(self.seats):
+            raise Refused("no_seat", seat=seat, high=len(self.seats) - 1)
+        name = self.seats[seat].name
+        if seat == voter:
+            raise Refused("vote_own_seat")
+        if not self.seats[seat].is_person:
+            raise Refused("vote_bot_seat", name=name)
+        if self.seating.away[seat]:
+            raise Refused("vote_seat_away", name=name)
+        if self.online()[seat]:
+            raise Refused("vote_seat_online", name=name)
+        if voter in self.seating.votes.get(seat, ()):
+            raise Refused("voted_already", name=name)
+        present, now = self.present(), time.time()
+
+        def cast(seating: Seating) -> list[Note]:
+            if seating.vote(voter, seat, present):
+                return seating.hand_over(seat, "vote", now)
+            return []
+
+        self._change_seating(cast)
+        await self.broadcast()
+        self.wake_bots()
+
+    async def come_back(self, seat: int | None) -> None:
+        """A person takes back the seat a bot plays for them, from its next decision (a
+        step the bot is thinking out meanwhile is dropped: see :meth:`_bot_step`)."""
+        if seat is None:
+            raise Refused("spectators_cannot_play")
+        self._check_playing()
+        if not self.seating.away[seat]:
+            raise Refused("not_away")
+        self._change_seating(lambda seating: seating.come_back(seat))
+        await self.broadcast()
+        self.wake_bots()
+
+    def _check_playing(self) -> None:
+        if self.status == "abandoned":
+            raise Refused("game_abandoned")
+        if self.status == "open":
+            raise Refused("not_started", names=self.waiting())
+        if self.status == "over":
+            raise Refused("game_over", "R18")
+
+    def _count_votes(self) -> bool:
+        """After somebody came or went: votes for a person who is here now end, and votes
+        that are now a majority of the people present hand their seat over. ``True`` if
+        that changed anything."""
+        if not self.seating.votes or self.status != "playing":
+            return False
+        online, present, now = self.online(), self.present(), time.time()
+
+        def count(seating: Seating) -> list[Note]:
+            notes: list[Note] = []
+            for seat in list(seating.votes):
+                if online[seat]:
+                    del seating.votes[seat]
+                elif seating.majority(seat, present):
+                    notes += seating.hand_over(seat, "vote", now)
+            return notes
+
+        try:
+            return self._change_seating(count)
+        except Refused:  # logged; the next coming or going counts again
+            return False
+
+    def _absent_turn(self) -> tuple[int, int] | None:
+        """(seat, turn) when the person to move is disconnected while somebody else at the
+        table is connected (the others wait for them); ``None`` otherwise."""
+        state = self.game.state
+        seat = state.current
+        if (
+            not self.away_after
+            or not self._person_decides(self.seating)
+            or self.online()[seat]
+            or not self.present() - {seat}
+        ):
+            return None
+        return seat, state.turn
+
+    def _set_alarms(self) -> None:
+        """The clock's alarm at its deadline, and the absence alarm ``away_after`` seconds
+        after the person to move was last seen, while it is their turn."""
+        playing = self.status == "playing"
+        self._clock_alarm.set(self.seating.deadline if playing else None)
+        absent = self._absent_turn() if playing else None
+        if absent != self._absent:
+            self._absent = absent
+            self._away_alarm.set(time.time() + self.away_after if absent else None)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _time_out(self) -> None:
+        """The clock ran out: a bot plays the rest of the turn (the alarm may ring a moment
+        early, or for a deadline that is no longer: then it is only set again)."""
+        now = time.time()
+        if self.status == "playing" and self.seating.expired(now):
+            try:
+                self._change_seating(lambda seating: seating.time_out(now))
+            except Refused:  # logged; try again in a while
+                self._clock_alarm.set(now + RETRY_AFTER)
+                return
+            await self.broadcast()
+        self.wake_bots()
+
+    async def _mark_absent(self) -> None:
+        """The person to move has been disconnected for ``away_after`` seconds."""
+        absent = self._absent_turn()
+        if absent is None or absent != self._absent:
+            return
+        now = time.time()
+        try:
+            self._change_seating(lambda seating: seating.hand_over(absent[0], "absent", now))
+        except Refused:  # logged; the alarm rings again after another while
+            self._away_alarm.set(now + RETRY_AFTER)
+            return
+        await self.broadcast()
+        self.wake_bots()
+
     # ----------------------------------------------------------------- bots
     def wake_bots(self) -> None:
-        """Make sure the bot task runs when it is a bot's turn in a started game."""
+        """Make sure the bot task runs when it is a bot's turn in a started game (a bot's
+        seat, or a person's a bot stands in for), and the alarms are set."""
+        self._set_alarms()
         idle = self._bot_task is None or self._bot_task.done()
         if idle and self.status == "playing" and self.session.is_bot_turn():
             self._bot_task = asyncio.create_task(self._play_bots())
@@ -370,38 +675,52 @@ class Room:
             # After a failure (the database away?) wait longer, up to a minute, then retry.
             await asyncio.sleep(self.bot_delay if not failures else min(60, 2**failures))
             try:
-                await self._bot_step()
+                played = await self._bot_step()
                 failures = 0
             except Exception:
                 failures += 1
                 log.exception("a bot of game %s could not play (try %d)", self.id, failures)
                 continue
-            await self.broadcast()
+            if played:  # a dropped step changed nothing: nobody hears of it
+                await self.broadcast()
 
-    async def _bot_step(self) -> None:
+    async def _bot_step(self) -> bool:
         """One step of the play loop (a roll or a bot's decision), thought out in a worker
-        thread on a copy of the state, so other games stay responsive, then played."""
+        thread on a copy of the state, so other games stay responsive, then played;
+        ``False`` if it was dropped."""
         state, seq, session = self.game.state, self.seq, self.session
+        if not session.is_bot_turn():  # the person came back while the bot waited
+            return False
+        players = list(session.players)  # as they are now, whatever changes meanwhile
+        player = players[state.current]
         try:
-            step = await asyncio.to_thread(next_step, state.copy(), session.players, session.dice)
+            step = await asyncio.to_thread(next_step, state.copy(), players, session.dice)
         except Exception:  # a bug in a bot must not stop the game: log it, play on
             log.exception("the bot of game %s failed; it plays a legal action", self.id)
             step = state.legal_actions()[0]
-        if step is not None and seq == self.seq:  # nothing else moves a bot's turn
-            self._commit(lambda: apply(self.game, step))
+        # Played only if nothing moved meanwhile and the seat is still the bot's: a person
+        # who took it back (or a person's move) wins, and the bot's step is dropped.
+        if step is None or seq != self.seq or session.players[state.current] is not player:
+            return False
+        self._commit(lambda: apply(self.game, step))
+        return True
 
     async def stop(self) -> None:
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+        self._clock_alarm.cancel()
+        self._away_alarm.cancel()
+        tasks = [*self._tasks, *([self._bot_task] if self._bot_task is not None else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(BaseException):  # cancelled, or failed: it is over
-                await self._bot_task
+                await task
 
     # ------------------------------------------------------------ broadcast
     async def broadcast(self, skip: Send | None = None) -> None:
         """The new state to everyone (but ``skip``, who has it), with only the log lines
         not sent before."""
-        message = json.dumps(self.snapshot(self._log_sent))  # once, however many watch
-        self._log_sent = len(self._log)
+        message = _stamped(json.dumps(self.snapshot(self._log_sent)))  # once, however many watch
+        self._log_sent = len(self._log.entries)
         await self._send_all(message, skip)
 
     async def announce_presence(self, skip: Send | None = None) -> None:
@@ -446,3 +765,10 @@ class Room:
         if self.status != "playing":
             return no_advice(self.seq)
         return await self.coach.advice(self.game.state, self.seq)
+
+
+def _stamped(state: str) -> str:
+    """A state message (JSON text) with the server's time as it is sent (``now``): the page
+    counts the clock down from the deadline as the server sees it, whatever its own clock
+    says. Added to the text, so a state built once for many still says the time it leaves."""
+    return f'{state[:-1]}, "now": {time.time()!r}}}'

@@ -19,7 +19,7 @@ import re
 import sys
 import time
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -41,6 +41,9 @@ games = sa.Table(
     # The turn being played, or the number of turns played once over, for the lobby (NULL
     # for a game stored before this column existed, until its next turn).
     sa.Column("turns", sa.Integer),
+    # Who plays each person's seat now and the running clock (pickomino.web.seating, as
+    # JSON); NULL until a game needs it (no clock, nobody ever away).
+    sa.Column("seating", sa.Text),
 )
 
 seats = sa.Table(
@@ -78,9 +81,18 @@ moves = sa.Table(
     sa.Column("move", sa.String(32), nullable=False),
 )
 
+table_events = sa.Table(  # the table's log entries beside the engine's: timeouts, away, back
+    "table_events",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),  # 0, 1, 2, … within the game
+    sa.Column("seq", sa.Integer, nullable=False),  # the moves played before it
+    sa.Column("entry", sa.Text, nullable=False),  # the log entry as JSON
+)
+
 
 #: Columns added after the first release: a database made before gets them at start.
-ADDED_COLUMNS = (games.c.turns, sheets.c.secret, seats.c.open_seat)
+ADDED_COLUMNS = (games.c.turns, sheets.c.secret, seats.c.open_seat, games.c.seating)
 
 
 def valid_id(text: str) -> bool:
@@ -119,6 +131,15 @@ class StoredSheet:
 
 
 @dataclass
+class TableEvent:
+    """A log entry of the table (a timeout, a seat handed to a bot or back), after ``seq``
+    moves: the log puts it among the engine's events there."""
+
+    seq: int
+    entry: dict[str, object]
+
+
+@dataclass
 class StoredGame:
     id: str
     header: str
@@ -127,6 +148,8 @@ class StoredGame:
     updated: float
     seats: list[SeatRow]
     moves: list[str]
+    seating: str | None = None  #: see :mod:`pickomino.web.seating`
+    events: list[TableEvent] = field(default_factory=list)
 
 
 def default_database() -> Path:
@@ -253,12 +276,19 @@ class Store:
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
 
     def append_moves(
-        self, game_id: str, first_seq: int, new_moves: list[str], turns: int | None = None
+        self,
+        game_id: str,
+        first_seq: int,
+        new_moves: list[str],
+        turns: int | None = None,
+        seating: str | None = None,
     ) -> None:
         """Store moves numbered from ``first_seq``; a number already taken raises (two
         writers of one game would be a bug), and nothing of the batch is kept. ``turns``,
         given when the moves began a turn or ended the game, is stored for the lobby and
-        marks the game as active now (for the lobby's order: once a turn is plenty)."""
+        marks the game as active now (for the lobby's order: once a turn is plenty).
+        ``seating``, given when the moves changed it (a clock stopped or started), is
+        stored with them."""
         with self.engine.begin() as db:
             db.execute(
                 moves.insert(),
@@ -267,11 +297,32 @@ class Store:
                     for i, move in enumerate(new_moves)
                 ],
             )
+            values: dict[str, object] = {} if seating is None else {"seating": seating}
             if turns is not None:
+                values.update(turns=turns, updated=time.time())
+            if values:
+                db.execute(games.update().where(games.c.id == game_id).values(**values))
+
+    def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
+        """Store who plays each seat and the clock, and the log entries that say why, at
+        once."""
+        with self.engine.begin() as db:
+            db.execute(games.update().where(games.c.id == game_id).values(seating=seating))
+            if events:
+                stored = db.execute(
+                    sa.select(sa.func.count()).where(table_events.c.game_id == game_id)
+                ).scalar_one()
                 db.execute(
-                    games.update()
-                    .where(games.c.id == game_id)
-                    .values(turns=turns, updated=time.time())
+                    table_events.insert(),
+                    [
+                        {
+                            "game_id": game_id,
+                            "number": stored + n,
+                            "seq": event.seq,
+                            "entry": json.dumps(event.entry),
+                        }
+                        for n, event in enumerate(events)
+                    ],
                 )
 
     def set_status(self, game_id: str, status: str, header: str) -> None:
@@ -352,6 +403,11 @@ class Store:
             move_rows = db.execute(
                 sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.seq)
             ).all()
+            event_rows = db.execute(
+                table_events.select()
+                .where(table_events.c.game_id == game_id)
+                .order_by(table_events.c.number)
+            ).all()
         return StoredGame(
             id=row.id,
             header=row.header,
@@ -363,6 +419,8 @@ class Store:
                 for r in seat_rows
             ],
             moves=[r.move for r in move_rows],
+            seating=row.seating,
+            events=[TableEvent(r.seq, json.loads(r.entry)) for r in event_rows],
         )
 
     def game_ids(self, statuses: tuple[str, ...], idle_since: float | None = None) -> list[str]:
@@ -400,6 +458,7 @@ class Store:
                 "id": row.id,
                 "status": row.status,
                 "rules": headers[row.id].get("rules"),
+                "clock": headers[row.id].get("meta", {}).get("clock"),  # null: none
                 # the final ranking, as data (games finished before it was kept: none)
                 "ranking": headers[row.id].get("meta", {}).get("ranking"),
                 "tie_break": headers[row.id].get("meta", {}).get("tie_break"),

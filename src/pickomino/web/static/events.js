@@ -3,10 +3,13 @@
 // its reader's language, with the rule behind a bust as a link.
 
 import { t } from "./i18n.js";
+import { botLabel } from "./words.js";
 
 const FACES = "12345W";
 // The rule behind each bust reason: pickomino.core.events.BUST_RULES (a test compares them).
 export const BUST_RULES = { no_new_face: "R7", no_worm: "R10", too_low: "R13", reported: "R15" };
+// Why a bot plays for a person (pickomino.web.seating): the log's words for each reason.
+const AWAY = { absent: "log.away.absent", timeouts: "log.away.timeouts", vote: "log.away.vote" };
 
 /** "1233WWW5" (or ["4", "W"]) → "1 2 3 3 5 W W W"; "-" for no dice. */
 export function spacedDice(dice) {
@@ -56,6 +59,12 @@ export function describeEntry(entry, names) {
       return { text: t("event.turned", { tile: entry.tile }) };
     case "game_over":
       return { text: t("event.game_over") };
+    case "timeout": // the table's own entries: who plays a seat, and why
+      return { text: t("log.timeout", { name, bot: botLabel(entry.bot) }) };
+    case "away":
+      return { text: t(AWAY[entry.why], { name, bot: botLabel(entry.bot) }) };
+    case "back":
+      return { text: t("log.back", { name }) };
     default:
       return { text: entry.type }; // a newer server's event: its type, rather than nothing
   }

@@ -5,6 +5,7 @@
 // so that copying the address does not give the seat away.
 
 import { createCoach } from "./coach.js";
+import { seatClock, syncTime, tick } from "./clock.js";
 import { fill, h } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
@@ -20,7 +21,7 @@ import { setupRematch } from "./rematch.js";
 import { connect } from "./socket.js";
 import * as saved from "./storage.js";
 import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
-import { turnText } from "./words.js";
+import { botLabel, turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 // Why the server closed the connection (its close codes), as the connection indicator says it.
@@ -44,6 +45,7 @@ let hintSeq = null; // the seq the shown hint belongs to
 let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
 let hearRematch = null; // set once the game is over: draws the rematch offers
+let arrived = false; // the first state of this page load came (see comeBackOnArrival)
 const updateLog = createLog($("log"));
 
 await loadWords();
@@ -53,6 +55,8 @@ const notifyTurn = setupNotify($("notify"));
 highlightSameFaces($("roll"));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
 const notClaimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
+tick(root);
+$("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
 const send = connect(socketUrl(), { onMessage, onStatus });
 if (notClaimed) notice(notClaimed.message, notClaimed.rule);
 
@@ -81,6 +85,8 @@ function onMessage(message) {
     case "state":
       state = message;
       busy = false;
+      syncTime(message);
+      comeBackOnArrival();
       render();
       break;
     case "presence": // a player came or went
@@ -151,6 +157,14 @@ function play(action) {
   render();
 }
 
+// Opening (or reloading) a seat's link is coming back: a bot that plays the seat while its
+// person was away gives it back. A reconnection of a page left open (after a server restart,
+// say) is not: that person takes the seat back with the button.
+function comeBackOnArrival() {
+  if (!arrived && seat !== null && state.seats[seat]?.away) send({ type: "back" });
+  arrived = true;
+}
+
 function askHint() {
   if (!send({ type: "hint" })) notice(t("table.offline"));
 }
@@ -175,9 +189,12 @@ function render() {
   notifyTurn(mine, list(names));
 
   renderWaiting();
+  renderAway();
   renderGrill($("grill"), table);
   renderSeats();
   $("turn").textContent = turnText(state, seat);
+  const clock = runningClock();
+  fill($("turn-clock"), clock?.deadline != null ? seatClock(clock, clock.seat) : null);
   $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
@@ -206,7 +223,18 @@ function render() {
 function renderSeats() {
   const { table } = state;
   const current = state.status === "playing" && !table.over ? table.current : null;
-  renderPlayers($("players"), table, state.seats, { you: seat, current });
+  const onVote = seat === null ? null : (n) => send({ type: "vote", seat: n }) || notice(t("table.offline"));
+  renderPlayers($("players"), table, state.seats, { you: seat, current, clock: runningClock(), onVote });
+}
+
+// The clocks while the game is played (banks stay on the cards of a finished game otherwise).
+const runningClock = () => (state.status === "playing" ? state.clock : null);
+
+// While a bot plays for this page's person (away), say so and offer the seat back.
+function renderAway() {
+  const away = seat !== null && state.status === "playing" && state.seats[seat].away;
+  $("away").hidden = !away;
+  if (away) $("away-text").textContent = t("away.you", { bot: botLabel(state.takeover) });
 }
 
 // While people are missing, say who, and show the invite links (of the seats still kept for

@@ -7,6 +7,7 @@ import { fill, h } from "./dom.js";
 import { ago, date, list, t } from "./i18n.js";
 import { playsAsProfile, profile, profileHeaders } from "./profilekey.js";
 import * as saved from "./storage.js";
+import { controlText } from "./clock.js";
 import { botLabel, presetLabel, presetName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -85,6 +86,7 @@ function gameRow(game, presets, join) {
         { class: "muted" },
         [
           presetLabel(presetName(game.rules, presets)),
+          game.clock ? t("games.clock", { clock: controlText(game.clock) }) : null,
           game.status === "open"
             ? t(free ? "games.open_seats" : "games.invited_only", { count: free })
             : turns(game),

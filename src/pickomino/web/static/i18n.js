@@ -132,6 +132,16 @@ export function seconds(n) {
   return format("NumberFormat", { style: "unit", unit: "second", unitDisplay: "short" }).format(n);
 }
 
+/** 30 → "30 s", 300 → "5 min", 7200 → "2 hr": a length of time in the largest unit (day, hour,
+ * minute) that makes it a whole number, else in seconds; as the language abbreviates them. */
+export function duration(length) {
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (length >= size && length % size === 0)
+      return format("NumberFormat", { style: "unit", unit, unitDisplay: "short" }).format(length / size);
+  }
+  return seconds(length);
+}
+
 /** "5 minutes ago", "vor 5 Minuten": how long ago, in a unit of Intl.RelativeTimeFormat. */
 export function ago(amount, unit) {
   return format("RelativeTimeFormat", { numeric: "auto" }).format(-amount, unit);

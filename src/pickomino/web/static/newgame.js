@@ -1,9 +1,11 @@
 // The lobby's "New game" form: 2–7 seats (a person invited by a secret link, a person's open
 // seat that anyone may take from the lobby, or a bot level), the rules as a preset or single
-// options, and who starts. The first invited person is the creator, seated at once. After
-// creating, it shows the invite links.
+// options, who starts, the clock (none, or one the server offers) and the bot that plays for
+// a person who is away or out of time. The first invited person is the creator, seated at
+// once. After creating, it shows the invite links.
 
 import { postJSON } from "./api.js";
+import { controlText } from "./clock.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { inviteList } from "./invites.js";
@@ -66,6 +68,16 @@ export function setupNewGame(options, onCreated) {
     players.refresh();
   }
 
+  const clocks = $("clock");
+  fill(
+    clocks,
+    h("option", { value: "" }, t("setup.clock_none")),
+    options.clocks.map((clock, n) => h("option", { value: String(n) }, controlText(clock))),
+  );
+  const takeover = $("takeover");
+  fill(takeover, levels.map((level) => h("option", { value: level }, botLabel(level))));
+  takeover.value = options.takeover;
+
   // A new row is a person to type the name of.
   $("add-seat").addEventListener("click", () => players.add("", INVITED).focus());
 
@@ -90,6 +102,8 @@ export function setupNewGame(options, onCreated) {
           rules: rules.text(),
           start_player: start === "random" ? "random" : Number(start),
           rated: $("rated").checked,
+          clock: clocks.value === "" ? null : options.clocks[Number(clocks.value)],
+          takeover: takeover.value,
         },
         asProfile,
       );

@@ -2,6 +2,7 @@
 // stack and worms, and the dice of the turn. Used for the live game and for replay steps.
 
 import { fill, h } from "./dom.js";
+import { seatClock } from "./clock.js";
 import { die, tile, wormIcon, wormsOn } from "./pieces.js";
 import { t } from "./i18n.js";
 import { actionLabel, botLabel } from "./words.js";
@@ -14,12 +15,14 @@ export function renderGrill(node, table) {
 }
 
 /**
- * One card per seat. `seats` are [{name, bot, online?, profile?}]: a profile's name links to
- * its page; `online` is left out in replays, where nobody is connected. `you` is your seat
- * (null when watching); `current` the seat to play, highlighted (null when no turn is being
- * played).
+ * One card per seat. `seats` are [{name, bot, online?, profile?, away?, stand_in?, votes?}]:
+ * a profile's name links to its page; the live fields are left out in replays, where nobody
+ * is connected. `you` is your seat (null when watching); `current` the seat to play,
+ * highlighted (null when no turn is being played); `clock` the state's clock (each seat's
+ * running clock or bank); `onVote(seat)`, given to a player, votes for a bot to play a seat
+ * whose person is not connected.
  */
-export function renderPlayers(node, table, seats, { you = null, current = null } = {}) {
+export function renderPlayers(node, table, seats, { you = null, current = null, clock = null, onVote = null } = {}) {
   fill(
     node,
     seats.map((seat, n) => {
@@ -53,6 +56,8 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
           seat.bot ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) })) : null,
           seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
           playing ? h("span", { class: "badge playing" }, t("player.to_play")) : null,
+          standInBadge(seat),
+          seat.bot ? null : seatClock(clock, n),
         ),
         h(
           "div",
@@ -65,8 +70,39 @@ export function renderPlayers(node, table, seats, { you = null, current = null }
             h("strong", {}, String(table.worms[n])),
           ),
         ),
+        onVote && current !== null && n !== you && !seat.bot && !seat.online && !seat.away
+          ? voteBox(seats, n, you, onVote)
+          : null,
       );
     }),
+  );
+}
+
+// A bot plays this person's seat: until they are back, or for the rest of a turn whose
+// time ran out.
+function standInBadge(seat) {
+  if (seat.away) return h("span", { class: "badge away", testid: "away-badge" }, t("player.away"));
+  if (seat.stand_in) return h("span", { class: "badge away", testid: "stand-in-badge" }, t("player.stand_in"));
+  return null;
+}
+
+// The vote to let a bot play for a person who is not connected: it does once more than half
+// of the people connected voted so (pickomino.web.protocol, "vote").
+function voteBox(seats, n, you, onVote) {
+  const votes = seats[n].votes;
+  const present = seats.filter((seat, m) => m !== n && !seat.bot && seat.online).length;
+  const voted = votes.includes(you);
+  return h(
+    "div",
+    { class: "vote", testid: "vote" },
+    h(
+      "button",
+      { type: "button", class: "btn small", testid: "vote-button", disabled: voted, on: { click: () => onVote(n) } },
+      t(voted ? "vote.voted" : "vote.button", { name: seats[n].name }),
+    ),
+    votes.length
+      ? h("small", { testid: "vote-count" }, t("vote.count", { count: votes.length, needed: Math.floor(present / 2) + 1 }))
+      : null,
   );
 }
 

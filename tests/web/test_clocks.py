@@ -1,0 +1,426 @@
+"""Clocks and absent players over the API and the WebSocket, the app in process on SQLite
+and PostgreSQL: a game's time control, a bot playing for a person out of time or away, the
+votes to hand a seat over, taking it back, and all of it after a restart.
+
+Bots here wait ``bot_delay`` before each step: 60 s where a test needs them to stand still
+(nothing a stand-in bot would do then happens during the test), a few milliseconds where a
+test follows what they do. Clocks are short (``clock_minimum=0``) so time runs out at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pickomino.web import create_app
+from pickomino.web import room as room_module
+from pickomino.web.store import Store
+
+from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
+from .wire import check_message
+
+STILL = 60.0  #: a bot delay that keeps bots from moving during a test
+ANN_ROBO = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+ANN_BOB = [{"name": "Ann"}, {"name": "Bob"}]
+THREE = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}, {"name": "Robo", "bot": "easy"}]
+
+
+def app(database: str, bot_delay: float = STILL, **options: object):
+    return create_app(
+        database, bot_delay=bot_delay, message_rate=1000, new_games_per_minute=1e6,
+        clock_minimum=0, **options,
+    )  # fmt: skip
+
+
+def until(ws, holds: Callable[[dict], bool]) -> dict:
+    """The first state that ``holds`` (every message on the way checked against the wire
+    format)."""
+    while True:
+        message = next_of(ws, "state")
+        sent = {key: value for key, value in message.items() if key != "full_log"}
+        check_message(sent, {"Ann", "Bob", "Cy", "Robo", message["id"]})
+        if holds(message):
+            return message
+
+
+def hears(ws, seat: int, online: bool = True) -> None:
+    """Read on until ``ws`` hears that the person of ``seat`` is (not) connected: a player
+    coming or going is a presence message, unless it changes more."""
+    while True:
+        message = follow(ws, ws.receive_json())
+        if message["type"] == "presence" and message["online"][seat] == online:
+            return
+        if message["type"] == "state" and message["seats"][seat]["online"] == online:
+            return
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll the app (it runs in a thread of its own) until ``condition`` holds."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"not within 30 s: {what}"
+        time.sleep(0.01)  # polling, not timing anything
+
+
+def entries(state: dict, kind: str) -> list[dict]:
+    return [entry for entry in state["full_log"] if entry["type"] == kind]
+
+
+def claim(client: TestClient, game: dict, *seats: int) -> None:
+    """The people of ``seats`` open their links once (the game starts when all have)."""
+    for seat in seats:
+        with client.websocket_connect(socket_path(game, seat)) as ws:
+            next_of(ws, "state")
+
+
+# ------------------------------------------------------------------ creation
+NAN = '{"seats": [{"name": "A"}, {"name": "B"}], "clock": {"per_turn": NaN}}'
+
+
+@pytest.mark.parametrize(
+    ("clock", "kind", "where"),
+    [
+        ({}, "clock_kind", ["body", "clock"]),
+        ({"per_turn": 60, "bank": 300}, "clock_kind", ["body", "clock"]),
+        ({"per_turn": 60, "increment": 5}, "clock_kind", ["body", "clock"]),
+        ({"per_turn": True}, "float_type", ["body", "clock", "per_turn"]),
+        ({"per_turn": "60"}, "float_type", ["body", "clock", "per_turn"]),
+        ({"per_turn": 0}, "greater_than", ["body", "clock", "per_turn"]),
+        ({"per_turn": 1e9}, "less_than_equal", ["body", "clock", "per_turn"]),
+        ({"bank": 300, "increment": -1}, "greater_than_equal", ["body", "clock", "increment"]),
+        ({"bank": 300, "moves": 40}, "extra_forbidden", ["body", "clock", "moves"]),
+        ("60", "model_attributes_type", ["body", "clock"]),
+    ],
+)
+def test_a_malformed_clock_is_refused_with_what_is_wrong_where(database, clock, kind, where):
+    with TestClient(app(database)) as client:
+        response = client.post("/api/games", json={"seats": ANN_ROBO, "clock": clock})
+        invalid(response, kind, loc=where)
+        nan = client.post("/api/games", content=NAN, headers={"content-type": "application/json"})
+        invalid(nan, "finite_number", loc=["body", "clock", "per_turn"])
+        invalid(client.post("/api/games", json={"seats": ANN_ROBO, "takeover": "god"}),
+                "literal_error", loc=["body", "takeover"])  # fmt: skip
+        assert client.get("/api/games").json() == []
+
+
+def test_a_clock_under_the_servers_minimum_is_refused_and_the_lobby_offers_none(database):
+    with TestClient(create_app(database, new_games_per_minute=1e6)) as client:
+        short = {"seats": ANN_ROBO, "clock": {"bank": 5, "increment": 30}}
+        refused_http(client.post("/api/games", json=short), 400, "clock_too_short", least=10)
+        offered = client.get("/api/options").json()
+        assert offered["clocks"][0] == {"per_turn": 30} and offered["takeover"] == "medium"
+    with TestClient(create_app(database, clock_minimum=100)) as client:
+        assert all(
+            clock.get("per_turn", clock.get("bank")) >= 100
+            for clock in client.get("/api/options").json()["clocks"]
+        )
+
+
+def test_the_clock_runs_for_the_person_to_move_and_a_bank_keeps_what_is_left(database):
+    with TestClient(app(database, bot_delay=0.001)) as client:
+        spec = {"seats": ANN_ROBO, "clock": {"bank": 300, "increment": 10}, "takeover": "hard"}
+        game = create(client, spec)
+        record = client.get(f"/api/games/{game['id']}/record").json()
+        assert record["meta"]["clock"] == {"bank": 300, "increment": 10}
+        assert record["meta"]["takeover"] == "hard"
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            state = until(ann, lambda s: True)
+            clock = state["clock"]
+            assert (clock["bank"], clock["increment"], clock["per_turn"]) == (300, 10, None)
+            assert clock["seat"] == 0 and clock["banks"] == [300, 300]
+            assert 0 < clock["deadline"] - state["now"] <= 310  # the server's own times
+            assert state["takeover"] == "hard"
+            while state["table"]["current"] == 0:  # Ann plays her turn: roll, keep, stop
+                ann.send_json({"type": "act", "action": pick(state), "seq": state["seq"]})
+                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
+            bank = state["clock"]["banks"][0]
+            assert 0 < bank <= 310 and state["clock"]["banks"][1] == 300  # Robo has no clock
+            assert state["clock"]["seat"] is None  # Robo's turn: no clock runs
+            back = until(ann, lambda s: s["table"]["current"] == 0 and s["clock"]["seat"] == 0)
+            assert back["clock"]["banks"][0] == bank  # the bank as at the turn's start
+            assert bank < back["clock"]["deadline"] - back["now"] <= bank + 10
+
+
+def pick(state: dict) -> str:
+    """A quick player's choice: a tile if one is offered, else worms or the highest face,
+    stopping once a worm is kept."""
+    actions = state["actions"]
+    claims = [a for a in actions if a.startswith(("take", "steal"))]
+    if claims:
+        return claims[0]
+    if "stop" in actions and "W" in state["table"]["kept"]:
+        return "stop"
+    keeps = [a for a in actions if a.startswith("keep")]
+    return max(keeps, key=lambda a: "12345W".index(a[-1])) if keeps else actions[0]
+
+
+# ------------------------------------------------------------------ out of time
+def test_out_of_time_a_bot_plays_the_rest_of_the_turn_then_the_person_plays_on(database):
+    with TestClient(app(database, bot_delay=0.001)) as client:
+        spec = {"seats": ANN_ROBO, "clock": {"per_turn": 1}, "takeover": "easy"}
+        game = create(client, spec)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            timed_out = until(ann, lambda s: entries(s, "timeout"))
+            assert entries(timed_out, "timeout") == [
+                {"type": "timeout", "seat": 0, "turn": 1, "bot": "easy"}
+            ]
+            assert timed_out["seats"][0]["stand_in"] and not timed_out["seats"][0]["away"]
+            assert timed_out["clock"]["seat"] is None and timed_out["actions"] == []
+            # The bot ends Ann's turn, Robo plays, and Ann has a clock and her turn again.
+            again = until(ann, lambda s: s["table"]["turn"] == 3 and s["actions"])
+            assert again["clock"]["seat"] == 0 and not again["seats"][0]["stand_in"]
+            log = again["full_log"]
+            turn_2 = log.index({"type": "turn", "turn": 2, "seat": 1})
+            bot_for_ann = log[log.index(entries(again, "timeout")[0]) : turn_2]
+            assert {"type": "rolled", "seat": 0} in [
+                {"type": e["type"], "seat": e.get("seat")} for e in bot_for_ann
+            ]  # the bot rolled for Ann (and ended her turn: turn 2 is Robo's)
+            ann.send_json({"type": "act", "action": "roll", "seq": again["seq"]})
+            rolled = until(ann, lambda s: s["seq"] > again["seq"])
+            assert rolled["table"]["phase"] == "keep" and rolled["table"]["current"] == 0
+
+
+def test_out_of_time_the_person_cannot_act_and_a_client_says_nothing_about_time(database):
+    with TestClient(app(database)) as client:  # the stand-in bot stands still
+        game = create(client, {"seats": ANN_BOB, "clock": {"per_turn": 0.2}})
+        claim(client, game, 1)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            first = until(ann, lambda s: True)
+            ann.send_json({"type": "act", "action": "roll", "seq": 0, "deadline": 1e12})
+            refused(next_of(ann, "error"), "bad_message", kind="act", field="deadline")
+            ann.send_json({"type": "clock", "deadline": 1e12})
+            refused(next_of(ann, "error"), "unknown_message", given="clock")
+            out = until(ann, lambda s: entries(s, "timeout"))
+            assert first["clock"]["deadline"] is not None and out["seq"] == 0
+            ann.send_json({"type": "act", "action": "roll", "seq": 0})
+            refused(next_of(ann, "error"), "time_up")
+            ann.send_json({"type": "back"})
+            refused(next_of(ann, "error"), "not_away")  # only the rest of the turn is the bot's
+        assert client.get(f"/api/games/{game['id']}/record").json()["moves"] == []
+
+
+@pytest.mark.slow  # two clocks run out, and the bots play three turns: 2 s
+def test_out_of_time_twice_in_a_row_a_person_is_away_until_they_come_back(database):
+    with TestClient(app(database, bot_delay=0.02)) as client:
+        game = create(client, {"seats": ANN_ROBO, "clock": {"per_turn": 0.5}, "takeover": "easy"})
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            away = until(ann, lambda s: entries(s, "away"))
+            assert [(e["seat"], e["turn"]) for e in entries(away, "timeout")] == [(0, 1), (0, 3)]
+            assert entries(away, "away") == [
+                {"type": "away", "seat": 0, "why": "timeouts", "bot": "easy"}
+            ]
+            assert away["seats"][0]["away"] and away["seats"][0]["stand_in"]
+            # The bot plays Ann's next turn too, with no clock and no timeout.
+            later = until(ann, lambda s: s["table"]["turn"] >= 6)
+            assert len(entries(later, "timeout")) == 2 and later["clock"]["seat"] is None
+            ann.send_json({"type": "back"})
+            back = until(ann, lambda s: not s["seats"][0]["away"])
+            assert entries(back, "back") == [{"type": "back", "seat": 0}]
+            mine = until(ann, lambda s: s["actions"])  # Ann's next decision is hers
+            assert mine["clock"]["seat"] == 0 and not mine["seats"][0]["stand_in"]
+            ann.send_json({"type": "act", "action": mine["actions"][0], "seq": mine["seq"]})
+            until(ann, lambda s: s["seq"] > mine["seq"])
+
+
+# ------------------------------------------------------------------ votes
+def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(database):
+    with TestClient(app(database)) as client:
+        game = create(client, {"seats": THREE, "start_player": 2})
+        with client.websocket_connect(socket_path(game, 1)) as bob:
+            until(bob, lambda s: True)
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                ann.send_json({"type": "vote", "seat": 1})
+                refused(next_of(ann, "error"), "not_started", names=["Cy"])
+                claim(client, game, 2)  # Cy comes, the game starts, Cy goes
+                until(ann, lambda s: s["status"] == "playing")
+                hears(ann, 2, online=False)
+                with client.websocket_connect(socket_path(game, None)) as watcher:
+                    watcher.send_json({"type": "vote", "seat": 2})
+                    refused(next_of(watcher, "error"), "spectators_cannot_vote")
+                    watcher.send_json({"type": "back"})
+                    refused(next_of(watcher, "error"), "spectators_cannot_play")
+                for seat, code, params in [
+                    (0, "vote_own_seat", {}),
+                    (3, "vote_bot_seat", {"name": "Robo"}),
+                    (1, "vote_seat_online", {"name": "Bob"}),
+                    (7, "no_seat", {"seat": 7, "high": 3}),
+                ]:
+                    ann.send_json({"type": "vote", "seat": seat})
+                    refused(next_of(ann, "error"), code, **params)
+                for text, field in [('"2"', "seat"), ("-1", "seat"), ("true", "seat")]:
+                    ann.send_text(f'{{"type": "vote", "seat": {text}}}')
+                    refused(next_of(ann, "error"), "bad_message", kind="vote", field=field)
+                ann.send_json({"type": "vote", "seat": 2})
+                one = until(ann, lambda s: s["seats"][2]["votes"])
+                assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 2
+                ann.send_json({"type": "vote", "seat": 2})
+                refused(next_of(ann, "error"), "voted_already", name="Cy")
+                bob.send_json({"type": "vote", "seat": 2})
+                handed = until(ann, lambda s: s["seats"][2]["away"])
+                assert entries(handed, "away") == [
+                    {"type": "away", "seat": 2, "why": "vote", "bot": "medium"}
+                ]
+                assert handed["seats"][2]["votes"] == [] and handed["seats"][2]["stand_in"]
+                ann.send_json({"type": "vote", "seat": 2})
+                refused(next_of(ann, "error"), "vote_seat_away", name="Cy")
+                ann.send_json({"type": "back"})
+                refused(next_of(ann, "error"), "not_away")
+            # Cy comes back: connecting shows the seat still away; "back" takes it.
+            with client.websocket_connect(socket_path(game, 2)) as cy:
+                state = until(cy, lambda s: True)
+                assert state["seats"][2]["away"] and state["table"]["current"] == 2
+                cy.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
+                refused(next_of(cy, "error"), "seat_away")
+                cy.send_json({"type": "back"})
+                back = until(cy, lambda s: not s["seats"][2]["away"])
+                assert back["actions"] == ["roll"] and back["seq"] == state["seq"]
+                cy.send_json({"type": "back"})
+                refused(next_of(cy, "error"), "not_away")  # a second tab's: one seat holder
+                cy.send_json({"type": "act", "action": "roll", "seq": back["seq"]})
+                until(cy, lambda s: s["seq"] > back["seq"])
+
+
+def test_votes_count_the_people_present_and_end_when_the_person_comes(database):
+    with TestClient(app(database)) as client:
+        game = create(client, {"seats": THREE})
+        claim(client, game, 1, 2)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            with client.websocket_connect(socket_path(game, 1)):
+                hears(ann, 1)
+                ann.send_json({"type": "vote", "seat": 2})
+                assert until(ann, lambda s: s["seats"][2]["votes"])["seats"][2]["votes"] == [0]
+                with client.websocket_connect(socket_path(game, 2)):  # Cy comes: votes end
+                    until(ann, lambda s: not s["seats"][2]["votes"])
+                ann.send_json({"type": "vote", "seat": 2})
+                until(ann, lambda s: s["seats"][2]["votes"])
+            # Bob leaves: Ann alone is now a majority of the people present.
+            handed = until(ann, lambda s: s["seats"][2]["away"])
+            assert entries(handed, "away")[0]["why"] == "vote"
+
+
+# ------------------------------------------------------------------ absence
+def test_a_person_disconnected_on_their_turn_is_away_while_others_wait(database):
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 1})
+        claim(client, game, 1)  # Bob took his seat, and is gone
+        room = client.app.state.rooms.rooms[game["id"]]
+        assert room._away_alarm.when is None  # nobody waits for Bob: no alarm
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            away = until(ann, lambda s: s["seats"][1]["away"])
+            assert entries(away, "away") == [
+                {"type": "away", "seat": 1, "why": "absent", "bot": "medium"}
+            ]
+            assert away["seats"][1]["stand_in"] and away["table"]["current"] == 1
+
+
+def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
+    database, monkeypatch
+):
+    """The bot's step is thought out on a copy of the state in a worker thread; the person
+    takes the seat back meanwhile: the step is dropped, and the person's move is played."""
+    thinking, go_on = threading.Event(), threading.Event()
+    real_next_step = room_module.next_step
+
+    def slow_next_step(*args):
+        thinking.set()
+        go_on.wait(30)
+        return real_next_step(*args)
+
+    monkeypatch.setattr(room_module, "next_step", slow_next_step)
+    try:
+        with TestClient(app(database, bot_delay=0)) as client:
+            game = create(client, {"seats": ANN_BOB, "start_player": 1})
+            claim(client, game, 1)
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                until(ann, lambda s: s["status"] == "playing")
+                ann.send_json({"type": "vote", "seat": 1})
+                until(ann, lambda s: s["seats"][1]["away"])
+                assert thinking.wait(30)  # the bot is thinking out Bob's roll
+                with client.websocket_connect(socket_path(game, 1)) as bob:
+                    until(bob, lambda s: True)
+                    bob.send_json({"type": "back"})
+                    back = until(bob, lambda s: not s["seats"][1]["away"])
+                    go_on.set()  # the bot's roll comes now: too late
+                    bots = client.app.state.rooms.rooms[game["id"]]._bot_task
+                    wait_until(bots.done, "the bot's step is over")
+                    bob.send_json({"type": "sync"})
+                    assert until(bob, lambda s: True)["seq"] == back["seq"] == 0  # dropped
+                    bob.send_json({"type": "act", "action": "roll", "seq": 0})
+                    rolled = follow(bob, bob.receive_json())  # Bob's roll, not a refusal
+                    assert (rolled["type"], rolled["seq"], rolled["table"]["current"]) == (
+                        "state", 1, 1
+                    )
+                    assert rolled["actions"] and rolled["actions"] != ["roll"]  # Bob keeps
+    finally:
+        go_on.set()
+
+
+def test_an_alarm_that_rang_a_moment_early_rings_again_when_set_to_its_time_again():
+    """The event loop's clock is not the wall clock (uvloop's timers ring up to a
+    millisecond early): a clock's alarm may ring just before its deadline, and the room then
+    sets it to the same deadline again, which must ring again (else the turn never ends)."""
+
+    async def rings_twice() -> list[float]:
+        rang: list[float] = []
+        again = asyncio.Event()
+
+        def ring() -> None:
+            rang.append(time.time())
+            if len(rang) == 1:
+                alarm.set(deadline)  # "not yet": the same time again
+            else:
+                again.set()
+
+        alarm = room_module.Alarm(ring)
+        deadline = time.time() + 0.01
+        alarm.set(deadline)
+        await asyncio.wait_for(again.wait(), 10)
+        return rang
+
+    assert len(asyncio.run(rings_twice())) == 2
+
+
+# ------------------------------------------------------------------ restarts
+def test_a_restart_keeps_the_deadline_the_away_seats_and_the_votes(database):
+    with TestClient(app(database)) as client:
+        game = create(client, {"seats": THREE, "clock": {"per_turn": 600}})
+        claim(client, game, 1, 2)
+        with client.websocket_connect(socket_path(game, 1)) as bob:
+            hears(bob, 1)
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                hears(ann, 1)
+                ann.send_json({"type": "vote", "seat": 2})  # one of two
+                before = until(ann, lambda s: s["seats"][2]["votes"])
+            # Ann leaves first: her vote no longer counts, and is kept.
+    with TestClient(app(database)) as client:
+        with client.websocket_connect(socket_path(game, None)) as watcher:  # changes nothing
+            after = until(watcher, lambda s: True)
+            assert after["clock"] == before["clock"] and after["clock"]["seat"] == 0
+            assert after["seats"][2]["votes"] == [0] and after["full_log"] == before["full_log"]
+        with client.websocket_connect(socket_path(game, 0)) as ann:  # alone: a majority now
+            assert entries(until(ann, lambda s: s["seats"][2]["away"]), "away")[0]["seat"] == 2
+
+
+def test_a_deadline_that_passed_while_the_server_was_down_runs_out_at_the_start(database):
+    with TestClient(app(database)) as client:
+        game = create(client, {"seats": ANN_ROBO, "clock": {"per_turn": 600}})
+    store = Store(database)
+    try:
+        seating = json.loads(store.load(game["id"]).seating)
+        seating["deadline"] = time.time() - 1  # as if the server had been down 10 minutes
+        store.save_seating(game["id"], json.dumps(seating), [])
+    finally:
+        store.close()
+    with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
+        out = until(ann, lambda s: entries(s, "timeout"))
+        assert out["seats"][0]["stand_in"] and out["actions"] == []
+        assert out["full_log"][:2] == [
+            {"type": "turn", "turn": 1, "seat": 0},
+            {"type": "timeout", "seat": 0, "turn": 1, "bot": "medium"},
+        ]

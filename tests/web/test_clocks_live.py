@@ -1,0 +1,145 @@
+"""Clocks and absent players against a real ``pickomino serve`` process: killed with SIGKILL
+in the middle of a running clock and started again; and in the system Chromium, people
+whose time runs out, who leave and come back, and a vote for a bot.
+
+The server is started with ``--clock-minimum 0`` (so a game may have a 2-second clock) and
+``--away-after 1`` (a person to move is away after a second): test settings, the same code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pickomino.web.process import ServerProcess
+
+from .browser import Pages, browser, pages
+from .clicking import create_game, play_one_action, player
+from .test_server import open_seat, play_until, receive
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+# Real server processes and browsers: the full run (CI).
+pytestmark = pytest.mark.slow
+
+TEST_TIMES = ("--clock-minimum", "0", "--away-after", "1")
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose bots take 0.4 s a step (the pages can follow them), with short times."""
+    running = ServerProcess(tmp_path / "games.sqlite3", bot_delay=0.4, options=TEST_TIMES)
+    yield running.start()
+    running.stop()
+
+
+# ------------------------------------------------------------ kill -9
+def test_a_sigkill_in_the_middle_of_a_running_clock_keeps_its_deadline(server):
+    spec = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+    game = create_game(server, spec, clock={"bank": 600, "increment": 30}, start_player=0)
+    with open_seat(server, game, 0) as ann:  # Ann plays turn 1, Robo turn 2: Ann's bank is used
+        running = play_until(
+            ann, lambda s: s["table"]["turn"] == 3 and s["clock"]["seat"] == 0
+        )["clock"]
+    assert 0 < running["banks"][0] < 630 and running["banks"][1] == 600
+
+    server.kill()
+    server.start()
+    with open_seat(server, game, 0) as ann:
+        again = receive(ann, "state")
+    assert again["clock"] == running  # the same deadline, to the bit, and the same banks
+    assert 0 < running["deadline"] - again["now"] < running["banks"][0] + 30  # time went on
+    assert again["actions"] == ["roll"]
+
+
+# ------------------------------------------------------------ in the browser
+def log_says(page: Page, text: str) -> None:
+    expect(page.get_by_test_id("log-line").filter(has_text=text).first).to_be_visible(
+        timeout=20_000
+    )
+
+
+def my_turn(page: Page) -> None:
+    expect(page.get_by_test_id("game")).to_have_attribute("data-your-turn", "true", timeout=30_000)
+
+
+def test_a_clock_runs_out_and_the_bot_plays_the_turn(quick: ServerProcess, pages: Pages):
+    with pages.checked():
+        # The lobby's form sends the clock and the bot chosen.
+        lobby = pages.open(quick.url + "/")
+        lobby.get_by_test_id("seat-name").first.fill("Ann")
+        lobby.get_by_test_id("clock-choice").select_option(label="1 min a turn")
+        lobby.get_by_test_id("takeover-choice").select_option("hard")
+        lobby.get_by_test_id("create-game").click()
+        lobby.get_by_test_id("take-seat").click()
+        expect(lobby.get_by_test_id("turn-clock")).to_have_text(re.compile(r"^(1:00|0:[5]\d)$"))
+
+        spec = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+        game = create_game(quick, spec, clock={"per_turn": 3}, takeover="easy", start_player=0)
+        ann = pages.open(quick.url + game["seats"][0]["link"])
+        expect(ann.get_by_test_id("turn-clock")).to_have_text(re.compile(r"^0:0[0-3]$"))
+        expect(player(ann, 0).get_by_test_id("clock")).to_be_visible()
+        log_says(ann, "Ann ran out of time: a bot (easy) plays the rest of the turn")
+        log_says(ann, "Ann rolled")  # the bot rolled for Ann
+        expect(ann.get_by_test_id("controls")).to_be_hidden()
+        log_says(ann, "Turn 2 – Robo")
+        my_turn(ann)  # turn 3: Ann again, with her clock
+        expect(ann.get_by_test_id("turn-clock").get_by_test_id("clock")).to_be_visible()
+        ann.get_by_test_id("roll-button").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-phase", "keep")
+
+
+def test_a_player_leaves_is_marked_away_a_bot_plays_and_they_come_back(
+    quick: ServerProcess, pages: Pages
+):
+    game = create_game(quick, [{"name": "Ann"}, {"name": "Bob"}], start_player=1)
+    bob_link = quick.url + game["seats"][1]["link"]
+    with pages.checked():
+        bob = pages.open(bob_link)
+        ann = pages.open(quick.url + game["seats"][0]["link"])
+        expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
+        bob.context.close()  # Bob leaves on his turn
+
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_have_text("away · bot playing")
+        log_says(ann, "Bob is away (not connected on their turn)")
+        log_says(ann, "Bob rolled")  # the bot plays for Bob
+        my_turn(ann)
+
+        bob = pages.open(bob_link)  # back through his link: the seat is his again
+        expect(bob.get_by_test_id("away")).to_be_hidden()
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
+        log_says(ann, "Bob is back and plays again")
+        while ann.get_by_test_id("game").get_attribute("data-your-turn") == "true":
+            seq = ann.get_by_test_id("game").get_attribute("data-seq")
+            play_one_action(ann)
+            expect(ann.get_by_test_id("game")).not_to_have_attribute("data-seq", seq)
+        my_turn(bob)  # Bob plays his turn himself
+        bob.get_by_test_id("roll-button").click()
+        expect(bob.get_by_test_id("game")).to_have_attribute("data-phase", "keep")
+
+
+def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, pages: Pages):
+    game = create_game(quick, [{"name": "Ann"}, {"name": "Bob"}], start_player=0)
+    with pages.checked():
+        bob = pages.open(quick.url + game["seats"][1]["link"])
+        ann = pages.open(quick.url + game["seats"][0]["link"])
+        expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
+        expect(ann.get_by_test_id("vote-button")).to_have_count(0)  # Bob is here
+        bob.context.close()
+        vote = player(ann, 1).get_by_test_id("vote-button")
+        expect(vote).to_have_text("Let a bot play for Bob")
+        vote.click()  # Ann alone is all the people present: a majority
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
+        log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
+        expect(ann.get_by_test_id("vote-button")).to_have_count(0)
+        with open_seat(quick, game, 1) as socket:  # a page left open, reconnecting: no "back"
+            state = receive(socket, "state")
+            assert state["seats"][1]["away"]
+            socket.send(json.dumps({"type": "back"}))
+            assert not receive(socket, "state")["seats"][1]["away"]
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
