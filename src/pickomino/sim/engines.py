@@ -99,7 +99,7 @@ class DaskCluster:
 
     def __init__(self, client: Any) -> None:
         self.client = client
-        self.workers = sum(client.nthreads().values())
+        self.workers = sum(client.nthreads().values())  # at the start: sizes the chunks
 
     def submit(self, function: Callable[[Any], Any], item: Any) -> Future:
         # pure=False: every chunk is its own task, never merged with an equal-looking one
@@ -135,7 +135,7 @@ def given_or_local(engine: Engine | None, jobs: int) -> Iterator[Engine]:
 
 
 @contextmanager
-def cluster_engine(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Engine]:
+def cluster_engine(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[DaskCluster]:
     """The Dask cluster whose scheduler is at ``address`` (``tcp://host:8786``), checked
     before any work: :class:`ClusterUnreachable` if no scheduler answers within ``timeout``
     seconds, :class:`ClusterHasNoWorkers` if no worker joins it within as long."""
