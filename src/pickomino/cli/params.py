@@ -139,8 +139,8 @@ def _players_is_now_seats(ctx: click.Context, param: click.Parameter, value: obj
 
 
 def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--seats, --seed, --jobs, --rules, --json and --progress, shared by tournament and
-    compare."""
+    """--seats, --seed, --jobs, --cluster, --rules, --json and --progress, shared by
+    tournament and compare."""
     for option in reversed(
         (
             click.option("--seats", type=click.IntRange(2, 7), default=2, show_default=True),
@@ -150,6 +150,7 @@ def simulation_options(command: Callable[..., None]) -> Callable[..., None]:
             ),
             click.option("--seed", type=int, default=0, show_default=True),
             click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True),
+            click.option("--cluster"),
             RULES_OPTION,
             JSON_OPTION,
             click.option("--progress/--no-progress", default=None),

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from pickomino.cli.language import words
 from pickomino.cli.params import bot_list, check_bots, percent, simulation_options
 from pickomino.core import Rules
+
+if TYPE_CHECKING:
+    from pickomino.sim.engines import Engine
 
 
 def _progress_bar(games: int, progress: bool | None) -> Any:
@@ -23,6 +29,34 @@ def _progress_bar(games: int, progress: bool | None) -> Any:
         disable=None if progress is None else not progress,
         file=sys.stderr,
     )
+
+
+@contextmanager
+def _engine(jobs: int, cluster: str | None) -> Iterator[Engine]:
+    """This machine's ``jobs`` processes, or the Dask cluster at ``cluster``, reached before
+    any game is played: no scheduler there, or one without workers, is a usage error (exit
+    code 2), as is --jobs beside --cluster (the cluster's workers are what plays)."""
+    from pickomino.sim import engines
+
+    if cluster is None:
+        with engines.local_engine(jobs) as local:
+            yield local
+        return
+    w = words()
+    if click.get_current_context().get_parameter_source("jobs") is ParameterSource.COMMANDLINE:
+        raise click.BadParameter(w("cli.cluster.jobs"), param_hint="--jobs")
+    with ExitStack() as stack:
+        try:
+            engine = stack.enter_context(engines.cluster_engine(cluster))
+        except ImportError:
+            raise click.UsageError(w("cli.cluster.missing")) from None
+        except engines.ClusterUnreachable as error:
+            message = w("cli.cluster.unreachable", address=cluster, why=error.why)
+            raise click.BadParameter(message, param_hint="--cluster") from None
+        except engines.ClusterHasNoWorkers:
+            message = w("cli.cluster.no_workers", address=cluster)
+            raise click.BadParameter(message, param_hint="--cluster") from None
+        yield engine
 
 
 def _rules_name(rules: Rules) -> str:
@@ -39,6 +73,7 @@ def tournament(
     seats: int,
     seed: int,
     jobs: int,
+    cluster: str | None,
     rules: Rules,
     as_json: bool,
     progress: bool | None,
@@ -49,8 +84,10 @@ def tournament(
     w = words()
     names = bot_list(bots)
     check_bots(names, "--bots")
-    with _progress_bar(games, progress) as bar:
-        result = run_tournament(names, seats, games, seed, rules, jobs, bar.update)
+    with _engine(jobs, cluster) as engine, _progress_bar(games, progress) as bar:
+        result = run_tournament(
+            names, seats, games, seed, rules, progress=bar.update, engine=engine
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
@@ -89,6 +126,7 @@ def compare(
     seats: int,
     seed: int,
     jobs: int,
+    cluster: str | None,
     rules: Rules,
     as_json: bool,
     progress: bool | None,
@@ -99,8 +137,10 @@ def compare(
     w = words()
     check_bots([first, second], f"{w('cli.compare.first')}/{w('cli.compare.second')}")
     check_bots([against], "--against")
-    with _progress_bar(games, progress) as bar:
-        result = run_compare(first, second, against, seats, games, seed, rules, jobs, bar.update)
+    with _engine(jobs, cluster) as engine, _progress_bar(games, progress) as bar:
+        result = run_compare(
+            first, second, against, seats, games, seed, rules, progress=bar.update, engine=engine
+        )
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return

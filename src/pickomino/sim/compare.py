@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from pickomino.core import Rules
-from pickomino.sim.tournament import Z95, check_setup, parallel_map, play_game
+from pickomino.sim.engines import Engine, game_ranges, given_or_local, map_chunks
+from pickomino.sim.tournament import Z95, check_setup, play_game
 
 
 @dataclass(frozen=True)
@@ -70,23 +71,25 @@ def compare(
     rules: Rules | None = None,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    chunk: int = 50,
+    chunk: int | None = None,
+    engine: Engine | None = None,
 ) -> Comparison:
-    """Play ``games`` pairs of games (see the module docstring); ``progress`` gets each
-    chunk's number of pairs. The result does not depend on ``jobs``."""
+    """Play ``games`` pairs of games (see the module docstring) on ``engine``, else on
+    ``jobs`` local processes; ``progress`` gets each chunk's number of pairs as it finishes.
+    The result depends on neither."""
     rules = rules or Rules()
     check_setup(players, (a, b, against))
     if games < 2:
         raise ValueError("a comparison needs at least two games")
-    chunks = [
-        (a, b, against, players, rules, seed, range(start, min(start + chunk, games)))
-        for start in range(0, games, chunk)
-    ]
     pairs: list[tuple[float, float]] = []
-    for done in parallel_map(_play_pairs, chunks, jobs):
-        pairs.extend(done)
-        if progress:
-            progress(len(done))
+    with given_or_local(engine, jobs) as runner:
+        chunks = [
+            (a, b, against, players, rules, seed, part)
+            for part in game_ranges(games, runner.workers, chunk)
+        ]
+        done = (lambda played: progress(len(played))) if progress else None
+        for played in map_chunks(_play_pairs, chunks, runner, done):
+            pairs.extend(played)
     differences = [first - second for first, second in pairs]
     mean = sum(differences) / games
     variance = sum((d - mean) ** 2 for d in differences) / (games - 1)

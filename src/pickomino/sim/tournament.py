@@ -3,7 +3,8 @@
 Seat ``s`` of game ``g`` is taken by bot ``(g + s) mod k`` of the ``k`` bots listed, so
 over every ``k`` consecutive games each bot sits in each seat equally often. Game ``g``
 rolls its dice and seeds its bots from ``(seed, g)`` alone, so the result is the same
-whatever the number of processes.
+whatever the number of processes, the size of the chunks or the engine that plays them
+(:mod:`pickomino.sim.engines`: this process, local processes or a Dask cluster).
 
 >>> result = run_tournament(["simple", "random"], players=2, games=4, seed=1)
 >>> result.games, sorted(result.bots), result.bots["simple"].games
@@ -15,13 +16,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from pickomino.bots import make_bot
 from pickomino.core import GameState, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from pickomino.sim.engines import Engine, game_ranges, given_or_local, local_engine, map_chunks
 from pickomino.table import KeyedDice, SeededDice, advance
 
 Z95 = NormalDist().inv_cdf(0.975)
@@ -167,31 +168,30 @@ def run_tournament(
     rules: Rules | None = None,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
-    chunk: int = 50,
+    chunk: int | None = None,
+    engine: Engine | None = None,
 ) -> TournamentResult:
-    """Play ``games`` seat-rotated games; ``progress`` is called with each chunk's size."""
+    """Play ``games`` seat-rotated games on ``engine`` (else on ``jobs`` local processes);
+    ``progress`` is called with each chunk's size as it finishes."""
     rules = rules or Rules()
     check_setup(players, bots)
     if games < 1:
         raise ValueError("a tournament needs at least one game")
     labels = bot_labels(bots)
     result = TournamentResult(players=players, seed=seed, rules=rules)
-    chunks = [
-        (labels, players, rules, seed, range(start, min(start + chunk, games)))
-        for start in range(0, games, chunk)
-    ]
-    for outcomes in parallel_map(_play_chunk, chunks, jobs):
-        for outcome in outcomes:
-            result.add(outcome)
-        if progress:
-            progress(len(outcomes))
+    with given_or_local(engine, jobs) as runner:
+        chunks = [
+            (labels, players, rules, seed, part)
+            for part in game_ranges(games, runner.workers, chunk)
+        ]
+        done = (lambda outcomes: progress(len(outcomes))) if progress else None
+        for outcomes in map_chunks(_play_chunk, chunks, runner, done):
+            for outcome in outcomes:
+                result.add(outcome)
     return result
 
 
 def parallel_map(function, items, jobs: int) -> Iterator:
     """``map`` in order, over ``jobs`` processes (in this one for a single job)."""
-    if jobs <= 1:
-        yield from map(function, items)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(function, items)
+    with local_engine(jobs) as engine:
+        yield from map_chunks(function, list(items), engine)
