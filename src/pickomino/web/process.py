@@ -63,7 +63,8 @@ class ServerProcess:
                     return self
             except OSError:  # refused, reset, or too slow to answer yet (a loaded machine)
                 time.sleep(0.05)
-        raise RuntimeError("the server did not answer within 30 s")
+        self.kill()  # not left running behind the failure
+        raise RuntimeError(f"the server did not answer within {STARTUP_SECONDS} s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""
