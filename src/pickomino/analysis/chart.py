@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pickomino.drawing import drawing
+
 #: The words on the chart, by part; a face passes them in its reader's language.
 CHART_WORDS = {"title": "Win chance, move by move", "x": "turn", "y": "win chance"}
 
@@ -30,21 +32,11 @@ def plot_chances(
     words: dict[str, str] = CHART_WORDS,
 ) -> None:
     """Draw each player's chance (``chances``: per point, per seat) against the turn."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
     from matplotlib.ticker import PercentFormatter
 
     x = chart_positions(turns)
-    figure, axes = plt.subplots(figsize=(9, 4.5))
-    for seat, name in enumerate(names):
-        axes.plot(x, [100 * point[seat] for point in chances], label=name, linewidth=1.4)
-    axes.set(xlabel=words["x"], ylabel=words["y"], ylim=(0, 100), xlim=(min(x), max(x) + 1))
-    axes.yaxis.set_major_formatter(PercentFormatter())
-    axes.set_title(words["title"])
-    axes.grid(alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    with drawing(path, words["title"], (9, 4.5)) as axes:
+        for seat, name in enumerate(names):
+            axes.plot(x, [100 * point[seat] for point in chances], label=name, linewidth=1.4)
+        axes.set(xlabel=words["x"], ylabel=words["y"], ylim=(0, 100), xlim=(min(x), max(x) + 1))
+        axes.yaxis.set_major_formatter(PercentFormatter())

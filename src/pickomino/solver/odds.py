@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pickomino.core.rules import TILES
+from pickomino.drawing import drawing
 from pickomino.solver.solve import solve
 from pickomino.solver.values import TurnValues
 
@@ -35,20 +36,9 @@ PLOT_WORDS = {
 
 def plot_odds(odds: dict[str, Any], path: str, words: dict[str, str] = PLOT_WORDS) -> None:
     """Draw the >= T and = T curves to an image file (matplotlib, no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
     at_least: dict[str, float] = odds["at_least"]
     exactly: dict[str, float] = odds["exactly"]
-    figure, axes = plt.subplots(figsize=(8, 4.5))
-    axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label=words["at_least"])
-    axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label=words["exactly"])
-    axes.set(xlabel=words["x"], ylabel=words["y"], ylim=(0, 1), xticks=TILES)
-    axes.set_title(words["title"])
-    axes.grid(alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    with drawing(path, words["title"], (8, 4.5)) as axes:
+        axes.plot(TILES, [at_least[str(t)] for t in TILES], "o-", label=words["at_least"])
+        axes.plot(TILES, [exactly[str(t)] for t in TILES], "s-", label=words["exactly"])
+        axes.set(xlabel=words["x"], ylabel=words["y"], ylim=(0, 1), xticks=TILES)
