@@ -26,7 +26,7 @@ from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step, players
 from pickomino.web.coaching import Coach, no_advice
 from pickomino.web.errors import Refused
-from pickomino.web.store import SeatRow, Store, StoredGame
+from pickomino.web.store import SeatRow, StaleMoves, Store, StoredGame
 from pickomino.web.view import table_view
 
 log = logging.getLogger("pickomino.web")
@@ -71,6 +71,9 @@ class Room:
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         self.coach = Coach()
+        #: Whether this process plays the game's bots: always with SQLite; with PostgreSQL,
+        #: while it holds the game's lease (:mod:`.lease`), so that one process does.
+        self.drives_bots = True
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
         #: Called once the game is over and stored so (its results are recorded).
@@ -272,15 +275,20 @@ class Room:
         header = self._header({seat: name}, {"bots": bots})
         if not self.store.reseat(self.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
-        self.seats[seat] = Seat(name, bot, token=None, claimed=False, open=bot is None)
-        self.game.record.seats[seat] = name
         self.game.record.meta["bots"] = bots
-        table_seat = TableSeat(name, bot)
-        self.session.seats[seat] = table_seat
-        seed = int(self.game.record.meta.get("seed", 0))
-        self.session.players[seat] = players([table_seat], seed + seat)[0]
-        self._full = None  # the seat's kind is not in the cached state's version
+        self._seat(seat, Seat(name, bot, token=None, claimed=False, open=bot is None))
         self.settle_status()
+
+    def _seat(self, seat: int, new: Seat) -> None:
+        """Put ``new`` in a seat (its person or bot, name, token) in memory."""
+        self.seats[seat] = new
+        self.game.record.seats[seat] = new.name
+        table_seat = TableSeat(new.name, new.bot)
+        if self.session.seats[seat] != table_seat:
+            self.session.seats[seat] = table_seat
+            seed = int(self.game.record.meta.get("seed", 0))
+            self.session.players[seat] = players([table_seat], seed + seat)[0]
+        self._full = None  # the seat's kind is not in the cached state's version
 
     def free_open_seat(self) -> int | None:
         """The first open seat nobody took yet (invited people's seats are never offered)."""
@@ -303,7 +311,11 @@ class Room:
             raise Refused("not_your_turn", "R4", name=self.seats[state.current].name)
         if seq != self.seq:
             raise Refused("stale")
-        self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
+        try:
+            self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
+        except StaleMoves:  # another process moved first: this one was behind
+            await self.refresh()
+            raise Refused("stale") from None
         await self.broadcast()
         self.wake_bots()
 
@@ -317,14 +329,52 @@ class Room:
             state = self.game.state
             turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
             self.store.append_moves(self.id, first, self.game.record.moves[first:], turns)
+        except StaleMoves:
+            self.game.truncate(first)  # the stored moves are the game's: catch up on them
+            raise
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
             self.game.truncate(first)  # in memory: the database may be what failed
             raise Refused("not_saved") from None
-        last_turn = self.game.history[history_before - 1][0] if history_before else None
-        self._log.extend(log_entries(self.game.history[history_before:], last_turn))
+        self._extend_log(history_before)
         if self.game.state.is_over:
             self._finish()
+
+    def _extend_log(self, history_before: int) -> None:
+        """The log entries of the moves made since the history had ``history_before``."""
+        last_turn = self.game.history[history_before - 1][0] if history_before else None
+        self._log.extend(log_entries(self.game.history[history_before:], last_turn))
+
+    # ------------------------------------------------------------ catching up
+    def catch_up(self) -> bool:
+        """Read what other processes stored since this one last looked (moves, seats,
+        status) and play it into memory; whether anything changed. The stored game is the
+        truth: memory only ever follows it."""
+        stored = self.store.load(self.id, from_seq=self.seq)
+        if stored is None:
+            return False
+        history_before = len(self.game.history)
+        for move in stored.moves:
+            self.game.push(move)  # stored by a process that checked it: legal
+        changed = bool(stored.moves)
+        self._extend_log(history_before)
+        header = json.loads(stored.header)
+        self.game.record.meta = header["meta"]
+        for row in stored.seats:
+            seat = Seat(row.name, row.bot, row.token, row.claimed, row.open_seat)
+            if seat != self.seats[row.seat]:
+                self._seat(row.seat, seat)
+                changed = True
+        if stored.status != self.status:
+            self.status, changed = stored.status, True
+        return changed
+
+    async def refresh(self) -> None:
+        """Catch up (see :meth:`catch_up`) and, if anything changed, tell this process's
+        clients and let the bots play if it is their turn now."""
+        if self.catch_up():
+            await self.broadcast()
+            self.wake_bots()
 
     def _finish(self) -> None:
         # The lobby lists the result without replaying the game (as data: pages word it).
@@ -361,17 +411,20 @@ class Room:
     def wake_bots(self) -> None:
         """Make sure the bot task runs when it is a bot's turn in a started game."""
         idle = self._bot_task is None or self._bot_task.done()
-        if idle and self.status == "playing" and self.session.is_bot_turn():
+        if idle and self.drives_bots and self.status == "playing" and self.session.is_bot_turn():
             self._bot_task = asyncio.create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
         failures = 0
-        while self.status == "playing" and self.session.is_bot_turn():
+        while self.drives_bots and self.status == "playing" and self.session.is_bot_turn():
             # After a failure (the database away?) wait longer, up to a minute, then retry.
             await asyncio.sleep(self.bot_delay if not failures else min(60, 2**failures))
             try:
                 await self._bot_step()
                 failures = 0
+            except StaleMoves:  # the lease moved on meanwhile: follow what was stored
+                await self.refresh()
+                continue
             except Exception:
                 failures += 1
                 log.exception("a bot of game %s could not play (try %d)", self.id, failures)

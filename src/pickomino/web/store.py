@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import sys
 import time
 from dataclasses import dataclass
@@ -76,6 +77,35 @@ moves = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),  # 0, 1, 2, … within the game
     sa.Column("move", sa.String(32), nullable=False),
 )
+
+
+#: PostgreSQL's channel on which every committed change of a game is announced to every
+#: server process (see :mod:`pickomino.web.cluster`).
+CHANNEL = "pickomino_games"
+#: A notice's move number when the change was not a move (a seat, the status).
+NOT_A_MOVE = -1
+
+
+class StaleMoves(Exception):
+    """A move number already taken: another process stored a move of the game first."""
+
+
+def notice(origin: str, game_id: str, seq: int) -> str:
+    """The payload announcing a change: who made it, which game, and how many moves the game
+    has now (``NOT_A_MOVE`` for a seat or status change). Ids hold no spaces.
+
+    >>> notice("p1", "g1", 7), parse_notice("p1 g1 7")
+    ('p1 g1 7', ('p1', 'g1', 7))
+    """
+    return f"{origin} {game_id} {seq}"
+
+
+def parse_notice(payload: str) -> tuple[str, str, int] | None:
+    """``(origin, game id, seq)``, or ``None`` for a payload of another shape."""
+    parts = payload.split(" ")
+    if len(parts) != 3 or not valid_id(parts[1]) or not parts[2].lstrip("-").isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
 
 
 #: Columns added after the first release: a database made before gets them at start.
@@ -206,6 +236,21 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         self._add_missing_columns()
+        #: This process, in the notices it sends (so it can skip its own).
+        self.origin = secrets.token_hex(4)
+
+    @property
+    def shared(self) -> bool:
+        """PostgreSQL: other server processes may share these games (changes are announced
+        on :data:`CHANNEL`); SQLite is one process's own."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
+        """Announce a change to every process, inside its transaction: PostgreSQL delivers
+        the notice at commit (and never if it rolls back)."""
+        if self.shared:
+            payload = notice(self.origin, game_id, seq)
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older version up to date (the new columns are
@@ -250,22 +295,28 @@ class Store:
                 )
             )
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
+            self._announce(db, game_id)
 
     def append_moves(
         self, game_id: str, first_seq: int, new_moves: list[str], turns: int | None = None
     ) -> None:
-        """Store moves numbered from ``first_seq``; a number already taken raises (two
-        writers of one game would be a bug), and nothing of the batch is kept. ``turns``,
+        """Store moves numbered from ``first_seq``; a number already taken (another process
+        moved first) raises :class:`StaleMoves`, and nothing of the batch is kept: the
+        unique (game, number) is what serialises the moves of several processes. ``turns``,
         given when the moves began a turn or ended the game, is stored for the lobby and
         marks the game as active now (for the lobby's order: once a turn is plenty)."""
         with self.engine.begin() as db:
-            db.execute(
-                moves.insert(),
-                [
-                    {"game_id": game_id, "seq": first_seq + i, "move": move}
-                    for i, move in enumerate(new_moves)
-                ],
-            )
+            try:
+                db.execute(
+                    moves.insert(),
+                    [
+                        {"game_id": game_id, "seq": first_seq + i, "move": move}
+                        for i, move in enumerate(new_moves)
+                    ],
+                )
+            except sa.exc.IntegrityError:  # the transaction rolls back
+                raise StaleMoves(game_id, first_seq) from None
+            self._announce(db, game_id, first_seq + len(new_moves))
             if turns is not None:
                 db.execute(
                     games.update()
@@ -280,6 +331,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(status=status, header=header, updated=time.time())
             )
+            self._announce(db, game_id)
 
     def abandon(self, game_ids: list[str]) -> None:
         """Mark unfinished games as abandoned; their moves stay (the record and the replay
@@ -292,6 +344,8 @@ class Store:
                 .where(games.c.id.in_(game_ids), games.c.status.in_(UNFINISHED))
                 .values(status="abandoned")
             )
+            for game_id in game_ids:
+                self._announce(db, game_id)
 
     def claim_seat(
         self, game_id: str, seat: int, name: str | None, header: str, token: str | None = None
@@ -314,6 +368,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(header=header, updated=time.time())
             )
+            self._announce(db, game_id)
 
     def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
@@ -335,10 +390,13 @@ class Store:
                     .where(games.c.id == game_id)
                     .values(header=header, updated=time.time())
                 )
+                self._announce(db, game_id)
         return bool(changed)
 
     # ----------------------------------------------------------------- reads
-    def load(self, game_id: str) -> StoredGame | None:
+    def load(self, game_id: str, from_seq: int = 0) -> StoredGame | None:
+        """The game, with its moves from number ``from_seq`` on (a process catching up
+        reads only the moves it lacks)."""
         if not valid_id(game_id):
             return None
         with self.engine.connect() as db:
@@ -349,7 +407,9 @@ class Store:
                 seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
             ).all()
             move_rows = db.execute(
-                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.seq)
+                sa.select(moves.c.move)
+                .where(moves.c.game_id == game_id, moves.c.seq >= from_seq)
+                .order_by(moves.c.seq)
             ).all()
         return StoredGame(
             id=row.id,
