@@ -58,6 +58,7 @@ from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.analysis_api import analysis_router
 from pickomino.web.apidocs import add_api_docs
+from pickomino.web.cluster import Cluster
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
     GameSetup,
@@ -162,6 +163,9 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
+        #: With several processes (:mod:`.cluster`): leases a game to this process, whether
+        #: it could; ``None``: this process drives every game's bots.
+        self.take: Callable[[str], Awaitable[bool]] | None = None
 
     def get(self, game_id: str, keep: bool = True) -> Room | None:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
@@ -176,15 +180,26 @@ class Rooms:
             except RecordError:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
-            room.on_idle, room.on_finish = self.release, self.on_finish
+            self._hook(room)
             room.settle_status()
             if keep or not room.ended:
                 self.rooms[game_id] = room
         return room
 
     def add(self, room: Room) -> None:
-        room.on_idle, room.on_finish = self.release, self.on_finish
+        self._hook(room)
         self.rooms[room.id] = room
+
+    def _hook(self, room: Room) -> None:
+        room.on_idle, room.on_finish = self.release, self.on_finish
+        room.drives_bots = self.take is None
+
+    async def start_bots(self, room: Room) -> None:
+        """A new game's bots play (with several processes: here, once leased here)."""
+        if self.take is None:
+            room.wake_bots()
+        else:  # unless another process's sweep took it first: then that one drives it
+            await self.take(room.id)
 
     def release(self, room: Room) -> None:
         """Forget an ended game nobody watches (it is stored; loaded again on demand), so
@@ -256,11 +271,17 @@ def create_app(
         if abandon_after:
             rooms.abandon_idle(abandon_after)  # before the start replays them all
             tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
-        rooms.resume_all()
+        cluster = Cluster(rooms) if store.shared else None
+        if cluster is None:
+            rooms.resume_all()
+        else:  # the leases resume the games with bots, one process each
+            await cluster.start()
         profiles.settle()  # games that ended just before a stop or a crash
         yield
         for task in tasks:
             task.cancel()
+        if cluster is not None:
+            await cluster.stop()
         await rooms.stop()
         store.close()
 
@@ -325,7 +346,7 @@ def create_app(
             store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id
         )
         rooms.add(room)
-        room.wake_bots()  # a game of bots (or bots and the creator) starts at once
+        await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once
         return {
             "id": room.id,
             "url": f"{base_url}/games/{room.id}",
