@@ -17,8 +17,6 @@ from pickomino.cli import main
 from pickomino.web import addresses
 from pickomino.web.process import ServerProcess, free_port
 
-from .conftest import new_postgres_database
-
 PASSWORD = "Sw0rdf1sh-42"
 
 
@@ -36,8 +34,8 @@ def serve(*args: str) -> Result:
     return CliRunner().invoke(main, ["serve", *args])
 
 
-def test_a_database_password_is_never_printed(postgres_server: str, served: dict) -> None:
-    database = new_postgres_database(postgres_server)  # the cluster trusts any password
+def test_a_database_password_is_never_printed(postgres_cluster, served: dict) -> None:
+    database = postgres_cluster.new_database()  # the cluster trusts any password
     reachable = database.replace("postgres@", f"postgres:{PASSWORD}@", 1)
     started = serve("--database", reachable)
     assert started.exit_code == 0, started.output

@@ -175,6 +175,16 @@ def database_url(database: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
+def shared_database(database: str | Path) -> bool:
+    """Whether ``--database`` names a PostgreSQL database, which several server processes
+    may share (an SQLite file is one process's own).
+
+    >>> shared_database("postgresql://db.example/games"), shared_database("games.sqlite3")
+    (True, False)
+    """
+    return str(database).startswith(("postgresql://", "postgres://", "postgresql+"))
+
+
 def masked(text: str, database: str | Path) -> str:
     """``text`` with the password of ``--database`` (if its URL has one) replaced by
     ``***``: in any URL with a password, and wherever it stands alone (as typed or as
@@ -241,8 +251,7 @@ class Store:
 
     @property
     def shared(self) -> bool:
-        """PostgreSQL: other server processes may share these games (changes are announced
-        on :data:`CHANNEL`); SQLite is one process's own."""
+        """See :func:`shared_database` (changes are announced on :data:`CHANNEL`)."""
         return self.engine.dialect.name == "postgresql"
 
     def _announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
