@@ -60,8 +60,10 @@ class Cluster:
             return  # its own change, or a game it does not hold
         if not room.connections and not room.drives_bots:
             self.rooms.rooms.pop(game_id, None)  # nobody here needs it kept up to date
-        elif seq == NOT_A_MOVE or seq > room.seq:  # not a notice of moves it has read
+        elif seq == NOT_A_MOVE:  # a seat, the status: read the game
             await room.refresh()
+        elif seq > room.seq:  # moves it has not read (only those)
+            await room.refresh(moves_only=True)
 
     async def catch_up_all(self) -> None:
         """Listening (again): notices may have been missed meanwhile."""

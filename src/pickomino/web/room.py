@@ -346,18 +346,16 @@ class Room:
         self._log.extend(log_entries(self.game.history[history_before:], last_turn))
 
     # ------------------------------------------------------------ catching up
-    def catch_up(self) -> bool:
-        """Read what other processes stored since this one last looked (moves, seats,
-        status) and play it into memory; whether anything changed. The stored game is the
-        truth: memory only ever follows it."""
+    def catch_up(self, moves_only: bool = False) -> bool:
+        """Read what other processes stored since this one last looked (moves, and unless
+        ``moves_only`` seats and status) and play it into memory; whether anything changed.
+        The stored game is the truth: memory only ever follows it."""
+        if moves_only:
+            return self._play_stored(self.store.moves_from(self.id, self.seq))
         stored = self.store.load(self.id, from_seq=self.seq)
         if stored is None:
             return False
-        history_before = len(self.game.history)
-        for move in stored.moves:
-            self.game.push(move)  # stored by a process that checked it: legal
-        changed = bool(stored.moves)
-        self._extend_log(history_before)
+        changed = self._play_stored(stored.moves)
         header = json.loads(stored.header)
         self.game.record.meta = header["meta"]
         for row in stored.seats:
@@ -369,10 +367,17 @@ class Room:
             self.status, changed = stored.status, True
         return changed
 
-    async def refresh(self) -> None:
+    def _play_stored(self, moves: list[str]) -> bool:
+        history_before = len(self.game.history)
+        for move in moves:
+            self.game.push(move)  # stored by a process that checked it: legal
+        self._extend_log(history_before)
+        return bool(moves)
+
+    async def refresh(self, moves_only: bool = False) -> None:
         """Catch up (see :meth:`catch_up`) and, if anything changed, tell this process's
         clients and let the bots play if it is their turn now."""
-        if self.catch_up():
+        if self.catch_up(moves_only):
             await self.broadcast()
             self.wake_bots()
 

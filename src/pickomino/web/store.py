@@ -433,6 +433,16 @@ class Store:
             moves=[r.move for r in move_rows],
         )
 
+    def moves_from(self, game_id: str, from_seq: int) -> list[str]:
+        """A game's moves from number ``from_seq`` on (what a process behind lacks)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(moves.c.move)
+                .where(moves.c.game_id == game_id, moves.c.seq >= from_seq)
+                .order_by(moves.c.seq)
+            ).all()
+        return [row.move for row in rows]
+
     def game_ids(self, statuses: tuple[str, ...], idle_since: float | None = None) -> list[str]:
         """Games with one of these statuses (and, if ``idle_since`` is given, no move, claim or
         status change since that time)."""
