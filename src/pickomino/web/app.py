@@ -171,6 +171,8 @@ class Rooms:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
         need not keep a finished game in memory."""
         room = self.rooms.get(game_id)
+        if room is not None and room.behind:  # changed by another process meanwhile
+            room.catch_up()
         if room is None:
             stored = self.store.load(game_id)
             if stored is None:

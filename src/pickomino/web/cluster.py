@@ -6,7 +6,7 @@ memory to the others'.
   (:meth:`pickomino.web.room.Room.act`).
 - Every committed change reaches every process by ``LISTEN/NOTIFY`` (:mod:`.notify`): a game
   in memory with sockets (or bots to drive) catches up and tells its sockets; one with
-  neither is forgotten, to be loaded afresh when somebody asks for it.
+  neither is marked behind, and catches up when somebody comes.
 - One process at a time drives a game's bots, the holder of its lease (:mod:`.lease`).
 
 With SQLite none of this runs: one process owns its file.
@@ -59,7 +59,7 @@ class Cluster:
         if origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
         if not room.connections and not room.drives_bots:
-            self.rooms.rooms.pop(game_id, None)  # nobody here needs it kept up to date
+            room.behind = True  # nobody here to tell: catch up when somebody comes
         elif seq == NOT_A_MOVE:  # a seat, the status: read the game
             await room.refresh()
         elif seq > room.seq:  # moves it has not read (only those)

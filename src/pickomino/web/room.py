@@ -74,6 +74,9 @@ class Room:
         #: Whether this process plays the game's bots: always with SQLite; with PostgreSQL,
         #: while it holds the game's lease (:mod:`.lease`), so that one process does.
         self.drives_bots = True
+        #: Another process changed the game and nobody here was told yet: catch up before
+        #: anybody is shown it (set instead of catching up when nobody here watches).
+        self.behind = False
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
         #: Called once the game is over and stored so (its results are recorded).
@@ -200,6 +203,8 @@ class Room:
         it changes something for them: a seat taken (the whole state) or a player coming
         online (a small presence message); a spectator costs them nothing, so N spectators
         joining cost O(N) messages, not O(N²)."""
+        if self.behind:
+            self.catch_up()
         claiming = arriving = False
         if seat is not None:
             arriving = not self.online()[seat]
@@ -350,6 +355,7 @@ class Room:
         """Read what other processes stored since this one last looked (moves, and unless
         ``moves_only`` seats and status) and play it into memory; whether anything changed.
         The stored game is the truth: memory only ever follows it."""
+        self.behind = False
         if moves_only:
             return self._play_stored(self.store.moves_from(self.id, self.seq))
         stored = self.store.load(self.id, from_seq=self.seq)
