@@ -176,7 +176,7 @@ def test_one_seat_acting_on_two_processes_at_once_applies_exactly_one(servers, d
         open_seat(servers[2], game, 0) as there,
         ThreadPoolExecutor(2) as pool,
     ):
-        states = [receive(here, "state"), receive(there, "state")]
+        states = [playing(here), playing(there)]  # Bob's seat taken, as each process sees
         for _ in range(4):  # Ann's first roll, then keeps and rolls: her turn throughout
             seq = states[0]["seq"]
             assert states[1]["seq"] == seq and states[0]["table"]["current"] == 0
@@ -193,6 +193,13 @@ def test_one_seat_acting_on_two_processes_at_once_applies_exactly_one(servers, d
             assert states[0]["table"] == states[1]["table"]
             if states[0]["table"]["current"] != 0:
                 break
+
+
+def playing(ws) -> dict:
+    """The first state of the started game."""
+    while (state := receive(ws, "state"))["status"] != "playing":
+        pass
+    return state
 
 
 def act_then_answer(

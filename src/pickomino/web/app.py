@@ -228,7 +228,9 @@ class Rooms:
         return idle_ids
 
     def resume_all(self) -> None:
-        """After a start (or a crash): load every unfinished game and let its bots play."""
+        """After a start (or a crash): load every unfinished game (settled: one that ended
+        just before is recorded) and let its bots play (with several processes: under
+        their lease, :mod:`.cluster`)."""
         for game_id in self.store.game_ids(UNFINISHED):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
@@ -274,10 +276,9 @@ def create_app(
             rooms.abandon_idle(abandon_after)  # before the start replays them all
             tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
         cluster = Cluster(rooms) if store.shared else None
-        if cluster is None:
-            rooms.resume_all()
-        else:  # the leases resume the games with bots, one process each
+        if cluster is not None:  # from now on, a game's bots play under its lease only
             await cluster.start()
+        rooms.resume_all()
         profiles.settle()  # games that ended just before a stop or a crash
         yield
         for task in tasks:
