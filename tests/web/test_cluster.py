@@ -215,3 +215,31 @@ def act_then_answer(
         refusals += [message] if message["type"] == "error" else []
         state = message if message["type"] == "state" else state
     return refusals, state
+
+
+def test_serve_workers_share_one_port_and_one_database(database, tmp_path):
+    server = ServerProcess(database, options=("--workers", "2"), log=tmp_path / "workers.log")
+    server.start()
+    try:
+        wait_until(lambda: len(lease_sessions(database)) == 2, "two workers, a lease each")
+        game = create(server, [{"name": "Ann"}, {"name": "Bob"}])
+        with (
+            open_seat(server, game, 0) as ann,
+            open_seat(server, game, 1) as bob,
+            ThreadPoolExecutor(2) as pool,
+        ):
+            ends = [pool.submit(follow_to_the_end, ann, 0), pool.submit(follow_to_the_end, bob, 1)]
+            finals = [end.result(timeout=DEADLINE * 3) for end in ends]
+        assert finals[0]["full_log"] == finals[1]["full_log"]
+        assert stored_game(database, game["id"]).state.is_over
+    finally:
+        server.stop()
+
+
+def lease_sessions(database: str) -> list[str]:
+    with psycopg.connect(database) as connection:
+        rows = connection.execute(
+            "SELECT application_name FROM pg_stat_activity"
+            " WHERE application_name LIKE 'pickomino-lease-%%' AND datname = current_database()"
+        ).fetchall()
+    return [row[0] for row in rows]
