@@ -25,6 +25,9 @@ A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
 wrong shape is a 422 with FastAPI's list of problems (``type``, ``loc``, ``ctx``).
 
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
+
+On PostgreSQL any number of processes (``serve --workers N``, or on several hosts) share the
+games: :mod:`pickomino.web.cluster`.
 """
 
 from __future__ import annotations
