@@ -38,6 +38,13 @@ and of those without, from the same run. The players act well within their time,
 takes over: this measures what the clocks cost (a deadline stored with the moves that start
 or end a turn, an alarm per game in the event loop).
 
+Several processes on PostgreSQL (``--processes 1,2``): a throwaway PostgreSQL cluster,
+N ``pickomino serve`` processes on one database; each game's two seats sit on two different
+processes (when N > 1), so every move crosses between processes through ``LISTEN/NOTIFY``.
+For each N, the games in ``--ladder`` are played in turn; it reports the most games held at
+a players' p99 under 100 ms, and the cross-process delay of a move: from the mover sending
+``act`` to the other seat (on the other process) reading the state with that move.
+
 Run: ``.venv/bin/python benchmarks/web_load.py --games 200 --seconds 30``
 (``--think 0 --games 50 --seconds 20`` for the saturating case; ``--games 50 --spectators
 500`` for the storm; ``--games 200 --clocked 200`` for clocks; ``--seed`` for other dice
@@ -64,7 +71,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from pickomino.core import Game
-from pickomino.web.process import ServerProcess
+from pickomino.web.process import ServerProcess, TemporaryPostgres
 
 FACES = "12345W"  # keep faces in increasing value, as the action names spell them
 STOP_TOTAL = 25  # stop (with a worm kept) from this total on, most of the time
@@ -149,7 +156,7 @@ class Storm:
 
 @dataclass
 class Run:
-    server: ServerProcess
+    servers: list[ServerProcess]
     think: float
     seed: int
     refill: bool
@@ -159,6 +166,12 @@ class Run:
     stats: Stats = field(default_factory=Stats)
     start: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = float("inf")  # event-loop time
+    crossings: list[float] = field(default_factory=list)  # seconds: act to the other seat
+    games_opened: int = 0  # spreads games and their seats over the processes
+
+    @property
+    def server(self) -> ServerProcess:
+        return self.servers[0]
 
     def time_left(self) -> float:
         return self.deadline - asyncio.get_running_loop().time()
@@ -180,15 +193,19 @@ def post_game(url: str, clock: dict[str, float] | None) -> tuple[str, list[str]]
 
 
 async def open_game(run: Run, slot: int) -> list[ClientConnection]:
-    """Create the game of a slot and connect both seats (the game starts when both are in);
-    the first game is the one the storm's spectators will watch."""
+    """Create the game of a slot and connect both seats (the game starts when both are in),
+    each on another process when there are several; the first game is the one the storm's
+    spectators will watch."""
     clock = run.clock if slot in run.clocked else None
-    game_id, paths = await asyncio.to_thread(post_game, run.server.url, clock)
+    number, count = run.games_opened, len(run.servers)
+    run.games_opened += 1
+    game_id, paths = await asyncio.to_thread(post_game, run.servers[number % count].url, clock)
     run.storm.game_id = run.storm.game_id or game_id
     sockets: list[ClientConnection] = []
     try:
-        for path in paths:
-            sockets.append(await connect(run.server.ws_url + path, max_size=MAX_MESSAGE))
+        for seat, path in enumerate(paths):
+            server = run.servers[(number + seat) % count]
+            sockets.append(await connect(server.ws_url + path, max_size=MAX_MESSAGE))
     except BaseException:
         await close_all(sockets)
         raise
@@ -205,10 +222,17 @@ def is_my_move(state: dict, seat: int) -> bool:
 
 
 async def play_seat(
-    run: Run, ws: ClientConnection, seat: int, rng: random.Random, slot: int
+    run: Run,
+    ws: ClientConnection,
+    seat: int,
+    rng: random.Random,
+    slot: int,
+    sent: dict[int, tuple[int, float]],
 ) -> str:
     """Play one seat until the game is over ("over"), a refusal or a drop ("error"), or the
-    time is up ("timeout"). Acts once per state seq in which this seat is to move."""
+    time is up ("timeout"). Acts once per state seq in which this seat is to move.
+    ``sent`` (shared by the game's seats): when each act was sent, by the seq it acted on;
+    the other seat's first state past it measures the move's trip between processes."""
     stats = run.stats
     acted = -1  # the seq of the last state this seat acted on
     sent_at: float | None = None  # when the act still waiting for its state was sent
@@ -226,6 +250,8 @@ async def play_seat(
                 stats.state_bytes += len(text)
                 stats.clock_states += message["clock"] is not None
                 seq = message["seq"]
+                for other in [key for key, (by, _) in sent.items() if key < seq and by != seat]:
+                    run.crossings.append(time.perf_counter() - sent.pop(other)[1])
                 if sent_at is not None and seq > acted:
                     stats.latencies.append(time.perf_counter() - sent_at)
                     stats.acted.append((sent_at, slot))
@@ -238,6 +264,7 @@ async def play_seat(
                     table = message["table"]
                     action = choose(rng, message["actions"], table["total"], "W" in table["kept"])
                     sent_at = time.perf_counter()
+                    sent[seq] = (seat, sent_at)
                     await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
     except TimeoutError:
         stats.unanswered += sent_at is not None
@@ -253,7 +280,8 @@ async def play_game(
 ) -> str:
     """Both seats of one game; when one stops (game over, error, time up) so does the other."""
     seats = enumerate(sockets)
-    tasks = [asyncio.create_task(play_seat(run, ws, n, rng, slot)) for n, ws in seats]
+    sent: dict[int, tuple[int, float]] = {}
+    tasks = [asyncio.create_task(play_seat(run, ws, n, rng, slot, sent)) for n, ws in seats]
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -355,8 +383,8 @@ async def load(run: Run, games: int, seconds: float) -> Window:
     """Open ``games`` games, then play them (and their refills) for ``seconds``."""
     games_sockets = await open_games(run, games)
     run.stats.started = games
-    pid = run.server.process.pid
-    server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
+    pids = [server.process.pid for server in run.servers if server.process]
+    server_cpu, client_cpu = sum(map(cpu_seconds, pids)), time.process_time()
     start = time.perf_counter()
     run.deadline = asyncio.get_running_loop().time() + seconds
     run.start.set()
@@ -364,7 +392,7 @@ async def load(run: Run, games: int, seconds: float) -> Window:
     await asyncio.gather(*slots, *([run_storm(run)] if run.storm.spectators else []))
     return Window(
         time.perf_counter() - start,
-        cpu_seconds(pid) - server_cpu,
+        sum(map(cpu_seconds, pids)) - server_cpu,
         time.process_time() - client_cpu,
     )
 
@@ -480,11 +508,19 @@ def main(argv: list[str] | None = None) -> int:
     timing.add_argument("--clock", type=float, default=60.0, help="their seconds per turn (60)")
     timing.add_argument("--bank", type=float, help="or their seconds for the whole game")
     parser.add_argument("--increment", type=float, default=0.0, help="added per turn to a bank")
+    parser.add_argument(
+        "--processes", default="", help="e.g. 1,2: server processes on PostgreSQL, in turn"
+    )
+    parser.add_argument(
+        "--ladder", default="50,100,150,200,300", help="games at once tried for each --processes"
+    )
     args = parser.parse_args(argv)
     counts = (args.games, args.think, args.spectators, args.clocked)
     if args.games + args.clocked < 1 or args.seconds <= 0 or min(counts) < 0:
         parser.error("--games (with --clocked) and --seconds must be positive; --think,"
                      " --spectators not negative")  # fmt: skip
+    if args.processes:
+        return processes_main(args)
     clock = (
         {"per_turn": args.clock}
         if args.bank is None
@@ -494,17 +530,15 @@ def main(argv: list[str] | None = None) -> int:
     engine_rate = engine_actions_per_second(ENGINE_SECONDS, args.seed)
     with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
         database = Path(folder) / "load.sqlite3"
-        room = str(max(args.spectators, 500))  # every client is on this one address
         slots = args.games + args.clocked
-        limits = ("--connections-per-address", str(2 * slots + args.spectators + 10))
         server = ServerProcess(
             database=database, bot_delay=0.0, message_rate=1000,
-            options=(*limits, "--watchers-per-game", room, "--clock-minimum", "0"),
+            options=server_options(slots, args.spectators),
         ).start()  # fmt: skip
         try:
             storm = Storm(args.spectators)
             run = Run(
-                server, args.think, args.seed, refill=not args.no_refill, storm=storm,
+                [server], args.think, args.seed, refill=not args.no_refill, storm=storm,
                 clock=clock, clocked=spread(args.clocked, slots),
             )  # fmt: skip
             window = asyncio.run(load(run, slots, args.seconds))
@@ -512,6 +546,73 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
     report(args, run, window, engine_rate)
     return 0
+
+
+def server_options(games: int, spectators: int) -> tuple[str, ...]:
+    room = str(max(spectators, 500))  # every client is on this one address
+    limits = ("--connections-per-address", str(2 * games + spectators + 10))
+    return (*limits, "--watchers-per-game", room, "--clock-minimum", "0")
+
+
+def processes_main(args: argparse.Namespace) -> int:
+    """For each number of processes, the ladder of games at once on a fresh database."""
+    counts = [int(n) for n in args.processes.split(",")]
+    ladder = [int(n) for n in args.ladder.split(",")]
+    postgres = TemporaryPostgres()
+    held: dict[int, int] = {}
+    try:
+        for count in counts:
+            held[count] = 0
+            for games in ladder:
+                run, window = play_on_processes(postgres, count, games, args)
+                p99 = milliseconds(run.stats.latencies).get("p99", float("inf"))
+                report_processes(count, games, run, window)
+                if p99 >= 100 or run.stats.errors:
+                    break
+                held[count] = games
+    finally:
+        postgres.stop()
+    print(f"games held at players' p99 < 100 ms (think {args.think:g} s, {os.cpu_count()} cores):")
+    for count, games in held.items():
+        print(f"  {count} process(es): {games or '<' + str(ladder[0])}")
+    return 0
+
+
+def play_on_processes(
+    postgres: TemporaryPostgres, count: int, games: int, args: argparse.Namespace
+) -> tuple[Run, Window]:
+    with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
+        database = postgres.new_database()
+        servers: list[ServerProcess] = []
+        try:
+            for n in range(count):  # one after the other: the first makes the tables
+                servers.append(
+                    ServerProcess(
+                        database=database,
+                        bot_delay=0.0,
+                        message_rate=1000,
+                        options=server_options(games, 0),
+                        log=Path(folder) / f"server{n}.log",
+                    ).start()  # fmt: skip
+                )
+            run = Run(servers, args.think, args.seed, not args.no_refill, Storm(0))
+            window = asyncio.run(load(run, games, args.seconds))
+        finally:
+            for server in servers:
+                server.stop()
+    return run, window
+
+
+def report_processes(count: int, games: int, run: Run, window: Window) -> None:
+    stats = run.stats
+    latency = "  ".join(f"{k} {v:.1f}" for k, v in milliseconds(stats.latencies).items()) or "-"
+    crossing = "  ".join(f"{k} {v:.1f}" for k, v in milliseconds(run.crossings).items()) or "-"
+    rate = len(stats.latencies) / window.seconds
+    print(f"{count} process(es), {games} games: {rate:.0f} actions/s, errors {stats.errors}, "
+          f"server CPU {window.server_cpu / window.seconds:.0%}, "
+          f"clients {window.client_cpu / window.seconds:.0%}")  # fmt: skip
+    print(f"  players' latency (ms)         {latency}")
+    print(f"  move to the other seat (ms)   {crossing}", flush=True)
 
 
 if __name__ == "__main__":

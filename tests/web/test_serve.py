@@ -6,6 +6,7 @@ the last test, which runs a real server process."""
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 
 import httpx
@@ -17,8 +18,6 @@ from pickomino.cli import main
 from pickomino.web import addresses
 from pickomino.web.process import ServerProcess, free_port
 
-from .conftest import new_postgres_database
-
 PASSWORD = "Sw0rdf1sh-42"
 
 
@@ -26,7 +25,7 @@ PASSWORD = "Sw0rdf1sh-42"
 def served(monkeypatch: pytest.MonkeyPatch) -> dict:
     """The keyword arguments serve gave uvicorn.run (which returns at once)."""
     calls: dict = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.update(options))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.update(options, app=app))
     monkeypatch.setattr(gc, "freeze", lambda: None)  # serve tunes the collector for a server,
     monkeypatch.setattr(gc, "set_threshold", lambda *thresholds: None)  # not for this process
     return calls
@@ -36,8 +35,8 @@ def serve(*args: str) -> Result:
     return CliRunner().invoke(main, ["serve", *args])
 
 
-def test_a_database_password_is_never_printed(postgres_server: str, served: dict) -> None:
-    database = new_postgres_database(postgres_server)  # the cluster trusts any password
+def test_a_database_password_is_never_printed(postgres_cluster, served: dict) -> None:
+    database = postgres_cluster.new_database()  # the cluster trusts any password
     reachable = database.replace("postgres@", f"postgres:{PASSWORD}@", 1)
     started = serve("--database", reachable)
     assert started.exit_code == 0, started.output
@@ -80,6 +79,31 @@ def test_forwarded_headers_are_believed_only_from_the_proxies_named(
     assert served["proxy_headers"] is False
     assert serve("--database", database, "--forwarded-allow-ips", "10.0.0.7").exit_code == 0
     assert served["proxy_headers"] is True and served["forwarded_allow_ips"] == "10.0.0.7"
+
+
+def test_workers_need_postgresql_and_are_refused_with_sqlite_before_starting(
+    served: dict, tmp_path: Path
+) -> None:
+    database = str(tmp_path / "games.sqlite3")
+    refused = serve("--database", database, "--workers", "2")
+    assert refused.exit_code == 2 and not served
+    assert "--workers 2 needs a PostgreSQL database" in refused.output
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything started
+    assert serve("--database", database, "--workers", "1").exit_code == 0
+    assert served["workers"] is None and served["factory"] is False  # one process, as before
+
+
+@pytest.mark.slow  # a PostgreSQL database
+def test_workers_on_postgresql_build_their_apps_from_the_same_options(
+    postgres_cluster, served: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pickomino.web.workers import FACTORY, OPTIONS
+
+    monkeypatch.setenv(OPTIONS, "")  # serve sets it; put back as it was after the test
+    started = serve("--database", postgres_cluster.new_database(), "--workers", "3")
+    assert started.exit_code == 0, started.output
+    assert served["workers"] == 3 and served["factory"] is True
+    assert served["app"] == FACTORY and '"bot_delay": 0.8' in os.environ[OPTIONS]
 
 
 @pytest.mark.slow  # two real server processes

@@ -36,6 +36,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--abandon-after", type=click.FloatRange(min=0), default=168.0, show_default=True)
 @click.option("--away-after", type=click.FloatRange(min=0), default=120.0, show_default=True)
 @click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 def serve(
     host: str,
     port: int,
@@ -50,32 +51,38 @@ def serve(
     abandon_after: float,
     away_after: float,
     clock_minimum: float,
+    workers: int,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
-    import gc
+    import json
+    import os
 
     import uvicorn
 
     from pickomino.web import create_app
     from pickomino.web.addresses import start_lines
-    from pickomino.web.store import default_database, masked
+    from pickomino.web.store import default_database, masked, shared_database
+    from pickomino.web.workers import FACTORY, OPTIONS, tune_collector
 
     w = words()
     target = database or str(default_database())
     shown = masked(target, target)  # never print a database password
-    try:
-        app = create_app(
-            target,
-            bot_delay=bot_delay,
-            message_rate=message_rate,
-            new_games_per_minute=new_games_per_minute,
-            abandon_after=abandon_after * 3600,
-            connections_per_address=connections_per_address,
-            watchers_per_game=watchers_per_game,
-            public_url=public_url,
-            away_after=away_after,
-            clock_minimum=clock_minimum,
-        )
+    if workers > 1 and not shared_database(target):
+        raise click.UsageError(w("cli.serve.workers_need_postgresql", workers=workers))
+    options = {
+        "database": target,
+        "bot_delay": bot_delay,
+        "message_rate": message_rate,
+        "new_games_per_minute": new_games_per_minute,
+        "abandon_after": abandon_after * 3600,
+        "connections_per_address": connections_per_address,
+        "watchers_per_game": watchers_per_game,
+        "public_url": public_url,
+        "away_after": away_after,
+        "clock_minimum": clock_minimum,
+    }
+    try:  # also makes the tables once, before any worker starts
+        app = create_app(**options)  # type: ignore[arg-type]
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         problem = masked(str(error), target)
         raise click.ClickException(
@@ -84,12 +91,14 @@ def serve(
     click.echo(w("cli.serve.started", database=shown))
     for key, params in start_lines(host, port, public_url):
         click.echo(w(key, **params))
-    # Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
-    # collecting less often keeps full collections from pausing every game (benchmarks/).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    if workers > 1:  # each worker builds its own app from the same options
+        os.environ[OPTIONS] = json.dumps(options)
+    else:
+        tune_collector()
     uvicorn.run(
-        app,
+        FACTORY if workers > 1 else app,
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         # Forwarded headers (the client's address for the limits) only from the proxies

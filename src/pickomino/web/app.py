@@ -31,6 +31,9 @@ A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
 wrong shape is a 422 with FastAPI's list of problems (``type``, ``loc``, ``ctx``).
 
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
+
+On PostgreSQL any number of processes (``serve --workers N``, or on several hosts) share the
+games: :mod:`pickomino.web.cluster`.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.web.analysis_api import analysis_router
 from pickomino.web.apidocs import add_api_docs
+from pickomino.web.cluster import Cluster
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
     CLOCK_PRESETS,
@@ -179,11 +183,16 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
+        #: With several processes (:mod:`.cluster`): leases a game to this process, whether
+        #: it could; ``None``: this process drives every game's bots.
+        self.take: Callable[[str], Awaitable[bool]] | None = None
 
     def get(self, game_id: str, keep: bool = True) -> Room | None:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
         need not keep a finished game in memory."""
         room = self.rooms.get(game_id)
+        if room is not None and room.behind:  # changed by another process meanwhile
+            room.catch_up()
         if room is None:
             stored = self.store.load(game_id)
             if stored is None:
@@ -193,15 +202,26 @@ class Rooms:
             except RecordError:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
-            room.on_idle, room.on_finish = self.release, self.on_finish
+            self._hook(room)
             room.settle_status()
             if keep or not room.ended:
                 self.rooms[game_id] = room
         return room
 
     def add(self, room: Room) -> None:
-        room.on_idle, room.on_finish = self.release, self.on_finish
+        self._hook(room)
         self.rooms[room.id] = room
+
+    def _hook(self, room: Room) -> None:
+        room.on_idle, room.on_finish = self.release, self.on_finish
+        room.drives_bots = self.take is None
+
+    async def start_bots(self, room: Room) -> None:
+        """A new game's bots play (with several processes: here, once leased here)."""
+        if self.take is None:
+            room.wake_bots()
+        else:  # unless another process's sweep took it first: then that one drives it
+            await self.take(room.id)
 
     def release(self, room: Room) -> None:
         """Forget an ended game nobody watches (it is stored; loaded again on demand), so
@@ -228,7 +248,9 @@ class Rooms:
         return idle_ids
 
     def resume_all(self) -> None:
-        """After a start (or a crash): load every unfinished game and let its bots play."""
+        """After a start (or a crash): load every unfinished game (settled: one that ended
+        just before is recorded) and let its bots play (with several processes: under
+        their lease, :mod:`.cluster`)."""
         for game_id in self.store.game_ids(UNFINISHED):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
@@ -278,11 +300,16 @@ def create_app(
         if abandon_after:
             rooms.abandon_idle(abandon_after)  # before the start replays them all
             tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
+        cluster = Cluster(rooms) if store.shared else None
+        if cluster is not None:  # from now on, a game's bots play under its lease only
+            await cluster.start()
         rooms.resume_all()
         profiles.settle()  # games that ended just before a stop or a crash
         yield
         for task in tasks:
             task.cancel()
+        if cluster is not None:
+            await cluster.stop()
         await rooms.stop()
         store.close()
 
@@ -365,7 +392,7 @@ def create_app(
             away_after=rooms.away_after,
         )  # fmt: skip
         rooms.add(room)
-        room.wake_bots()  # a game of bots (or bots and the creator) starts at once
+        await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once
         return {
             "id": room.id,
             "url": f"{base_url}/games/{room.id}",

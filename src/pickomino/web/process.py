@@ -1,13 +1,18 @@
 """``pickomino serve`` in a process of its own on loopback, for tests and benchmarks that
-need the real thing: started on a free port, polled until it answers, killed for real."""
+need the real thing: started on a free port, polled until it answers, killed for real; and
+a throwaway PostgreSQL cluster for them to share."""
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -27,13 +32,18 @@ def free_port() -> int:
 class ServerProcess:
     """``pickomino serve`` on 127.0.0.1; start it again on the same database after a kill."""
 
-    database: Path
+    database: Path | str  #: an SQLite file, or a PostgreSQL URL (then give ``log``)
     bot_delay: float = 0.05
     port: int = field(default_factory=free_port)
     message_rate: float = 1000  # scripted clients play far faster than people
     new_games_per_minute: float = 100_000  # and create games faster
     options: tuple[str, ...] = ()  # more of serve's options, e.g. ("--watchers-per-game", "9")
     process: subprocess.Popen | None = None
+    log: Path | None = None  #: where its output goes (default: beside the SQLite file)
+
+    @property
+    def log_file(self) -> Path:
+        return self.log or Path(self.database).with_suffix(".log")
 
     @property
     def url(self) -> str:
@@ -50,13 +60,13 @@ class ServerProcess:
             "--message-rate", str(self.message_rate),
             "--new-games-per-minute", str(self.new_games_per_minute), *self.options,
         ]  # fmt: skip
-        log = self.database.with_suffix(".log").open("ab")  # a file: a pipe could fill up
+        log = self.log_file.open("ab")  # a file: a pipe could fill up
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:  # poll until it answers: readiness, not timing
             if self.process.poll() is not None:
-                output = self.database.with_suffix(".log").read_text(errors="replace")
+                output = self.log_file.read_text(errors="replace")
                 raise RuntimeError(f"the server exited at start:\n{output}")
             try:
                 with urllib.request.urlopen(self.url + "/api/options", timeout=1):
@@ -79,3 +89,52 @@ class ServerProcess:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+# ------------------------------------------------------------------ PostgreSQL
+def postgres_program(name: str) -> str | None:
+    """A PostgreSQL server program (``initdb``, ``pg_ctl``), on the path or where Debian puts
+    it; ``None`` if it is not installed."""
+    return shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None
+    )
+
+
+class TemporaryPostgres:
+    """A throwaway PostgreSQL cluster on loopback (trust auth, no fsync), in a folder of its
+    own; ``url`` is its base URL, :meth:`new_database` makes a fresh database on it."""
+
+    def __init__(self) -> None:
+        initdb, self._pg_ctl = postgres_program("initdb"), postgres_program("pg_ctl")
+        if initdb is None or self._pg_ctl is None:
+            raise RuntimeError("PostgreSQL's initdb and pg_ctl are missing: install `postgresql`")
+        # Not under pytest's own temporary folder: that one is private to root.
+        self.folder = Path(tempfile.mkdtemp(prefix="pickomino-postgres-"))
+        self._as_user: list[str] = []
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root: use its own account
+            shutil.chown(self.folder, "postgres")
+            self._as_user = ["runuser", "-u", "postgres", "--"]
+        self._data, port = self.folder / "data", free_port()
+        self._run([initdb, "-D", str(self._data), "-U", "postgres", "--auth=trust"])
+        options = f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        log = str(self.folder / "log")
+        self._run([self._pg_ctl, "-D", str(self._data), "-o", options, "-w", "-l", log, "start"])
+        self.url = f"postgresql://postgres@127.0.0.1:{port}"
+        self._numbers = itertools.count()
+
+    def _run(self, command: list[str]) -> None:
+        subprocess.run([*self._as_user, *command], check=True, capture_output=True)
+
+    def new_database(self) -> str:
+        """A fresh database on the cluster; its URL."""
+        import psycopg
+
+        name = f"t{next(self._numbers)}"
+        with psycopg.connect(self.url + "/postgres", autocommit=True) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        return f"{self.url}/{name}"
+
+    def stop(self) -> None:
+        assert self._pg_ctl is not None
+        self._run([self._pg_ctl, "-D", str(self._data), "-m", "immediate", "stop"])
+        shutil.rmtree(self.folder, ignore_errors=True)

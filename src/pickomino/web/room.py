@@ -36,7 +36,7 @@ from pickomino.table import Session, SystemDice, apply, next_step, players
 from pickomino.web.coaching import Coach, no_advice
 from pickomino.web.errors import Refused
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
-from pickomino.web.store import SeatRow, Store, StoredGame, TableEvent
+from pickomino.web.store import SeatRow, StaleMoves, Store, StoredGame, TableEvent
 from pickomino.web.tablelog import TableLog
 from pickomino.web.view import table_view
 
@@ -114,6 +114,7 @@ class Room:
         self.connections: dict[Send, int | None] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._log = TableLog.replayed(game.history, stored.events, game.state)
+        self._notes = len(stored.events)  #: the table's own log entries stored so far
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
         self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
         self.coach = Coach()
@@ -121,12 +122,19 @@ class Room:
         self._seating_changes = 0  #: a version of the seating, for the state's cache
         self._stand_ins()
         #: Seconds the person to move may be disconnected before a bot plays for them
-        #: (0: never), counted while somebody else at the table is connected.
+        #: (0: never), counted while somebody else at the table is connected (to this
+        #: process: with several, see the README's deployment section).
         self.away_after = away_after
         self._clock_alarm = Alarm(lambda: self._spawn(self._time_out()))
         self._away_alarm = Alarm(lambda: self._spawn(self._mark_absent()))
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Whether this process plays the game's bots: always with SQLite; with PostgreSQL,
+        #: while it holds the game's lease (:mod:`.lease`), so that one process does.
+        self.drives_bots = True
+        #: Another process changed the game and nobody here was told yet: catch up before
+        #: anybody is shown it (set instead of catching up when nobody here watches).
+        self.behind = False
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
         #: Called once the game is over and stored so (its results are recorded).
@@ -290,6 +298,8 @@ class Room:
         it changes something for them: a seat taken (the whole state) or a player coming
         online (a small presence message); a spectator costs them nothing, so N spectators
         joining cost O(N) messages, not O(N²)."""
+        if self.behind:
+            self.catch_up()
         claiming = arriving = False
         if seat is not None:
             arriving = not self.online()[seat]
@@ -372,15 +382,20 @@ class Room:
         header = self._header({seat: name}, {"bots": bots})
         if not self.store.reseat(self.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
-        self.seats[seat] = Seat(name, bot, token=None, claimed=False, open=bot is None)
-        self.game.record.seats[seat] = name
         self.game.record.meta["bots"] = bots
-        table_seat = TableSeat(name, bot)
-        self.session.seats[seat] = table_seat
-        seed = int(self.game.record.meta.get("seed", 0))
-        self.session.players[seat] = players([table_seat], seed + seat)[0]
-        self._full = None  # the seat's kind is not in the cached state's version
+        self._seat(seat, Seat(name, bot, token=None, claimed=False, open=bot is None))
         self.settle_status()
+
+    def _seat(self, seat: int, new: Seat) -> None:
+        """Put ``new`` in a seat (its person or bot, name, token) in memory."""
+        self.seats[seat] = new
+        self.game.record.seats[seat] = new.name
+        table_seat = TableSeat(new.name, new.bot)
+        if self.session.seats[seat] != table_seat:
+            self.session.seats[seat] = table_seat
+            seed = int(self.game.record.meta.get("seed", 0))
+            self.session.players[seat] = players([table_seat], seed + seat)[0]
+        self._full = None  # the seat's kind is not in the cached state's version
 
     def free_open_seat(self) -> int | None:
         """The first open seat nobody took yet (invited people's seats are never offered)."""
@@ -410,7 +425,11 @@ class Room:
             raise Refused("time_up", bot=self.seating.takeover)
         if seq != self.seq:
             raise Refused("stale")
-        self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
+        try:
+            self._commit(lambda: self.session.decide(action))  # the engine's refusal as it is
+        except StaleMoves:  # another process moved first: this one was behind
+            await self.refresh()
+            raise Refused("stale") from None
         await self.broadcast()
         self.wake_bots()
 
@@ -433,6 +452,9 @@ class Room:
                 self.id, first, self.game.record.moves[first:], turns,
                 seating.to_json() if seating is not None and changed else None,
             )  # fmt: skip
+        except StaleMoves:
+            self.game.truncate(first)  # the stored moves are the game's: catch up on them
+            raise
         except Exception:
             log.exception("could not store moves of game %s; taking them back", self.id)
             self.game.truncate(first)  # in memory: the database may be what failed
@@ -446,6 +468,52 @@ class Room:
             self._finish()
         else:
             self._set_alarms()
+
+    # ------------------------------------------------------------ catching up
+    def catch_up(self, moves_only: bool = False) -> bool:
+        """Read what other processes stored since this one last looked (moves, and unless
+        ``moves_only`` seats, status and who plays the seats) and play it into memory;
+        whether anything changed. The stored game is the truth: memory only ever follows it.
+        A timed game reads it all: a turn's end moves its clock."""
+        self.behind = False
+        if moves_only and self.seating.control is None:
+            return self._play_stored(self.store.moves_from(self.id, self.seq))
+        stored = self.store.load(self.id, from_seq=self.seq)
+        if stored is None:
+            return False
+        changed = self._play_stored(stored.moves)
+        header = json.loads(stored.header)
+        self.game.record.meta = header["meta"]
+        for row in stored.seats:
+            seat = Seat(row.name, row.bot, row.token, row.claimed, row.open_seat)
+            if seat != self.seats[row.seat]:
+                self._seat(row.seat, seat)
+                changed = True
+        if stored.status != self.status:
+            self.status, changed = stored.status, True
+        seating = Seating.load(stored.seating, self.game.record.meta, len(self.seats))
+        if seating.to_json() != self.seating.to_json() or len(stored.events) != self._notes:
+            self.seating, changed = seating, True
+            self._seating_changes += 1
+            self._log = TableLog.replayed(self.game.history, stored.events, self.game.state)
+            self._notes = len(stored.events)
+            self._stand_ins()
+            self._set_alarms()
+        return changed
+
+    def _play_stored(self, moves: list[str]) -> bool:
+        history_before = len(self.game.history)
+        for move in moves:
+            self.game.push(move)  # stored by a process that checked it: legal
+        self._log.moves(self.game.history[history_before:])
+        return bool(moves)
+
+    async def refresh(self, moves_only: bool = False) -> None:
+        """Catch up (see :meth:`catch_up`) and, if anything changed, tell this process's
+        clients and let the bots play if it is their turn now."""
+        if self.catch_up(moves_only):
+            await self.broadcast()
+            self.wake_bots()
 
     def _finish(self) -> None:
         # The lobby lists the result without replaying the game (as data: pages word it).
@@ -513,6 +581,7 @@ class Room:
             raise Refused("not_saved") from None
         self.seating = seating
         self._seating_changes += 1
+        self._notes += len(notes)
         state = self.game.state
         for note in notes:
             self._log.note(note, state.turn, state.current)
@@ -621,7 +690,7 @@ class Room:
     def _set_alarms(self) -> None:
         """The clock's alarm at its deadline, and the absence alarm ``away_after`` seconds
         after the person to move was last seen, while it is their turn."""
-        playing = self.status == "playing"
+        playing = self.status == "playing" and self.drives_bots  # one process keeps time
         self._clock_alarm.set(self.seating.deadline if playing else None)
         absent = self._absent_turn() if playing else None
         if absent != self._absent:
@@ -666,17 +735,20 @@ class Room:
         seat, or a person's a bot stands in for), and the alarms are set."""
         self._set_alarms()
         idle = self._bot_task is None or self._bot_task.done()
-        if idle and self.status == "playing" and self.session.is_bot_turn():
+        if idle and self.drives_bots and self.status == "playing" and self.session.is_bot_turn():
             self._bot_task = asyncio.create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
         failures = 0
-        while self.status == "playing" and self.session.is_bot_turn():
+        while self.drives_bots and self.status == "playing" and self.session.is_bot_turn():
             # After a failure (the database away?) wait longer, up to a minute, then retry.
             await asyncio.sleep(self.bot_delay if not failures else min(60, 2**failures))
             try:
                 played = await self._bot_step()
                 failures = 0
+            except StaleMoves:  # the lease moved on meanwhile: follow what was stored
+                await self.refresh()
+                continue
             except Exception:
                 failures += 1
                 log.exception("a bot of game %s could not play (try %d)", self.id, failures)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import sys
 import time
 from collections.abc import Collection
@@ -89,6 +90,35 @@ table_events = sa.Table(  # the table's log entries beside the engine's: timeout
     sa.Column("seq", sa.Integer, nullable=False),  # the moves played before it
     sa.Column("entry", sa.Text, nullable=False),  # the log entry as JSON
 )
+
+
+#: PostgreSQL's channel on which every committed change of a game is announced to every
+#: server process (see :mod:`pickomino.web.cluster`).
+CHANNEL = "pickomino_games"
+#: A notice's move number when the change was not a move (a seat, the status).
+NOT_A_MOVE = -1
+
+
+class StaleMoves(Exception):
+    """A move number already taken: another process stored a move of the game first."""
+
+
+def notice(origin: str, game_id: str, seq: int) -> str:
+    """The payload announcing a change: who made it, which game, and how many moves the game
+    has now (``NOT_A_MOVE`` for a seat or status change). Ids hold no spaces.
+
+    >>> notice("p1", "g1", 7), parse_notice("p1 g1 7")
+    ('p1 g1 7', ('p1', 'g1', 7))
+    """
+    return f"{origin} {game_id} {seq}"
+
+
+def parse_notice(payload: str) -> tuple[str, str, int] | None:
+    """``(origin, game id, seq)``, or ``None`` for a payload of another shape."""
+    parts = payload.split(" ")
+    if len(parts) != 3 or not valid_id(parts[1]) or not parts[2].lstrip("-").isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
 
 
 #: Columns added after the first release: a database made before gets them at start.
@@ -169,6 +199,16 @@ def database_url(database: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
+def shared_database(database: str | Path) -> bool:
+    """Whether ``--database`` names a PostgreSQL database, which several server processes
+    may share (an SQLite file is one process's own).
+
+    >>> shared_database("postgresql://db.example/games"), shared_database("games.sqlite3")
+    (True, False)
+    """
+    return str(database).startswith(("postgresql://", "postgres://", "postgresql+"))
+
+
 def masked(text: str, database: str | Path) -> str:
     """``text`` with the password of ``--database`` (if its URL has one) replaced by
     ``***``: in any URL with a password, and wherever it stands alone (as typed or as
@@ -230,6 +270,20 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         self._add_missing_columns()
+        #: This process, in the notices it sends (so it can skip its own).
+        self.origin = secrets.token_hex(4)
+
+    @property
+    def shared(self) -> bool:
+        """See :func:`shared_database` (changes are announced on :data:`CHANNEL`)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
+        """Announce a change to every process, inside its transaction: PostgreSQL delivers
+        the notice at commit (and never if it rolls back)."""
+        if self.shared:
+            payload = notice(self.origin, game_id, seq)
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     def _add_missing_columns(self) -> None:
         """Bring a database made by an older version up to date (the new columns are
@@ -274,6 +328,7 @@ class Store:
                 )
             )
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
+            self._announce(db, game_id)
 
     def append_moves(
         self,
@@ -283,20 +338,25 @@ class Store:
         turns: int | None = None,
         seating: str | None = None,
     ) -> None:
-        """Store moves numbered from ``first_seq``; a number already taken raises (two
-        writers of one game would be a bug), and nothing of the batch is kept. ``turns``,
+        """Store moves numbered from ``first_seq``; a number already taken (another process
+        moved first) raises :class:`StaleMoves`, and nothing of the batch is kept: the
+        unique (game, number) is what serialises the moves of several processes. ``turns``,
         given when the moves began a turn or ended the game, is stored for the lobby and
         marks the game as active now (for the lobby's order: once a turn is plenty).
         ``seating``, given when the moves changed it (a clock stopped or started), is
         stored with them."""
         with self.engine.begin() as db:
-            db.execute(
-                moves.insert(),
-                [
-                    {"game_id": game_id, "seq": first_seq + i, "move": move}
-                    for i, move in enumerate(new_moves)
-                ],
-            )
+            try:
+                db.execute(
+                    moves.insert(),
+                    [
+                        {"game_id": game_id, "seq": first_seq + i, "move": move}
+                        for i, move in enumerate(new_moves)
+                    ],
+                )
+            except sa.exc.IntegrityError:  # the transaction rolls back
+                raise StaleMoves(game_id, first_seq) from None
+            self._announce(db, game_id, first_seq + len(new_moves))
             values: dict[str, object] = {} if seating is None else {"seating": seating}
             if turns is not None:
                 values.update(turns=turns, updated=time.time())
@@ -308,6 +368,7 @@ class Store:
         once."""
         with self.engine.begin() as db:
             db.execute(games.update().where(games.c.id == game_id).values(seating=seating))
+            self._announce(db, game_id)
             if events:
                 stored = db.execute(
                     sa.select(sa.func.count()).where(table_events.c.game_id == game_id)
@@ -332,6 +393,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(status=status, header=header, updated=time.time())
             )
+            self._announce(db, game_id)
 
     def abandon(self, game_ids: list[str]) -> None:
         """Mark unfinished games as abandoned; their moves stay (the record and the replay
@@ -344,6 +406,8 @@ class Store:
                 .where(games.c.id.in_(game_ids), games.c.status.in_(UNFINISHED))
                 .values(status="abandoned")
             )
+            for game_id in game_ids:
+                self._announce(db, game_id)
 
     def claim_seat(
         self, game_id: str, seat: int, name: str | None, header: str, token: str | None = None
@@ -366,6 +430,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(header=header, updated=time.time())
             )
+            self._announce(db, game_id)
 
     def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
@@ -387,10 +452,13 @@ class Store:
                     .where(games.c.id == game_id)
                     .values(header=header, updated=time.time())
                 )
+                self._announce(db, game_id)
         return bool(changed)
 
     # ----------------------------------------------------------------- reads
-    def load(self, game_id: str) -> StoredGame | None:
+    def load(self, game_id: str, from_seq: int = 0) -> StoredGame | None:
+        """The game, with its moves from number ``from_seq`` on (a process catching up
+        reads only the moves it lacks)."""
         if not valid_id(game_id):
             return None
         with self.engine.connect() as db:
@@ -401,7 +469,9 @@ class Store:
                 seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
             ).all()
             move_rows = db.execute(
-                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.seq)
+                sa.select(moves.c.move)
+                .where(moves.c.game_id == game_id, moves.c.seq >= from_seq)
+                .order_by(moves.c.seq)
             ).all()
             event_rows = db.execute(
                 table_events.select()
@@ -422,6 +492,16 @@ class Store:
             seating=row.seating,
             events=[TableEvent(r.seq, json.loads(r.entry)) for r in event_rows],
         )
+
+    def moves_from(self, game_id: str, from_seq: int) -> list[str]:
+        """A game's moves from number ``from_seq`` on (what a process behind lacks)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(moves.c.move)
+                .where(moves.c.game_id == game_id, moves.c.seq >= from_seq)
+                .order_by(moves.c.seq)
+            ).all()
+        return [row.move for row in rows]
 
     def game_ids(self, statuses: tuple[str, ...], idle_since: float | None = None) -> list[str]:
         """Games with one of these statuses (and, if ``idle_since`` is given, no move, claim or

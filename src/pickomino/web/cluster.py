@@ -1,0 +1,95 @@
+"""Several server processes on one PostgreSQL database: what ties this process's games in
+memory to the others'.
+
+- Moves are serialised by the database (a unique move number per game): a process whose
+  memory of a game is behind is refused by it, catches up and answers ``stale``
+  (:meth:`pickomino.web.room.Room.act`).
+- Every committed change reaches every process by ``LISTEN/NOTIFY`` (:mod:`.notify`): a game
+  in memory with sockets (or bots to drive) catches up and tells its sockets; one with
+  neither is marked behind, and catches up when somebody comes.
+- One process at a time drives a game's bots, the holder of its lease (:mod:`.lease`).
+
+With SQLite none of this runs: one process owns its file.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+
+from pickomino.web.lease import Leases
+from pickomino.web.notify import Listener
+from pickomino.web.store import NOT_A_MOVE
+
+if TYPE_CHECKING:
+    from pickomino.web.app import Rooms
+
+log = logging.getLogger("pickomino.web")
+
+
+def libpq_url(url: sa.URL) -> str:
+    """The database's URL as psycopg itself takes it (no SQLAlchemy driver name)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Cluster:
+    """This process among the others: listening to their changes, leasing games to drive."""
+
+    def __init__(self, rooms: Rooms, sweep_every: float = 1.0) -> None:
+        self.rooms = rooms
+        url = libpq_url(rooms.store.engine.url)
+        self.listener = Listener(url, self.on_notice, self.catch_up_all)
+        self.leases = Leases(url, self, sweep_every)
+        rooms.take = self.leases.take  # rooms are driven only under a lease from now on
+
+    async def start(self) -> None:
+        await self.listener.start()
+        await self.leases.start()
+
+    async def stop(self) -> None:
+        await self.listener.stop()
+        await self.leases.stop()
+
+    # ------------------------------------------------------------- notices
+    async def on_notice(self, origin: str, game_id: str, seq: int) -> None:
+        """Another process changed a game: follow it if this one holds the game."""
+        room = self.rooms.rooms.get(game_id)
+        if origin == self.rooms.store.origin or room is None:
+            return  # its own change, or a game it does not hold
+        if not room.connections and not room.drives_bots:
+            room.behind = True  # nobody here to tell: catch up when somebody comes
+        elif seq == NOT_A_MOVE:  # a seat, the status: read the game
+            await room.refresh()
+        elif seq > room.seq:  # moves it has not read (only those)
+            await room.refresh(moves_only=True)
+
+    async def catch_up_all(self) -> None:
+        """Listening (again): notices may have been missed meanwhile."""
+        for room in list(self.rooms.rooms.values()):
+            try:
+                await room.refresh()
+            except Exception:
+                log.exception("could not catch up on game %s", room.id)
+
+    # -------------------------------------------------------------- leases
+    async def drive(self, game_id: str) -> bool:
+        room = self.rooms.get(game_id)
+        if room is None or room.ended:
+            return False
+        room.drives_bots = True
+        await room.refresh()  # the previous holder's last moves
+        room.wake_bots()
+        return True
+
+    def still_driving(self, game_id: str) -> bool:
+        room = self.rooms.rooms.get(game_id)
+        return room is not None and room.drives_bots and not room.ended
+
+    def stop_driving(self, game_ids: list[str]) -> None:
+        for game_id in game_ids:
+            room = self.rooms.rooms.get(game_id)
+            if room is not None:
+                room.drives_bots = False  # its bot task ends before its next step
+                room.wake_bots()  # and its alarms are let go: the new holder keeps time

@@ -1,0 +1,52 @@
+"""Two server processes' memories of one stored game, in one process: two rooms on one
+store. The database serialises their moves (a unique move number per game): the room that is
+behind is refused as stale and catches up; nothing is played twice."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from pickomino.core import GameRecord
+from pickomino.web.errors import Refused
+from pickomino.web.room import Room
+from pickomino.web.store import StaleMoves, Store
+
+
+def two_memories(database: str) -> tuple[Store, Room, Room]:
+    """A game of two people, both seated, as two processes hold it."""
+    store = Store(database)
+    record = GameRecord(["Ann", "Bob"], start_player=0)
+    here = Room.create(store, record, [None, None], bot_delay=0, creator=0)
+    here.claim(1)
+    stored = store.load(here.id)
+    assert stored is not None and here.status == "playing"
+    return store, here, Room(stored, store, bot_delay=0)
+
+
+def test_a_taken_move_number_is_refused_and_nothing_of_the_batch_is_kept(database):
+    store, here, _there = two_memories(database)
+    store.append_moves(here.id, 0, ["roll"])
+    with pytest.raises(StaleMoves):
+        store.append_moves(here.id, 0, ["roll", "dice 11112222"])
+    assert store.load(here.id).moves == ["roll"]
+
+
+def test_the_room_behind_is_refused_as_stale_and_catches_up(database):
+    store, here, there = two_memories(database)
+    asyncio.run(here.act(0, "roll", 0))
+    assert here.seq == 1  # the first roll: its dice
+    with pytest.raises(Refused) as refusal:
+        asyncio.run(there.act(0, "roll", 0))  # same seat, same version: a race lost
+    assert refusal.value.code == "stale"
+    assert store.load(here.id).moves == here.game.record.moves  # one roll, not two
+    assert there.game.record.moves == here.game.record.moves  # caught up
+    assert there.snapshot() == here.snapshot()
+
+
+def test_catching_up_follows_seats_and_status(database):
+    store, here, there = two_memories(database)
+    store.abandon([here.id])
+    assert there.catch_up() and there.status == "abandoned"
+    assert not there.catch_up()  # nothing new: nothing to tell the clients
