@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 from websockets.sync.client import connect
@@ -243,3 +244,48 @@ def lease_sessions(database: str) -> list[str]:
             " WHERE application_name LIKE 'pickomino-lease-%%' AND datname = current_database()"
         ).fetchall()
     return [row[0] for row in rows]
+
+
+def test_a_clock_is_kept_by_one_process_of_several(database, tmp_path):
+    """Two people on two processes let their 2-second clocks run out: each time-out is
+    noted once (by the game's lease holder), both pages see it, and the bot's moves for the
+    rest of the turn are stored once, without a gap."""
+    options = ("--clock-minimum", "0", "--away-after", "0")
+    running = [
+        ServerProcess(database, bot_delay=0.05, log=tmp_path / f"s{n}.log", options=options)
+        for n in range(2)
+    ]
+    try:
+        for server in running:
+            server.start()
+        answer = httpx.post(
+            running[0].url + "/api/games",
+            json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "start_player": 0,
+                  "clock": {"per_turn": 2}},
+        )  # fmt: skip
+        answer.raise_for_status()
+        game = answer.json()
+        with open_seat(running[0], game, 0) as ann, open_seat(running[1], game, 1) as bob:
+            for ws in (ann, bob):  # nobody acts: Ann's time runs out, then Bob's
+                state = receive(ws, "state")
+                while not [
+                    e for e in state["full_log"] if e["type"] == "timeout" and e["seat"] == 1
+                ]:
+                    state = receive(ws, "state")
+        with psycopg.connect(database) as connection:
+            entries = [
+                json.loads(row[0])
+                for row in connection.execute(
+                    "SELECT entry FROM table_events WHERE game_id = %s ORDER BY number",
+                    (game["id"],),
+                )
+            ]
+        timeouts = [(e["seat"], e["turn"]) for e in entries if e["type"] == "timeout"]
+        assert timeouts[:2] == [(0, 1), (1, 2)] and len(set(timeouts)) == len(timeouts)
+        moves = stored_moves(database, game["id"])
+        assert [seq for seq, _ in moves] == list(range(len(moves)))
+        turn = lambda: stored_game(database, game["id"]).state.turn  # noqa: E731
+        wait_until(lambda: turn() >= 3, "the bot ends Bob's turn too")
+    finally:
+        for server in running:
+            server.stop()
