@@ -12,10 +12,12 @@ from pickomino.core import PRESETS, GameState, Rules
 from pickomino.envs.batched.bots import BATCHED_BOTS
 from pickomino.envs.batched.engine import (
     KEEP,
+    OUTCOMES,
     OVER,
     PHASES,
     ROLL,
     BatchedGames,
+    outcome_index,
     sample_rolls,
 )
 
@@ -51,7 +53,7 @@ def batched_views(games: BatchedGames) -> list[tuple]:
         games.current.tolist(),
         games.phase.tolist(),
         games.kept.tolist(),
-        games.roll.tolist(),
+        games.roll_counts().tolist(),
         games.dice_left.tolist(),
         games.total.tolist(),
         games.turn.tolist(),
@@ -79,11 +81,11 @@ def play_in_lockstep(
             break
         rolls = sample_rolls(rng, games.dice_left[rolling])
         games.apply_rolls(rolling, rolls)
-        for row, counts in zip(rolling.tolist(), rolls.tolist(), strict=True):
+        for row, counts in zip(rolling.tolist(), OUTCOMES[rolls].tolist(), strict=True):
             states[row].apply_roll(tuple(counts))
         mask = games.action_mask(deciding)
-        chosen = BATCHED_BOTS["simple"](games, deciding, mask, rng)
-        wild = BATCHED_BOTS["random"](games, deciding, mask, rng)
+        chosen = BATCHED_BOTS["simple"](games, deciding, rng)
+        wild = BATCHED_BOTS["random"](games, deciding, rng)
         for row, action in zip(deciding.tolist(), chosen.tolist(), strict=True):
             assert simple.choose(states[row]).id == action, (row, states[row].to_dict())
         actions = np.where(rng.random(deciding.size) < explore, wild, chosen)
@@ -121,7 +123,7 @@ def test_batched_engine_agrees_with_the_core_over_ten_thousand_games(preset):
 def test_rolls_are_fair_counts_of_the_dice_left():
     rng = np.random.default_rng(0)
     dice = rng.integers(0, 9, 20_000)
-    rolls = sample_rolls(rng, dice)
+    rolls = OUTCOMES[sample_rolls(rng, dice)]
     assert (rolls.sum(axis=1) == dice).all()
     share = rolls[dice == 8].sum(axis=0) / (8 * (dice == 8).sum())
     assert np.allclose(share, 1 / 6, atol=0.01)
@@ -130,11 +132,13 @@ def test_rolls_are_fair_counts_of_the_dice_left():
 def test_a_roll_without_a_new_face_busts_and_turns_the_highest_tile():
     games = BatchedGames(1, 2, Rules())
     rows = np.arange(1)
-    games.apply_rolls(rows, np.array([[0, 0, 0, 0, 4, 4]]))
+    games.apply_rolls(rows, np.array([outcome_index([0, 0, 0, 0, 4, 4])]))
     games.apply_actions(rows, np.array([5]))  # keep the worms: 20
     games.apply_actions(rows, np.array([6]))  # roll
-    games.apply_rolls(rows, np.array([[0, 0, 0, 0, 0, 4]]))  # only worms: a bust (R7)
+    games.apply_rolls(
+        rows, np.array([outcome_index([0, 0, 0, 0, 0, 4])])
+    )  # only worms: a bust (R7)
     assert games.phase[0] == ROLL and games.current[0] == 1
     assert games.face_down[0] == 0  # no tile to return, nothing turned (R15, R16)
-    games.apply_rolls(rows, np.array([[0, 0, 0, 0, 3, 5]]))
+    games.apply_rolls(rows, np.array([outcome_index([0, 0, 0, 0, 3, 5])]))
     assert games.phase[0] == KEEP

@@ -5,6 +5,9 @@ It is a second implementation of the core's transitions (``core/state.py``), kep
 only: ``tests/test_batched.py`` plays it in lock-step with the core on the same dice and the
 same decisions and compares every game's whole state after every step. Like the core it never
 rolls by itself: :meth:`BatchedGames.apply_rolls` takes the outcomes (see :func:`sample_rolls`).
+Where the core walks objects, this engine looks answers up in tables built once: the claims of
+every total on every grill, the faces every roll shows, and (in ``bots.py``) the simple bot's
+keep for every roll and kept faces.
 
 Tiles are bit indices 0..15 (tile 21+i); the grill and the face-down tiles are 16-bit masks;
 the claims of a total are a 32-bit mask whose bit ``i`` is action id ``8 + i`` (takes, then
@@ -13,7 +16,7 @@ steals), so that the action mask is a table lookup.
 >>> import numpy as np
 >>> from pickomino.core import Rules
 >>> games = BatchedGames(3, players=2, rules=Rules())
->>> games.apply_rolls(np.arange(3), np.array([[1, 1, 2, 0, 1, 3]] * 3))
+>>> games.apply_rolls(np.arange(3), np.array([outcome_index([1, 1, 2, 0, 1, 3])] * 3))
 >>> games.apply_actions(np.arange(3), np.array([5, 5, 2]))
 >>> games.total.tolist(), games.phase.tolist()
 ([15, 15, 6], [2, 2, 2])
@@ -21,9 +24,13 @@ steals), so that the action mask is a table lookup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+
 import numpy as np
 
-from pickomino.core.actions import KEEP_BASE, NUM_ACTIONS, ROLL_ID, STEAL_BASE, STOP_ID, TAKE_BASE
+from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
+from pickomino.core.dice import roll_outcomes
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
 from pickomino.core.state import Phase
 
@@ -33,6 +40,7 @@ PHASES = tuple(Phase)
 ROLL, KEEP, ROLL_OR_STOP, CLAIM, OVER = range(len(PHASES))
 ALL_FACES = (1 << 6) - 1
 NO_TILE = -1
+ALL_TILES = (1 << NUM_TILES) - 1
 
 _MASKS = np.arange(1 << NUM_TILES)
 #: Bit ``i`` of every 16-bit mask, as int8 rows (1 MiB): mask → tiles lookup.
@@ -43,13 +51,61 @@ POPCOUNT = MASK_BITS.sum(axis=1, dtype=np.int64)
 WORMS = np.array([worms_on(tile) for tile in TILES], np.int64)
 POINTS = np.array(FACE_POINTS, np.int64)
 FACE_BITS = 1 << np.arange(6)
+#: The bit of each top tile, indexed by tile index + 1 (an empty stack has none).
+TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
+_ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
+
+#: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
+#: a game's roll is an index into it, 0 being the empty roll (no dice to keep from).
+OUTCOMES = np.array([counts for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)])
+_OUTCOME_INDEX = {tuple(counts): index for index, counts in enumerate(OUTCOMES.tolist())}
+#: The faces each outcome shows, as a mask.
+SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
+#: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
+_SAMPLING_KEYS = np.concatenate(
+    [
+        n + np.minimum(np.cumsum([float(p) for _, p in roll_outcomes(n)]), 1.0)
+        for n in range(NUM_DICE + 1)
+    ]
+)
+_SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
+    1, NUM_DICE + 2
+)  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
+_MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
+
+
+def outcome_index(counts: Sequence[int]) -> int:
+    """The index in :data:`OUTCOMES` of a roll given as six counts."""
+    return _OUTCOME_INDEX[tuple(counts)]
 
 
 def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
-    """One roll of ``dice[i]`` fair dice per row, as counts per face (rows of six)."""
-    faces = rng.integers(0, 6, (len(dice), NUM_DICE))
-    thrown = np.arange(NUM_DICE) < dice[:, None]
-    return ((faces[:, :, None] == np.arange(6)) & thrown[:, :, None]).sum(axis=1)
+    """One roll of ``dice[i]`` fair dice per row, as indices into :data:`OUTCOMES`."""
+    return np.searchsorted(_SAMPLING_KEYS, dice + rng.random(len(dice)), side="right")
+
+
+@cache
+def grill_takes(any_lower: bool) -> np.ndarray:
+    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask;
+    built once per option (5 MiB)."""
+    table = np.zeros((_MAX_TOTAL + 1, 1 << NUM_TILES), np.int64)
+    for total in range(TILES[0], _MAX_TOTAL + 1):
+        index = total - TILES[0]
+        lower = _MASKS & ((1 << min(index, NUM_TILES)) - 1)
+        if not any_lower:  # R11c: the nearest lower tile
+            highest = HIGHEST[lower]
+            lower = np.where(highest >= 0, 1 << np.maximum(highest, 0), 0)
+        if index < NUM_TILES:
+            exact = 1 << index
+            lower = np.where(_MASKS & exact, exact, lower)
+        table[total] = lower
+    return table.astype(np.uint16)
+
+
+#: ``[total]`` → the bit of the tile equal to the total (0 when no tile has that number).
+EXACT = np.array(
+    [1 << (t - TILES[0]) if TILES[0] <= t <= TILES[-1] else 0 for t in range(_MAX_TOTAL + 1)]
+)
 
 
 class BatchedGames:
@@ -58,7 +114,8 @@ class BatchedGames:
 
     ``grill``, ``face_down`` (tile masks), ``stacks`` (``[row, seat, depth]`` tile indices)
     with ``heights``, ``tops`` (−1: empty), ``worms``, ``current``, ``phase`` (codes of
-    :data:`PHASES`), ``kept`` and ``roll`` (counts per face), ``kept_mask``, ``dice_left``,
+    :data:`PHASES`), ``kept`` (counts per face), ``roll`` (an index into :data:`OUTCOMES`;
+    0 unless keeping), ``kept_mask``, ``dice_left``,
     ``total``, ``claims`` (the claim mask while choosing a tile) and ``turn``.
 
     Methods take the rows to act on and assume the step is legal for each (callers check
@@ -67,7 +124,7 @@ class BatchedGames:
 
     def __init__(self, size: int, players: int, rules: Rules) -> None:
         self.size, self.players, self.rules = size, players, rules
-        self.any_lower = rules.lower_tile == "any"
+        self._takes = grill_takes(rules.lower_tile == "any")
         self.grill = np.zeros(size, np.int64)
         self.face_down = np.zeros(size, np.int64)
         self.stacks = np.zeros((size, players, NUM_TILES), np.int64)
@@ -78,7 +135,7 @@ class BatchedGames:
         self.turn = np.zeros(size, np.int64)
         self.phase = np.zeros(size, np.int64)
         self.kept = np.zeros((size, 6), np.int64)
-        self.roll = np.zeros((size, 6), np.int64)
+        self.roll = np.zeros(size, np.int64)
         self.kept_mask = np.zeros(size, np.int64)
         self.dice_left = np.zeros(size, np.int64)
         self.total = np.zeros(size, np.int64)
@@ -106,45 +163,43 @@ class BatchedGames:
         self.claims[rows] = 0
 
     # ----------------------------------------------------------------- views
+    def legal_bits(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The legal action ids of ``rows`` as bit masks (bit ``i``: action ``i``)."""
+        phase = self.phase[rows]
+        keeps = SHOWN[self.roll[rows]] & ~self.kept_mask[rows]  # the roll is empty unless keeping
+        return (
+            keeps
+            | ((phase == ROLL_OR_STOP) * _ROLL_OR_STOP_BITS)
+            | (self.claims[rows] << TAKE_BASE)
+        )
+
     def action_mask(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """One row of 40 flags per game: the legal action ids (none at a roll or the end)."""
-        phase = self.phase[rows]
-        mask = np.zeros((len(phase), NUM_ACTIONS), bool)
-        shown = (self.roll[rows] > 0) & ((self.kept_mask[rows, None] & FACE_BITS) == 0)
-        mask[:, KEEP_BASE : KEEP_BASE + 6] = shown & (phase == KEEP)[:, None]
-        mask[:, ROLL_ID] = mask[:, STOP_ID] = phase == ROLL_OR_STOP
-        claims = np.where(phase == CLAIM, self.claims[rows], 0)
-        mask[:, TAKE_BASE:STEAL_BASE] = MASK_BITS[claims & 0xFFFF]
-        mask[:, STEAL_BASE:] = MASK_BITS[claims >> NUM_TILES]
-        return mask
+        bits = self.legal_bits(rows).astype("<u8")[:, None].view(np.uint8)
+        return np.unpackbits(bits, axis=1, count=NUM_ACTIONS, bitorder="little").view(bool)
+
+    def roll_counts(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The rolls to keep from, as counts per face (zeros unless keeping)."""
+        return OUTCOMES[self.roll[rows]]
 
     def claims_for(self, rows: np.ndarray) -> np.ndarray:
         """The claim masks the totals of ``rows`` give their current players (R11, R12);
         like the core's ``claims_for``, without looking at worms."""
         total, grill = self.total[rows], self.grill[rows]
-        index = total - TILES[0]
-        exists = (index >= 0) & (index < NUM_TILES)
-        exact = np.where(exists, 1 << np.clip(index, 0, NUM_TILES - 1), 0)
-        lower = grill & ((1 << np.clip(index, 0, NUM_TILES)) - 1)
-        if self.any_lower:
-            takes = lower
-        else:  # R11c: the nearest lower tile
-            highest = HIGHEST[lower]
-            takes = np.where(highest >= 0, 1 << np.maximum(highest, 0), 0)
-        tops = self.tops[rows]
-        others = np.arange(self.players) != self.current[rows, None]
-        steal = exists & ((tops == index[:, None]) & others).any(axis=1)  # R11b
+        takes = self._takes[total, grill].astype(np.int64)
+        tops = self.tops[rows] + 1
+        others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+        steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
-        claims = takes | np.where(steal, exact << NUM_TILES, 0)
-        return np.where(grill & exact, exact, claims)  # R11a
+        return takes | (steal << NUM_TILES)
 
     # ------------------------------------------------------------ transitions
-    def apply_rolls(self, rows: np.ndarray, counts: np.ndarray) -> None:
-        """The outcomes of the pending rolls of ``rows`` (R5); no new face is a bust (R7)."""
-        self.roll[rows] = counts
-        shown = ((counts > 0) * FACE_BITS).sum(axis=1)
-        new = (shown & ~self.kept_mask[rows]) != 0
+    def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
+        """The outcomes (indices into :data:`OUTCOMES`) of the pending rolls of ``rows``
+        (R5); a roll without a new face is a bust (R7)."""
+        new = (SHOWN[outcomes] & ~self.kept_mask[rows]) != 0
+        self.roll[rows[new]] = outcomes[new]
         self.phase[rows[new]] = KEEP
         self._bust(rows[~new])
 
@@ -153,15 +208,16 @@ class BatchedGames:
         keep = actions < ROLL_ID
         if keep.any():
             self._keep(rows[keep], actions[keep])
-        self.phase[rows[actions == ROLL_ID]] = ROLL
-        self._end_turn(rows[actions == STOP_ID])
-        claim = actions >= TAKE_BASE
-        if claim.any():
-            claimed = actions[claim] - TAKE_BASE
-            self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES)
+        if not keep.all():
+            self.phase[rows[actions == ROLL_ID]] = ROLL
+            self._end_turn(rows[actions == STOP_ID])
+            claim = actions >= TAKE_BASE
+            if claim.any():
+                claimed = actions[claim] - TAKE_BASE
+                self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES)
 
     def _keep(self, rows: np.ndarray, faces: np.ndarray) -> None:
-        count = self.roll[rows, faces]
+        count = OUTCOMES[self.roll[rows], faces]
         self.kept[rows, faces] = count
         self.kept_mask[rows] |= 1 << faces
         self.dice_left[rows] -= count
@@ -174,11 +230,9 @@ class BatchedGames:
     def _end_turn(self, rows: np.ndarray) -> None:
         if not rows.size:
             return
-        worm = self.kept[rows, WORM] > 0  # R10
-        self._bust(rows[~worm])
-        rows = rows[worm]
         claims = self.claims_for(rows)
         count = POPCOUNT[claims & 0xFFFF] + (claims >> NUM_TILES != 0)
+        count[self.kept[rows, WORM] == 0] = 0  # R10: no worm, no claim
         self._bust(rows[count == 0])  # R13
         choose = count > 1
         self.phase[rows[choose]] = CLAIM
@@ -189,6 +243,8 @@ class BatchedGames:
         self._claim(one, np.where(steal, HIGHEST[claims >> NUM_TILES], HIGHEST[takes]), steal)
 
     def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> None:
+        if not rows.size:
+            return
         taken = rows[~steal]
         self.grill[taken] &= ~(1 << tiles[~steal])
         thief, stolen = rows[steal], tiles[steal]
@@ -232,11 +288,12 @@ class BatchedGames:
 
     def _next_turn(self, rows: np.ndarray) -> None:
         over = self.grill[rows] == 0  # R18
-        ended = rows[over]
-        self.phase[ended] = OVER
-        self.roll[ended] = 0
-        self.claims[ended] = 0
-        rows = rows[~over]
+        if over.any():
+            ended = rows[over]
+            self.phase[ended] = OVER
+            self.roll[ended] = 0
+            self.claims[ended] = 0
+            rows = rows[~over]
         self.current[rows] = (self.current[rows] + 1) % self.players  # R17
         self.turn[rows] += 1
         self._start_turn(rows)

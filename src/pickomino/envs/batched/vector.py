@@ -121,31 +121,31 @@ class PickominoBatchedEnv(VectorEnv):
 
     def _play_bots(self, rows: np.ndarray) -> None:
         """Roll the dice and let the bots decide until every game in ``rows`` waits for the
-        agent or is over."""
+        agent or is over. One pass rolls, keeps, and decides to roll or stop, so a bot's turn
+        takes one pass per roll."""
         games, rng = self.games, self.np_random
         while rows.size:
             rolling = rows[games.phase[rows] == ROLL]
             if rolling.size:
                 games.apply_rolls(rolling, sample_rolls(rng, games.dice_left[rolling]))
-            phase = games.phase[rows]
-            rows = rows[
-                (phase != OVER) & ((phase == ROLL) | (games.current[rows] != self.seats[rows]))
-            ]
-            deciding = rows[games.phase[rows] != ROLL]
-            if deciding.size:
-                games.apply_actions(deciding, self._bot_actions(deciding))
+            for _ in range(2):
+                phase = games.phase[rows]
+                bots = (phase != OVER) & (games.current[rows] != self.seats[rows])
+                rows = rows[bots | (phase == ROLL)]
+                deciding = rows[games.phase[rows] != ROLL]
+                if deciding.size:
+                    games.apply_actions(deciding, self._bot_actions(deciding))
 
     def _bot_actions(self, rows: np.ndarray) -> np.ndarray:
         games = self.games
-        mask = games.action_mask(rows)
         opponent = (games.current[rows] - self.seats[rows]) % self.players
         first = self.bots[1]
         if all(bot is first for bot in self.bots[1:]):
-            return first(games, rows, mask, self.np_random)  # type: ignore[misc]
+            return first(games, rows, self.np_random)  # type: ignore[misc]
         actions = np.zeros(rows.size, np.int64)
         for bot in set(self.bots[1:]):
             mine = np.isin(opponent, [i for i, b in enumerate(self.bots) if b is bot])
-            actions[mine] = bot(games, rows[mine], mask[mine], self.np_random)  # type: ignore[misc]
+            actions[mine] = bot(games, rows[mine], self.np_random)  # type: ignore[misc]
         return actions
 
     def _refuse_illegal(self, actions: np.ndarray) -> None:
