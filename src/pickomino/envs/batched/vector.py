@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from pickomino.core import NUM_ACTIONS, Action, Rules
+from pickomino.core import NUM_ACTIONS, Action, GameState, Rules
 from pickomino.envs.batched.bots import BATCHED_BOTS, BatchedBot
 from pickomino.envs.batched.engine import MASK_BITS, OVER, ROLL, BatchedGames, sample_rolls
 from pickomino.envs.observation import observation_space
@@ -54,7 +54,8 @@ class PickominoBatchedEnv(VectorEnv):
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}")
-        names = opponent_list(opponents, players)  # refuses 8 players and unknown bots
+        GameState(players)  # refuses a player count outside 2..7 (R1)
+        names = opponent_list(opponents, players)  # refuses unknown bots
         slow = sorted(set(names) - set(BATCHED_BOTS))
         if slow:
             raise ValueError(f"no batched bot {slow}: choose among {list(BATCHED_BOTS)}")
@@ -184,7 +185,7 @@ class PickominoBatchedEnv(VectorEnv):
             "tops": np.take_along_axis(games.tops, order, axis=1) + 1,
             "worms": np.take_along_axis(games.worms, order, axis=1),
             "kept": games.kept.copy(),
-            "roll": games.roll.copy(),
+            "roll": games.roll_counts(),
             "total": games.total.copy(),
             "dice_left": games.dice_left.copy(),
             "action_mask": self._mask.astype(np.int8),
