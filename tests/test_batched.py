@@ -16,6 +16,7 @@ from pickomino.envs.batched.engine import (
     OVER,
     PHASES,
     ROLL,
+    WORMS,
     BatchedGames,
     outcome_index,
     sample_rolls,
@@ -29,41 +30,45 @@ def core_view(state: GameState) -> tuple:
         state.grill_mask,
         state.face_down_mask,
         [[tile - 21 for tile in stack] for stack in state.stacks],
-        state.scores(),
         state.current,
         PHASES.index(state.phase),
-        list(state.kept),
+        state.kept,
         list(state.roll),
         state.dice_left,
         state.total,
         state.turn,
-        state.legal_action_ids(),
+        sum(1 << action for action in state.legal_action_ids()),
     )
 
 
-def batched_views(games: BatchedGames) -> list[tuple]:
+def batched_views(games: BatchedGames, rows: np.ndarray) -> list[tuple]:
+    """What :func:`core_view` says of a core state, for each of ``rows``; checks on the way
+    that the worm counts kept along agree with the stacks."""
+    heights = games.heights[rows]
+    in_stack = np.arange(16) < heights[:, :, None]
+    stacks = games.stacks[rows]
+    assert (games.worms[rows] == np.where(in_stack, WORMS[stacks], 0).sum(axis=2)).all()
     columns = (
-        games.grill.tolist(),
-        games.face_down.tolist(),
+        games.grill[rows].tolist(),
+        games.face_down[rows].tolist(),
         [
-            [list(stack[:height]) for stack, height in zip(stacks, heights, strict=True)]
-            for stacks, heights in zip(games.stacks.tolist(), games.heights.tolist(), strict=True)
+            [stack[:height] for stack, height in zip(seats, tops, strict=True)]
+            for seats, tops in zip(stacks.tolist(), heights.tolist(), strict=True)
         ],
-        games.worms.tolist(),
-        games.current.tolist(),
-        games.phase.tolist(),
-        games.kept.tolist(),
-        games.roll_counts().tolist(),
-        games.dice_left.tolist(),
-        games.total.tolist(),
-        games.turn.tolist(),
-        [np.flatnonzero(row).tolist() for row in games.action_mask()],
+        games.current[rows].tolist(),
+        games.phase[rows].tolist(),
+        games.kept[rows].tolist(),
+        games.roll_counts(rows).tolist(),
+        games.dice_left[rows].tolist(),
+        games.total[rows].tolist(),
+        games.turn[rows].tolist(),
+        games.legal_bits(rows).tolist(),
     )
     return list(zip(*columns, strict=True))
 
 
 def play_in_lockstep(
-    players: int, rules: Rules, size: int, seed: int, explore: float = 0.3
+    players: int, rules: Rules, size: int, seed: int, explore: float = 0.2
 ) -> tuple[int, int]:
     """Play ``size`` games on both engines until all end; every decision is the simple bot's
     (checked equal on both sides) or, with probability ``explore``, a uniform legal action.
@@ -93,8 +98,9 @@ def play_in_lockstep(
         games.apply_actions(deciding, actions)
         for row, action in zip(deciding.tolist(), actions.tolist(), strict=True):
             states[row].apply(action)
-        for row, (view, state) in enumerate(zip(batched_views(games), states, strict=True)):
-            assert view == core_view(state), (row, state.to_dict())
+        moved = np.concatenate([rolling, deciding])
+        for row, view in zip(moved.tolist(), batched_views(games, moved), strict=True):
+            assert view == core_view(states[row]), (row, states[row].to_dict())
         steps += rolling.size + deciding.size
     assert all(state.is_over for state in states)
     winners = games.winners()
