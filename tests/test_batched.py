@@ -112,8 +112,8 @@ def play_in_lockstep(
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("players", PLAYERS)
 def test_batched_engine_plays_in_lockstep_with_the_core(preset, players):
-    finished, steps = play_in_lockstep(players, Rules.preset(preset), 12, seed=players)
-    assert finished == 12 and steps > 12 * 40
+    finished, steps = play_in_lockstep(players, Rules.preset(preset), 10, seed=players)
+    assert finished == 10 and steps > 10 * 40
 
 
 @pytest.mark.slow
