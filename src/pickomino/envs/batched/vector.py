@@ -27,7 +27,13 @@ from gymnasium.vector.utils import batch_space
 
 from pickomino.core import NUM_ACTIONS, Action, GameState, Rules
 from pickomino.envs.batched.bots import BATCHED_BOTS, BatchedBot
-from pickomino.envs.batched.engine import MASK_BITS, OVER, ROLL, BatchedGames, sample_rolls
+from pickomino.envs.batched.engine import (
+    MASK_BITS,
+    OVER,
+    ROLL,
+    BatchedGames,
+    sample_rolls,
+)
 from pickomino.envs.observation import observation_space
 from pickomino.envs.table import REWARDS, opponent_list
 
@@ -70,27 +76,30 @@ class PickominoBatchedEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rows = np.arange(num_envs)
         self._mask = np.zeros((num_envs, NUM_ACTIONS), bool)
+        self._worms = np.zeros(num_envs, np.int64)  # the agent's worms at its last decision
 
     # ------------------------------------------------------------------- api
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        self._restart(self._rows)
-        self._worms = self._agent_worms()
+        self._start(self._rows)
+        self._play_bots(self._rows, np.zeros(self.num_envs), {})
         return self._observe(), {"action_mask": self._mask}
 
     def step(self, actions: np.ndarray):
         actions = np.asarray(actions, np.int64).reshape(self.num_envs)
         self._refuse_illegal(actions)
-        games, rows = self.games, self._rows
-        games.apply_actions(rows, actions)
-        self._play_bots(rows)
-        worms = self._agent_worms()
-        terminated = games.phase == OVER
-        rewards = self._rewards(worms, terminated)
-        infos: dict[str, Any] = {}
-        ended = np.flatnonzero(terminated)
-        if ended.size:
-            final = self._observe()
+        self.games.apply_actions(self._rows, actions)
+        rewards = np.zeros(self.num_envs)
+        final: dict[str, np.ndarray] = {}
+        terminated = self._play_bots(self._rows, rewards, final)
+        live = ~terminated
+        if self.reward == "worms":
+            worms = self._agent_worms()
+            rewards[live] = (worms - self._worms)[live]
+            self._worms[live] = worms[live]
+        observations = self._observe()
+        infos: dict[str, Any] = {"action_mask": self._mask}
+        if terminated.any():
             infos["final_obs"] = np.array(
                 [
                     {k: v[row] for k, v in final.items()} if done else None
@@ -99,11 +108,6 @@ class PickominoBatchedEnv(VectorEnv):
                 object,
             )
             infos["_final_obs"] = terminated
-            self._restart(ended)
-            worms[ended] = self._agent_worms()[ended]
-        self._worms = worms
-        observations = self._observe()
-        infos["action_mask"] = self._mask
         truncated = np.zeros(self.num_envs, bool)
         return observations, rewards, terminated, truncated, infos
 
@@ -112,30 +116,59 @@ class PickominoBatchedEnv(VectorEnv):
         return self._mask.copy()
 
     # ----------------------------------------------------------------- inner
-    def _restart(self, rows: np.ndarray) -> None:
+    def _start(self, rows: np.ndarray) -> None:
+        """New games in ``rows``, the agent seated (the agent has no worms before its first
+        decision: it takes tiles only by its own claims)."""
         if self.fixed_seat is None:
             self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
         else:
             self.seats[rows] = self.fixed_seat
         self.games.reset(rows)
-        self._play_bots(rows)
+        self._worms[rows] = 0
 
-    def _play_bots(self, rows: np.ndarray) -> None:
+    def _play_bots(
+        self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]
+    ) -> np.ndarray:
         """Roll the dice and let the bots decide until every game in ``rows`` waits for the
-        agent or is over. One pass rolls, keeps, and decides to roll or stop, so a bot's turn
-        takes one pass per roll."""
+        agent. A game that ends on the way pays its final reward into ``rewards``, leaves
+        its last observation in ``final`` and starts again at once (same-step autoreset);
+        returns which games ended. One pass rolls, keeps, and decides to roll or stop, so a
+        bot's turn takes one pass per roll."""
         games, rng = self.games, self.np_random
+        ended = np.zeros(self.num_envs, bool)
         while rows.size:
+            over = rows[games.phase[rows] == OVER]
+            if over.size:
+                self._finish(over, rewards, final)
+                ended[over] = True
             rolling = rows[games.phase[rows] == ROLL]
             if rolling.size:
                 games.apply_rolls(rolling, sample_rolls(rng, games.dice_left[rolling]))
             for _ in range(2):
                 phase = games.phase[rows]
-                bots = (phase != OVER) & (games.current[rows] != self.seats[rows])
-                rows = rows[bots | (phase == ROLL)]
-                deciding = rows[games.phase[rows] != ROLL]
+                decision = (phase != ROLL) & (phase != OVER)
+                rows = rows[~(decision & (games.current[rows] == self.seats[rows]))]
+                phase = games.phase[rows]
+                deciding = rows[(phase != ROLL) & (phase != OVER)]  # the bots' decisions
                 if deciding.size:
                     games.apply_actions(deciding, self._bot_actions(deciding))
+        return ended
+
+    def _finish(self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]) -> None:
+        """Pay the final rewards of the games in ``rows``, keep their last observations,
+        and start new games there."""
+        if self.reward == "worms":
+            rewards[rows] = self.games.worms[rows, self.seats[rows]] - self._worms[rows]
+        else:
+            winners = self.games.winners(rows)
+            won = winners[np.arange(rows.size), self.seats[rows]]
+            rewards[rows] = np.where(won, 1.0 / winners.sum(axis=1), -1.0)
+        last = self._observe(rows)
+        for key, value in last.items():
+            final.setdefault(key, np.zeros((self.num_envs, *value.shape[1:]), value.dtype))[
+                rows
+            ] = value
+        self._start(rows)
 
     def _bot_actions(self, rows: np.ndarray) -> np.ndarray:
         games = self.games
@@ -165,28 +198,24 @@ class PickominoBatchedEnv(VectorEnv):
     def _agent_worms(self) -> np.ndarray:
         return self.games.worms[self._rows, self.seats]
 
-    def _rewards(self, worms: np.ndarray, terminated: np.ndarray) -> np.ndarray:
-        if self.reward == "worms":
-            return (worms - self._worms).astype(np.float64)
-        winners = self.games.winners()
-        won = winners[self._rows, self.seats]
-        share = np.where(won, 1.0 / winners.sum(axis=1), -1.0)
-        return np.where(terminated, share, 0.0)
-
-    def _observe(self) -> dict[str, np.ndarray]:
-        """The batch of observations from each game's agent seat (seats rotated so that
-        index 0 is the agent), laid out as :func:`~pickomino.envs.observation.empty_batch`."""
+    def _observe(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The observations of ``rows`` (all games, whose masks are then kept for the next
+        step) from each game's agent seat, seats rotated so that index 0 is the agent, laid
+        out as :func:`~pickomino.envs.observation.empty_batch`."""
         games = self.games
-        order = (self.seats[:, None] + np.arange(self.players)) % self.players
-        self._mask = games.action_mask()
+        at = self._rows if rows is None else rows
+        order = (self.seats[at, None] + np.arange(self.players)) % self.players
+        mask = games.action_mask(at)
+        if rows is None:
+            self._mask = mask
         return {
-            "grill": MASK_BITS[games.grill],
-            "face_down": MASK_BITS[games.face_down],
-            "tops": np.take_along_axis(games.tops, order, axis=1) + 1,
-            "worms": np.take_along_axis(games.worms, order, axis=1),
-            "kept": games.kept.copy(),
-            "roll": games.roll_counts(),
-            "total": games.total.copy(),
-            "dice_left": games.dice_left.copy(),
-            "action_mask": self._mask.astype(np.int8),
+            "grill": MASK_BITS[games.grill[at]],
+            "face_down": MASK_BITS[games.face_down[at]],
+            "tops": games.tops[at[:, None], order] + 1,
+            "worms": games.worms[at[:, None], order],
+            "kept": games.kept[at],
+            "roll": games.roll_counts(at),
+            "total": games.total[at],
+            "dice_left": games.dice_left[at],
+            "action_mask": mask.astype(np.int8),
         }
