@@ -97,10 +97,13 @@ def test_win_rewards_are_paid_at_the_end_only():
         actions = simple_bot(envs.games, np.arange(64), rng)
         _, rewards, terminated, _, infos = envs.step(actions)
         assert (rewards[~terminated] == 0).all()
+        if terminated.any():
+            assert np.isnan(infos["win_share"][~terminated]).all()
         for row in np.flatnonzero(terminated):
             ours, theirs = infos["final_obs"][row]["worms"]
             if ours != theirs:  # more worms wins (R19)
                 assert rewards[row] == (1.0 if ours > theirs else -1.0)
+            assert infos["win_share"][row] == max(rewards[row], 0.0)
             paid.add(rewards[row])
     assert paid <= {-1.0, 0.5, 1.0} and {-1.0, 1.0} <= paid
 

@@ -8,6 +8,7 @@ given the (fully public) state, which action?
 
 from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot
 from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
+from pickomino.bots.learned import LearnedBot
 from pickomino.bots.strategist import StrategistBot
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "Bot",
     "bot_names",
     "ExpectedBot",
+    "LearnedBot",
     "RandomBot",
     "SimpleBot",
     "StrategistBot",

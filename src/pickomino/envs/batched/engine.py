@@ -33,6 +33,7 @@ from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
 from pickomino.core.dice import roll_outcomes
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
 from pickomino.core.state import Phase
+from pickomino.observation import MASK_BITS
 
 NUM_TILES = len(TILES)
 #: Phase codes, in the order of :class:`~pickomino.core.state.Phase`.
@@ -43,8 +44,6 @@ NO_TILE = -1
 ALL_TILES = (1 << NUM_TILES) - 1
 
 _MASKS = np.arange(1 << NUM_TILES)
-#: Bit ``i`` of every 16-bit mask, as int8 rows (1 MiB): mask → tiles lookup.
-MASK_BITS = ((_MASKS[:, None] >> np.arange(NUM_TILES)) & 1).astype(np.int8)
 #: Index of the highest set bit of every 16-bit mask (−1 for 0).
 HIGHEST = np.where(_MASKS > 0, np.floor(np.log2(np.maximum(_MASKS, 1))), NO_TILE).astype(np.int64)
 POPCOUNT = MASK_BITS.sum(axis=1, dtype=np.int64)

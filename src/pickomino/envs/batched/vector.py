@@ -3,7 +3,9 @@ bots, one NumPy pass per step for all of them.
 
 The agent's action ids, action masks and observations are those of ``Pickomino-v1``
 (:mod:`pickomino.envs.observation`), so a policy trained on one runs on the other. A finished
-game is reset in the same step (``infos["final_obs"]`` holds its last observation); the
+game is reset in the same step (``infos["final_obs"]`` holds its last observation and
+``infos["win_share"]`` the agent's share of the win: 1, 1/k for a win shared by k, 0; NaN for
+the games that go on); the
 action masks are in the observation and, as booleans, in ``infos["action_mask"]`` and
 :meth:`PickominoBatchedEnv.action_masks`.
 
@@ -82,6 +84,7 @@ class PickominoBatchedEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self._start(self._rows)
+        self._shares = np.full(self.num_envs, np.nan)
         self._play_bots(self._rows, np.zeros(self.num_envs), {})
         return self._observe(), {"action_mask": self._mask}
 
@@ -91,6 +94,7 @@ class PickominoBatchedEnv(VectorEnv):
         self.games.apply_actions(self._rows, actions)
         rewards = np.zeros(self.num_envs)
         final: dict[str, np.ndarray] = {}
+        self._shares = np.full(self.num_envs, np.nan)
         terminated = self._play_bots(self._rows, rewards, final)
         live = ~terminated
         if self.reward == "worms":
@@ -108,6 +112,7 @@ class PickominoBatchedEnv(VectorEnv):
                 object,
             )
             infos["_final_obs"] = terminated
+            infos["win_share"] = self._shares
         truncated = np.zeros(self.num_envs, bool)
         return observations, rewards, terminated, truncated, infos
 
@@ -157,12 +162,13 @@ class PickominoBatchedEnv(VectorEnv):
     def _finish(self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]) -> None:
         """Pay the final rewards of the games in ``rows``, keep their last observations,
         and start new games there."""
+        winners = self.games.winners(rows)
+        won = winners[np.arange(rows.size), self.seats[rows]]
+        self._shares[rows] = np.where(won, 1.0 / winners.sum(axis=1), 0.0)
         if self.reward == "worms":
             rewards[rows] = self.games.worms[rows, self.seats[rows]] - self._worms[rows]
         else:
-            winners = self.games.winners(rows)
-            won = winners[np.arange(rows.size), self.seats[rows]]
-            rewards[rows] = np.where(won, 1.0 / winners.sum(axis=1), -1.0)
+            rewards[rows] = np.where(won, self._shares[rows], -1.0)
         last = self._observe(rows)
         for key, value in last.items():
             final.setdefault(key, np.zeros((self.num_envs, *value.shape[1:]), value.dtype))[
