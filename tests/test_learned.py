@@ -10,7 +10,7 @@ import pytest
 
 from pickomino.bots import make_bot
 from pickomino.bots.learned import LearnedBot, Policy
-from pickomino.core import BadInput, GameState
+from pickomino.core import GameState
 from pickomino.table import SeededDice, advance
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -27,10 +27,12 @@ def test_the_shipped_policy_plays_whole_games_legally():
         assert play([make_bot("learned"), make_bot("simple")], seed).is_over
 
 
-def test_it_refuses_a_player_count_it_was_not_trained_for():
-    with pytest.raises(BadInput) as refused:
-        make_bot("learned").choose(GameState(3))
-    assert refused.value.code == "learned_players"
+def test_at_a_table_of_another_size_it_plays_as_simple():
+    learned, simple = make_bot("learned"), make_bot("simple")
+    state = GameState(3)
+    state.apply_roll("1233WWW5")
+    assert learned.choose(state) == simple.choose(state)
+    assert play([learned, simple, make_bot("random")], 2).is_over
 
 
 def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path):

@@ -3,7 +3,9 @@
 The policy is a small multilayer perceptron over the flat observation of
 :mod:`pickomino.envs.observation`; its weights ship with the package as ``.npz`` and run in
 NumPy, so playing needs neither PyTorch nor Gymnasium. It plays the legal action the policy
-rates highest (greedy), so it is deterministic.
+rates highest (greedy), so it is deterministic. The shipped policy knows 2-player games
+only; at a table of another size it plays as ``simple`` does, so that any seat anywhere
+(tournaments, the web, the terminal) can take it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from pickomino.bots.base import register
-from pickomino.core import Action, BadInput, GameState
+from pickomino.bots.basic import SimpleBot
+from pickomino.core import Action, GameState
 from pickomino.core.actions import ACTIONS
 from pickomino.observation import flatten_batch, observe
 
@@ -61,17 +64,17 @@ def shipped_policy() -> Policy:
 
 @register("learned")
 class LearnedBot:
-    """The shipped PPO policy (2 players)."""
+    """The shipped PPO policy; ``simple`` at tables of another size than it learned on."""
 
     name = "learned"
 
     def __init__(self, seed: int = 0, policy: Policy | None = None) -> None:
-        del seed  # greedy: deterministic without one
         self.policy = policy or shipped_policy()
+        self.fallback = SimpleBot(seed)
 
     def choose(self, state: GameState) -> Action:
         if state.num_players != self.policy.players:
-            raise BadInput("learned_players", players=self.policy.players)
+            return self.fallback.choose(state)
         observation = observe(state, state.current)
         batch = {key: np.asarray(value)[None] for key, value in observation.items()}
         return ACTIONS[int(self.policy.act(batch)[0])]
