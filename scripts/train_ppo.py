@@ -29,6 +29,7 @@ from torch import nn
 
 from pickomino.bots.learned import WEIGHTS, Policy
 from pickomino.core import NUM_ACTIONS
+from pickomino.envs.batched.bots import simple_bot
 from pickomino.envs.batched.vector import PickominoBatchedEnv
 from pickomino.observation import flat_size, flatten_batch
 
@@ -80,6 +81,33 @@ def observe(observations: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Te
     )
 
 
+def imitate(agent: Agent, envs: PickominoBatchedEnv, args: argparse.Namespace) -> None:
+    """Warm start: fit the actor to the decisions of the batched ``simple`` bot playing the
+    agent's seat for ``args.imitate`` steps (behaviour cloning, cross-entropy), so that PPO
+    starts from a policy that already wins some games instead of from random play."""
+    rng = np.random.default_rng(args.seed)
+    observations, _ = envs.reset(seed=args.seed)
+    xs, masks, targets = [], [], []
+    for _ in range(max(1, args.imitate // envs.num_envs)):
+        action = simple_bot(envs.games, np.arange(envs.num_envs), rng)
+        x, mask = observe(observations)
+        xs.append(x)
+        masks.append(mask)
+        targets.append(torch.from_numpy(action))
+        observations, *_ = envs.step(action)
+    x, mask, target = torch.cat(xs), torch.cat(masks), torch.cat(targets)
+    optimizer = torch.optim.Adam(agent.actor.parameters(), lr=1e-3)
+    for epoch in range(args.imitate_epochs):
+        for chunk in torch.randperm(len(x)).split(4096):
+            loss = -agent.policy(x[chunk], mask[chunk]).log_prob(target[chunk]).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            agree = (agent.policy(x, mask).probs.argmax(axis=1) == target).float().mean()
+        print(f"imitation epoch {epoch + 1}: loss {loss.item():.3f}, agrees {agree:.1%}")
+
+
 def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
     """Train until the time budget is spent; returns the curve rows
     (steps, seconds, win share, games ended in that update)."""
@@ -89,6 +117,8 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
         args.num_envs, args.players, args.opponents, args.rules, args.reward, seat=None
     )
     agent = Agent(flat_size(args.players), args.hidden)
+    if args.imitate:
+        imitate(agent, envs, args)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     n, t = args.num_envs, args.rollout
     xs = torch.zeros((t, n, flat_size(args.players)))
@@ -204,6 +234,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minibatches", type=int, default=8)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--vf", type=float, default=0.5)
+    parser.add_argument("--imitate", type=int, default=0, help="warm-start steps from simple")
+    parser.add_argument("--imitate-epochs", type=int, default=10)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--curve", type=Path, default=Path("docs/learning_curve.png"))
     args = parser.parse_args(argv)

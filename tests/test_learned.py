@@ -44,7 +44,8 @@ def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path):
     weights, curve = tmp_path / "w.npz", tmp_path / "curve.png"
     train_ppo.main(
         ["--updates", "2", "--num-envs", "16", "--rollout", "8", "--minibatches", "2",
-         "--hidden", "16", "--out", str(weights), "--curve", str(curve)]
+         "--hidden", "16", "--imitate", "64", "--imitate-epochs", "1",
+         "--out", str(weights), "--curve", str(curve)]
     )  # fmt: skip
     assert curve.exists() and curve.with_suffix(".csv").read_text().count("\n") == 3
     bot = LearnedBot(policy=Policy.load(weights))
