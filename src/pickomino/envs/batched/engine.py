@@ -185,7 +185,7 @@ class BatchedGames:
         """The claim masks the totals of ``rows`` give their current players (R11, R12);
         like the core's ``claims_for``, without looking at worms."""
         total, grill = self.total[rows], self.grill[rows]
-        takes = self._takes[total, grill].astype(np.int64)
+        takes = self._takes[total, grill]
         tops = self.tops[rows] + 1
         others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
         steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
@@ -218,11 +218,13 @@ class BatchedGames:
     def _keep(self, rows: np.ndarray, faces: np.ndarray) -> None:
         count = OUTCOMES[self.roll[rows], faces]
         self.kept[rows, faces] = count
-        self.kept_mask[rows] |= 1 << faces
-        self.dice_left[rows] -= count
+        kept_mask = self.kept_mask[rows] | (1 << faces)
+        dice_left = self.dice_left[rows] - count
+        self.kept_mask[rows] = kept_mask
+        self.dice_left[rows] = dice_left
         self.total[rows] += count * POINTS[faces]
         self.roll[rows] = 0
-        over = (self.dice_left[rows] == 0) | (self.kept_mask[rows] == ALL_FACES)  # R8
+        over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
         self.phase[rows[~over]] = ROLL_OR_STOP
         self._end_turn(rows[over])
 

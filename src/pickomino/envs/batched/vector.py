@@ -152,9 +152,9 @@ class PickominoBatchedEnv(VectorEnv):
             for _ in range(2):
                 phase = games.phase[rows]
                 decision = (phase != ROLL) & (phase != OVER)
-                rows = rows[~(decision & (games.current[rows] == self.seats[rows]))]
-                phase = games.phase[rows]
-                deciding = rows[(phase != ROLL) & (phase != OVER)]  # the bots' decisions
+                bots = decision & (games.current[rows] != self.seats[rows])
+                deciding = rows[bots]
+                rows = rows[bots | ~decision]  # the agent's decisions leave the loop
                 if deciding.size:
                     games.apply_actions(deciding, self._bot_actions(deciding))
         return ended
@@ -178,10 +178,10 @@ class PickominoBatchedEnv(VectorEnv):
 
     def _bot_actions(self, rows: np.ndarray) -> np.ndarray:
         games = self.games
-        opponent = (games.current[rows] - self.seats[rows]) % self.players
         first = self.bots[1]
         if all(bot is first for bot in self.bots[1:]):
             return first(games, rows, self.np_random)  # type: ignore[misc]
+        opponent = (games.current[rows] - self.seats[rows]) % self.players
         actions = np.zeros(rows.size, np.int64)
         for bot in set(self.bots[1:]):
             mine = np.isin(opponent, [i for i, b in enumerate(self.bots) if b is bot])
