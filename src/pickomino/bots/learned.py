@@ -39,9 +39,10 @@ class Policy:
             return cls(layers, int(data["players"]))
 
     def save(self, path: Path | str) -> None:
-        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
+        arrays: dict[str, np.ndarray] = {"players": np.array(self.players)}
+        arrays |= {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
         arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
-        np.savez(path, players=self.players, **arrays)
+        np.savez(path, allow_pickle=False, **arrays)
 
     def logits(self, flat: np.ndarray) -> np.ndarray:
         """The action logits of a batch of flat observations."""
