@@ -72,7 +72,7 @@ def test_worm_rewards_add_up_to_each_final_score_and_games_restart():
     rng = np.random.default_rng(5)
     earned = np.zeros(32)
     finished = 0
-    for _ in range(400):
+    for _ in range(250):
         observations, rewards, terminated, truncated, infos = envs.step(
             random_actions(rng, observations["action_mask"])
         )

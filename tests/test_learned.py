@@ -35,6 +35,7 @@ def test_at_a_table_of_another_size_it_plays_as_simple():
     assert play([learned, simple, make_bot("random")], 2).is_over
 
 
+@pytest.mark.slow  # importing PyTorch and matplotlib takes seconds
 def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path):
     pytest.importorskip("torch")
     spec = importlib.util.spec_from_file_location("train_ppo", SCRIPTS / "train_ppo.py")
