@@ -1,12 +1,17 @@
-"""Environment steps per second: our Gymnasium env (single and vectorised) beside the PyPI
-env `pickomino-env`, in one run. The target is 10x the peer's steps per second.
+"""Environment steps per second, in one run: the PyPI env `pickomino-env` (the peer), our
+single Gymnasium env, our `make_vec` over single games, and the batched engine's vector env
+(`pickomino/PickominoBatched-v1`) at several sizes. The target is 100x the peer at N = 1,024.
 
 Every contender is 2 players: a random agent choosing uniformly among the legal actions
 (by the action mask; the peer's legal actions are worked out as in peer_pickomino_env.py)
 against a built-in heuristic bot (ours: `simple`; the peer's own bot). A step is one agent
 decision; the bot's turns happen inside it, as in the peer.
 
-Run: ``.venv/bin/python benchmarks/env_speed.py [--steps 20000] [--num-envs 64]``
+Rates are agent steps per second of CPU time of this one process (one core: nothing here
+runs threads), so that other work on a shared machine does not tilt the ratios; pass
+``--wall`` for wall-clock time.
+
+Run: ``.venv/bin/python benchmarks/env_speed.py [--steps 20000] [--sizes 64 1024 8192]``
 (needs ``pip install -e '.[rl,bench]'``).
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium as gym
@@ -22,67 +28,80 @@ import numpy as np
 
 import pickomino.envs  # noqa: F401  (registers the environments)
 
+Clock = Callable[[], float]
 
-def ours_single(steps: int, seed: int) -> float:
+
+def ours_single(steps: int, seed: int, clock: Clock) -> float:
     env = gym.make("pickomino/Pickomino-v1", opponents="simple", disable_env_checker=True)
     rng = np.random.default_rng(seed)
     observation, _ = env.reset(seed=seed)
-    start = time.perf_counter()
+    start = clock()
     for _ in range(steps):
         action = rng.choice(np.flatnonzero(observation["action_mask"]))
         observation, _, terminated, _, _ = env.step(action)
         if terminated:
             observation, _ = env.reset()
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
-def ours_vector(steps: int, seed: int, num_envs: int) -> float:
-    envs = gym.make_vec("pickomino/Pickomino-v1", num_envs=num_envs, opponents="simple")
+def ours_vector(env_id: str, steps: int, seed: int, num_envs: int, clock: Clock) -> float:
+    envs = gym.make_vec(env_id, num_envs=num_envs, opponents="simple")
     rng = np.random.default_rng(seed)
     observations, _ = envs.reset(seed=seed)
-    start = time.perf_counter()
-    for _ in range(max(1, steps // num_envs)):
+    calls = max(10, steps // num_envs)
+    start = clock()
+    for _ in range(calls):
         # one uniform legal action per game: argmax of random keys over the legal ids
         keys = rng.random(observations["action_mask"].shape) * observations["action_mask"]
         observations, *_ = envs.step(keys.argmax(axis=1))
-    return max(1, steps // num_envs) * num_envs / (time.perf_counter() - start)
+    return calls * num_envs / (clock() - start)
 
 
-def peer(steps: int, seed: int) -> float | None:
+def peer(steps: int, seed: int, clock: Clock) -> float | None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         from peer_pickomino_env import play_peer_games
-    except ImportError:
-        return None
-    try:
-        start = time.perf_counter()
+
+        start = clock()
         done, decisions = 0, 0
         while decisions < steps:
             _, more = play_peer_games(20, seed + done)
             done, decisions = done + 20, decisions + more
     except ImportError:
         return None
-    return decisions / (time.perf_counter() - start)
+    return decisions / (clock() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=20000)
-    parser.add_argument("--num-envs", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=20000, help="agent steps per contender")
+    parser.add_argument("--num-envs", type=int, default=64, help="games in make_vec today")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 1024, 8192])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
     args = parser.parse_args()
-    theirs = peer(args.steps // 4, args.seed)
-    single = ours_single(args.steps, args.seed)
-    vector = ours_vector(args.steps, args.seed, args.num_envs)
-    print(f"2 players, random masked agent vs a heuristic bot, {args.steps} steps each")
-    rows = [("pickomino Pickomino-v1", single), (f"pickomino make_vec x{args.num_envs}", vector)]
+    clock: Clock = time.perf_counter if args.wall else time.process_time
+    steps = args.steps
+    theirs = peer(steps // 4, args.seed, clock)
+    rows = [
+        ("pickomino Pickomino-v1", ours_single(steps, args.seed, clock)),
+        (
+            f"pickomino make_vec x{args.num_envs}",
+            ours_vector("pickomino/Pickomino-v1", steps, args.seed, args.num_envs, clock),
+        ),
+    ]
+    for size in args.sizes:
+        rate = ours_vector("pickomino/PickominoBatched-v1", 20 * steps, args.seed, size, clock)
+        rows.append((f"PickominoBatched-v1 N={size:,}", rate))
+    kind = "wall-clock" if args.wall else "CPU"
+    print(f"2 players, random masked agent vs a heuristic bot; agent steps per {kind} second")
     if theirs is None:
         print("pickomino-env not installed: pip install -e '.[bench]'")
     else:
         rows.insert(0, ("pickomino-env (peer)", theirs))
     for label, rate in rows:
-        ratio = f"  {rate / theirs:5.1f}x peer" if theirs else ""
-        print(f"{label:<28} {rate:10.0f} steps/s{ratio}")
+        ratio = f"  {rate / theirs:7.1f}x peer" if theirs else ""
+        print(f"{label:<30} {rate:12,.0f} steps/s{ratio}")
 
 
 if __name__ == "__main__":

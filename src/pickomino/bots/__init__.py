@@ -6,9 +6,11 @@ given the (fully public) state, which action?
 'simple'
 """
 
-from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot
+# bots are listed in the order they register: the learned bot last
+from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot  # noqa: I001
 from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
 from pickomino.bots.strategist import StrategistBot
+from pickomino.bots.learned import LearnedBot
 
 __all__ = [
     "BOTS",
@@ -16,6 +18,7 @@ __all__ = [
     "Bot",
     "bot_names",
     "ExpectedBot",
+    "LearnedBot",
     "RandomBot",
     "SimpleBot",
     "StrategistBot",

@@ -1,7 +1,9 @@
 """Environments for learning code (optional extra ``pickomino[rl]``).
 
 Importing this package registers ``pickomino/Pickomino-v1`` with Gymnasium, with a
-vectorised version for ``gymnasium.make_vec``; the PettingZoo AEC environment is
+vectorised version for ``gymnasium.make_vec`` (any bot, one game object per env), and
+``pickomino/PickominoBatched-v1``, the batched arrays engine for ``make_vec`` only (fast
+bots, thousands of games per step); the PettingZoo AEC environment is
 :func:`pickomino.envs.aec.env`.
 """
 
@@ -14,6 +16,10 @@ gymnasium.register(
     id="pickomino/Pickomino-v1",
     entry_point="pickomino.envs.gym_env:PickominoEnv",
     vector_entry_point="pickomino.envs.vector:PickominoVectorEnv",
+)
+gymnasium.register(
+    id="pickomino/PickominoBatched-v1",
+    vector_entry_point="pickomino.envs.batched.vector:PickominoBatchedEnv",
 )
 
 __all__ = ["PickominoEnv", "PickominoVectorEnv"]

@@ -1,0 +1,73 @@
+"""The fast bots over a whole batch: the same choices as :mod:`pickomino.bots.basic` makes
+one game at a time (``tests/test_batched.py`` checks them decision by decision).
+
+A batched bot is a function ``(games, rows, rng) -> action ids`` for the rows whose current
+player it seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pickomino.core.actions import KEEP_BASE, ROLL_ID, STOP_ID, TAKE_BASE
+from pickomino.core.rules import WORM
+from pickomino.envs.batched.engine import (
+    CLAIM,
+    OUTCOMES,
+    POINTS,
+    ROLL_OR_STOP,
+    WORMS,
+    BatchedGames,
+)
+
+BatchedBot = Callable[[BatchedGames, np.ndarray, np.random.Generator], np.ndarray]
+
+#: What a claim (action ``8 + i``) is worth to the simple bot: its worms, twice for a steal.
+_CLAIM_VALUE = np.concatenate([WORMS, 2 * WORMS])
+_CLAIM_BITS = np.arange(len(_CLAIM_VALUE))
+_FACES = np.arange(6)
+
+
+def random_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Uniform over the legal actions (as :class:`~pickomino.bots.basic.RandomBot`)."""
+    mask = games.action_mask(rows)
+    return np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+
+
+def _simple_keeps() -> np.ndarray:
+    """``[roll outcome, kept faces mask]`` → the simple bot's keep: worms once two faces are
+    kept, else the best count x points, a tie going to the higher face (a worm highest)."""
+    kept = (np.arange(64)[:, None] >> _FACES) & 1  # [kept mask, face]
+    worms_now = (_FACES == WORM) & (kept[:, WORM] == 0)[:, None] & (kept.sum(axis=1) >= 2)[:, None]
+    counts = OUTCOMES[:, None, :]
+    score = worms_now * 1000 + counts * POINTS * 10 + _FACES
+    legal = (counts > 0) & (kept == 0)
+    return np.where(legal, score, -1).argmax(axis=2) + KEEP_BASE
+
+
+SIMPLE_KEEPS = _simple_keeps()
+
+
+def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The rule-of-thumb heuristic of :class:`~pickomino.bots.basic.SimpleBot`: the keep
+    above, stop as soon as a tile can be claimed, claim the tile worth the most worms to us
+    (a steal twice, as it costs the victim too; the first in id order on a tie)."""
+    del rng  # deterministic
+    phase = games.phase[rows]
+    actions = SIMPLE_KEEPS[games.roll[rows], games.kept_mask[rows]]
+    deciding = np.flatnonzero(phase == ROLL_OR_STOP)
+    if deciding.size:
+        some = rows[deciding]
+        can_claim = (games.kept[some, WORM] > 0) & (games.claims_for(some) != 0)
+        actions[deciding] = np.where(can_claim, STOP_ID, ROLL_ID)
+    claiming = np.flatnonzero(phase == CLAIM)
+    if claiming.size:
+        claims = games.claims[rows[claiming], None] >> _CLAIM_BITS & 1
+        value = np.where(claims == 1, _CLAIM_VALUE, -1)
+        actions[claiming] = value.argmax(axis=1) + TAKE_BASE
+    return actions
+
+
+BATCHED_BOTS: dict[str, BatchedBot] = {"random": random_bot, "simple": simple_bot}

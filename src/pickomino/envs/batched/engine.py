@@ -1,0 +1,309 @@
+"""The rules of the core engine over arrays: ``N`` games with the same rules and player count,
+each row one game, stepped together with a handful of NumPy operations per transition.
+
+It is a second implementation of the core's transitions (``core/state.py``), kept for speed
+only: ``tests/test_batched.py`` plays it in lock-step with the core on the same dice and the
+same decisions and compares every game's whole state after every step. Like the core it never
+rolls by itself: :meth:`BatchedGames.apply_rolls` takes the outcomes (see :func:`sample_rolls`).
+Where the core walks objects, this engine looks answers up in tables built once: the claims of
+every total on every grill, the faces every roll shows, and (in ``bots.py``) the simple bot's
+keep for every roll and kept faces.
+
+Tiles are bit indices 0..15 (tile 21+i); the grill and the face-down tiles are 16-bit masks;
+the claims of a total are a 32-bit mask whose bit ``i`` is action id ``8 + i`` (takes, then
+steals), so that the action mask is a table lookup.
+
+>>> import numpy as np
+>>> from pickomino.core import Rules
+>>> games = BatchedGames(3, players=2, rules=Rules())
+>>> games.apply_rolls(np.arange(3), np.array([outcome_index([1, 1, 2, 0, 1, 3])] * 3))
+>>> games.apply_actions(np.arange(3), np.array([5, 5, 2]))
+>>> games.total.tolist(), games.phase.tolist()
+([15, 15, 6], [2, 2, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+
+from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
+from pickomino.core.dice import roll_outcomes
+from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
+from pickomino.core.state import Phase
+from pickomino.observation import MASK_BITS
+
+NUM_TILES = len(TILES)
+#: Phase codes, in the order of :class:`~pickomino.core.state.Phase`.
+PHASES = tuple(Phase)
+ROLL, KEEP, ROLL_OR_STOP, CLAIM, OVER = range(len(PHASES))
+ALL_FACES = (1 << 6) - 1
+NO_TILE = -1
+ALL_TILES = (1 << NUM_TILES) - 1
+
+_MASKS = np.arange(1 << NUM_TILES)
+#: Index of the highest set bit of every 16-bit mask (−1 for 0).
+HIGHEST = np.where(_MASKS > 0, np.floor(np.log2(np.maximum(_MASKS, 1))), NO_TILE).astype(np.int64)
+POPCOUNT = MASK_BITS.sum(axis=1, dtype=np.int64)
+WORMS = np.array([worms_on(tile) for tile in TILES], np.int64)
+POINTS = np.array(FACE_POINTS, np.int64)
+FACE_BITS = 1 << np.arange(6)
+#: The bit of each top tile, indexed by tile index + 1 (an empty stack has none).
+TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
+_ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
+
+#: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
+#: a game's roll is an index into it, 0 being the empty roll (no dice to keep from).
+OUTCOMES = np.array([counts for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)])
+_OUTCOME_INDEX = {tuple(counts): index for index, counts in enumerate(OUTCOMES.tolist())}
+#: The faces each outcome shows, as a mask.
+SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
+#: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
+_SAMPLING_KEYS = np.concatenate(
+    [
+        n + np.minimum(np.cumsum([float(p) for _, p in roll_outcomes(n)]), 1.0)
+        for n in range(NUM_DICE + 1)
+    ]
+)
+_SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
+    1, NUM_DICE + 2
+)  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
+_MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
+
+
+def outcome_index(counts: Sequence[int]) -> int:
+    """The index in :data:`OUTCOMES` of a roll given as six counts."""
+    return _OUTCOME_INDEX[tuple(counts)]
+
+
+def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
+    """One roll of ``dice[i]`` fair dice per row, as indices into :data:`OUTCOMES`."""
+    return np.searchsorted(_SAMPLING_KEYS, dice + rng.random(len(dice)), side="right")
+
+
+@cache
+def grill_takes(any_lower: bool) -> np.ndarray:
+    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask;
+    built once per option (5 MiB)."""
+    table = np.zeros((_MAX_TOTAL + 1, 1 << NUM_TILES), np.int64)
+    for total in range(TILES[0], _MAX_TOTAL + 1):
+        index = total - TILES[0]
+        lower = _MASKS & ((1 << min(index, NUM_TILES)) - 1)
+        if not any_lower:  # R11c: the nearest lower tile
+            highest = HIGHEST[lower]
+            lower = np.where(highest >= 0, 1 << np.maximum(highest, 0), 0)
+        if index < NUM_TILES:
+            exact = 1 << index
+            lower = np.where(_MASKS & exact, exact, lower)
+        table[total] = lower
+    return table.astype(np.uint16)
+
+
+#: ``[total]`` → the bit of the tile equal to the total (0 when no tile has that number).
+EXACT = np.array(
+    [1 << (t - TILES[0]) if TILES[0] <= t <= TILES[-1] else 0 for t in range(_MAX_TOTAL + 1)]
+)
+
+
+class BatchedGames:
+    """``size`` games of ``players`` under ``rules``, all starting with seat 0 (rows can be
+    restarted one by one with :meth:`reset`). Public arrays, one row per game:
+
+    ``grill``, ``face_down`` (tile masks), ``stacks`` (``[row, seat, depth]`` tile indices)
+    with ``heights``, ``tops`` (−1: empty), ``worms``, ``current``, ``phase`` (codes of
+    :data:`PHASES`), ``kept`` (counts per face), ``roll`` (an index into :data:`OUTCOMES`;
+    0 unless keeping), ``kept_mask``, ``dice_left``,
+    ``total``, ``claims`` (the claim mask while choosing a tile) and ``turn``.
+
+    Methods take the rows to act on and assume the step is legal for each (callers check
+    with :meth:`action_mask`); like the core they never roll dice themselves.
+    """
+
+    def __init__(self, size: int, players: int, rules: Rules) -> None:
+        self.size, self.players, self.rules = size, players, rules
+        self._takes = grill_takes(rules.lower_tile == "any")
+        self.grill = np.zeros(size, np.int64)
+        self.face_down = np.zeros(size, np.int64)
+        self.stacks = np.zeros((size, players, NUM_TILES), np.int64)
+        self.heights = np.zeros((size, players), np.int64)
+        self.tops = np.zeros((size, players), np.int64)
+        self.worms = np.zeros((size, players), np.int64)
+        self.current = np.zeros(size, np.int64)
+        self.turn = np.zeros(size, np.int64)
+        self.phase = np.zeros(size, np.int64)
+        self.kept = np.zeros((size, 6), np.int64)
+        self.roll = np.zeros(size, np.int64)
+        self.kept_mask = np.zeros(size, np.int64)
+        self.dice_left = np.zeros(size, np.int64)
+        self.total = np.zeros(size, np.int64)
+        self.claims = np.zeros(size, np.int64)
+        self.reset(np.arange(size))
+
+    def reset(self, rows: np.ndarray, start: np.ndarray | int = 0) -> None:
+        """Start new games in ``rows`` (R4), with seat ``start`` to play first."""
+        self.grill[rows] = (1 << NUM_TILES) - 1
+        self.face_down[rows] = 0
+        self.heights[rows] = 0
+        self.tops[rows] = NO_TILE
+        self.worms[rows] = 0
+        self.current[rows] = start
+        self.turn[rows] = 1
+        self._start_turn(rows)
+
+    def _start_turn(self, rows: np.ndarray) -> None:
+        self.phase[rows] = ROLL
+        self.kept[rows] = 0
+        self.roll[rows] = 0
+        self.kept_mask[rows] = 0
+        self.dice_left[rows] = NUM_DICE  # R5
+        self.total[rows] = 0
+        self.claims[rows] = 0
+
+    # ----------------------------------------------------------------- views
+    def legal_bits(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The legal action ids of ``rows`` as bit masks (bit ``i``: action ``i``)."""
+        phase = self.phase[rows]
+        keeps = SHOWN[self.roll[rows]] & ~self.kept_mask[rows]  # the roll is empty unless keeping
+        return (
+            keeps
+            | ((phase == ROLL_OR_STOP) * _ROLL_OR_STOP_BITS)
+            | (self.claims[rows] << TAKE_BASE)
+        )
+
+    def action_mask(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """One row of 40 flags per game: the legal action ids (none at a roll or the end)."""
+        bits = self.legal_bits(rows).astype("<u8")[:, None].view(np.uint8)
+        return np.unpackbits(bits, axis=1, count=NUM_ACTIONS, bitorder="little").view(bool)
+
+    def roll_counts(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The rolls to keep from, as counts per face (zeros unless keeping)."""
+        return OUTCOMES[self.roll[rows]]
+
+    def claims_for(self, rows: np.ndarray) -> np.ndarray:
+        """The claim masks the totals of ``rows`` give their current players (R11, R12);
+        like the core's ``claims_for``, without looking at worms."""
+        total, grill = self.total[rows], self.grill[rows]
+        takes = self._takes[total, grill]
+        tops = self.tops[rows] + 1
+        others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+        steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
+        if self.rules.exact_match_mandatory:  # R12 option
+            takes = np.where(steal, 0, takes)
+        return takes | (steal << NUM_TILES)
+
+    # ------------------------------------------------------------ transitions
+    def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
+        """The outcomes (indices into :data:`OUTCOMES`) of the pending rolls of ``rows``
+        (R5); a roll without a new face is a bust (R7)."""
+        new = (SHOWN[outcomes] & ~self.kept_mask[rows]) != 0
+        self.roll[rows[new]] = outcomes[new]
+        self.phase[rows[new]] = KEEP
+        self._bust(rows[~new])
+
+    def apply_actions(self, rows: np.ndarray, actions: np.ndarray) -> None:
+        """Legal decisions for the current players of ``rows``, by action id."""
+        keep = actions < ROLL_ID
+        if keep.any():
+            self._keep(rows[keep], actions[keep])
+        if not keep.all():
+            self.phase[rows[actions == ROLL_ID]] = ROLL
+            self._end_turn(rows[actions == STOP_ID])
+            claim = actions >= TAKE_BASE
+            if claim.any():
+                claimed = actions[claim] - TAKE_BASE
+                self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES)
+
+    def _keep(self, rows: np.ndarray, faces: np.ndarray) -> None:
+        count = OUTCOMES[self.roll[rows], faces]
+        self.kept[rows, faces] = count
+        kept_mask = self.kept_mask[rows] | (1 << faces)
+        dice_left = self.dice_left[rows] - count
+        self.kept_mask[rows] = kept_mask
+        self.dice_left[rows] = dice_left
+        self.total[rows] += count * POINTS[faces]
+        self.roll[rows] = 0
+        over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
+        self.phase[rows[~over]] = ROLL_OR_STOP
+        self._end_turn(rows[over])
+
+    def _end_turn(self, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
+        claims = self.claims_for(rows)
+        count = POPCOUNT[claims & 0xFFFF] + (claims >> NUM_TILES != 0)
+        count[self.kept[rows, WORM] == 0] = 0  # R10: no worm, no claim
+        self._bust(rows[count == 0])  # R13
+        choose = count > 1
+        self.phase[rows[choose]] = CLAIM
+        self.claims[rows[choose]] = claims[choose]
+        one, claims = rows[count == 1], claims[count == 1]  # R12: the one claim is taken
+        takes = claims & 0xFFFF
+        steal = takes == 0
+        self._claim(one, np.where(steal, HIGHEST[claims >> NUM_TILES], HIGHEST[takes]), steal)
+
+    def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> None:
+        if not rows.size:
+            return
+        taken = rows[~steal]
+        self.grill[taken] &= ~(1 << tiles[~steal])
+        thief, stolen = rows[steal], tiles[steal]
+        if thief.size:
+            tops = self.tops[thief]
+            others = np.arange(self.players) != self.current[thief, None]
+            self._pop(thief, ((tops == stolen[:, None]) & others).argmax(axis=1))
+        self._push(rows, self.current[rows], tiles)  # R14
+        self._next_turn(rows)
+
+    def _bust(self, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
+        seats = self.current[rows]
+        holds = self.heights[rows, seats] > 0
+        losers = rows[holds]
+        if losers.size:  # R15, then R16
+            returned = self._pop(losers, seats[holds])
+            self.grill[losers] |= 1 << returned
+            highest = HIGHEST[self.grill[losers]]
+            turn = (highest != returned) | self.rules.flip_returned_highest
+            losers, highest = losers[turn], highest[turn]
+            self.grill[losers] &= ~(1 << highest)
+            self.face_down[losers] |= 1 << highest
+        self._next_turn(rows)
+
+    def _pop(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        tiles = self.tops[rows, seats]
+        height = self.heights[rows, seats] - 1
+        self.heights[rows, seats] = height
+        below = self.stacks[rows, seats, np.maximum(height - 1, 0)]
+        self.tops[rows, seats] = np.where(height > 0, below, NO_TILE)
+        self.worms[rows, seats] -= WORMS[tiles]
+        return tiles
+
+    def _push(self, rows: np.ndarray, seats: np.ndarray, tiles: np.ndarray) -> None:
+        self.stacks[rows, seats, self.heights[rows, seats]] = tiles
+        self.heights[rows, seats] += 1
+        self.tops[rows, seats] = tiles
+        self.worms[rows, seats] += WORMS[tiles]
+
+    def _next_turn(self, rows: np.ndarray) -> None:
+        over = self.grill[rows] == 0  # R18
+        if over.any():
+            ended = rows[over]
+            self.phase[ended] = OVER
+            self.roll[ended] = 0
+            self.claims[ended] = 0
+            rows = rows[~over]
+        self.current[rows] = (self.current[rows] + 1) % self.players  # R17
+        self.turn[rows] += 1
+        self._start_turn(rows)
+
+    # ---------------------------------------------------------------- scoring
+    def winners(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Flags ``[row, seat]``: most worms, then the highest tile (R19, R20)."""
+        highest = np.where(
+            np.arange(NUM_TILES) < self.heights[rows][:, :, None], self.stacks[rows], NO_TILE
+        ).max(axis=2)
+        key = self.worms[rows] * 64 + highest + 1
+        return key == key.max(axis=1, keepdims=True)

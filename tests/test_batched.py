@@ -1,0 +1,150 @@
+"""The batched engine against the core engine, in lock-step: the same dice, the same
+decisions, and every game's whole state compared after every step, on every preset and
+player count; the batched bots against the core's bots decision by decision."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pickomino.bots import make_bot
+from pickomino.core import PRESETS, GameState, Rules
+from pickomino.envs.batched.bots import BATCHED_BOTS
+from pickomino.envs.batched.engine import (
+    KEEP,
+    OUTCOMES,
+    OVER,
+    PHASES,
+    ROLL,
+    WORMS,
+    BatchedGames,
+    outcome_index,
+    sample_rolls,
+)
+
+PLAYERS = range(2, 8)
+
+
+def core_view(state: GameState) -> tuple:
+    return (
+        state.grill_mask,
+        state.face_down_mask,
+        [[tile - 21 for tile in stack] for stack in state.stacks],
+        state.current,
+        PHASES.index(state.phase),
+        state.kept,
+        list(state.roll),
+        state.dice_left,
+        state.total,
+        state.turn,
+        sum(1 << action for action in state.legal_action_ids()),
+    )
+
+
+def batched_views(games: BatchedGames, rows: np.ndarray) -> list[tuple]:
+    """What :func:`core_view` says of a core state, for each of ``rows``; checks on the way
+    that the worm counts kept along agree with the stacks."""
+    heights = games.heights[rows]
+    in_stack = np.arange(16) < heights[:, :, None]
+    stacks = games.stacks[rows]
+    assert (games.worms[rows] == np.where(in_stack, WORMS[stacks], 0).sum(axis=2)).all()
+    columns = (
+        games.grill[rows].tolist(),
+        games.face_down[rows].tolist(),
+        [
+            [stack[:height] for stack, height in zip(seats, tops, strict=True)]
+            for seats, tops in zip(stacks.tolist(), heights.tolist(), strict=True)
+        ],
+        games.current[rows].tolist(),
+        games.phase[rows].tolist(),
+        games.kept[rows].tolist(),
+        games.roll_counts(rows).tolist(),
+        games.dice_left[rows].tolist(),
+        games.total[rows].tolist(),
+        games.turn[rows].tolist(),
+        games.legal_bits(rows).tolist(),
+    )
+    return list(zip(*columns, strict=True))
+
+
+def play_in_lockstep(
+    players: int, rules: Rules, size: int, seed: int, explore: float = 0.2
+) -> tuple[int, int]:
+    """Play ``size`` games on both engines until all end; every decision is the simple bot's
+    (checked equal on both sides) or, with probability ``explore``, a uniform legal action.
+    Returns (games finished, steps compared)."""
+    rng = np.random.default_rng(seed)
+    games = BatchedGames(size, players, rules)
+    states = [GameState(players, rules) for _ in range(size)]
+    simple = make_bot("simple")
+    steps = 0
+    for _ in range(100_000):
+        phase = games.phase
+        rolling = np.flatnonzero(phase == ROLL)
+        deciding = np.flatnonzero((phase != ROLL) & (phase != OVER))
+        if not rolling.size and not deciding.size:
+            break
+        rolls = sample_rolls(rng, games.dice_left[rolling])
+        games.apply_rolls(rolling, rolls)
+        for row, counts in zip(rolling.tolist(), OUTCOMES[rolls].tolist(), strict=True):
+            states[row].apply_roll(tuple(counts))
+        mask = games.action_mask(deciding)
+        chosen = BATCHED_BOTS["simple"](games, deciding, rng)
+        wild = BATCHED_BOTS["random"](games, deciding, rng)
+        for row, action in zip(deciding.tolist(), chosen.tolist(), strict=True):
+            assert simple.choose(states[row]).id == action, (row, states[row].to_dict())
+        actions = np.where(rng.random(deciding.size) < explore, wild, chosen)
+        assert mask[np.arange(deciding.size), actions].all()
+        games.apply_actions(deciding, actions)
+        for row, action in zip(deciding.tolist(), actions.tolist(), strict=True):
+            states[row].apply(action)
+        moved = np.concatenate([rolling, deciding])
+        for row, view in zip(moved.tolist(), batched_views(games, moved), strict=True):
+            assert view == core_view(states[row]), (row, states[row].to_dict())
+        steps += rolling.size + deciding.size
+    assert all(state.is_over for state in states)
+    winners = games.winners()
+    for row, state in enumerate(states):
+        assert np.flatnonzero(winners[row]).tolist() == state.winners()
+    return size, steps
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_batched_engine_plays_in_lockstep_with_the_core(preset, players):
+    finished, steps = play_in_lockstep(players, Rules.preset(preset), 10, seed=players)
+    assert finished == 10 and steps > 10 * 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_batched_engine_agrees_with_the_core_over_ten_thousand_games(preset):
+    finished = 0
+    for players in PLAYERS:
+        for part in range(3):
+            finished += play_in_lockstep(players, Rules.preset(preset), 560, seed=part)[0]
+    assert finished >= 10_000
+
+
+def test_rolls_are_fair_counts_of_the_dice_left():
+    rng = np.random.default_rng(0)
+    dice = rng.integers(0, 9, 20_000)
+    rolls = OUTCOMES[sample_rolls(rng, dice)]
+    assert (rolls.sum(axis=1) == dice).all()
+    share = rolls[dice == 8].sum(axis=0) / (8 * (dice == 8).sum())
+    assert np.allclose(share, 1 / 6, atol=0.01)
+
+
+def test_a_roll_without_a_new_face_busts_and_turns_the_highest_tile():
+    games = BatchedGames(1, 2, Rules())
+    rows = np.arange(1)
+    games.apply_rolls(rows, np.array([outcome_index([0, 0, 0, 0, 4, 4])]))
+    games.apply_actions(rows, np.array([5]))  # keep the worms: 20
+    games.apply_actions(rows, np.array([6]))  # roll
+    games.apply_rolls(
+        rows, np.array([outcome_index([0, 0, 0, 0, 0, 4])])
+    )  # only worms: a bust (R7)
+    assert games.phase[0] == ROLL and games.current[0] == 1
+    assert games.face_down[0] == 0  # no tile to return, nothing turned (R15, R16)
+    games.apply_rolls(rows, np.array([outcome_index([0, 0, 0, 0, 3, 5])]))
+    assert games.phase[0] == KEEP

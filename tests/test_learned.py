@@ -1,0 +1,53 @@
+"""The learned bot (a NumPy policy from ``scripts/train_ppo.py``) and a tiny training run."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from pickomino.bots import make_bot
+from pickomino.bots.learned import LearnedBot, Policy
+from pickomino.core import GameState
+from pickomino.table import SeededDice, advance
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def play(bots, seed: int) -> GameState:
+    state = GameState(len(bots))
+    advance(state, bots, SeededDice(seed))
+    return state
+
+
+def test_the_shipped_policy_plays_whole_games_legally():
+    for seed in range(3):
+        assert play([make_bot("learned"), make_bot("simple")], seed).is_over
+
+
+def test_at_a_table_of_another_size_it_plays_as_simple():
+    learned, simple = make_bot("learned"), make_bot("simple")
+    state = GameState(3)
+    state.apply_roll("1233WWW5")
+    assert learned.choose(state) == simple.choose(state)
+    assert play([learned, simple, make_bot("random")], 2).is_over
+
+
+@pytest.mark.slow  # importing PyTorch and matplotlib takes seconds
+def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path):
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("train_ppo", SCRIPTS / "train_ppo.py")
+    train_ppo = importlib.util.module_from_spec(spec)
+    sys.modules["train_ppo"] = train_ppo
+    spec.loader.exec_module(train_ppo)
+    weights, curve = tmp_path / "w.npz", tmp_path / "curve.png"
+    train_ppo.main(
+        ["--updates", "2", "--num-envs", "16", "--rollout", "8", "--minibatches", "2",
+         "--hidden", "16", "--imitate", "64", "--imitate-epochs", "1",
+         "--out", str(weights), "--curve", str(curve)]
+    )  # fmt: skip
+    assert curve.exists() and curve.with_suffix(".csv").read_text().count("\n") == 3
+    bot = LearnedBot(policy=Policy.load(weights))
+    assert play([bot, make_bot("random")], 1).is_over
