@@ -39,10 +39,8 @@ games: :mod:`pickomino.web.cluster`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -111,8 +109,9 @@ from pickomino.web.protocol import (
 from pickomino.web.rematch import RematchStore
 from pickomino.web.rematch_api import rematch_router
 from pickomino.web.room import Room, new_game_id
+from pickomino.web.rooms import Rooms
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
-from pickomino.web.store import UNFINISHED, Store, shown_id
+from pickomino.web.store import Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
 
@@ -173,92 +172,6 @@ class NewGame(GameSetup):
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Name
-
-
-class Rooms:
-    """The games the server has in memory, loaded from the store on first use."""
-
-    def __init__(self, store: Store, bot_delay: float, away_after: float = AWAY_AFTER) -> None:
-        self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
-        self.rooms: dict[str, Room] = {}
-        #: Called when a game ends (its results are recorded).
-        self.on_finish: Callable[[Room], None] = lambda room: None
-        #: With several processes (:mod:`.cluster`): leases a game to this process, whether
-        #: it could; ``None``: this process drives every game's bots.
-        self.take: Callable[[str], Awaitable[bool]] | None = None
-
-    def get(self, game_id: str, keep: bool = True) -> Room | None:
-        """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
-        need not keep a finished game in memory."""
-        room = self.rooms.get(game_id)
-        if room is not None and room.behind:  # changed by another process meanwhile
-            room.catch_up()
-        if room is None:
-            stored = self.store.load(game_id)
-            if stored is None:
-                return None
-            try:
-                room = Room(stored, self.store, self.bot_delay, self.away_after)
-            except RecordError:
-                log.exception("game %s cannot be replayed from its stored moves", game_id)
-                raise
-            self._hook(room)
-            room.settle_status()
-            if keep or not room.ended:
-                self.rooms[game_id] = room
-        return room
-
-    def add(self, room: Room) -> None:
-        self._hook(room)
-        self.rooms[room.id] = room
-
-    def _hook(self, room: Room) -> None:
-        room.on_idle, room.on_finish = self.release, self.on_finish
-        room.drives_bots = self.take is None
-
-    async def start_bots(self, room: Room) -> None:
-        """A new game's bots play (with several processes: here, once leased here)."""
-        if self.take is None:
-            room.wake_bots()
-        else:  # unless another process's sweep took it first: then that one drives it
-            await self.take(room.id)
-
-    def release(self, room: Room) -> None:
-        """Forget an ended game nobody watches (it is stored; loaded again on demand), so
-        a long-running server does not keep every game it ever served in memory."""
-        if room.ended and not room.connections:
-            self.rooms.pop(room.id, None)
-
-    def abandon_idle(self, idle: float) -> list[str]:
-        """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
-        that nobody is connected to, and forget them: they are no longer replayed at every
-        start nor kept in memory, and refuse moves and joins; their record and replay stay."""
-        idle_ids = [
-            game_id
-            for game_id in self.store.game_ids(UNFINISHED, idle_since=time.time() - idle)
-            if game_id not in self.rooms or not self.rooms[game_id].connections
-        ]
-        self.store.abandon(idle_ids)
-        for game_id in idle_ids:
-            room = self.rooms.pop(game_id, None)
-            if room is not None:
-                room.status = "abandoned"  # its bot task, if any, stops at its next step
-        if idle_ids:
-            log.info("abandoned %d idle game(s)", len(idle_ids))
-        return idle_ids
-
-    def resume_all(self) -> None:
-        """After a start (or a crash): load every unfinished game (settled: one that ended
-        just before is recorded) and let its bots play (with several processes: under
-        their lease, :mod:`.cluster`)."""
-        for game_id in self.store.game_ids(UNFINISHED):
-            with contextlib.suppress(RecordError):  # logged; the other games go on
-                room = self.get(game_id)
-                if room is not None:
-                    room.wake_bots()
-
-    async def stop(self) -> None:
-        await asyncio.gather(*(room.stop() for room in self.rooms.values()))
 
 
 def create_app(

@@ -15,16 +15,13 @@ With SQLite none of this runs: one process owns its file.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from pickomino.web.lease import Leases
 from pickomino.web.notify import Listener
+from pickomino.web.rooms import Rooms
 from pickomino.web.store import NOT_A_MOVE
-
-if TYPE_CHECKING:
-    from pickomino.web.app import Rooms
 
 log = logging.getLogger("pickomino.web")
 
