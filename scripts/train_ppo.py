@@ -137,7 +137,8 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
     x, mask = observe(observations)
     before = lead(observations["worms"])
     done = torch.zeros(n)
-    curve: list[tuple[int, float, float, int]] = []
+    curve: list[tuple[int, float, float, int, float]] = []
+    judge = PickominoBatchedEnv(args.eval_games, args.players, args.opponents, args.rules)
     start, steps = time.perf_counter(), 0
     while time.perf_counter() - start < args.minutes * 60 and len(curve) < args.updates:
         shares: list[float] = []
@@ -197,10 +198,32 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
                 optimizer.step()
         elapsed = time.perf_counter() - start
         share = float(np.mean(shares)) if shares else float("nan")
-        curve.append((steps, elapsed, share, len(shares)))
-        print(f"{steps:>11,} steps {elapsed:7.0f} s  win share {share:6.1%} ({len(shares)} games)")
+        greedy = float("nan")
+        if args.eval_every and len(curve) % args.eval_every == 0:
+            greedy = greedy_share(agent, judge, args.seed)
+        curve.append((steps, elapsed, share, len(shares), greedy))
+        print(
+            f"{steps:>11,} steps {elapsed:7.0f} s  win share {share:6.1%} ({len(shares)} games)"
+            + (f", greedy {greedy:6.1%}" if greedy == greedy else "")
+        )
     agent.export(args.players).save(args.out)
     return curve
+
+
+def greedy_share(agent: Agent, envs: PickominoBatchedEnv, seed: int) -> float:
+    """The greedy policy's win share in one game per environment, the same deals each time
+    (a random seat each), so that successive values differ by the policy, not the dice."""
+    observations, _ = envs.reset(seed=seed)
+    shares = np.full(envs.num_envs, np.nan)
+    while np.isnan(shares).any():
+        x, mask = observe(observations)
+        with torch.no_grad():
+            action = agent.policy(x, mask).probs.argmax(axis=1)
+        observations, _, terminated, _, infos = envs.step(action.numpy())
+        first = terminated & np.isnan(shares)
+        if first.any():
+            shares[first] = infos["win_share"][first]
+    return float(shares.mean())
 
 
 def lead_reward(
@@ -242,7 +265,9 @@ def evaluate(games: int, seed: int, jobs: int) -> dict[str, dict[str, object]]:
     return results
 
 
-def save_curve(curve: list[tuple[int, float, float, int]], path: Path, opponents: str) -> None:
+def save_curve(
+    curve: list[tuple[int, float, float, int, float]], path: Path, opponents: str
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -250,18 +275,22 @@ def save_curve(curve: list[tuple[int, float, float, int]], path: Path, opponents
 
     with path.with_suffix(".csv").open("w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(["steps", "seconds", "win_share", "games"])
+        writer.writerow(["steps", "seconds", "win_share", "games", "greedy_win_share"])
         writer.writerows(curve)
     steps = np.array([row[0] for row in curve])
     share = np.array([row[2] for row in curve])
     window = max(1, len(share) // 40)
     smooth = np.convolve(share, np.ones(window) / window, mode="valid")
     figure, axes = plt.subplots(figsize=(7, 4))
-    axes.plot(steps, share, alpha=0.3, label="per update")
-    axes.plot(steps[window - 1 :], smooth, label=f"mean of {window} updates")
+    axes.plot(steps, share, alpha=0.3, label="sampling policy, per update")
+    axes.plot(steps[window - 1 :], smooth, label=f"sampling policy, mean of {window} updates")
+    greedy = np.array([row[4] for row in curve])
+    judged = ~np.isnan(greedy)
+    if judged.any():
+        axes.plot(steps[judged], greedy[judged], "o-", markersize=3, label="greedy policy")
     axes.axhline(0.5, color="grey", linestyle=":", linewidth=1)
     axes.set_xlabel("agent steps")
-    axes.set_ylabel(f"win share against {opponents} (sampling policy)")
+    axes.set_ylabel(f"win share against {opponents}")
     axes.set_ylim(0, 1)
     axes.legend()
     figure.tight_layout()
@@ -312,6 +341,10 @@ def main(argv: list[str] | None = None) -> None:
         " at its default) and write the results beside the curve",
     )
     parser.add_argument("--jobs", type=int, default=2, help="processes for --evaluate")
+    parser.add_argument(
+        "--eval-every", type=int, default=20, help="updates between greedy checks (0: none)"
+    )
+    parser.add_argument("--eval-games", type=int, default=2048, help="games per greedy check")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--curve", type=Path, default=Path("docs/learning_curve.png"))
     args = parser.parse_args(argv)

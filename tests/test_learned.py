@@ -52,9 +52,13 @@ def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path, train_ppo):
     train_ppo.main(
         ["--updates", "3", "--num-envs", "16", "--rollout", "8", "--minibatches", "2",
          "--hidden", "16", "--imitate", "64", "--imitate-epochs", "1", "--critic-warmup", "1",
+         "--eval-every", "2", "--eval-games", "4",
          "--out", str(weights), "--curve", str(curve)]
     )  # fmt: skip
-    assert curve.exists() and curve.with_suffix(".csv").read_text().count("\n") == 4
+    rows = curve.with_suffix(".csv").read_text().splitlines()
+    assert curve.exists() and len(rows) == 4
+    greedy = [row.split(",")[-1] for row in rows[1:]]
+    assert greedy[1] == "nan" and 0 <= float(greedy[0]) <= 1 and 0 <= float(greedy[2]) <= 1
     bot = LearnedBot(policy=Policy.load(weights))
     assert play([bot, make_bot("random")], 1).is_over
 
