@@ -25,8 +25,6 @@ from pettingzoo.utils import wrappers
 
 from pickomino.core import GameState, Rules
 from pickomino.envs.agents_table import AgentsTable, Observation
-from pickomino.i18n import Words
-from pickomino.i18n.text import render_state
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -91,7 +89,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return render_state(self.table.state, self.possible_agents, Words())
+            return self.table.render()
         return None
 
     def close(self) -> None:

@@ -18,6 +18,8 @@ from gymnasium import spaces
 from pickomino.core import NUM_ACTIONS, GameState, Rules
 from pickomino.envs.observation import flat_size, flatten, observe
 from pickomino.envs.table import REWARDS, win_rewards
+from pickomino.i18n import Words
+from pickomino.i18n.text import render_state
 from pickomino.table import Person, SeededDice, advance
 
 #: An observation: the flat vector and the mask of legal action ids (PettingZoo's classic
@@ -84,3 +86,6 @@ class AgentsTable:
         if self.reward == "worms":
             return [float(a - b) for a, b in zip(state.scores(), before, strict=True)]
         return win_rewards(state) if state.is_over else [0.0] * self.players
+
+    def render(self) -> str:
+        return render_state(self.state, self.agents, Words())
