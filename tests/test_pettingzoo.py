@@ -197,7 +197,7 @@ def play_parallel_beside_core(players: int, reward: str, seed: int) -> Counter[s
         actions = random_actions(env, observations, rng)
         before, turn = core.state.scores(), core.state.turn
         observations, rewards, terminations, truncations, infos = env.step(actions)
-        events = core.play(int(actions[mover]))  # type: ignore[call-overload]
+        events = core.play(int(actions[mover]))
         assert set(rewards) == set(terminations) == set(truncations) == set(observations)
         changes = core.rewards(reward, before)
         assert rewards == {agent(s): changes[s] for s in range(players)}
