@@ -16,8 +16,13 @@
   observer comes first); the state's string is the core state's JSON (``GameState.to_dict``).
 - **Returns**, paid at the end only, are a zero-sum win utility: with ``n`` players of whom
   ``k`` share the win (R19, R20), each winner gets ``(n/k - 1)/(n - 1)`` and everyone else
-  ``-1/(n - 1)``; so a lone winner gets +1, two players get +1/−1 (0/0 for a tie), and a
-  table where everyone ties gets 0.
+  ``-1/(n - 1)``. As the highest tile breaks a tie in worms and no two players hold the
+  same tile, a win is shared only by players without tiles, that is by the whole table: so
+  a lone winner gets +1 and the others −1/(n − 1) (+1/−1 between two), or everyone gets 0.
+  (PettingZoo's ``"win"`` reward gives −1 to every loser; that sum is not zero.)
+- **Serialization** is OpenSpiel's for Python games: the history plus the state's attributes
+  as a pickle. Unpickling runs code, so deserialize only strings you made yourself; to share a
+  game, use its record (``pickomino.core.Game.to_json``).
 - **Length**: a bust with an empty stack changes nothing (R15), so the rules put no bound on
   a game's length, and OpenSpiel needs one (``max_game_length``). After ``max_turns`` turns
   the game therefore ends and is scored as it stands (a truncation: random play ends by itself
@@ -195,11 +200,12 @@ class BotRollouts(mcts.RandomRolloutEvaluator):
 
     >>> from open_spiel.python.algorithms import mcts
     >>> game = pyspiel.load_game("python_pickomino")
-    >>> search = mcts.MCTSBot(game, 2.0, 20, BotRollouts("simple", seed=1))
+    >>> rollouts = BotRollouts("simple", seed=1)
+    >>> search = mcts.MCTSBot(game, 2.0, 20, rollouts, random_state=np.random.RandomState(1))
     >>> state = game.new_initial_state()
     >>> state.apply_action(state.string_to_action("dice 12335WWW"))
-    >>> state.action_to_string(search.step(state))
-    'keep W'
+    >>> search.step(state) in state.legal_actions()
+    True
     """
 
     def __init__(self, bot: str = "simple", n_rollouts: int = 1, seed: int = 0) -> None:
