@@ -24,13 +24,12 @@ steals), so that the action mask is a table lookup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
 from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
-from pickomino.core.dice import roll_outcomes
+from pickomino.core.dice import ALL_ROLLS, roll_id, roll_outcomes
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
 from pickomino.core.state import Phase
 from pickomino.observation import MASK_BITS
@@ -54,10 +53,10 @@ FACE_BITS = 1 << np.arange(6)
 TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
 _ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
 
-#: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
-#: a game's roll is an index into it, 0 being the empty roll (no dice to keep from).
-OUTCOMES = np.array([counts for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)])
-_OUTCOME_INDEX = {tuple(counts): index for index, counts in enumerate(OUTCOMES.tolist())}
+#: Every roll of 0..8 dice, as counts per face, in the core's order (``ALL_ROLLS``);
+#: a game's roll is an index into it (the core's ``roll_id``), 0 being the empty roll (no
+#: dice to keep from).
+OUTCOMES = np.array(ALL_ROLLS)
 #: The faces each outcome shows, as a mask.
 SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
 #: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
@@ -73,9 +72,8 @@ _SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) -
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
 
 
-def outcome_index(counts: Sequence[int]) -> int:
-    """The index in :data:`OUTCOMES` of a roll given as six counts."""
-    return _OUTCOME_INDEX[tuple(counts)]
+#: The index in :data:`OUTCOMES` of a roll given as six counts.
+outcome_index = roll_id
 
 
 def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
