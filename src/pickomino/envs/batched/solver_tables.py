@@ -14,7 +14,6 @@ the arrays.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import cache
 
 import numpy as np
@@ -61,40 +60,42 @@ def _node_table() -> np.ndarray:
 class SolverTables:
     """The solved situations of one rule set, as slots of flat arrays (see the module)."""
 
-    def __init__(self, rules: Rules, capacity: int = 1024) -> None:
+    def __init__(self, rules: Rules, capacity: int = 2048) -> None:
         self.rules = rules
         self.node = _node_table()
         size = len(turn_graph().keys)
         self.values = np.zeros((capacity, size))
         self.rolls = np.zeros((capacity, size), bool)
-        self._slots: OrderedDict[int, int] = OrderedDict()  # situation → slot, oldest first
+        self._held = np.full(capacity, -1, np.int64)  # the situation in each slot (−1: none)
+        self._used = np.zeros(capacity, np.int64)  # the call that last used each slot
+        self._calls = 0
 
     def slots(self, situations: np.ndarray) -> np.ndarray:
         """The slot of each situation, solving those not held (grouped: once each)."""
+        self._calls += 1
         unique, inverse = np.unique(situations, return_inverse=True)
-        if unique.size > len(self.values):
-            self._grow(max(2 * len(self.values), unique.size))
-        held = self._slots
-        found = np.empty(unique.size, np.int64)
-        missing = []
-        for position, situation in enumerate(unique.tolist()):
-            slot = held.get(situation)
-            if slot is None:
-                missing.append((position, situation))
-            else:
-                held.move_to_end(situation)
-                found[position] = slot
-        for position, situation in missing:  # the oldest slots are not among this call's
-            slot = len(held) if len(held) < len(self.values) else held.popitem(last=False)[1]
-            solution = solve(situation_values(self.rules, situation))
-            self.values[slot], self.rolls[slot] = solution.value, solution.rolls
-            held[situation] = found[position] = slot
+        if unique.size > len(self._held):
+            self._grow(max(2 * len(self._held), unique.size))
+        order = np.argsort(self._held)
+        found = order[np.searchsorted(self._held, unique, sorter=order).clip(max=order.size - 1)]
+        missing = self._held[found] != unique
+        self._used[found[~missing]] = self._calls
+        if missing.any():  # into the least recently used slots, none of them this call's
+            free = np.argsort(self._used, kind="stable")[: missing.sum()]
+            found[missing] = free
+            self._used[free] = self._calls
+            for slot, situation in zip(free.tolist(), unique[missing].tolist(), strict=True):
+                solution = solve(situation_values(self.rules, situation))
+                self.values[slot], self.rolls[slot] = solution.value, solution.rolls
+                self._held[slot] = situation
         return found[inverse.reshape(-1)]
 
     def _grow(self, capacity: int) -> None:
-        extra = capacity - len(self.values)
+        extra = capacity - len(self._held)
         self.values = np.concatenate([self.values, np.zeros((extra, self.values.shape[1]))])
         self.rolls = np.concatenate([self.rolls, np.zeros((extra, self.rolls.shape[1]), bool)])
+        self._held = np.concatenate([self._held, np.full(extra, -1, np.int64)])
+        self._used = np.concatenate([self._used, np.zeros(extra, np.int64)])
 
 
 @cache
