@@ -179,14 +179,17 @@ class BatchedGames:
         """The rolls to keep from, as counts per face (zeros unless keeping)."""
         return OUTCOMES[self.roll[rows]]
 
+    def stealable(self, rows: np.ndarray) -> np.ndarray:
+        """The top tiles of the other players' stacks in ``rows``, as tile masks."""
+        tops = self.tops[rows] + 1
+        return TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+
     def claims_for(self, rows: np.ndarray) -> np.ndarray:
         """The claim masks the totals of ``rows`` give their current players (R11, R12);
         like the core's ``claims_for``, without looking at worms."""
         total, grill = self.total[rows], self.grill[rows]
         takes = self._takes[total, grill]
-        tops = self.tops[rows] + 1
-        others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
-        steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
+        steal = EXACT[total] & self.stealable(rows) & ~grill  # R11b: only without the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
         return takes | (steal << NUM_TILES)
