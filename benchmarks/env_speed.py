@@ -4,8 +4,9 @@ single Gymnasium env, our `make_vec` over single games, and the batched engine's
 
 Every contender is 2 players: a random agent choosing uniformly among the legal actions
 (by the action mask; the peer's legal actions are worked out as in peer_pickomino_env.py)
-against a built-in heuristic bot (ours: `simple`; the peer's own bot). A step is one agent
-decision; the bot's turns happen inside it, as in the peer.
+against a built-in heuristic bot (ours: `simple`, or another with ``--opponents``; the
+peer's own bot). A step is one agent decision; the bot's turns happen inside it, as in the
+peer.
 
 Rates are agent steps per second of CPU time of this one process (one core: nothing here
 runs threads), so that other work on a shared machine does not tilt the ratios; pass
@@ -31,8 +32,8 @@ import pickomino.envs  # noqa: F401  (registers the environments)
 Clock = Callable[[], float]
 
 
-def ours_single(steps: int, seed: int, clock: Clock) -> float:
-    env = gym.make("pickomino/Pickomino-v1", opponents="simple", disable_env_checker=True)
+def ours_single(steps: int, seed: int, clock: Clock, opponents: str = "simple") -> float:
+    env = gym.make("pickomino/Pickomino-v1", opponents=opponents, disable_env_checker=True)
     rng = np.random.default_rng(seed)
     observation, _ = env.reset(seed=seed)
     start = clock()
@@ -44,8 +45,10 @@ def ours_single(steps: int, seed: int, clock: Clock) -> float:
     return steps / (clock() - start)
 
 
-def ours_vector(env_id: str, steps: int, seed: int, num_envs: int, clock: Clock) -> float:
-    envs = gym.make_vec(env_id, num_envs=num_envs, opponents="simple")
+def ours_vector(
+    env_id: str, steps: int, seed: int, num_envs: int, clock: Clock, opponents: str = "simple"
+) -> float:
+    envs = gym.make_vec(env_id, num_envs=num_envs, opponents=opponents)
     rng = np.random.default_rng(seed)
     observations, _ = envs.reset(seed=seed)
     calls = max(10, steps // num_envs)
@@ -79,22 +82,29 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 1024, 8192])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
+    parser.add_argument(
+        "--opponents", default="simple", help="our bot (the peer always plays its own)"
+    )
     args = parser.parse_args()
     clock: Clock = time.perf_counter if args.wall else time.process_time
     steps = args.steps
     theirs = peer(steps // 4, args.seed, clock)
     rows = [
-        ("pickomino Pickomino-v1", ours_single(steps, args.seed, clock)),
+        ("pickomino Pickomino-v1", ours_single(steps, args.seed, clock, args.opponents)),
         (
             f"pickomino make_vec x{args.num_envs}",
-            ours_vector("pickomino/Pickomino-v1", steps, args.seed, args.num_envs, clock),
+            ours_vector(
+                "pickomino/Pickomino-v1", steps, args.seed, args.num_envs, clock, args.opponents
+            ),
         ),
     ]
     for size in args.sizes:
-        rate = ours_vector("pickomino/PickominoBatched-v1", 20 * steps, args.seed, size, clock)
+        rate = ours_vector(
+            "pickomino/PickominoBatched-v1", 20 * steps, args.seed, size, clock, args.opponents
+        )
         rows.append((f"PickominoBatched-v1 N={size:,}", rate))
     kind = "wall-clock" if args.wall else "CPU"
-    print(f"2 players, random masked agent vs a heuristic bot; agent steps per {kind} second")
+    print(f"2 players, random masked agent vs {args.opponents}; agent steps per {kind} second")
     if theirs is None:
         print("pickomino-env not installed: pip install -e '.[bench]'")
     else:

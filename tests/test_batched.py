@@ -23,6 +23,8 @@ from pickomino.envs.batched.engine import (
     outcome_index,
     sample_rolls,
 )
+from pickomino.envs.batched.solver_tables import SolverTables, situation_values, situations
+from pickomino.solver import solve
 
 PLAYERS = range(2, 8)
 
@@ -70,15 +72,15 @@ def batched_views(games: BatchedGames, rows: np.ndarray) -> list[tuple]:
 
 
 def play_in_lockstep(
-    players: int, rules: Rules, size: int, seed: int, explore: float = 0.2
+    players: int, rules: Rules, size: int, seed: int, explore: float = 0.2, bot: str = "simple"
 ) -> tuple[int, int]:
-    """Play ``size`` games on both engines until all end; every decision is the simple bot's
+    """Play ``size`` games on both engines until all end; every decision is ``bot``'s
     (checked equal on both sides) or, with probability ``explore``, a uniform legal action.
     Returns (games finished, steps compared)."""
     rng = np.random.default_rng(seed)
     games = BatchedGames(size, players, rules)
     states = [GameState(players, rules) for _ in range(size)]
-    simple = make_bot("simple")
+    core_bots = [make_bot(bot) for _ in range(size)]  # one each: a bot may remember its turn
     steps = 0
     for _ in range(100_000):
         phase = games.phase
@@ -91,10 +93,10 @@ def play_in_lockstep(
         for row, counts in zip(rolling.tolist(), OUTCOMES[rolls].tolist(), strict=True):
             states[row].apply_roll(tuple(counts))
         mask = games.action_mask(deciding)
-        chosen = BATCHED_BOTS["simple"](games, deciding, rng)
+        chosen = BATCHED_BOTS[bot](games, deciding, rng)
         wild = BATCHED_BOTS["random"](games, deciding, rng)
         for row, action in zip(deciding.tolist(), chosen.tolist(), strict=True):
-            assert simple.choose(states[row]).id == action, (row, states[row].to_dict())
+            assert core_bots[row].choose(states[row]).id == action, (row, states[row].to_dict())
         actions = np.where(rng.random(deciding.size) < explore, wild, chosen)
         assert mask[np.arange(deciding.size), actions].all()
         games.apply_actions(deciding, actions)
@@ -113,8 +115,9 @@ def play_in_lockstep(
 
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("players", PLAYERS)
-def test_batched_engine_plays_in_lockstep_with_the_core(preset, players):
-    finished, steps = play_in_lockstep(players, Rules.preset(preset), 10, seed=players)
+@pytest.mark.parametrize("bot", ["simple", "expected"])
+def test_batched_engine_and_bots_play_in_lockstep_with_the_core(bot, preset, players):
+    finished, steps = play_in_lockstep(players, Rules.preset(preset), 10, players, bot=bot)
     assert finished == 10 and steps > 10 * 40
 
 
@@ -156,3 +159,30 @@ def test_a_roll_without_a_new_face_busts_and_turns_the_highest_tile():
     assert games.face_down[0] == 0  # no tile to return, nothing turned (R15, R16)
     games.apply_rolls(rows, np.array([outcome_index([0, 0, 0, 0, 3, 5])]))
     assert games.phase[0] == KEEP
+
+
+def test_solver_tables_hold_each_situations_solution_through_reuse_and_growth():
+    """Slots are reused oldest first and the arrays grow for a call needing more: whatever
+    the history, a situation's slot holds its own solution."""
+    rules = Rules()
+    games = BatchedGames(40, 3, rules)
+    rng = np.random.default_rng(3)
+    seen = []
+    for _ in range(400):  # random games: many grills and tops
+        rows = np.flatnonzero(games.phase == ROLL)
+        games.apply_rolls(rows, sample_rolls(rng, games.dice_left[rows]))
+        deciding = np.flatnonzero((games.phase != ROLL) & (games.phase != OVER))
+        seen.append(situations(games, deciding))
+        games.apply_actions(deciding, BATCHED_BOTS["random"](games, deciding, rng))
+    known = np.unique(np.concatenate(seen))
+    assert known.size > 30
+    tables = SolverTables(rules, capacity=4)
+    # a full store asked for an old situation and a new one; then more than it holds
+    for batch in [known[:3], known[3:4], known[[0, 4]], known[5:11], known[11:32], known[::3]]:
+        asked = np.repeat(batch, 2)
+        slots = tables.slots(asked)
+        for situation, slot in zip(asked.tolist(), slots.tolist(), strict=True):
+            solution = solve(situation_values(rules, situation))
+            assert np.array_equal(tables.values[slot], solution.value)
+            assert np.array_equal(tables.rolls[slot], solution.rolls)
+    assert len(tables.values) >= 21  # grown for the call asking 21 at once

@@ -48,7 +48,11 @@ def test_make_vec_gives_the_batched_env_with_masks_in_observations_and_infos():
 
 @pytest.mark.parametrize(
     ("players", "opponents", "rules"),
-    [(2, "simple", "official"), (4, "simple,random,simple", "bga"), (7, "random", "short")],
+    [
+        (2, "expected", "official"),
+        (4, "simple,random,expected", "bga"),
+        (7, "random", "short"),
+    ],
 )
 def test_observations_are_those_of_the_single_env_from_the_same_position(players, opponents, rules):
     envs = PickominoBatchedEnv(32, players, opponents, rules, seat=None)
@@ -140,7 +144,7 @@ def test_an_illegal_action_is_refused_naming_the_game():
     ("options", "message"),
     [
         ({"players": 8}, "R1"),
-        ({"opponents": "expected"}, "no batched bot"),
+        ({"opponents": "strategist"}, "no batched bot"),
         ({"opponents": "genius"}, "unknown bot"),
         ({"reward": "money"}, "reward must be"),
         ({"seat": 2}, "seat must be"),

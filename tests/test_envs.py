@@ -1,4 +1,5 @@
-"""Gymnasium and PettingZoo environments: their own checkers, masks, rewards, vector path."""
+"""Gymnasium environments: their own checkers, masks, rewards, vector path (PettingZoo:
+``test_pettingzoo.py``)."""
 
 import warnings
 
@@ -6,12 +7,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
 
 import pickomino.envs  # noqa: F401  (registers the environments)
 from pickomino.core import Action
-from pickomino.envs.aec import env as aec_env
-from pickomino.envs.observation import flat_size, flatten
+from pickomino.envs.observation import flatten
 
 
 def masked_random_episode(env, seed: int):
@@ -111,32 +110,6 @@ def test_random_seat_and_render():
         seats.add(env.unwrapped.table.seat)
     assert len(seats) > 1
     assert "you" in env.render() and "Grill" in env.render()
-
-
-def test_pettingzoo_api_test_passes():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for players in (2, 5):
-            api_test(aec_env(players=players), num_cycles=300)
-
-
-def test_pettingzoo_game_runs_to_the_end_with_worm_rewards():
-    game = aec_env(players=3)
-    game.reset(seed=7)
-    rng = np.random.default_rng(7)
-    totals = {agent: 0.0 for agent in game.possible_agents}
-    for agent in game.agent_iter():
-        observation, reward, terminated, truncated, _ = game.last()
-        totals[agent] += reward
-        assert observation["observation"].shape == (flat_size(3),)
-        if terminated or truncated:
-            action = None
-        else:
-            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-        game.step(action)
-    state = game.unwrapped.state
-    assert state.is_over
-    assert [totals[a] for a in game.possible_agents] == [state.worms(s) for s in range(3)]
 
 
 def test_vector_env_steps_many_games_and_resets_finished_ones():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from math import factorial
@@ -89,6 +90,23 @@ ROLLS: dict[Counts, tuple[Counts, int]] = {
     for n in range(NUM_DICE + 1)
     for counts, _ in roll_outcomes(n)
 }
+
+
+#: Every roll of 0..8 dice in one stable order: by number of dice, then as
+#: :func:`roll_outcomes` lists them. A roll's position here is its id (:func:`roll_id`):
+#: 0 is the empty roll, 1–6 the rolls of one die, …, 1,716–3,002 the rolls of eight.
+ALL_ROLLS: tuple[Counts, ...] = tuple(ROLLS)
+_ROLL_IDS = {counts: index for index, counts in enumerate(ALL_ROLLS)}
+
+
+def roll_id(counts: Sequence[int]) -> int:
+    """The stable integer id of a roll given as six counts (its index in :data:`ALL_ROLLS`),
+    for code that numbers chance outcomes (OpenSpiel, the batched engine).
+
+    >>> roll_id((0, 0, 0, 0, 0, 0)), roll_id((1, 0, 0, 0, 0, 0)), roll_id((0, 0, 0, 0, 0, 8))
+    (0, 1, 3002)
+    """
+    return _ROLL_IDS[tuple(counts)]  # type: ignore[index]
 
 
 def _sampling_table(n: int) -> tuple[list[Counts], list[float]]:

@@ -540,6 +540,11 @@ class GameState:
         new.turn = self.turn
         return new
 
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        """:meth:`copy`: rules and actions are immutable and shared (``apply`` finds legal
+        actions by identity first), so a deep copy need not copy them."""
+        return self.copy()
+
     def to_dict(self) -> dict[str, object]:
         """The public state as plain JSON-able data (for views and comparisons)."""
         return {

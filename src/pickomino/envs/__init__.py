@@ -3,8 +3,9 @@
 Importing this package registers ``pickomino/Pickomino-v1`` with Gymnasium, with a
 vectorised version for ``gymnasium.make_vec`` (any bot, one game object per env), and
 ``pickomino/PickominoBatched-v1``, the batched arrays engine for ``make_vec`` only (fast
-bots, thousands of games per step); the PettingZoo AEC environment is
-:func:`pickomino.envs.aec.env`.
+bots, thousands of games per step); the PettingZoo environments are
+:func:`pickomino.envs.aec.env` (AEC) and :func:`pickomino.envs.parallel.parallel_env`
+(parallel, for self-play).
 """
 
 import gymnasium

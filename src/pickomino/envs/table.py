@@ -12,6 +12,13 @@ from pickomino.table import Person, Player, SeededDice, advance
 REWARDS = ("worms", "win")
 
 
+def win_rewards(state: GameState) -> list[float]:
+    """The ``"win"`` reward of every seat at the end: 1 for a win (1/k for a win shared by
+    k), −1 for a loss."""
+    winners = state.winners()
+    return [1.0 / len(winners) if s in winners else -1.0 for s in range(state.num_players)]
+
+
 def opponent_list(opponents: str | Sequence[str], players: int) -> list[str]:
     """One bot name per other seat; a single name fills them all. Unknown names fail here."""
     names = opponents.split(",") if isinstance(opponents, str) else list(opponents)
@@ -73,7 +80,4 @@ class Table:
         self.worms = worms
         if self.reward == "worms":
             return float(worms - before)
-        if not state.is_over:
-            return 0.0
-        winners = state.winners()
-        return 1.0 / len(winners) if self.seat in winners else -1.0
+        return win_rewards(state)[self.seat] if state.is_over else 0.0

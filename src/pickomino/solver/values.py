@@ -48,7 +48,9 @@ class TurnValues:
         opponent_tops = frozenset(
             stack[-1] for seat, stack in enumerate(state.stacks) if stack and seat != state.current
         )
-        return _worm_gain(state.rules, state.grill_mask, state.top(state.current), opponent_tops)
+        return worm_gain_table(
+            state.rules, state.grill_mask, state.top(state.current), opponent_tops
+        )
 
     @classmethod
     def stake(cls, stake: float) -> TurnValues:
@@ -63,11 +65,12 @@ class TurnValues:
 
 
 @lru_cache(maxsize=1 << 16)
-def _worm_gain(
+def worm_gain_table(
     rules: Rules, grill_mask: int, own_top: int | None, opponent_tops: frozenset[int]
 ) -> TurnValues:
-    """The worm-gain table depends only on these; the engine's ``claims_for`` says which
-    tiles each total could claim (the rules live in the engine alone)."""
+    """:meth:`TurnValues.worm_gain` from the only things it depends on (callers without a
+    whole state, such as the batched bots, pass these); the engine's ``claims_for`` says
+    which tiles each total could claim (the rules live in the engine alone)."""
     bust = -float(worms_on(own_top)) if own_top else 0.0
     tops = [[tile] for tile in opponent_tops]  # as stacks of others: nobody is seat -1
     end, success = [bust] * TILES[0], [False] * TILES[0]  # below 21 nothing (R11, R13)

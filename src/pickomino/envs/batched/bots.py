@@ -1,5 +1,6 @@
-"""The fast bots over a whole batch: the same choices as :mod:`pickomino.bots.basic` makes
-one game at a time (``tests/test_batched.py`` checks them decision by decision).
+"""The bots that run over a whole batch: ``random``, ``simple`` and ``expected`` (through
+cached solver tables), making the same choices as :mod:`pickomino.bots.basic` makes one game
+at a time (``tests/test_batched.py`` checks them decision by decision).
 
 A batched bot is a function ``(games, rows, rng) -> action ids`` for the rows whose current
 player it seats.
@@ -15,12 +16,15 @@ from pickomino.core.actions import KEEP_BASE, ROLL_ID, STOP_ID, TAKE_BASE
 from pickomino.core.rules import WORM
 from pickomino.envs.batched.engine import (
     CLAIM,
+    FACE_BITS,
+    KEEP,
     OUTCOMES,
     POINTS,
     ROLL_OR_STOP,
     WORMS,
     BatchedGames,
 )
+from pickomino.envs.batched.solver_tables import situations, solver_tables
 
 BatchedBot = Callable[[BatchedGames, np.ndarray, np.random.Generator], np.ndarray]
 
@@ -52,8 +56,7 @@ SIMPLE_KEEPS = _simple_keeps()
 
 def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The rule-of-thumb heuristic of :class:`~pickomino.bots.basic.SimpleBot`: the keep
-    above, stop as soon as a tile can be claimed, claim the tile worth the most worms to us
-    (a steal twice, as it costs the victim too; the first in id order on a tie)."""
+    above, stop as soon as a tile can be claimed, the best claim (below)."""
     del rng  # deterministic
     phase = games.phase[rows]
     actions = SIMPLE_KEEPS[games.roll[rows], games.kept_mask[rows]]
@@ -64,10 +67,53 @@ def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) 
         actions[deciding] = np.where(can_claim, STOP_ID, ROLL_ID)
     claiming = np.flatnonzero(phase == CLAIM)
     if claiming.size:
-        claims = games.claims[rows[claiming], None] >> _CLAIM_BITS & 1
-        value = np.where(claims == 1, _CLAIM_VALUE, -1)
-        actions[claiming] = value.argmax(axis=1) + TAKE_BASE
+        actions[claiming] = _best_claims(games, rows[claiming])
     return actions
 
 
-BATCHED_BOTS: dict[str, BatchedBot] = {"random": random_bot, "simple": simple_bot}
+def _best_claims(games: BatchedGames, rows: np.ndarray) -> np.ndarray:
+    """The claim worth the most worms to us (a steal twice, as it costs the victim too; the
+    first in id order on a tie): the simple bot's and the expected bot's."""
+    claims = games.claims[rows, None] >> _CLAIM_BITS & 1
+    return np.where(claims == 1, _CLAIM_VALUE, -1).argmax(axis=1) + TAKE_BASE
+
+
+def expected_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The exact solver's best play for the turn's expected worm gain, as
+    :class:`~pickomino.bots.basic.ExpectedBot`: each row's situation solved once and looked
+    up in :mod:`~pickomino.envs.batched.solver_tables`; a keep that leads to the highest
+    value (the lowest face on a tie), roll where the solver rolls, the best claim."""
+    del rng  # deterministic
+    tables = solver_tables(games.rules)
+    phase = games.phase[rows]
+    actions = np.empty(rows.size, np.int64)
+    claiming = phase == CLAIM
+    if claiming.any():
+        actions[claiming] = _best_claims(games, rows[claiming])
+    playing = rows[~claiming]
+    if not playing.size:
+        return actions
+    slots = tables.slots(situations(games, playing))
+    mask, dice, total = games.kept_mask[playing], games.dice_left[playing], games.total[playing]
+    keeping = phase[~claiming] == KEEP
+    counts = OUTCOMES[games.roll[playing[keeping]]]  # [row, face]
+    after = tables.node[
+        mask[keeping, None] | FACE_BITS,
+        dice[keeping, None] - counts,
+        total[keeping, None] + counts * POINTS,
+    ]
+    value = tables.values[slots[keeping, None], after]
+    legal = (counts > 0) & (mask[keeping, None] & FACE_BITS == 0)
+    keeps = np.where(legal, value, -np.inf).argmax(axis=1) + KEEP_BASE
+    rolls = tables.rolls[slots, tables.node[mask, dice, total]]
+    decided = np.where(rolls, ROLL_ID, STOP_ID)
+    decided[keeping] = keeps
+    actions[~claiming] = decided
+    return actions
+
+
+BATCHED_BOTS: dict[str, BatchedBot] = {
+    "random": random_bot,
+    "simple": simple_bot,
+    "expected": expected_bot,
+}

@@ -24,13 +24,12 @@ steals), so that the action mask is a table lookup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
 from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
-from pickomino.core.dice import roll_outcomes
+from pickomino.core.dice import ALL_ROLLS, roll_id, roll_outcomes
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
 from pickomino.core.state import Phase
 from pickomino.observation import MASK_BITS
@@ -54,10 +53,10 @@ FACE_BITS = 1 << np.arange(6)
 TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
 _ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
 
-#: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
-#: a game's roll is an index into it, 0 being the empty roll (no dice to keep from).
-OUTCOMES = np.array([counts for n in range(NUM_DICE + 1) for counts, _ in roll_outcomes(n)])
-_OUTCOME_INDEX = {tuple(counts): index for index, counts in enumerate(OUTCOMES.tolist())}
+#: Every roll of 0..8 dice, as counts per face, in the core's order (``ALL_ROLLS``);
+#: a game's roll is an index into it (the core's ``roll_id``), 0 being the empty roll (no
+#: dice to keep from).
+OUTCOMES = np.array(ALL_ROLLS)
 #: The faces each outcome shows, as a mask.
 SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
 #: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
@@ -73,9 +72,8 @@ _SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) -
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
 
 
-def outcome_index(counts: Sequence[int]) -> int:
-    """The index in :data:`OUTCOMES` of a roll given as six counts."""
-    return _OUTCOME_INDEX[tuple(counts)]
+#: The index in :data:`OUTCOMES` of a roll given as six counts.
+outcome_index = roll_id
 
 
 def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
@@ -181,14 +179,17 @@ class BatchedGames:
         """The rolls to keep from, as counts per face (zeros unless keeping)."""
         return OUTCOMES[self.roll[rows]]
 
+    def stealable(self, rows: np.ndarray) -> np.ndarray:
+        """The top tiles of the other players' stacks in ``rows``, as tile masks."""
+        tops = self.tops[rows] + 1
+        return TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+
     def claims_for(self, rows: np.ndarray) -> np.ndarray:
         """The claim masks the totals of ``rows`` give their current players (R11, R12);
         like the core's ``claims_for``, without looking at worms."""
         total, grill = self.total[rows], self.grill[rows]
         takes = self._takes[total, grill]
-        tops = self.tops[rows] + 1
-        others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
-        steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
+        steal = EXACT[total] & self.stealable(rows) & ~grill  # R11b: only without the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
         return takes | (steal << NUM_TILES)

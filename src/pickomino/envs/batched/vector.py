@@ -42,7 +42,8 @@ from pickomino.envs.table import REWARDS, opponent_list
 
 class PickominoBatchedEnv(VectorEnv):
     """``num_envs`` games of ``players``; the agent sits at ``seat`` (None: a random seat
-    per game), the batched bots ``opponents`` (``random``, ``simple``) at the others.
+    per game), the batched bots ``opponents`` (``random``, ``simple``, ``expected``) at the
+    others.
     Rewards as in :class:`~pickomino.envs.table.Table`: ``"worms"`` or ``"win"``.
     An action the mask rules out raises ``ValueError`` naming the game."""
 
