@@ -139,6 +139,7 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
     done = torch.zeros(n)
     curve: list[tuple[int, float, float, int, float]] = []
     judge = PickominoBatchedEnv(args.eval_games, args.players, args.opponents, args.rules)
+    best: tuple[float, Policy | None] = (-1.0, None)
     start, steps = time.perf_counter(), 0
     while time.perf_counter() - start < args.minutes * 60 and len(curve) < args.updates:
         shares: list[float] = []
@@ -201,12 +202,18 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
         greedy = float("nan")
         if args.eval_every and len(curve) % args.eval_every == 0:
             greedy = greedy_share(agent, judge, args.seed)
+            if args.keep_best and greedy > best[0]:
+                best = (greedy, agent.export(args.players))
         curve.append((steps, elapsed, share, len(shares), greedy))
         print(
             f"{steps:>11,} steps {elapsed:7.0f} s  win share {share:6.1%} ({len(shares)} games)"
             + (f", greedy {greedy:6.1%}" if greedy == greedy else "")
         )
-    agent.export(args.players).save(args.out)
+    if best[1] is not None:
+        print(f"keeping the greedy check's best policy: {best[0]:.1%}")
+        best[1].save(args.out)
+    else:
+        agent.export(args.players).save(args.out)
     return curve
 
 
@@ -345,6 +352,11 @@ def main(argv: list[str] | None = None) -> None:
         "--eval-every", type=int, default=20, help="updates between greedy checks (0: none)"
     )
     parser.add_argument("--eval-games", type=int, default=2048, help="games per greedy check")
+    parser.add_argument(
+        "--keep-best",
+        action="store_true",
+        help="save the policy of the best greedy check rather than the last (early stopping)",
+    )
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--curve", type=Path, default=Path("docs/learning_curve.png"))
     args = parser.parse_args(argv)

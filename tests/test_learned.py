@@ -52,7 +52,7 @@ def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path, train_ppo):
     train_ppo.main(
         ["--updates", "3", "--num-envs", "16", "--rollout", "8", "--minibatches", "2",
          "--hidden", "16", "--imitate", "64", "--imitate-epochs", "1", "--critic-warmup", "1",
-         "--eval-every", "2", "--eval-games", "4",
+         "--eval-every", "2", "--eval-games", "4", "--keep-best",
          "--out", str(weights), "--curve", str(curve)]
     )  # fmt: skip
     rows = curve.with_suffix(".csv").read_text().splitlines()
