@@ -64,6 +64,22 @@ def test_a_tiny_training_run_writes_weights_the_bot_plays(tmp_path, train_ppo):
 
 
 @pytest.mark.slow
+def test_the_same_command_trains_the_same_weights(tmp_path, train_ppo):
+    runs = []
+    for name in ("a", "b"):
+        weights = tmp_path / f"{name}.npz"
+        train_ppo.main(
+            ["--updates", "2", "--num-envs", "8", "--rollout", "8", "--minibatches", "2",
+             "--hidden", "8", "--imitate", "32", "--imitate-epochs", "1", "--seed", "7",
+             "--eval-every", "1", "--eval-games", "4",
+             "--out", str(weights), "--curve", str(tmp_path / f"{name}.png")]
+        )  # fmt: skip
+        runs.append(Policy.load(weights).layers)
+    for (w1, b1), (w2, b2) in zip(*runs, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
+@pytest.mark.slow
 def test_the_lead_reward_pays_the_change_in_lead_and_the_win_at_the_end(train_ppo):
     worms_now = np.array([[3, 1], [0, 0]])  # game 1 ended and started again
     final = np.array([None, {"worms": np.array([5, 2])}], object)
