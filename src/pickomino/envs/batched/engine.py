@@ -50,8 +50,8 @@ POPCOUNT = MASK_BITS.sum(axis=1, dtype=np.int64)
 WORMS = np.array([worms_on(tile) for tile in TILES], np.int64)
 POINTS = np.array(FACE_POINTS, np.int64)
 FACE_BITS = 1 << np.arange(6)
-#: The bit of each top tile, indexed by tile index + 1 (an empty stack has none).
-TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
+#: The bit of each tile index; index −1 (an empty stack's top) has none.
+TILE_BIT = np.array([*(1 << np.arange(NUM_TILES)), 0], np.int64)
 _ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
 
 #: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
@@ -119,14 +119,22 @@ class BatchedGames:
 
     Methods take the rows to act on and assume the step is legal for each (callers check
     with :meth:`action_mask`); like the core they never roll dice themselves.
+
+    A step of a few hundred games costs what its NumPy calls cost, not what they compute, so
+    the transitions count calls: per-seat arrays are read through flat views at
+    ``row * players + seat`` (one index array instead of two), a turn's end is one
+    :meth:`_next_turn` for all the rows whose turn ended in a call, and a stack's depth 0 is
+    a −1 below the tiles (the top after a pop is a plain read).
     """
 
     def __init__(self, size: int, players: int, rules: Rules) -> None:
         self.size, self.players, self.rules = size, players, rules
-        self._takes = grill_takes(rules.lower_tile == "any")
+        self._takes = grill_takes(rules.lower_tile == "any").reshape(-1)
+        self._next_seat = (np.arange(players) + 1) % players  # R17
         self.grill = np.zeros(size, np.int64)
         self.face_down = np.zeros(size, np.int64)
-        self.stacks = np.zeros((size, players, NUM_TILES), np.int64)
+        below = np.full((size, players, NUM_TILES + 1), NO_TILE, np.int64)
+        self.stacks = below[:, :, 1:]
         self.heights = np.zeros((size, players), np.int64)
         self.tops = np.zeros((size, players), np.int64)
         self.worms = np.zeros((size, players), np.int64)
@@ -139,11 +147,15 @@ class BatchedGames:
         self.dice_left = np.zeros(size, np.int64)
         self.total = np.zeros(size, np.int64)
         self.claims = np.zeros(size, np.int64)
+        # flat views: [row * players + seat], [(row * players + seat) * 17 + depth + 1]
+        self._below, self._heights = below.reshape(-1), self.heights.reshape(-1)
+        self._tops, self._worms = self.tops.reshape(-1), self.worms.reshape(-1)
+        self._kept, self._kept_worms = self.kept.reshape(-1), self.kept[:, WORM]
         self.reset(np.arange(size))
 
     def reset(self, rows: np.ndarray, start: np.ndarray | int = 0) -> None:
         """Start new games in ``rows`` (R4), with seat ``start`` to play first."""
-        self.grill[rows] = (1 << NUM_TILES) - 1
+        self.grill[rows] = ALL_TILES
         self.face_down[rows] = 0
         self.heights[rows] = 0
         self.tops[rows] = NO_TILE
@@ -160,6 +172,10 @@ class BatchedGames:
         self.dice_left[rows] = NUM_DICE  # R5
         self.total[rows] = 0
         self.claims[rows] = 0
+
+    def _seats(self, rows: np.ndarray) -> np.ndarray:
+        """The flat index of each row's current player in the per-seat arrays."""
+        return rows * self.players + self.current[rows]
 
     # ----------------------------------------------------------------- views
     def legal_bits(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
@@ -184,110 +200,141 @@ class BatchedGames:
     def claims_for(self, rows: np.ndarray) -> np.ndarray:
         """The claim masks the totals of ``rows`` give their current players (R11, R12);
         like the core's ``claims_for``, without looking at worms."""
+        takes, steal = self._claims(rows, self._seats(rows))
+        return takes | (steal << NUM_TILES)
+
+    def _claims(self, rows: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The grill tiles the totals of ``rows`` may take, and the tile they may steal (a
+        mask of one bit at most), the current players being at flat ``seats``."""
         total, grill = self.total[rows], self.grill[rows]
-        takes = self._takes[total, grill]
-        tops = self.tops[rows] + 1
-        others = TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+        takes = self._takes[(total << NUM_TILES) | grill]
+        others = TILE_BIT[self.tops[rows]].sum(axis=1) - TILE_BIT[self._tops[seats]]
         steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
-        return takes | (steal << NUM_TILES)
+        return takes, steal
 
     # ------------------------------------------------------------ transitions
     def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
         """The outcomes (indices into :data:`OUTCOMES`) of the pending rolls of ``rows``
         (R5); a roll without a new face is a bust (R7)."""
         new = (SHOWN[outcomes] & ~self.kept_mask[rows]) != 0
-        self.roll[rows[new]] = outcomes[new]
-        self.phase[rows[new]] = KEEP
-        self._bust(rows[~new])
+        self.roll[rows] = outcomes  # a bust's next turn clears it again
+        self.phase[rows] = KEEP
+        busts = rows[~new]
+        if busts.size:
+            self._bust(busts, self._seats(busts))
+            self._next_turn(busts)
 
     def apply_actions(self, rows: np.ndarray, actions: np.ndarray) -> None:
         """Legal decisions for the current players of ``rows``, by action id."""
         keep = actions < ROLL_ID
+        if keep.all():
+            self._next_turn(self._end_turn(self._keep(rows, actions)))
+            return
+        ended = [self._end_turn(rows[actions == STOP_ID])]
+        self.phase[rows[actions == ROLL_ID]] = ROLL
         if keep.any():
-            self._keep(rows[keep], actions[keep])
-        if not keep.all():
-            self.phase[rows[actions == ROLL_ID]] = ROLL
-            self._end_turn(rows[actions == STOP_ID])
-            claim = actions >= TAKE_BASE
-            if claim.any():
-                claimed = actions[claim] - TAKE_BASE
-                self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES)
+            ended.append(self._end_turn(self._keep(rows[keep], actions[keep])))
+        claim = actions >= TAKE_BASE
+        if claim.any():
+            claimed = actions[claim] - TAKE_BASE
+            ended.append(self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES))
+        self._next_turn(np.concatenate(ended))
 
-    def _keep(self, rows: np.ndarray, faces: np.ndarray) -> None:
+    def _keep(self, rows: np.ndarray, faces: np.ndarray) -> np.ndarray:
+        """Keep ``faces`` of the rolls of ``rows``; returns the rows whose turn ends as if
+        stopped (R8)."""
         count = OUTCOMES[self.roll[rows], faces]
-        self.kept[rows, faces] = count
-        kept_mask = self.kept_mask[rows] | (1 << faces)
+        self._kept[rows * 6 + faces] = count
+        kept_mask = self.kept_mask[rows] | FACE_BITS[faces]
         dice_left = self.dice_left[rows] - count
         self.kept_mask[rows] = kept_mask
         self.dice_left[rows] = dice_left
         self.total[rows] += count * POINTS[faces]
         self.roll[rows] = 0
         over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
-        self.phase[rows[~over]] = ROLL_OR_STOP
-        self._end_turn(rows[over])
+        self.phase[rows] = ROLL_OR_STOP
+        return rows[over]
 
-    def _end_turn(self, rows: np.ndarray) -> None:
+    def _end_turn(self, rows: np.ndarray) -> np.ndarray:
+        """End the turns of ``rows`` by their totals: a bust (R10, R13), the one claim
+        taken (R12), or a choice among several; returns the rows whose turn is over."""
         if not rows.size:
-            return
-        claims = self.claims_for(rows)
-        count = POPCOUNT[claims & 0xFFFF] + (claims >> NUM_TILES != 0)
-        count[self.kept[rows, WORM] == 0] = 0  # R10: no worm, no claim
-        self._bust(rows[count == 0])  # R13
+            return rows
+        seats = self._seats(rows)
+        takes, steal = self._claims(rows, seats)
+        either = (takes | steal) * (self._kept_worms[rows] != 0)  # R10: no worm, no claim
+        count = POPCOUNT[either]  # a steal is never a grill tile
+        busts = count == 0
+        if busts.any():  # R13
+            self._bust(rows[busts], seats[busts])
         choose = count > 1
-        self.phase[rows[choose]] = CLAIM
-        self.claims[rows[choose]] = claims[choose]
-        one, claims = rows[count == 1], claims[count == 1]  # R12: the one claim is taken
-        takes = claims & 0xFFFF
-        steal = takes == 0
-        self._claim(one, np.where(steal, HIGHEST[claims >> NUM_TILES], HIGHEST[takes]), steal)
+        if choose.any():
+            chooser = rows[choose]
+            self.phase[chooser] = CLAIM
+            self.claims[chooser] = takes[choose] | (steal[choose] << NUM_TILES)
+            rows, seats, count, either, takes = (
+                rows[~choose], seats[~choose], count[~choose], either[~choose], takes[~choose]
+            )
+        one = count == 1  # R12: the one claim is taken
+        if one.any():
+            self._claim_at(rows[one], seats[one], HIGHEST[either[one]], takes[one] == 0)
+        return rows
 
-    def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> None:
-        if not rows.size:
-            return
-        taken = rows[~steal]
-        self.grill[taken] &= ~(1 << tiles[~steal])
-        thief, stolen = rows[steal], tiles[steal]
-        if thief.size:
-            tops = self.tops[thief]
-            others = np.arange(self.players) != self.current[thief, None]
-            self._pop(thief, ((tops == stolen[:, None]) & others).argmax(axis=1))
-        self._push(rows, self.current[rows], tiles)  # R14
-        self._next_turn(rows)
+    def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> np.ndarray:
+        self._claim_at(rows, self._seats(rows), tiles, steal)
+        return rows
 
-    def _bust(self, rows: np.ndarray) -> None:
-        if not rows.size:
+    def _claim_at(
+        self, rows: np.ndarray, seats: np.ndarray, tiles: np.ndarray, steal: np.ndarray
+    ) -> None:
+        """The current players (at flat ``seats``) of ``rows`` take or steal ``tiles``."""
+        self.grill[rows] &= ~TILE_BIT[tiles]  # a stolen tile is not on the grill
+        if steal.any():
+            thief, stolen = rows[steal], tiles[steal]
+            victims = (self.tops[thief] == stolen[:, None]).argmax(axis=1)  # tiles are unique
+            self._pop(thief * self.players + victims)
+        self._push(seats, tiles)  # R14
+
+    def _bust(self, rows: np.ndarray, seats: np.ndarray) -> None:
+        """The current players (at flat ``seats``) of ``rows`` return their top tile, and
+        the highest on the grill is turned face down (R15, R16)."""
+        holds = self._heights[seats] > 0
+        if not holds.any():
             return
-        seats = self.current[rows]
-        holds = self.heights[rows, seats] > 0
         losers = rows[holds]
-        if losers.size:  # R15, then R16
-            returned = self._pop(losers, seats[holds])
-            self.grill[losers] |= 1 << returned
-            highest = HIGHEST[self.grill[losers]]
-            turn = (highest != returned) | self.rules.flip_returned_highest
-            losers, highest = losers[turn], highest[turn]
-            self.grill[losers] &= ~(1 << highest)
-            self.face_down[losers] |= 1 << highest
-        self._next_turn(rows)
+        returned = self._pop(seats[holds])
+        grill = self.grill[losers] | TILE_BIT[returned]
+        highest = HIGHEST[grill]
+        if self.rules.flip_returned_highest:
+            flipped = TILE_BIT[highest]
+        else:
+            flipped = TILE_BIT[highest] * (highest != returned)
+        self.grill[losers] = grill ^ flipped
+        self.face_down[losers] |= flipped
 
-    def _pop(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        tiles = self.tops[rows, seats]
-        height = self.heights[rows, seats] - 1
-        self.heights[rows, seats] = height
-        below = self.stacks[rows, seats, np.maximum(height - 1, 0)]
-        self.tops[rows, seats] = np.where(height > 0, below, NO_TILE)
-        self.worms[rows, seats] -= WORMS[tiles]
+    def _pop(self, seats: np.ndarray) -> np.ndarray:
+        """Take the top tiles off the stacks at flat ``seats``."""
+        tiles = self._tops[seats]
+        height = self._heights[seats] - 1
+        self._heights[seats] = height
+        self._tops[seats] = self._below[seats * (NUM_TILES + 1) + height]
+        self._worms[seats] -= WORMS[tiles]
         return tiles
 
-    def _push(self, rows: np.ndarray, seats: np.ndarray, tiles: np.ndarray) -> None:
-        self.stacks[rows, seats, self.heights[rows, seats]] = tiles
-        self.heights[rows, seats] += 1
-        self.tops[rows, seats] = tiles
-        self.worms[rows, seats] += WORMS[tiles]
+    def _push(self, seats: np.ndarray, tiles: np.ndarray) -> None:
+        """Put ``tiles`` on the stacks at flat ``seats``."""
+        height = self._heights[seats] + 1
+        self._below[seats * (NUM_TILES + 1) + height] = tiles
+        self._heights[seats] = height
+        self._tops[seats] = tiles
+        self._worms[seats] += WORMS[tiles]
 
     def _next_turn(self, rows: np.ndarray) -> None:
+        """The next player's turn in ``rows``, or the end of the games there (R17, R18)."""
+        if not rows.size:
+            return
         over = self.grill[rows] == 0  # R18
         if over.any():
             ended = rows[over]
@@ -295,7 +342,7 @@ class BatchedGames:
             self.roll[ended] = 0
             self.claims[ended] = 0
             rows = rows[~over]
-        self.current[rows] = (self.current[rows] + 1) % self.players  # R17
+        self.current[rows] = self._next_seat[self.current[rows]]  # R17
         self.turn[rows] += 1
         self._start_turn(rows)
 
