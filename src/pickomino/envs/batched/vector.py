@@ -93,7 +93,7 @@ class PickominoBatchedEnv(VectorEnv):
         self._refuse_illegal(actions)
         self.games.apply_actions(self._rows, actions)
         rewards = np.zeros(self.num_envs)
-        final: dict[str, np.ndarray] = {}
+        final: dict[int, dict[str, np.ndarray]] = {}
         self._shares = np.full(self.num_envs, np.nan)
         terminated = self._play_bots(self._rows, rewards, final)
         live = ~terminated
@@ -103,14 +103,10 @@ class PickominoBatchedEnv(VectorEnv):
             self._worms[live] = worms[live]
         observations = self._observe()
         infos: dict[str, Any] = {"action_mask": self._mask}
-        if terminated.any():
-            infos["final_obs"] = np.array(
-                [
-                    {k: v[row] for k, v in final.items()} if done else None
-                    for row, done in enumerate(terminated)
-                ],
-                object,
-            )
+        if final:
+            infos["final_obs"] = np.full(self.num_envs, None, object)
+            for row, last in final.items():
+                infos["final_obs"][row] = last
             infos["_final_obs"] = terminated
             infos["win_share"] = self._shares
         truncated = np.zeros(self.num_envs, bool)
@@ -132,7 +128,7 @@ class PickominoBatchedEnv(VectorEnv):
         self._worms[rows] = 0
 
     def _play_bots(
-        self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]
+        self, rows: np.ndarray, rewards: np.ndarray, final: dict[int, dict[str, np.ndarray]]
     ) -> np.ndarray:
         """Roll the dice and let the bots decide until every game in ``rows`` waits for the
         agent. A game that ends on the way pays its final reward into ``rewards``, leaves
@@ -159,9 +155,11 @@ class PickominoBatchedEnv(VectorEnv):
                     games.apply_actions(deciding, self._bot_actions(deciding))
         return ended
 
-    def _finish(self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]) -> None:
-        """Pay the final rewards of the games in ``rows``, keep their last observations,
-        and start new games there."""
+    def _finish(
+        self, rows: np.ndarray, rewards: np.ndarray, final: dict[int, dict[str, np.ndarray]]
+    ) -> None:
+        """Pay the final rewards of the games in ``rows``, keep their last observations
+        (by row), and start new games there."""
         winners = self.games.winners(rows)
         won = winners[np.arange(rows.size), self.seats[rows]]
         self._shares[rows] = np.where(won, 1.0 / winners.sum(axis=1), 0.0)
@@ -170,10 +168,8 @@ class PickominoBatchedEnv(VectorEnv):
         else:
             rewards[rows] = np.where(won, self._shares[rows], -1.0)
         last = self._observe(rows)
-        for key, value in last.items():
-            final.setdefault(key, np.zeros((self.num_envs, *value.shape[1:]), value.dtype))[
-                rows
-            ] = value
+        for i, row in enumerate(rows.tolist()):
+            final[row] = {key: value[i] for key, value in last.items()}
         self._start(rows)
 
     def _bot_actions(self, rows: np.ndarray) -> np.ndarray:
