@@ -48,6 +48,7 @@ def _simple_keeps() -> np.ndarray:
 
 
 SIMPLE_KEEPS = _simple_keeps()
+_KEEPS = SIMPLE_KEEPS.reshape(-1)  # [roll outcome * 64 + kept faces mask]
 
 
 def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -56,14 +57,14 @@ def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) 
     (a steal twice, as it costs the victim too; the first in id order on a tie)."""
     del rng  # deterministic
     phase = games.phase[rows]
-    actions = SIMPLE_KEEPS[games.roll[rows], games.kept_mask[rows]]
-    deciding = np.flatnonzero(phase == ROLL_OR_STOP)
-    if deciding.size:
+    actions = _KEEPS[(games.roll[rows] << 6) | games.kept_mask[rows]]
+    deciding = phase == ROLL_OR_STOP
+    if np.count_nonzero(deciding):
         some = rows[deciding]
         can_claim = (games.kept[some, WORM] > 0) & (games.claims_for(some) != 0)
         actions[deciding] = np.where(can_claim, STOP_ID, ROLL_ID)
-    claiming = np.flatnonzero(phase == CLAIM)
-    if claiming.size:
+    claiming = phase == CLAIM
+    if np.count_nonzero(claiming):
         claims = games.claims[rows[claiming], None] >> _CLAIM_BITS & 1
         value = np.where(claims == 1, _CLAIM_VALUE, -1)
         actions[claiming] = value.argmax(axis=1) + TAKE_BASE

@@ -32,12 +32,16 @@ from pickomino.envs.batched.bots import BATCHED_BOTS, BatchedBot
 from pickomino.envs.batched.engine import (
     MASK_BITS,
     OVER,
+    PHASES,
     ROLL,
     BatchedGames,
     sample_rolls,
 )
 from pickomino.envs.observation import observation_space
 from pickomino.envs.table import REWARDS, opponent_list
+
+#: ``[phase]`` → whether a player decides there (not at a roll, not at the end).
+_DECIDES = np.array([phase not in (ROLL, OVER) for phase in range(len(PHASES))])
 
 
 class PickominoBatchedEnv(VectorEnv):
@@ -72,6 +76,8 @@ class PickominoBatchedEnv(VectorEnv):
         self.num_envs, self.players, self.reward, self.fixed_seat = num_envs, players, reward, seat
         self.games = BatchedGames(num_envs, players, self.rules)
         self.seats = np.zeros(num_envs, np.int64)
+        #: ``[env, k]`` → the flat index (row * players + seat) of the k-th seat from the agent
+        self._order = np.zeros((num_envs, players), np.int64)
         self.single_observation_space = observation_space(players)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -124,6 +130,9 @@ class PickominoBatchedEnv(VectorEnv):
             self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
         else:
             self.seats[rows] = self.fixed_seat
+        self._order[rows] = rows[:, None] * self.players + (
+            (self.seats[rows, None] + np.arange(self.players)) % self.players
+        )
         self.games.reset(rows)
         self._worms[rows] = 0
 
@@ -135,22 +144,23 @@ class PickominoBatchedEnv(VectorEnv):
         its last observation in ``final`` and starts again at once (same-step autoreset);
         returns which games ended. One pass rolls, keeps, and decides to roll or stop, so a
         bot's turn takes one pass per roll."""
-        games, rng = self.games, self.np_random
+        games, rng, seats = self.games, self.np_random, self.seats
         ended = np.zeros(self.num_envs, bool)
         while rows.size:
-            over = rows[games.phase[rows] == OVER]
-            if over.size:
-                self._finish(over, rewards, final)
-                ended[over] = True
-            rolling = rows[games.phase[rows] == ROLL]
+            phase = games.phase[rows]
+            over = phase == OVER
+            if np.count_nonzero(over):
+                self._finish(rows[over], rewards, final)
+                ended[rows[over]] = True
+                phase = games.phase[rows]
+            rolling = rows[phase == ROLL]
             if rolling.size:
                 games.apply_rolls(rolling, sample_rolls(rng, games.dice_left[rolling]))
             for _ in range(2):
-                phase = games.phase[rows]
-                decision = (phase != ROLL) & (phase != OVER)
-                bots = decision & (games.current[rows] != self.seats[rows])
-                deciding = rows[bots]
-                rows = rows[bots | ~decision]  # the agent's decisions leave the loop
+                decision = _DECIDES[games.phase[rows]]
+                waits = decision & (games.current[rows] == seats[rows])  # the agent's turn
+                deciding = rows[decision ^ waits]
+                rows = rows[~waits]  # the agent's decisions leave the loop
                 if deciding.size:
                     games.apply_actions(deciding, self._bot_actions(deciding))
         return ended
@@ -206,15 +216,15 @@ class PickominoBatchedEnv(VectorEnv):
         out as :func:`~pickomino.envs.observation.empty_batch`."""
         games = self.games
         at = self._rows if rows is None else rows
-        order = (self.seats[at, None] + np.arange(self.players)) % self.players
+        order = self._order[at]
         mask = games.action_mask(at)
         if rows is None:
             self._mask = mask
         return {
             "grill": MASK_BITS[games.grill[at]],
             "face_down": MASK_BITS[games.face_down[at]],
-            "tops": games.tops[at[:, None], order] + 1,
-            "worms": games.worms[at[:, None], order],
+            "tops": games.tops.reshape(-1)[order] + 1,
+            "worms": games.worms.reshape(-1)[order],
             "kept": games.kept[at],
             "roll": games.roll_counts(at),
             "total": games.total[at],
