@@ -152,6 +152,9 @@ class BatchedGames:
         self._below, self._heights = below.reshape(-1), self.heights.reshape(-1)
         self._tops, self._worms = self.tops.reshape(-1), self.worms.reshape(-1)
         self._kept, self._kept_worms = self.kept.reshape(-1), self.kept[:, WORM]
+        row, seat = np.divmod(np.arange(size * players), players)
+        #: ``[flat seat]`` → the flat indices of the other seats of its game
+        self._others = row[:, None] * players + (seat[:, None] + np.arange(1, players)) % players
         self.reset(np.arange(size))
 
     def reset(self, rows: np.ndarray, start: np.ndarray | int = 0) -> None:
@@ -209,7 +212,7 @@ class BatchedGames:
         mask of one bit at most), the current players being at flat ``seats``."""
         total, grill = self.total[rows], self.grill[rows]
         takes = self._takes[(total << NUM_TILES) | grill]
-        others = TILE_BIT[self.tops[rows]].sum(axis=1) - TILE_BIT[self._tops[seats]]
+        others = TILE_BIT[self._tops[self._others[seats]]].sum(axis=1)
         steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
