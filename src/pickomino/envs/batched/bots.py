@@ -60,8 +60,7 @@ def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) 
     actions = _KEEPS[(games.roll[rows] << 6) | games.kept_mask[rows]]
     deciding = phase == ROLL_OR_STOP
     if np.count_nonzero(deciding):
-        some = rows[deciding]
-        can_claim = (games.kept[some, WORM] > 0) & (games.claims_for(some) != 0)
+        can_claim = games.stop_claims(rows[deciding]) != 0
         actions[deciding] = np.where(can_claim, STOP_ID, ROLL_ID)
     claiming = phase == CLAIM
     if np.count_nonzero(claiming):

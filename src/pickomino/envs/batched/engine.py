@@ -148,6 +148,7 @@ class BatchedGames:
         self.dice_left = np.zeros(size, np.int64)
         self.total = np.zeros(size, np.int64)
         self.claims = np.zeros(size, np.int64)
+        self._stop_claims = np.zeros(size, np.int64)
         # flat views: [row * players + seat], [(row * players + seat) * 17 + depth + 1]
         self._below, self._heights = below.reshape(-1), self.heights.reshape(-1)
         self._tops, self._worms = self.tops.reshape(-1), self.worms.reshape(-1)
@@ -201,22 +202,22 @@ class BatchedGames:
         """The rolls to keep from, as counts per face (zeros unless keeping)."""
         return OUTCOMES[self.roll[rows]]
 
-    def claims_for(self, rows: np.ndarray) -> np.ndarray:
-        """The claim masks the totals of ``rows`` give their current players (R11, R12);
-        like the core's ``claims_for``, without looking at worms."""
-        takes, steal = self._claims(rows, self._seats(rows))
-        return takes | (steal << NUM_TILES)
+    def stop_claims(self, rows: np.ndarray) -> np.ndarray:
+        """The claim masks a stop would give ``rows`` (choosing whether to roll or stop):
+        bit ``i`` for action ``8 + i``, none without a worm (R10–R12). Worked out at the
+        keep, as the grill and the stacks do not change during a turn."""
+        return self._stop_claims[rows]
 
-    def _claims(self, rows: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The grill tiles the totals of ``rows`` may take, and the tile they may steal (a
-        mask of one bit at most), the current players being at flat ``seats``."""
+    def _claims(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The claim masks the totals of ``rows`` give their current players (at flat
+        ``seats``), as :meth:`stop_claims` says."""
         total, grill = self.total[rows], self.grill[rows]
         takes = self._takes[(total << NUM_TILES) | grill]
         others = TILE_BIT[self._tops[self._others[seats]]].sum(axis=1)
         steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
         if self.rules.exact_match_mandatory:  # R12 option
             takes = np.where(steal, 0, takes)
-        return takes, steal
+        return (takes | (steal << NUM_TILES)) * (self._kept_worms[rows] != 0)
 
     # ------------------------------------------------------------ transitions
     def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
@@ -235,21 +236,24 @@ class BatchedGames:
         keep = actions < ROLL_ID
         kept = np.count_nonzero(keep)
         if kept == rows.size:
-            self._next_turn(self._end_turn(self._keep(rows, actions)))
+            self._next_turn(self._end_turn(*self._keep(rows, actions)))
             return
-        ended = [self._end_turn(rows[actions == STOP_ID])]
+        stops = rows[actions == STOP_ID]
+        ended = [self._end_turn(stops, self._seats(stops), self._stop_claims[stops])]
         self.phase[rows[actions == ROLL_ID]] = ROLL
         if kept:
-            ended.append(self._end_turn(self._keep(rows[keep], actions[keep])))
+            ended.append(self._end_turn(*self._keep(rows[keep], actions[keep])))
         claim = actions >= TAKE_BASE
         if np.count_nonzero(claim):
             claimed = actions[claim] - TAKE_BASE
             ended.append(self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES))
         self._next_turn(np.concatenate(ended))
 
-    def _keep(self, rows: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    def _keep(
+        self, rows: np.ndarray, faces: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Keep ``faces`` of the rolls of ``rows``; returns the rows whose turn ends as if
-        stopped (R8)."""
+        stopped (R8), with their flat seats and claims."""
         count = OUTCOMES[self.roll[rows], faces]
         self._kept[rows * 6 + faces] = count
         kept_mask = self.kept_mask[rows] | FACE_BITS[faces]
@@ -258,19 +262,24 @@ class BatchedGames:
         self.dice_left[rows] = dice_left
         self.total[rows] += count * POINTS[faces]
         self.roll[rows] = 0
-        over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
         self.phase[rows] = ROLL_OR_STOP
-        return rows[over]
+        seats = self._seats(rows)
+        claims = self._claims(rows, seats)
+        self._stop_claims[rows] = claims
+        over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
+        if np.count_nonzero(over):
+            return rows[over], seats[over], claims[over]
+        return rows[:0], seats[:0], claims[:0]
 
-    def _end_turn(self, rows: np.ndarray) -> np.ndarray:
-        """End the turns of ``rows`` by their totals: a bust (R10, R13), the one claim
-        taken (R12), or a choice among several; returns the rows whose turn is over."""
+    def _end_turn(self, rows: np.ndarray, seats: np.ndarray, claims: np.ndarray) -> np.ndarray:
+        """End the turns of ``rows`` (current players at flat ``seats``) by their claims: a
+        bust (R13), the one claim taken (R12), or a choice among several; returns the rows
+        whose turn is over."""
         if not rows.size:
             return rows
-        seats = self._seats(rows)
-        takes, steal = self._claims(rows, seats)
-        either = (takes | steal) * (self._kept_worms[rows] != 0)  # R10: no worm, no claim
-        count = POPCOUNT[either]  # a steal is never a grill tile
+        takes = claims & ALL_TILES
+        either = takes | (claims >> NUM_TILES)  # a steal is never a grill tile
+        count = POPCOUNT[either]
         busts = count == 0
         if np.count_nonzero(busts):  # R13
             self._bust(rows[busts], seats[busts])
@@ -281,7 +290,7 @@ class BatchedGames:
         if np.count_nonzero(choose):
             chooser = rows[choose]
             self.phase[chooser] = CLAIM
-            self.claims[chooser] = takes[choose] | (steal[choose] << NUM_TILES)
+            self.claims[chooser] = claims[choose]
             return rows[~choose]
         return rows
 
