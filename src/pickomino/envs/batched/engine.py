@@ -52,6 +52,8 @@ POINTS = np.array(FACE_POINTS, np.int64)
 FACE_BITS = 1 << np.arange(6)
 #: The bit of each tile index; index −1 (an empty stack's top) has none.
 TILE_BIT = np.array([*(1 << np.arange(NUM_TILES)), 0], np.int64)
+#: The claim bit of stealing each tile (action ``8 + 16 + i``); none for index −1.
+STEAL_BIT = TILE_BIT << NUM_TILES
 _ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
 
 #: Every roll of 0..8 dice, as counts per face, in the core's order (``roll_outcomes``);
@@ -71,6 +73,9 @@ _SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) -
     1, NUM_DICE + 2
 )  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
+#: ``[outcome * 6 + face]`` → how many dice keeping that face takes, and their points.
+_COUNTS = OUTCOMES.reshape(-1)
+_POINTS = (OUTCOMES * POINTS).reshape(-1)
 
 
 def outcome_index(counts: Sequence[int]) -> int:
@@ -84,9 +89,10 @@ def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
 
 
 @cache
-def grill_takes(any_lower: bool) -> np.ndarray:
-    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask;
-    built once per option (5 MiB)."""
+def grill_claims(any_lower: bool) -> np.ndarray:
+    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask,
+    and in bits 16..31 the tile equal to the total when the grill lacks it, the one a steal
+    may take (R11b); built once per option (10 MiB)."""
     table = np.zeros((_MAX_TOTAL + 1, 1 << NUM_TILES), np.int64)
     for total in range(TILES[0], _MAX_TOTAL + 1):
         index = total - TILES[0]
@@ -96,15 +102,9 @@ def grill_takes(any_lower: bool) -> np.ndarray:
             lower = np.where(highest >= 0, 1 << np.maximum(highest, 0), 0)
         if index < NUM_TILES:
             exact = 1 << index
-            lower = np.where(_MASKS & exact, exact, lower)
+            lower = np.where(_MASKS & exact, exact, lower | (exact << NUM_TILES))
         table[total] = lower
-    return table.astype(np.uint16)
-
-
-#: ``[total]`` → the bit of the tile equal to the total (0 when no tile has that number).
-EXACT = np.array(
-    [1 << (t - TILES[0]) if TILES[0] <= t <= TILES[-1] else 0 for t in range(_MAX_TOTAL + 1)]
-)
+    return table.astype(np.uint32)
 
 
 class BatchedGames:
@@ -130,7 +130,7 @@ class BatchedGames:
 
     def __init__(self, size: int, players: int, rules: Rules) -> None:
         self.size, self.players, self.rules = size, players, rules
-        self._takes = grill_takes(rules.lower_tile == "any").reshape(-1)
+        self._grill_claims = grill_claims(rules.lower_tile == "any").reshape(-1)
         self._next_seat = (np.arange(players) + 1) % players  # R17
         self.grill = np.zeros(size, np.int64)
         self.face_down = np.zeros(size, np.int64)
@@ -211,13 +211,12 @@ class BatchedGames:
     def _claims(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The claim masks the totals of ``rows`` give their current players (at flat
         ``seats``), as :meth:`stop_claims` says."""
-        total, grill = self.total[rows], self.grill[rows]
-        takes = self._takes[(total << NUM_TILES) | grill]
-        others = TILE_BIT[self._tops[self._others[seats]]].sum(axis=1)
-        steal = EXACT[total] & others & ~grill  # R11b: only when the grill lacks the exact tile
+        claims = self._grill_claims[(self.total[rows] << NUM_TILES) | self.grill[rows]]
+        others = STEAL_BIT[self._tops[self._others[seats]]].sum(axis=1)
+        claims = claims & (others | ALL_TILES)  # R11b: the exact tile on another's stack
         if self.rules.exact_match_mandatory:  # R12 option
-            takes = np.where(steal, 0, takes)
-        return (takes | (steal << NUM_TILES)) * (self._kept_worms[rows] != 0)
+            claims = np.where(claims > ALL_TILES, claims & ~ALL_TILES, claims)
+        return claims * (self._kept_worms[rows] != 0)
 
     # ------------------------------------------------------------ transitions
     def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
@@ -254,13 +253,14 @@ class BatchedGames:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Keep ``faces`` of the rolls of ``rows``; returns the rows whose turn ends as if
         stopped (R8), with their flat seats and claims."""
-        count = OUTCOMES[self.roll[rows], faces]
+        kept = self.roll[rows] * 6 + faces
+        count = _COUNTS[kept]
         self._kept[rows * 6 + faces] = count
         kept_mask = self.kept_mask[rows] | FACE_BITS[faces]
         dice_left = self.dice_left[rows] - count
         self.kept_mask[rows] = kept_mask
         self.dice_left[rows] = dice_left
-        self.total[rows] += count * POINTS[faces]
+        self.total[rows] += _POINTS[kept]
         self.roll[rows] = 0
         self.phase[rows] = ROLL_OR_STOP
         seats = self._seats(rows)

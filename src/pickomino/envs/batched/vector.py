@@ -143,7 +143,8 @@ class PickominoBatchedEnv(VectorEnv):
         agent. A game that ends on the way pays its final reward into ``rewards``, leaves
         its last observation in ``final`` and starts again at once (same-step autoreset);
         returns which games ended. One pass rolls, keeps, and decides to roll or stop, so a
-        bot's turn takes one pass per roll."""
+        bot's turn takes one pass per roll (a step lasts as long as its longest chain of
+        bot decisions, each pass a fixed number of NumPy calls)."""
         games, rng, seats = self.games, self.np_random, self.seats
         ended = np.zeros(self.num_envs, bool)
         while rows.size:
@@ -156,13 +157,15 @@ class PickominoBatchedEnv(VectorEnv):
             rolling = rows[phase == ROLL]
             if rolling.size:
                 games.apply_rolls(rolling, sample_rolls(rng, games.dice_left[rolling]))
-            for _ in range(2):
-                decision = _DECIDES[games.phase[rows]]
-                waits = decision & (games.current[rows] == seats[rows])  # the agent's turn
-                deciding = rows[decision ^ waits]
-                rows = rows[~waits]  # the agent's decisions leave the loop
-                if deciding.size:
-                    games.apply_actions(deciding, self._bot_actions(deciding))
+            decision = _DECIDES[games.phase[rows]]
+            waits = decision & (games.current[rows] == seats[rows])  # the agent's turn
+            deciding = rows[decision ^ waits]
+            rows = rows[~waits]  # the agent's decisions leave the loop
+            if deciding.size:
+                games.apply_actions(deciding, self._bot_actions(deciding))
+            deciding = rows[_DECIDES[games.phase[rows]]]  # the bots' again: keeping left no
+            if deciding.size:  # decision to the agent (only a roll or its own action does)
+                games.apply_actions(deciding, self._bot_actions(deciding))
         return ended
 
     def _finish(
