@@ -78,6 +78,7 @@ class PickominoBatchedEnv(VectorEnv):
         self.seats = np.zeros(num_envs, np.int64)
         #: ``[env, k]`` → the flat index (row * players + seat) of the k-th seat from the agent
         self._order = np.zeros((num_envs, players), np.int64)
+        self._rotations = (np.arange(players)[:, None] + np.arange(players)) % players
         self.single_observation_space = observation_space(players)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -102,11 +103,10 @@ class PickominoBatchedEnv(VectorEnv):
         final: dict[int, dict[str, np.ndarray]] = {}
         self._shares = np.full(self.num_envs, np.nan)
         terminated = self._play_bots(self._rows, rewards, final)
-        live = ~terminated
         if self.reward == "worms":
             worms = self._agent_worms()
-            rewards[live] = (worms - self._worms)[live]
-            self._worms[live] = worms[live]
+            rewards = np.where(terminated, rewards, worms - self._worms)
+            self._worms = np.where(terminated, self._worms, worms)
         observations = self._observe()
         infos: dict[str, Any] = {"action_mask": self._mask}
         if final:
@@ -130,9 +130,7 @@ class PickominoBatchedEnv(VectorEnv):
             self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
         else:
             self.seats[rows] = self.fixed_seat
-        self._order[rows] = rows[:, None] * self.players + (
-            (self.seats[rows, None] + np.arange(self.players)) % self.players
-        )
+        self._order[rows] = rows[:, None] * self.players + self._rotations[self.seats[rows]]
         self.games.reset(rows)
         self._worms[rows] = 0
 
@@ -211,7 +209,7 @@ class PickominoBatchedEnv(VectorEnv):
         )
 
     def _agent_worms(self) -> np.ndarray:
-        return self.games.worms[self._rows, self.seats]
+        return self.games.worms.reshape(-1)[self._order[:, 0]]
 
     def _observe(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """The observations of ``rows`` (all games, whose masks are then kept for the next
