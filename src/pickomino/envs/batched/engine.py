@@ -63,15 +63,23 @@ _OUTCOME_INDEX = {tuple(counts): index for index, counts in enumerate(OUTCOMES.t
 #: The faces each outcome shows, as a mask.
 SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
 #: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
-_SAMPLING_KEYS = np.concatenate(
+SAMPLING_KEYS = np.concatenate(
     [
         n + np.minimum(np.cumsum([float(p) for _, p in roll_outcomes(n)]), 1.0)
         for n in range(NUM_DICE + 1)
     ]
 )
-_SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
+SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
     1, NUM_DICE + 2
 )  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
+#: Keys cut into 2**14 buckets per die count: ``[bucket]`` → the outcome of every key in it,
+#: or −1 when an outcome's bound falls inside (2 % of keys, looked up by ``searchsorted``).
+_BUCKETS = 1 << 14
+_bounds = np.arange((NUM_DICE + 1) * _BUCKETS + 1) / _BUCKETS  # exact: powers of two
+_first = np.searchsorted(SAMPLING_KEYS, _bounds, side="right")
+_BUCKET_OUTCOMES = np.where(
+    _first == np.searchsorted(SAMPLING_KEYS, _bounds + 1 / _BUCKETS, side="left"), _first, -1
+)
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
 #: ``[outcome * 6 + face]`` → how many dice keeping that face takes, and their points.
 _COUNTS = OUTCOMES.reshape(-1)
@@ -85,7 +93,17 @@ def outcome_index(counts: Sequence[int]) -> int:
 
 def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
     """One roll of ``dice[i]`` fair dice per row, as indices into :data:`OUTCOMES`."""
-    return np.searchsorted(_SAMPLING_KEYS, dice + rng.random(len(dice)), side="right")
+    return outcomes_at(dice + rng.random(len(dice)))
+
+
+def outcomes_at(keys: np.ndarray) -> np.ndarray:
+    """The outcome of ``n`` dice whose share of ``[n, n + 1)`` holds each key ``n + u``: a
+    bucket lookup, and a binary search for the few keys near a bound."""
+    outcomes = _BUCKET_OUTCOMES[(keys * _BUCKETS).astype(np.int64)]
+    unsure = outcomes < 0
+    if np.count_nonzero(unsure):
+        outcomes[unsure] = np.searchsorted(SAMPLING_KEYS, keys[unsure], side="right")
+    return outcomes
 
 
 @cache
