@@ -72,14 +72,19 @@ SAMPLING_KEYS = np.concatenate(
 SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
     1, NUM_DICE + 2
 )  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
-#: Keys cut into 2**14 buckets per die count: ``[bucket]`` → the outcome of every key in it,
-#: or −1 when an outcome's bound falls inside (2 % of keys, looked up by ``searchsorted``).
-_BUCKETS = 1 << 14
-_bounds = np.arange((NUM_DICE + 1) * _BUCKETS + 1) / _BUCKETS  # exact: powers of two
-_first = np.searchsorted(SAMPLING_KEYS, _bounds, side="right")
-_BUCKET_OUTCOMES = np.where(
-    _first == np.searchsorted(SAMPLING_KEYS, _bounds + 1 / _BUCKETS, side="left"), _first, -1
-)
+_BUCKETS = 1 << 14  # per die count
+
+
+def _bucket_outcomes() -> np.ndarray:
+    """Sampling keys cut into buckets: ``[bucket]`` → the outcome of every key in it, or −1
+    when an outcome's bound falls inside (2 % of keys, left to ``searchsorted``)."""
+    bounds = np.arange((NUM_DICE + 1) * _BUCKETS + 1) / _BUCKETS  # exact: powers of two
+    first = np.searchsorted(SAMPLING_KEYS, bounds, side="right")
+    last = np.searchsorted(SAMPLING_KEYS, bounds + 1 / _BUCKETS, side="left")
+    return np.where(first == last, first, -1)
+
+
+_BUCKET_OUTCOMES = _bucket_outcomes()
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
 #: ``[outcome * 6 + face]`` → how many dice keeping that face takes, and their points.
 _COUNTS = OUTCOMES.reshape(-1)
