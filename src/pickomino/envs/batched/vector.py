@@ -130,7 +130,8 @@ class PickominoBatchedEnv(VectorEnv):
             self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
         else:
             self.seats[rows] = self.fixed_seat
-        self._order[rows] = rows[:, None] * self.players + self._rotations[self.seats[rows]]
+        rotations = self._rotations.take(self.seats[rows], axis=0)
+        self._order[rows] = rows[:, None] * self.players + rotations
         self.games.reset(rows)
         self._worms[rows] = 0
 
@@ -217,16 +218,16 @@ class PickominoBatchedEnv(VectorEnv):
         out as :func:`~pickomino.envs.observation.empty_batch`."""
         games = self.games
         at = self._rows if rows is None else rows
-        order = self._order[at]
+        order = self._order.take(at, axis=0)
         mask = games.action_mask(at)
         if rows is None:
             self._mask = mask
         return {
-            "grill": MASK_BITS[games.grill[at]],
-            "face_down": MASK_BITS[games.face_down[at]],
+            "grill": MASK_BITS.take(games.grill[at], axis=0),
+            "face_down": MASK_BITS.take(games.face_down[at], axis=0),
             "tops": games.tops.reshape(-1)[order] + 1,
             "worms": games.worms.reshape(-1)[order],
-            "kept": games.kept[at],
+            "kept": games.kept.take(at, axis=0),
             "roll": games.roll_counts(at),
             "total": games.total[at],
             "dice_left": games.dice_left[at],
