@@ -79,6 +79,7 @@ class PickominoBatchedEnv(VectorEnv):
         #: ``[env, k]`` → the flat index (row * players + seat) of the k-th seat from the agent
         self._order = np.zeros((num_envs, players), np.int64)
         self._rotations = (np.arange(players)[:, None] + np.arange(players)) % players
+        self._seat(np.arange(num_envs), seat or 0)
         self.single_observation_space = observation_space(players)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -127,13 +128,15 @@ class PickominoBatchedEnv(VectorEnv):
         """New games in ``rows``, the agent seated (the agent has no worms before its first
         decision: it takes tiles only by its own claims)."""
         if self.fixed_seat is None:
-            self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
-        else:
-            self.seats[rows] = self.fixed_seat
-        rotations = self._rotations.take(self.seats[rows], axis=0)
-        self._order[rows] = rows[:, None] * self.players + rotations
+            self._seat(rows, self.np_random.integers(self.players, size=rows.size))
         self.games.reset(rows)
         self._worms[rows] = 0
+
+    def _seat(self, rows: np.ndarray, seats: np.ndarray | int) -> None:
+        """Seat the agent at ``seats`` in the games ``rows``."""
+        self.seats[rows] = seats
+        rotations = self._rotations.take(self.seats[rows], axis=0)
+        self._order[rows] = rows[:, None] * self.players + rotations
 
     def _play_bots(
         self, rows: np.ndarray, rewards: np.ndarray, final: dict[int, dict[str, np.ndarray]]
@@ -179,7 +182,7 @@ class PickominoBatchedEnv(VectorEnv):
             rewards[rows] = self.games.worms[rows, self.seats[rows]] - self._worms[rows]
         else:
             rewards[rows] = np.where(won, self._shares[rows], -1.0)
-        last = self._observe(rows)
+        last = self._observe(ended=rows)
         for i, row in enumerate(rows.tolist()):
             final[row] = {key: value[i] for key, value in last.items()}
         self._start(rows)
@@ -212,16 +215,19 @@ class PickominoBatchedEnv(VectorEnv):
     def _agent_worms(self) -> np.ndarray:
         return self.games.worms.reshape(-1)[self._order[:, 0]]
 
-    def _observe(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """The observations of ``rows`` (all games, whose masks are then kept for the next
-        step) from each game's agent seat, seats rotated so that index 0 is the agent, laid
-        out as :func:`~pickomino.envs.observation.empty_batch`."""
+    def _observe(self, ended: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The observations of every game (whose masks are then kept for the next step), or
+        of the games ``ended`` (where no action is legal), from each game's agent seat,
+        seats rotated so that index 0 is the agent, laid out as
+        :func:`~pickomino.envs.observation.empty_batch`."""
         games = self.games
-        at = self._rows if rows is None else rows
+        if ended is None:
+            at = self._rows
+            mask = self._mask = games.action_mask()
+        else:
+            at = ended
+            mask = np.zeros((at.size, NUM_ACTIONS), bool)
         order = self._order.take(at, axis=0)
-        mask = games.action_mask(at)
-        if rows is None:
-            self._mask = mask
         return {
             "grill": MASK_BITS.take(games.grill[at], axis=0),
             "face_down": MASK_BITS.take(games.face_down[at], axis=0),
