@@ -9,8 +9,9 @@ peer's own bot). A step is one agent decision; the bot's turns happen inside it,
 peer.
 
 Rates are agent steps per second of CPU time of this one process (one core: nothing here
-runs threads), so that other work on a shared machine does not tilt the ratios; pass
-``--wall`` for wall-clock time.
+runs threads), so that other work on a shared machine tilts the ratios less; pass
+``--wall`` for wall-clock time. The load average is printed beside them, as it still moves
+the ratios (the peer's pure Python suffers more from a busy machine than NumPy does).
 
 Run: ``.venv/bin/python benchmarks/env_speed.py [--steps 20000] [--sizes 64 1024 8192]``
 (needs ``pip install -e '.[rl,bench]'``).
@@ -19,6 +20,7 @@ Run: ``.venv/bin/python benchmarks/env_speed.py [--steps 20000] [--sizes 64 1024
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -88,6 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     clock: Clock = time.perf_counter if args.wall else time.process_time
     steps = args.steps
+    load_before = os.getloadavg()[0]
     theirs = peer(steps // 4, args.seed, clock)
     rows = [
         ("pickomino Pickomino-v1", ours_single(steps, args.seed, clock, args.opponents)),
@@ -105,6 +108,7 @@ def main() -> None:
         rows.append((f"PickominoBatched-v1 N={size:,}", rate))
     kind = "wall-clock" if args.wall else "CPU"
     print(f"2 players, random masked agent vs {args.opponents}; agent steps per {kind} second")
+    print(f"load average (1 min) {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     if theirs is None:
         print("pickomino-env not installed: pip install -e '.[bench]'")
     else:

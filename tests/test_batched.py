@@ -18,9 +18,11 @@ from pickomino.envs.batched.engine import (
     OVER,
     PHASES,
     ROLL,
+    SAMPLING_KEYS,
     WORMS,
     BatchedGames,
     outcome_index,
+    outcomes_at,
     sample_rolls,
 )
 from pickomino.envs.batched.solver_tables import SolverTables, situation_values, situations
@@ -144,6 +146,15 @@ def test_rolls_are_fair_counts_of_the_dice_left():
     assert (rolls.sum(axis=1) == dice).all()
     share = rolls[dice == 8].sum(axis=0) / (8 * (dice == 8).sum())
     assert np.allclose(share, 1 / 6, atol=0.01)
+
+
+def test_the_bucketed_outcomes_are_those_of_a_search_over_the_sampling_keys():
+    rng = np.random.default_rng(1)
+    bounds = np.arange(9 * 2**14) / 2**14  # every bucket's first key
+    near = np.concatenate([SAMPLING_KEYS, np.nextafter(SAMPLING_KEYS, 0)])  # every outcome's bound
+    drawn = rng.integers(0, 9, 100_000) + rng.random(100_000)
+    keys = np.concatenate([bounds, near[near < 9], drawn])
+    assert (outcomes_at(keys) == np.searchsorted(SAMPLING_KEYS, keys, side="right")).all()
 
 
 def test_a_roll_without_a_new_face_busts_and_turns_the_highest_tile():

@@ -52,6 +52,7 @@ def _simple_keeps() -> np.ndarray:
 
 
 SIMPLE_KEEPS = _simple_keeps()
+_KEEPS = SIMPLE_KEEPS.reshape(-1)  # [roll outcome * 64 + kept faces mask]
 
 
 def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -59,14 +60,13 @@ def simple_bot(games: BatchedGames, rows: np.ndarray, rng: np.random.Generator) 
     above, stop as soon as a tile can be claimed, the best claim (below)."""
     del rng  # deterministic
     phase = games.phase[rows]
-    actions = SIMPLE_KEEPS[games.roll[rows], games.kept_mask[rows]]
-    deciding = np.flatnonzero(phase == ROLL_OR_STOP)
-    if deciding.size:
-        some = rows[deciding]
-        can_claim = (games.kept[some, WORM] > 0) & (games.claims_for(some) != 0)
+    actions = _KEEPS[(games.roll[rows] << 6) | games.kept_mask[rows]]
+    deciding = phase == ROLL_OR_STOP
+    if np.count_nonzero(deciding):
+        can_claim = games.stop_claims(rows[deciding]) != 0
         actions[deciding] = np.where(can_claim, STOP_ID, ROLL_ID)
-    claiming = np.flatnonzero(phase == CLAIM)
-    if claiming.size:
+    claiming = phase == CLAIM
+    if np.count_nonzero(claiming):
         actions[claiming] = _best_claims(games, rows[claiming])
     return actions
 

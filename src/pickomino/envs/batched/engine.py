@@ -49,8 +49,8 @@ POPCOUNT = MASK_BITS.sum(axis=1, dtype=np.int64)
 WORMS = np.array([worms_on(tile) for tile in TILES], np.int64)
 POINTS = np.array(FACE_POINTS, np.int64)
 FACE_BITS = 1 << np.arange(6)
-#: The bit of each top tile, indexed by tile index + 1 (an empty stack has none).
-TOP_BIT = np.array([0, *(1 << np.arange(NUM_TILES))], np.int64)
+#: The bit of each tile index; index −1 (an empty stack's top) has none.
+TILE_BIT = np.array([*(1 << np.arange(NUM_TILES)), 0], np.int64)
 _ROLL_OR_STOP_BITS = (1 << ROLL_ID) | (1 << STOP_ID)
 
 #: Every roll of 0..8 dice, as counts per face, in the core's order (``ALL_ROLLS``);
@@ -60,16 +60,34 @@ OUTCOMES = np.array(ALL_ROLLS)
 #: The faces each outcome shows, as a mask.
 SHOWN = ((OUTCOMES > 0) * FACE_BITS).sum(axis=1)
 #: For sampling: outcome ``i`` of ``n`` dice covers keys up to ``n`` + its cumulative chance.
-_SAMPLING_KEYS = np.concatenate(
+SAMPLING_KEYS = np.concatenate(
     [
         n + np.minimum(np.cumsum([float(p) for _, p in roll_outcomes(n)]), 1.0)
         for n in range(NUM_DICE + 1)
     ]
 )
-_SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
+SAMPLING_KEYS[np.cumsum([len(roll_outcomes(n)) for n in range(NUM_DICE + 1)]) - 1] = np.arange(
     1, NUM_DICE + 2
 )  # each block ends exactly at n + 1: a key n + u with u < 1 always stays in block n
+_BUCKETS = 1 << 14  # per die count
+
+
+def _bucket_outcomes() -> np.ndarray:
+    """Sampling keys cut into buckets: ``[bucket]`` → the outcome of every key in it, or −1
+    when an outcome's bound falls inside (2 % of keys, left to ``searchsorted``)."""
+    bounds = np.arange((NUM_DICE + 1) * _BUCKETS + 1) / _BUCKETS  # exact: powers of two
+    first = np.searchsorted(SAMPLING_KEYS, bounds, side="right")
+    last = np.searchsorted(SAMPLING_KEYS, bounds + 1 / _BUCKETS, side="left")
+    return np.where(first == last, first, -1)
+
+
+_BUCKET_OUTCOMES = _bucket_outcomes()
 _MAX_TOTAL = NUM_DICE * max(FACE_POINTS)
+#: A row of ``kept`` (six int64 counts, all 0) as one opaque item.
+_NOTHING_KEPT = np.zeros((), f"V{6 * 8}")
+#: ``[outcome * 6 + face]`` → how many dice keeping that face takes, and their points.
+_COUNTS = OUTCOMES.reshape(-1)
+_POINTS = (OUTCOMES * POINTS).reshape(-1)
 
 
 #: The index in :data:`OUTCOMES` of a roll given as six counts.
@@ -78,13 +96,24 @@ outcome_index = roll_id
 
 def sample_rolls(rng: np.random.Generator, dice: np.ndarray) -> np.ndarray:
     """One roll of ``dice[i]`` fair dice per row, as indices into :data:`OUTCOMES`."""
-    return np.searchsorted(_SAMPLING_KEYS, dice + rng.random(len(dice)), side="right")
+    return outcomes_at(dice + rng.random(len(dice)))
+
+
+def outcomes_at(keys: np.ndarray) -> np.ndarray:
+    """The outcome of ``n`` dice whose share of ``[n, n + 1)`` holds each key ``n + u``: a
+    bucket lookup, and a binary search for the few keys near a bound."""
+    outcomes = _BUCKET_OUTCOMES[(keys * _BUCKETS).astype(np.int64)]
+    unsure = outcomes < 0
+    if np.count_nonzero(unsure):
+        outcomes[unsure] = np.searchsorted(SAMPLING_KEYS, keys[unsure], side="right")
+    return outcomes
 
 
 @cache
-def grill_takes(any_lower: bool) -> np.ndarray:
-    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask;
-    built once per option (5 MiB)."""
+def grill_claims(any_lower: bool) -> np.ndarray:
+    """``[total, grill mask]`` → the grill tiles that total may take (R11a, R11c), as a mask,
+    and in bits 16..31 the tile equal to the total when the grill lacks it, the one a steal
+    may take (R11b); built once per option (10 MiB)."""
     table = np.zeros((_MAX_TOTAL + 1, 1 << NUM_TILES), np.int64)
     for total in range(TILES[0], _MAX_TOTAL + 1):
         index = total - TILES[0]
@@ -94,15 +123,9 @@ def grill_takes(any_lower: bool) -> np.ndarray:
             lower = np.where(highest >= 0, 1 << np.maximum(highest, 0), 0)
         if index < NUM_TILES:
             exact = 1 << index
-            lower = np.where(_MASKS & exact, exact, lower)
+            lower = np.where(_MASKS & exact, exact, lower | (exact << NUM_TILES))
         table[total] = lower
-    return table.astype(np.uint16)
-
-
-#: ``[total]`` → the bit of the tile equal to the total (0 when no tile has that number).
-EXACT = np.array(
-    [1 << (t - TILES[0]) if TILES[0] <= t <= TILES[-1] else 0 for t in range(_MAX_TOTAL + 1)]
-)
+    return table.astype(np.uint32)
 
 
 class BatchedGames:
@@ -117,14 +140,25 @@ class BatchedGames:
 
     Methods take the rows to act on and assume the step is legal for each (callers check
     with :meth:`action_mask`); like the core they never roll dice themselves.
+
+    A step of a few hundred games costs what its NumPy calls cost, not what they compute, so
+    the transitions count calls: per-seat arrays are read through flat views at
+    ``row * players + seat`` (one index array instead of two), a turn's end is one
+    :meth:`_next_turn` for all the rows whose turn ended in a call, and a stack's depth 0 is
+    a −1 below the tiles (the top after a pop is a plain read). ``np.count_nonzero`` tests
+    masks: ``.any()`` costs several times more on small arrays. Rows of 2-D arrays are
+    gathered with ``take(axis=0)`` and zeroed as single opaque items, both several times
+    faster than indexing by rows.
     """
 
     def __init__(self, size: int, players: int, rules: Rules) -> None:
         self.size, self.players, self.rules = size, players, rules
-        self._takes = grill_takes(rules.lower_tile == "any")
+        self._grill_claims = grill_claims(rules.lower_tile == "any").reshape(-1)
+        self._next_seat = (np.arange(players) + 1) % players  # R17
         self.grill = np.zeros(size, np.int64)
         self.face_down = np.zeros(size, np.int64)
-        self.stacks = np.zeros((size, players, NUM_TILES), np.int64)
+        below = np.full((size, players, NUM_TILES + 1), NO_TILE, np.int64)
+        self.stacks = below[:, :, 1:]
         self.heights = np.zeros((size, players), np.int64)
         self.tops = np.zeros((size, players), np.int64)
         self.worms = np.zeros((size, players), np.int64)
@@ -137,11 +171,20 @@ class BatchedGames:
         self.dice_left = np.zeros(size, np.int64)
         self.total = np.zeros(size, np.int64)
         self.claims = np.zeros(size, np.int64)
+        self._stop_claims = np.zeros(size, np.int64)
+        # flat views: [row * players + seat], [(row * players + seat) * 17 + depth + 1]
+        self._below, self._heights = below.reshape(-1), self.heights.reshape(-1)
+        self._tops, self._worms = self.tops.reshape(-1), self.worms.reshape(-1)
+        self._kept, self._kept_worms = self.kept.reshape(-1), self.kept[:, WORM]
+        self._kept_rows = self.kept.view(_NOTHING_KEPT.dtype).reshape(-1)  # a row as one item
+        row, seat = np.divmod(np.arange(size * players), players)
+        #: ``[flat seat]`` → the flat indices of the other seats of its game
+        self._others = row[:, None] * players + (seat[:, None] + np.arange(1, players)) % players
         self.reset(np.arange(size))
 
     def reset(self, rows: np.ndarray, start: np.ndarray | int = 0) -> None:
         """Start new games in ``rows`` (R4), with seat ``start`` to play first."""
-        self.grill[rows] = (1 << NUM_TILES) - 1
+        self.grill[rows] = ALL_TILES
         self.face_down[rows] = 0
         self.heights[rows] = 0
         self.tops[rows] = NO_TILE
@@ -152,12 +195,16 @@ class BatchedGames:
 
     def _start_turn(self, rows: np.ndarray) -> None:
         self.phase[rows] = ROLL
-        self.kept[rows] = 0
+        self._kept_rows[rows] = _NOTHING_KEPT
         self.roll[rows] = 0
         self.kept_mask[rows] = 0
         self.dice_left[rows] = NUM_DICE  # R5
         self.total[rows] = 0
         self.claims[rows] = 0
+
+    def _seats(self, rows: np.ndarray) -> np.ndarray:
+        """The flat index of each row's current player in the per-seat arrays."""
+        return rows * self.players + self.current[rows]
 
     # ----------------------------------------------------------------- views
     def legal_bits(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
@@ -177,126 +224,169 @@ class BatchedGames:
 
     def roll_counts(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """The rolls to keep from, as counts per face (zeros unless keeping)."""
-        return OUTCOMES[self.roll[rows]]
+        return OUTCOMES.take(self.roll[rows], axis=0)
+
+    def stop_claims(self, rows: np.ndarray) -> np.ndarray:
+        """The claim masks a stop would give ``rows`` (choosing whether to roll or stop):
+        bit ``i`` for action ``8 + i``, none without a worm (R10–R12). Worked out at the
+        keep, as the grill and the stacks do not change during a turn."""
+        return self._stop_claims[rows]
 
     def stealable(self, rows: np.ndarray) -> np.ndarray:
         """The top tiles of the other players' stacks in ``rows``, as tile masks."""
-        tops = self.tops[rows] + 1
-        return TOP_BIT[tops].sum(axis=1) - TOP_BIT[tops[np.arange(rows.size), self.current[rows]]]
+        return self._stealable(self._seats(rows))
 
-    def claims_for(self, rows: np.ndarray) -> np.ndarray:
-        """The claim masks the totals of ``rows`` give their current players (R11, R12);
-        like the core's ``claims_for``, without looking at worms."""
-        total, grill = self.total[rows], self.grill[rows]
-        takes = self._takes[total, grill]
-        steal = EXACT[total] & self.stealable(rows) & ~grill  # R11b: only without the exact tile
+    def _stealable(self, seats: np.ndarray) -> np.ndarray:
+        """The other players' top tiles, as tile masks, for players at flat ``seats``."""
+        return TILE_BIT[self._tops[self._others.take(seats, axis=0)]].sum(axis=1)
+
+    def _claims(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The claim masks the totals of ``rows`` give their current players (at flat
+        ``seats``), as :meth:`stop_claims` says."""
+        claims = self._grill_claims[(self.total[rows] << NUM_TILES) | self.grill[rows]]
+        others = self._stealable(seats) << NUM_TILES
+        claims = claims & (others | ALL_TILES)  # R11b: the exact tile on another's stack
         if self.rules.exact_match_mandatory:  # R12 option
-            takes = np.where(steal, 0, takes)
-        return takes | (steal << NUM_TILES)
+            claims = np.where(claims > ALL_TILES, claims & ~ALL_TILES, claims)
+        return claims * (self._kept_worms[rows] != 0)
 
     # ------------------------------------------------------------ transitions
     def apply_rolls(self, rows: np.ndarray, outcomes: np.ndarray) -> None:
         """The outcomes (indices into :data:`OUTCOMES`) of the pending rolls of ``rows``
         (R5); a roll without a new face is a bust (R7)."""
         new = (SHOWN[outcomes] & ~self.kept_mask[rows]) != 0
-        self.roll[rows[new]] = outcomes[new]
-        self.phase[rows[new]] = KEEP
-        self._bust(rows[~new])
+        self.roll[rows] = outcomes  # a bust's next turn clears it again
+        self.phase[rows] = KEEP
+        busts = rows[~new]
+        if busts.size:
+            self._bust(busts, self._seats(busts))
+            self._next_turn(busts)
 
     def apply_actions(self, rows: np.ndarray, actions: np.ndarray) -> None:
         """Legal decisions for the current players of ``rows``, by action id."""
         keep = actions < ROLL_ID
-        if keep.any():
-            self._keep(rows[keep], actions[keep])
-        if not keep.all():
-            self.phase[rows[actions == ROLL_ID]] = ROLL
-            self._end_turn(rows[actions == STOP_ID])
-            claim = actions >= TAKE_BASE
-            if claim.any():
-                claimed = actions[claim] - TAKE_BASE
-                self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES)
+        kept = np.count_nonzero(keep)
+        if kept == rows.size:
+            self._next_turn(self._end_turn(*self._keep(rows, actions)))
+            return
+        stops = rows[actions == STOP_ID]
+        ended = [self._end_turn(stops, self._seats(stops), self._stop_claims[stops])]
+        self.phase[rows[actions == ROLL_ID]] = ROLL
+        if kept:
+            ended.append(self._end_turn(*self._keep(rows[keep], actions[keep])))
+        claim = actions >= TAKE_BASE
+        if np.count_nonzero(claim):
+            claimed = actions[claim] - TAKE_BASE
+            ended.append(self._claim(rows[claim], claimed % NUM_TILES, claimed >= NUM_TILES))
+        self._next_turn(np.concatenate(ended))
 
-    def _keep(self, rows: np.ndarray, faces: np.ndarray) -> None:
-        count = OUTCOMES[self.roll[rows], faces]
-        self.kept[rows, faces] = count
-        kept_mask = self.kept_mask[rows] | (1 << faces)
+    def _keep(
+        self, rows: np.ndarray, faces: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Keep ``faces`` of the rolls of ``rows``; returns the rows whose turn ends as if
+        stopped (R8), with their flat seats and claims."""
+        kept = self.roll[rows] * 6 + faces
+        count = _COUNTS[kept]
+        self._kept[rows * 6 + faces] = count
+        kept_mask = self.kept_mask[rows] | FACE_BITS[faces]
         dice_left = self.dice_left[rows] - count
         self.kept_mask[rows] = kept_mask
         self.dice_left[rows] = dice_left
-        self.total[rows] += count * POINTS[faces]
+        self.total[rows] += _POINTS[kept]
         self.roll[rows] = 0
+        self.phase[rows] = ROLL_OR_STOP
+        seats = self._seats(rows)
+        claims = self._claims(rows, seats)
+        self._stop_claims[rows] = claims
         over = (dice_left == 0) | (kept_mask == ALL_FACES)  # R8
-        self.phase[rows[~over]] = ROLL_OR_STOP
-        self._end_turn(rows[over])
+        if np.count_nonzero(over):
+            return rows[over], seats[over], claims[over]
+        return rows[:0], seats[:0], claims[:0]
 
-    def _end_turn(self, rows: np.ndarray) -> None:
+    def _end_turn(self, rows: np.ndarray, seats: np.ndarray, claims: np.ndarray) -> np.ndarray:
+        """End the turns of ``rows`` (current players at flat ``seats``) by their claims: a
+        bust (R13), the one claim taken (R12), or a choice among several; returns the rows
+        whose turn is over."""
         if not rows.size:
-            return
-        claims = self.claims_for(rows)
-        count = POPCOUNT[claims & 0xFFFF] + (claims >> NUM_TILES != 0)
-        count[self.kept[rows, WORM] == 0] = 0  # R10: no worm, no claim
-        self._bust(rows[count == 0])  # R13
+            return rows
+        takes = claims & ALL_TILES
+        either = takes | (claims >> NUM_TILES)  # a steal is never a grill tile
+        count = POPCOUNT[either]
+        busts = count == 0
+        if np.count_nonzero(busts):  # R13
+            self._bust(rows[busts], seats[busts])
+        one = count == 1  # R12: the one claim is taken
+        if np.count_nonzero(one):
+            self._claim_at(rows[one], seats[one], HIGHEST[either[one]], takes[one] == 0)
         choose = count > 1
-        self.phase[rows[choose]] = CLAIM
-        self.claims[rows[choose]] = claims[choose]
-        one, claims = rows[count == 1], claims[count == 1]  # R12: the one claim is taken
-        takes = claims & 0xFFFF
-        steal = takes == 0
-        self._claim(one, np.where(steal, HIGHEST[claims >> NUM_TILES], HIGHEST[takes]), steal)
+        if np.count_nonzero(choose):
+            chooser = rows[choose]
+            self.phase[chooser] = CLAIM
+            self.claims[chooser] = claims[choose]
+            return rows[~choose]
+        return rows
 
-    def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> None:
-        if not rows.size:
-            return
-        taken = rows[~steal]
-        self.grill[taken] &= ~(1 << tiles[~steal])
-        thief, stolen = rows[steal], tiles[steal]
-        if thief.size:
-            tops = self.tops[thief]
-            others = np.arange(self.players) != self.current[thief, None]
-            self._pop(thief, ((tops == stolen[:, None]) & others).argmax(axis=1))
-        self._push(rows, self.current[rows], tiles)  # R14
-        self._next_turn(rows)
+    def _claim(self, rows: np.ndarray, tiles: np.ndarray, steal: np.ndarray) -> np.ndarray:
+        self._claim_at(rows, self._seats(rows), tiles, steal)
+        return rows
 
-    def _bust(self, rows: np.ndarray) -> None:
-        if not rows.size:
+    def _claim_at(
+        self, rows: np.ndarray, seats: np.ndarray, tiles: np.ndarray, steal: np.ndarray
+    ) -> None:
+        """The current players (at flat ``seats``) of ``rows`` take or steal ``tiles``."""
+        self.grill[rows] &= ~TILE_BIT[tiles]  # a stolen tile is not on the grill
+        if np.count_nonzero(steal):
+            thief, stolen = rows[steal], tiles[steal]
+            victims = (self.tops[thief] == stolen[:, None]).argmax(axis=1)  # tiles are unique
+            self._pop(thief * self.players + victims)
+        self._push(seats, tiles)  # R14
+
+    def _bust(self, rows: np.ndarray, seats: np.ndarray) -> None:
+        """The current players (at flat ``seats``) of ``rows`` return their top tile, and
+        the highest on the grill is turned face down (R15, R16)."""
+        holds = self._heights[seats] > 0
+        if not np.count_nonzero(holds):
             return
-        seats = self.current[rows]
-        holds = self.heights[rows, seats] > 0
         losers = rows[holds]
-        if losers.size:  # R15, then R16
-            returned = self._pop(losers, seats[holds])
-            self.grill[losers] |= 1 << returned
-            highest = HIGHEST[self.grill[losers]]
-            turn = (highest != returned) | self.rules.flip_returned_highest
-            losers, highest = losers[turn], highest[turn]
-            self.grill[losers] &= ~(1 << highest)
-            self.face_down[losers] |= 1 << highest
-        self._next_turn(rows)
+        returned = self._pop(seats[holds])
+        grill = self.grill[losers] | TILE_BIT[returned]
+        highest = HIGHEST[grill]
+        if self.rules.flip_returned_highest:
+            flipped = TILE_BIT[highest]
+        else:
+            flipped = TILE_BIT[highest] * (highest != returned)
+        self.grill[losers] = grill ^ flipped
+        self.face_down[losers] |= flipped
 
-    def _pop(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        tiles = self.tops[rows, seats]
-        height = self.heights[rows, seats] - 1
-        self.heights[rows, seats] = height
-        below = self.stacks[rows, seats, np.maximum(height - 1, 0)]
-        self.tops[rows, seats] = np.where(height > 0, below, NO_TILE)
-        self.worms[rows, seats] -= WORMS[tiles]
+    def _pop(self, seats: np.ndarray) -> np.ndarray:
+        """Take the top tiles off the stacks at flat ``seats``."""
+        tiles = self._tops[seats]
+        height = self._heights[seats] - 1
+        self._heights[seats] = height
+        self._tops[seats] = self._below[seats * (NUM_TILES + 1) + height]
+        self._worms[seats] -= WORMS[tiles]
         return tiles
 
-    def _push(self, rows: np.ndarray, seats: np.ndarray, tiles: np.ndarray) -> None:
-        self.stacks[rows, seats, self.heights[rows, seats]] = tiles
-        self.heights[rows, seats] += 1
-        self.tops[rows, seats] = tiles
-        self.worms[rows, seats] += WORMS[tiles]
+    def _push(self, seats: np.ndarray, tiles: np.ndarray) -> None:
+        """Put ``tiles`` on the stacks at flat ``seats``."""
+        height = self._heights[seats] + 1
+        self._below[seats * (NUM_TILES + 1) + height] = tiles
+        self._heights[seats] = height
+        self._tops[seats] = tiles
+        self._worms[seats] += WORMS[tiles]
 
     def _next_turn(self, rows: np.ndarray) -> None:
+        """The next player's turn in ``rows``, or the end of the games there (R17, R18)."""
+        if not rows.size:
+            return
         over = self.grill[rows] == 0  # R18
-        if over.any():
+        if np.count_nonzero(over):
             ended = rows[over]
             self.phase[ended] = OVER
             self.roll[ended] = 0
             self.claims[ended] = 0
             rows = rows[~over]
-        self.current[rows] = (self.current[rows] + 1) % self.players  # R17
+        self.current[rows] = self._next_seat[self.current[rows]]  # R17
         self.turn[rows] += 1
         self._start_turn(rows)
 

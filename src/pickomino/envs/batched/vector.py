@@ -32,12 +32,16 @@ from pickomino.envs.batched.bots import BATCHED_BOTS, BatchedBot
 from pickomino.envs.batched.engine import (
     MASK_BITS,
     OVER,
+    PHASES,
     ROLL,
     BatchedGames,
     sample_rolls,
 )
 from pickomino.envs.observation import observation_space
 from pickomino.envs.table import REWARDS, opponent_list
+
+#: ``[phase]`` → whether a player decides there (not at a roll, not at the end).
+_DECIDES = np.array([phase not in (ROLL, OVER) for phase in range(len(PHASES))])
 
 
 class PickominoBatchedEnv(VectorEnv):
@@ -73,6 +77,10 @@ class PickominoBatchedEnv(VectorEnv):
         self.num_envs, self.players, self.reward, self.fixed_seat = num_envs, players, reward, seat
         self.games = BatchedGames(num_envs, players, self.rules)
         self.seats = np.zeros(num_envs, np.int64)
+        #: ``[env, k]`` → the flat index (row * players + seat) of the k-th seat from the agent
+        self._order = np.zeros((num_envs, players), np.int64)
+        self._rotations = (np.arange(players)[:, None] + np.arange(players)) % players
+        self._seat(np.arange(num_envs), seat or 0)
         self.single_observation_space = observation_space(players)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -94,24 +102,19 @@ class PickominoBatchedEnv(VectorEnv):
         self._refuse_illegal(actions)
         self.games.apply_actions(self._rows, actions)
         rewards = np.zeros(self.num_envs)
-        final: dict[str, np.ndarray] = {}
+        final: dict[int, dict[str, np.ndarray]] = {}
         self._shares = np.full(self.num_envs, np.nan)
         terminated = self._play_bots(self._rows, rewards, final)
-        live = ~terminated
         if self.reward == "worms":
             worms = self._agent_worms()
-            rewards[live] = (worms - self._worms)[live]
-            self._worms[live] = worms[live]
+            rewards = np.where(terminated, rewards, worms - self._worms)
+            self._worms = np.where(terminated, self._worms, worms)
         observations = self._observe()
         infos: dict[str, Any] = {"action_mask": self._mask}
-        if terminated.any():
-            infos["final_obs"] = np.array(
-                [
-                    {k: v[row] for k, v in final.items()} if done else None
-                    for row, done in enumerate(terminated)
-                ],
-                object,
-            )
+        if final:
+            infos["final_obs"] = np.full(self.num_envs, None, object)
+            for row, last in final.items():
+                infos["final_obs"][row] = last
             infos["_final_obs"] = terminated
             infos["win_share"] = self._shares
         truncated = np.zeros(self.num_envs, bool)
@@ -126,43 +129,53 @@ class PickominoBatchedEnv(VectorEnv):
         """New games in ``rows``, the agent seated (the agent has no worms before its first
         decision: it takes tiles only by its own claims)."""
         if self.fixed_seat is None:
-            self.seats[rows] = self.np_random.integers(self.players, size=rows.size)
-        else:
-            self.seats[rows] = self.fixed_seat
+            self._seat(rows, self.np_random.integers(self.players, size=rows.size))
         self.games.reset(rows)
         self._worms[rows] = 0
 
+    def _seat(self, rows: np.ndarray, seats: np.ndarray | int) -> None:
+        """Seat the agent at ``seats`` in the games ``rows``."""
+        self.seats[rows] = seats
+        rotations = self._rotations.take(self.seats[rows], axis=0)
+        self._order[rows] = rows[:, None] * self.players + rotations
+
     def _play_bots(
-        self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]
+        self, rows: np.ndarray, rewards: np.ndarray, final: dict[int, dict[str, np.ndarray]]
     ) -> np.ndarray:
         """Roll the dice and let the bots decide until every game in ``rows`` waits for the
         agent. A game that ends on the way pays its final reward into ``rewards``, leaves
         its last observation in ``final`` and starts again at once (same-step autoreset);
         returns which games ended. One pass rolls, keeps, and decides to roll or stop, so a
-        bot's turn takes one pass per roll."""
-        games, rng = self.games, self.np_random
+        bot's turn takes one pass per roll (a step lasts as long as its longest chain of
+        bot decisions, each pass a fixed number of NumPy calls)."""
+        games, rng, seats = self.games, self.np_random, self.seats
         ended = np.zeros(self.num_envs, bool)
         while rows.size:
-            over = rows[games.phase[rows] == OVER]
-            if over.size:
-                self._finish(over, rewards, final)
-                ended[over] = True
-            rolling = rows[games.phase[rows] == ROLL]
+            phase = games.phase[rows]
+            over = phase == OVER
+            if np.count_nonzero(over):
+                self._finish(rows[over], rewards, final)
+                ended[rows[over]] = True
+                phase = games.phase[rows]
+            rolling = rows[phase == ROLL]
             if rolling.size:
                 games.apply_rolls(rolling, sample_rolls(rng, games.dice_left[rolling]))
-            for _ in range(2):
-                phase = games.phase[rows]
-                decision = (phase != ROLL) & (phase != OVER)
-                bots = decision & (games.current[rows] != self.seats[rows])
-                deciding = rows[bots]
-                rows = rows[bots | ~decision]  # the agent's decisions leave the loop
-                if deciding.size:
-                    games.apply_actions(deciding, self._bot_actions(deciding))
+            decision = _DECIDES[games.phase[rows]]
+            waits = decision & (games.current[rows] == seats[rows])  # the agent's turn
+            deciding = rows[decision ^ waits]
+            rows = rows[~waits]  # the agent's decisions leave the loop
+            if deciding.size:
+                games.apply_actions(deciding, self._bot_actions(deciding))
+            deciding = rows[_DECIDES[games.phase[rows]]]  # the bots' again: keeping left no
+            if deciding.size:  # decision to the agent (only a roll or its own action does)
+                games.apply_actions(deciding, self._bot_actions(deciding))
         return ended
 
-    def _finish(self, rows: np.ndarray, rewards: np.ndarray, final: dict[str, np.ndarray]) -> None:
-        """Pay the final rewards of the games in ``rows``, keep their last observations,
-        and start new games there."""
+    def _finish(
+        self, rows: np.ndarray, rewards: np.ndarray, final: dict[int, dict[str, np.ndarray]]
+    ) -> None:
+        """Pay the final rewards of the games in ``rows``, keep their last observations
+        (by row), and start new games there."""
         winners = self.games.winners(rows)
         won = winners[np.arange(rows.size), self.seats[rows]]
         self._shares[rows] = np.where(won, 1.0 / winners.sum(axis=1), 0.0)
@@ -170,11 +183,9 @@ class PickominoBatchedEnv(VectorEnv):
             rewards[rows] = self.games.worms[rows, self.seats[rows]] - self._worms[rows]
         else:
             rewards[rows] = np.where(won, self._shares[rows], -1.0)
-        last = self._observe(rows)
-        for key, value in last.items():
-            final.setdefault(key, np.zeros((self.num_envs, *value.shape[1:]), value.dtype))[
-                rows
-            ] = value
+        last = self._observe(ended=rows)
+        for i, row in enumerate(rows.tolist()):
+            final[row] = {key: value[i] for key, value in last.items()}
         self._start(rows)
 
     def _bot_actions(self, rows: np.ndarray) -> np.ndarray:
@@ -203,24 +214,27 @@ class PickominoBatchedEnv(VectorEnv):
         )
 
     def _agent_worms(self) -> np.ndarray:
-        return self.games.worms[self._rows, self.seats]
+        return self.games.worms.reshape(-1)[self._order[:, 0]]
 
-    def _observe(self, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """The observations of ``rows`` (all games, whose masks are then kept for the next
-        step) from each game's agent seat, seats rotated so that index 0 is the agent, laid
-        out as :func:`~pickomino.envs.observation.empty_batch`."""
+    def _observe(self, ended: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The observations of every game (whose masks are then kept for the next step), or
+        of the games ``ended`` (where no action is legal), from each game's agent seat,
+        seats rotated so that index 0 is the agent, laid out as
+        :func:`~pickomino.envs.observation.empty_batch`."""
         games = self.games
-        at = self._rows if rows is None else rows
-        order = (self.seats[at, None] + np.arange(self.players)) % self.players
-        mask = games.action_mask(at)
-        if rows is None:
-            self._mask = mask
+        if ended is None:
+            at = self._rows
+            mask = self._mask = games.action_mask()
+        else:
+            at = ended
+            mask = np.zeros((at.size, NUM_ACTIONS), bool)
+        order = self._order.take(at, axis=0)
         return {
-            "grill": MASK_BITS[games.grill[at]],
-            "face_down": MASK_BITS[games.face_down[at]],
-            "tops": games.tops[at[:, None], order] + 1,
-            "worms": games.worms[at[:, None], order],
-            "kept": games.kept[at],
+            "grill": MASK_BITS.take(games.grill[at], axis=0),
+            "face_down": MASK_BITS.take(games.face_down[at], axis=0),
+            "tops": games.tops.reshape(-1)[order] + 1,
+            "worms": games.worms.reshape(-1)[order],
+            "kept": games.kept.take(at, axis=0),
             "roll": games.roll_counts(at),
             "total": games.total[at],
             "dice_left": games.dice_left[at],
