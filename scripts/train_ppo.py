@@ -7,13 +7,15 @@ only ever samples legal ones. The agent sits in a random seat each game. It writ
 
 - the weights (``--out``, default: the `learned` bot's own file), read back in NumPy by
   :class:`pickomino.bots.learned.Policy`;
-- the learning curve (``--curve``, CSV and PNG): the agent's win share in the games that
-  ended during each update, against environment steps.
+- the learning curve (``--curve``, CSV and PNG): the sampling policy's win share in the
+  games that ended during each update, and every ``--eval-every`` updates the greedy
+  policy's, against environment steps;
+- with ``--evaluate GAMES``, the shipped greedy bot's tournaments against ``random``,
+  ``simple`` and ``expected`` (``learned_results.json`` beside the curve).
 
-Then evaluate the greedy bot with the tournament, e.g.
-``pickomino tournament --bots learned,simple --seats 2 --games 4000 --seed 1 --jobs 2``.
+The command that made the shipped bot is in the README ("A learned bot").
 
-Run: ``.venv/bin/python scripts/train_ppo.py [--minutes 10] [--seed 1]``
+Run: ``.venv/bin/python scripts/train_ppo.py [--minutes 10] [--seed 1] [--evaluate 4000]``
 """
 
 from __future__ import annotations
