@@ -7,19 +7,22 @@ only ever samples legal ones. The agent sits in a random seat each game. It writ
 
 - the weights (``--out``, default: the `learned` bot's own file), read back in NumPy by
   :class:`pickomino.bots.learned.Policy`;
-- the learning curve (``--curve``, CSV and PNG): the agent's win share in the games that
-  ended during each update, against environment steps.
+- the learning curve (``--curve``, CSV and PNG): the sampling policy's win share in the
+  games that ended during each update, and every ``--eval-every`` updates the greedy
+  policy's, against environment steps;
+- with ``--evaluate GAMES``, the shipped greedy bot's tournaments against ``random``,
+  ``simple`` and ``expected`` (``learned_results.json`` beside the curve).
 
-Then evaluate the greedy bot with the tournament, e.g.
-``pickomino tournament --bots learned,simple --seats 2 --games 4000 --seed 1 --jobs 2``.
+The command that made the shipped bot is in the README ("A learned bot").
 
-Run: ``.venv/bin/python scripts/train_ppo.py [--minutes 10] [--seed 1]``
+Run: ``.venv/bin/python scripts/train_ppo.py [--minutes 10] [--seed 1] [--evaluate 4000]``
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import time
 from pathlib import Path
 
@@ -29,7 +32,7 @@ from torch import nn
 
 from pickomino.bots.learned import WEIGHTS, Policy
 from pickomino.core import NUM_ACTIONS
-from pickomino.envs.batched.bots import simple_bot
+from pickomino.envs.batched.bots import BATCHED_BOTS
 from pickomino.envs.batched.vector import PickominoBatchedEnv
 from pickomino.observation import flat_size, flatten_batch
 
@@ -81,15 +84,21 @@ def observe(observations: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Te
     )
 
 
+def lead(worms: np.ndarray) -> np.ndarray:
+    """The agent's worm lead over the best other player (seats rotated: index 0 is the agent)."""
+    return (worms[:, 0] - worms[:, 1:].max(axis=1)).astype(np.float32)
+
+
 def imitate(agent: Agent, envs: PickominoBatchedEnv, args: argparse.Namespace) -> None:
-    """Warm start: fit the actor to the decisions of the batched ``simple`` bot playing the
-    agent's seat for ``args.imitate`` steps (behaviour cloning, cross-entropy), so that PPO
-    starts from a policy that already wins some games instead of from random play."""
+    """Warm start: fit the actor to the decisions of a batched bot (``args.imitate_bot``)
+    playing the agent's seat for ``args.imitate`` steps (behaviour cloning, cross-entropy), so
+    that PPO starts from a policy that already wins games instead of from random play."""
     rng = np.random.default_rng(args.seed)
+    teacher = BATCHED_BOTS[args.imitate_bot]
     observations, _ = envs.reset(seed=args.seed)
     xs, masks, targets = [], [], []
     for _ in range(max(1, args.imitate // envs.num_envs)):
-        action = simple_bot(envs.games, np.arange(envs.num_envs), rng)
+        action = teacher(envs.games, np.arange(envs.num_envs), rng)
         x, mask = observe(observations)
         xs.append(x)
         masks.append(mask)
@@ -113,8 +122,9 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
     (steps, seconds, win share, games ended in that update)."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
+    env_reward = "worms" if args.reward == "lead" else args.reward  # lead: worked out here
     envs = PickominoBatchedEnv(
-        args.num_envs, args.players, args.opponents, args.rules, args.reward, seat=None
+        args.num_envs, args.players, args.opponents, args.rules, env_reward, seat=None
     )
     agent = Agent(flat_size(args.players), args.hidden)
     if args.imitate:
@@ -127,8 +137,11 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
     logprobs, rewards, dones, values = (torch.zeros((t, n)) for _ in range(4))
     observations, _ = envs.reset(seed=args.seed)
     x, mask = observe(observations)
+    before = lead(observations["worms"])
     done = torch.zeros(n)
-    curve: list[tuple[int, float, float, int]] = []
+    curve: list[tuple[int, float, float, int, float]] = []
+    judge = PickominoBatchedEnv(args.eval_games, args.players, args.opponents, args.rules)
+    best: tuple[float, Policy | None] = (-1.0, None)
     start, steps = time.perf_counter(), 0
     while time.perf_counter() - start < args.minutes * 60 and len(curve) < args.updates:
         shares: list[float] = []
@@ -140,6 +153,9 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
                 logprobs[step], values[step] = dist.log_prob(action), agent.value(x)
             actions[step] = action
             observations, reward, terminated, _, infos = envs.step(action.numpy())
+            if args.reward == "lead":
+                reward = lead_reward(observations, terminated, infos, before, args.win_bonus)
+                before = lead(observations["worms"])
             rewards[step] = torch.from_numpy(reward).float()
             done = torch.from_numpy(terminated).float()
             x, mask = observe(observations)
@@ -165,6 +181,7 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
             returns.reshape(-1),
         )
         batch = n * t
+        learn_policy = len(curve) >= args.critic_warmup  # let the critic catch up first
         for _ in range(args.epochs):
             order = torch.randperm(batch)
             for chunk in order.split(batch // args.minibatches):
@@ -175,20 +192,91 @@ def train(args: argparse.Namespace) -> list[tuple[int, float, float, int]]:
                 clipped = ratio.clamp(1 - args.clip, 1 + args.clip)
                 policy_loss = -torch.min(ratio * adv, clipped * adv).mean()
                 value_loss = 0.5 * (agent.value(flat[0][chunk]) - flat_ret[chunk]).pow(2).mean()
-                loss = policy_loss + args.vf * value_loss - args.ent * dist.entropy().mean()
+                loss = args.vf * value_loss
+                if learn_policy:
+                    loss = loss + policy_loss - args.ent * dist.entropy().mean()
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                 optimizer.step()
         elapsed = time.perf_counter() - start
         share = float(np.mean(shares)) if shares else float("nan")
-        curve.append((steps, elapsed, share, len(shares)))
-        print(f"{steps:>11,} steps {elapsed:7.0f} s  win share {share:6.1%} ({len(shares)} games)")
-    agent.export(args.players).save(args.out)
+        greedy = float("nan")
+        if args.eval_every and len(curve) % args.eval_every == 0:
+            greedy = greedy_share(agent, judge, args.seed)
+            if args.keep_best and greedy > best[0]:
+                best = (greedy, agent.export(args.players))
+        curve.append((steps, elapsed, share, len(shares), greedy))
+        print(
+            f"{steps:>11,} steps {elapsed:7.0f} s  win share {share:6.1%} ({len(shares)} games)"
+            + (f", greedy {greedy:6.1%}" if greedy == greedy else "")
+        )
+    if best[1] is not None:
+        print(f"keeping the greedy check's best policy: {best[0]:.1%}")
+        best[1].save(args.out)
+    else:
+        agent.export(args.players).save(args.out)
     return curve
 
 
-def save_curve(curve: list[tuple[int, float, float, int]], path: Path, opponents: str) -> None:
+def greedy_share(agent: Agent, envs: PickominoBatchedEnv, seed: int) -> float:
+    """The greedy policy's win share in one game per environment, the same deals each time
+    (a random seat each), so that successive values differ by the policy, not the dice."""
+    observations, _ = envs.reset(seed=seed)
+    shares = np.full(envs.num_envs, np.nan)
+    while np.isnan(shares).any():
+        x, mask = observe(observations)
+        with torch.no_grad():
+            action = agent.policy(x, mask).probs.argmax(axis=1)
+        observations, _, terminated, _, infos = envs.step(action.numpy())
+        first = terminated & np.isnan(shares)
+        if first.any():
+            shares[first] = infos["win_share"][first]
+    return float(shares.mean())
+
+
+def lead_reward(
+    observations: dict[str, np.ndarray],
+    terminated: np.ndarray,
+    infos: dict,
+    before: np.ndarray,
+    win_bonus: float,
+) -> np.ndarray:
+    """The change in the agent's worm lead since its last decision; a game that ended adds
+    ``win_bonus`` times (2 x win share - 1): + for a win, - for a loss, 0 for a 2-way tie.
+    The lead telescopes to the final margin, so this shapes towards winning by much."""
+    worms = observations["worms"].copy()
+    reward = np.zeros(len(worms), np.float32)
+    if terminated.any():
+        rows = np.flatnonzero(terminated)
+        worms[rows] = np.stack([infos["final_obs"][row]["worms"] for row in rows])
+        reward[rows] = win_bonus * (2 * infos["win_share"][rows] - 1)
+    reward += lead(worms) - before
+    return reward
+
+
+def evaluate(games: int, seed: int, jobs: int) -> dict[str, dict[str, object]]:
+    """The shipped greedy bot against random, simple and expected in seat-rotated 2-player
+    tournaments (as ``pickomino tournament --bots learned,X``): each record's win share and
+    95% interval."""
+    from pickomino.sim.tournament import run_tournament
+
+    results = {}
+    for other in ("random", "simple", "expected"):
+        result = run_tournament(["learned", other], 2, games, seed, jobs=jobs)
+        record, theirs = result.bots["learned"], result.bots[other]
+        results[other] = record.to_dict() | {"other_mean_worms": theirs.to_dict()["mean_worms"]}
+        low, high = record.ci95
+        print(
+            f"learned vs {other:8}: {record.win_share:6.1%} [{low:.1%}, {high:.1%}] over"
+            f" {games} games; worms {record.worms / games:.1f} / {theirs.worms / games:.1f}"
+        )
+    return results
+
+
+def save_curve(
+    curve: list[tuple[int, float, float, int, float]], path: Path, opponents: str
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -196,18 +284,22 @@ def save_curve(curve: list[tuple[int, float, float, int]], path: Path, opponents
 
     with path.with_suffix(".csv").open("w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(["steps", "seconds", "win_share", "games"])
+        writer.writerow(["steps", "seconds", "win_share", "games", "greedy_win_share"])
         writer.writerows(curve)
     steps = np.array([row[0] for row in curve])
     share = np.array([row[2] for row in curve])
     window = max(1, len(share) // 40)
     smooth = np.convolve(share, np.ones(window) / window, mode="valid")
     figure, axes = plt.subplots(figsize=(7, 4))
-    axes.plot(steps, share, alpha=0.3, label="per update")
-    axes.plot(steps[window - 1 :], smooth, label=f"mean of {window} updates")
+    axes.plot(steps, share, alpha=0.3, label="sampling policy, per update")
+    axes.plot(steps[window - 1 :], smooth, label=f"sampling policy, mean of {window} updates")
+    greedy = np.array([row[4] for row in curve])
+    judged = ~np.isnan(greedy)
+    if judged.any():
+        axes.plot(steps[judged], greedy[judged], "o-", markersize=3, label="greedy policy")
     axes.axhline(0.5, color="grey", linestyle=":", linewidth=1)
     axes.set_xlabel("agent steps")
-    axes.set_ylabel(f"win share against {opponents} (sampling policy)")
+    axes.set_ylabel(f"win share against {opponents}")
     axes.set_ylim(0, 1)
     axes.legend()
     figure.tight_layout()
@@ -222,7 +314,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponents", default="simple")
     parser.add_argument("--rules", default="official")
-    parser.add_argument("--reward", default="worms", choices=["worms", "win"])
+    parser.add_argument(
+        "--reward",
+        default="lead",
+        choices=["worms", "win", "lead"],
+        help="worms: own worm gain; win: +share/-1 at the end; lead: gain in worm lead"
+        " over the best other player, plus --win-bonus at the end",
+    )
+    parser.add_argument("--win-bonus", type=float, default=5.0, help="with --reward lead")
     parser.add_argument("--num-envs", type=int, default=512)
     parser.add_argument("--rollout", type=int, default=64, help="steps per env per update")
     parser.add_argument("--hidden", type=int, default=128)
@@ -234,14 +333,53 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minibatches", type=int, default=8)
     parser.add_argument("--ent", type=float, default=0.01)
     parser.add_argument("--vf", type=float, default=0.5)
-    parser.add_argument("--imitate", type=int, default=0, help="warm-start steps from simple")
+    parser.add_argument("--imitate", type=int, default=0, help="warm-start decisions to copy")
+    parser.add_argument(
+        "--imitate-bot", default="simple", choices=sorted(BATCHED_BOTS), help="whom to copy"
+    )
     parser.add_argument("--imitate-epochs", type=int, default=10)
+    parser.add_argument(
+        "--critic-warmup", type=int, default=0, help="updates that train only the critic"
+    )
+    parser.add_argument(
+        "--evaluate",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="then play the shipped bot against random, simple and expected (needs --out left"
+        " at its default) and write the results beside the curve",
+    )
+    parser.add_argument("--jobs", type=int, default=2, help="processes for --evaluate")
+    parser.add_argument(
+        "--eval-every", type=int, default=20, help="updates between greedy checks (0: none)"
+    )
+    parser.add_argument("--eval-games", type=int, default=2048, help="games per greedy check")
+    parser.add_argument(
+        "--keep-best",
+        action="store_true",
+        help="save the policy of the best greedy check rather than the last (early stopping)",
+    )
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--curve", type=Path, default=Path("docs/learning_curve.png"))
     args = parser.parse_args(argv)
+    if args.evaluate and args.out.resolve() != WEIGHTS.resolve():
+        parser.error("--evaluate plays the shipped bot: leave --out at its default")
     curve = train(args)
     save_curve(curve, args.curve, args.opponents)
     print(f"weights: {args.out}; curve: {args.curve} and {args.curve.with_suffix('.csv')}")
+    if args.evaluate:
+        results = evaluate(args.evaluate, args.seed, args.jobs)
+        path = args.curve.with_name("learned_results.json")
+        path.write_text(
+            json.dumps(
+                {
+                    "command": vars(args) | {"out": str(args.out), "curve": str(args.curve)},
+                    "results": results,
+                },
+                indent=1,
+            )
+        )
+        print(f"results: {path}")
 
 
 if __name__ == "__main__":

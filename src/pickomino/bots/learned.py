@@ -21,7 +21,8 @@ from pickomino.core import Action, GameState
 from pickomino.core.actions import ACTIONS
 from pickomino.observation import flatten_batch, observe
 
-#: The policy trained against ``simple`` in 2-player games (see the README).
+#: The policy trained against ``simple`` in 2-player games, from a warm start that imitates
+#: ``expected`` (see the README).
 WEIGHTS = Path(__file__).with_name("learned_2p.npz")
 
 
