@@ -127,18 +127,6 @@ def play_aec_beside_core(players: int, reward: str, seed: int) -> Counter[str]:
     return seen
 
 
-@pytest.mark.slow
-@settings(max_examples=40, deadline=None)
-@given(
-    players=st.integers(2, 7),
-    reward=st.sampled_from(REWARD_KINDS),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_aec_agent_is_the_core_player_to_move_through_whole_games(players, reward, seed):
-    for case in play_aec_beside_core(players, reward, seed):
-        event(case)
-
-
 def test_aec_games_meet_busts_claims_and_long_turns():
     """The cases the property must meet: a turn passing by a bust and by a claim, turns of
     two or three decisions and of four or more, and the end of the game (the quick run
@@ -216,14 +204,18 @@ def play_parallel_beside_core(players: int, reward: str, seed: int) -> Counter[s
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("play_beside_core", [play_aec_beside_core, play_parallel_beside_core])
 @settings(max_examples=40, deadline=None)
 @given(
     players=st.integers(2, 7),
     reward=st.sampled_from(REWARD_KINDS),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_parallel_agent_to_move_is_the_core_player_through_whole_games(players, reward, seed):
-    for case in play_parallel_beside_core(players, reward, seed):
+def test_the_agent_to_move_is_the_core_player_through_whole_games(
+    play_beside_core, players, reward, seed
+):
+    """Both APIs (AEC and parallel), beside a bare core game, on any table and seed."""
+    for case in play_beside_core(players, reward, seed):
         event(case)
 
 
