@@ -117,7 +117,7 @@ def test_resume_refuses_options_that_would_change_the_game(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(Game(["Ann", "Bob"]).to_json())
     result = CliRunner().invoke(main, ["play", "--resume", str(path), "--seed", "3"])
-    assert result.exit_code == 2 and "--seed cannot change a resumed game" in result.output
+    assert result.exit_code == 2 and "--seed cannot be changed in a resumed game" in result.output
 
 
 # ------------------------------------------------------------------- line mode
