@@ -88,6 +88,28 @@ def test_catalogues_are_valid_json_files_of_text(language):
             assert all(isinstance(t, str) and t.strip() for t in texts), f"{language}: {key}"
 
 
+#: In French a space sits before « : ; ? ! » » and after « « »; one the line may break at
+#: leaves the mark alone at the start of a line.
+BREAKABLE_FRENCH_SPACE = re.compile(r"[ \t\n](?=[:;?!»])|«[ \t\n]")
+
+
+def test_french_marks_are_held_by_a_non_breaking_space():
+    """Issue 24, item 15: about 125 plain spaces before « : ; ? ! » » and after « « » sat
+    next to some 240 non-breaking ones (U+00A0), and a line could break before the mark."""
+    messages = [
+        text
+        for kind in KINDS
+        for value in catalogue("fr", kind).values()
+        for text in (value.values() if isinstance(value, dict) else [value])
+    ]
+    slips = [
+        text[max(0, match.start() - 20) : match.end() + 5]
+        for text in [*messages, rules_text("fr")]
+        for match in BREAKABLE_FRENCH_SPACE.finditer(text)
+    ]
+    assert slips == []
+
+
 # --------------------------------------------------------------- families
 def family(kind: str, prefix: str) -> set[str]:
     return {key[len(prefix) :] for key in catalogue("en", kind) if key.startswith(prefix)}

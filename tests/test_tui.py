@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_tui_languages import screen_text
 from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
@@ -116,7 +117,7 @@ def test_resume_refuses_options_that_would_change_the_game(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(Game(["Ann", "Bob"]).to_json())
     result = CliRunner().invoke(main, ["play", "--resume", str(path), "--seed", "3"])
-    assert result.exit_code == 2 and "--seed cannot change a resumed game" in result.output
+    assert result.exit_code == 2 and "--seed cannot be changed in a resumed game" in result.output
 
 
 # ------------------------------------------------------------------- line mode
@@ -466,6 +467,49 @@ def test_app_warns_before_a_stop_that_busts_and_stops_on_a_second_press(tmp_path
             await pilot.press("s")
             assert record.moves == [*moves, "stop"]
             assert app.game_console.state.current == 1  # Ann's turn ended in a bust
+
+    asyncio.run(drive())
+
+
+def test_app_shows_the_bust_caution_on_screen_until_the_stop_is_confirmed(tmp_path):
+    """Issue 24, item 16: the caution lived only in a toast, which under load was sometimes
+    never drawn, and the next ``s`` busted. It stands in the turn line, and the stop button
+    says what pressing it again does, until the stop is confirmed or another move made."""
+    app = _hot_seat_app(tmp_path, ["Ann", "Bob"], ["dice 1234555W", "keep 5"])
+    caution = "stopping now busts: no worm among the kept dice. Stop again to bust anyway (R10)"
+
+    async def drive() -> None:
+        async with app.run_test(size=(110, 42)) as pilot:
+            record = app.game_console.session.game.record
+            moves = list(record.moves)
+            await pilot.press("s")
+            await pilot.pause()  # the buttons are laid out again
+            assert record.moves == moves  # warned, nothing played
+            assert caution in _text(app, "#status")
+            labels = [str(button.label) for button in app.query("#choices Button")]
+            assert labels == ["[r] roll", "[s] stop and bust?"]
+            on_screen = " ".join(screen_text(app).split())
+            assert caution in on_screen and "[s] stop and bust?" in on_screen
+            await pilot.press("s")  # the caution's second press busts, as documented
+            assert record.moves == [*moves, "stop"] and app.game_console.state.current == 1
+            assert caution not in _text(app, "#status")
+
+    asyncio.run(drive())
+
+
+def test_app_another_move_takes_the_bust_caution_away(tmp_path):
+    """A caution is about the move it was given for: after another move the turn line and
+    the buttons are the usual ones, and a later stop that busts is cautioned again."""
+    app = _hot_seat_app(tmp_path, ["Ann", "Bob"], ["dice 1234555W", "keep 5"])
+
+    async def drive() -> None:
+        async with app.run_test(size=(110, 42)) as pilot:
+            await pilot.press("s")
+            assert "stopping now busts" in _text(app, "#status")
+            await pilot.press("r")
+            await pilot.pause()
+            assert _text(app, "#status") == app.game_console.status()
+            assert "stop and bust?" not in screen_text(app)
 
     asyncio.run(drive())
 

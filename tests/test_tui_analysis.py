@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
-from test_tui_languages import noting
+from test_tui_languages import screen_text
 from textual.widgets import Button, Static
 
 from pickomino.analysis import Coach, review
@@ -90,22 +90,38 @@ def test_a_move_in_between_makes_the_coach_ask_again():
         console.decide("s")
 
 
-def test_the_full_screen_coach_speaks_in_a_note_and_the_same_key_again_plays(tmp_path):
+def test_the_full_screen_coach_speaks_in_the_turn_line_and_the_same_key_again_plays(tmp_path):
+    """Issue 24, item 16: the coach's word stands in the turn line (a toast could go
+    unseen), and the button says what the same key again does."""
     console = console_for(AT_STAKE)
     console.start_coaching([0], Coach())
     app = PickominoApp(console, speed=0, save_to=tmp_path / "g.json")
-    notes = noting(app)
     moves = list(console.session.game.record.moves)
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("s")
+            await pilot.pause()  # the buttons are laid out again
             assert console.session.game.record.moves == moves
-            assert notes[-1].startswith("Coach: “stop” busts now")
+            sentence = console.explain(CoachWarning(Coach().advise(console.state, "stop")))
+            assert sentence.startswith("Coach: “stop” busts now")
+            assert sentence in str(app.query_one("#status", Static).content)
+            on_screen = " ".join(screen_text(app).split())
+            assert sentence in on_screen and "[s] stop and bust?" in on_screen
             await pilot.press("s")
             assert console.session.game.record.moves == [*moves, "stop"]
 
     asyncio.run(drive())
+
+
+def test_a_cautioned_move_other_than_a_busting_stop_is_offered_anyway():
+    console = console_for(AT_STAKE[:-1])  # Ann to keep: 1 2 3 4 5 5 5 5
+    console.start_coaching([0], Coach(threshold=0.0001))
+    assert ("1", "keep 1", "[1] keep 1") in console.labelled_options()
+    with pytest.raises(CoachWarning):
+        console.decide("1")  # keeping the 1 gives chance away
+    assert ("1", "keep 1", "[1] keep 1 anyway?") in console.labelled_options()
+    assert ("5", "keep 5", "[5] keep 5") in console.labelled_options()
 
 
 def test_play_coaches_the_people_it_names(tmp_path):

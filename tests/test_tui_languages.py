@@ -33,7 +33,7 @@ from pickomino.tui.setup import new_console
 #: Groups of messages a player of the terminal game may see (the rest of the terminal
 #: catalogue is the command line's).
 TERMINAL_GROUPS = (
-    "table", "status", "hint", "log", "key", "end", "save", "plain", "seat", "analysis",
+    "table", "status", "choice", "hint", "log", "key", "end", "save", "plain", "seat", "analysis",
 )  # fmt: skip
 GAME_GROUPS = (
     "worms", "dice", "action", "turn", "event", "bust", "ranking", "bot", "error", "analysis",

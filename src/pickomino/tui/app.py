@@ -11,7 +11,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
@@ -23,6 +22,7 @@ from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_tex
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
 CHOICE_KEYS = "123456789wrs"
 QUIT_KEY = "ctrl+q"
+CAUTION_STYLE = "bold yellow"
 
 
 class AnalysisScreen(Screen[None]):
@@ -183,11 +183,11 @@ class PickominoApp(App[None], inherit_bindings=False):
         """A key or a button: the session maps it to a move, the engine accepts or refuses."""
         try:
             events = self.game_console.decide(command)
+        except Caution:  # no mistake: a question, asked in the turn line and on its button
+            self._redraw()
+            return
         except PickominoError as error:
-            severity: SeverityLevel = "warning"
-            if isinstance(error, Caution):  # no mistake: a question
-                severity = "information"
-            self.notify(self.game_console.explain(error), severity=severity, markup=False)
+            self.notify(self.game_console.explain(error), severity="warning", markup=False)
             return
         self._show(self.game_console.narrate(events))
 
@@ -216,13 +216,23 @@ class PickominoApp(App[None], inherit_bindings=False):
             else:
                 self.call_later(self._bot_step)
 
+    def _status_text(self) -> Text:
+        """The turn line, and under it the caution against the move just chosen, if any: a
+        caution in a toast could go unseen (or undrawn) before the same key played it."""
+        console = self.game_console
+        text = Text(console.status())
+        pending = console.caution()
+        if pending:
+            text.append("\n" + console.explain(pending[1]), CAUTION_STYLE)
+        return text
+
     def _redraw(self) -> None:
         console = self.game_console
         state, words = console.state, console.words
         self.query_one("#grill", Static).update(grill_text(state))
         self.query_one("#stacks", Static).update(stacks_text(state, console.names, words))
         self.query_one("#dice", Static).update(dice_text(state, words))
-        self.query_one("#status", Static).update(console.status())
+        self.query_one("#status", Static).update(self._status_text())
         self._show_hint(False)
         choices = self.query_one("#choices", Vertical)
         choices.remove_children()

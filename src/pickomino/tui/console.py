@@ -51,8 +51,9 @@ class Console:
         self.session, self.words = session, words
         turns = session.game.turns()
         self._announced = turns[-1].number if turns else 0
-        #: (moves made, action) when a move was last cautioned against: the same again plays
-        self._warned_at: tuple[int, str] | None = None
+        #: (moves made, action, caution) when a move was last cautioned against: the same
+        #: again plays
+        self._warned: tuple[int, str, Caution] | None = None
         self._coach: Coach | None = None
         self._coached: frozenset[int] = frozenset()
         self._analysis: tuple[int, list[str]] | None = None  # (moves, lines), once asked
@@ -104,7 +105,8 @@ class Console:
         busts for certain (no worm kept, R10, or a total that reaches no tile, R13;
         :class:`BustWarning`): a slip of the key should not cost a turn. The same move
         again, with no move in between, is played."""
-        if self._warned_at == (self.moves, name):
+        pending = self.caution()
+        if pending and pending[0] == name:
             return
         warning: Caution | None = None
         if self._coach and self.session.waiting_person() in self._coached:
@@ -114,8 +116,15 @@ class Console:
         if warning is None and reason:
             warning = BustWarning("stop_busts", BUST_RULES[reason], reason=reason)
         if warning:
-            self._warned_at = (self.moves, name)
+            self._warned = (self.moves, name, warning)
             raise warning
+
+    def caution(self) -> tuple[str, Caution] | None:
+        """The move last cautioned against and its caution, while no move has been made
+        since (pressing it again plays it): the full screen keeps it where the player looks."""
+        if self._warned is None or self._warned[0] != self.moves:
+            return None
+        return self._warned[1], self._warned[2]
 
     def start_coaching(self, seats: Iterable[int], coach: Coach) -> None:
         """Let ``coach`` look at the moves of the people in ``seats`` before they are made."""
@@ -138,7 +147,17 @@ class Console:
 
     def labelled_options(self) -> list[tuple[str, str, str]]:
         """``(key, action name, "[key] words")`` for buttons and the line-mode prompt."""
-        return [(key, name, f"[{key}] {self.words.action(name)}") for key, name in self.options()]
+        return [(key, name, f"[{key}] {self.choice_words(name)}") for key, name in self.options()]
+
+    def choice_words(self, name: str) -> str:
+        """An action in words; the move just cautioned against says what choosing it again
+        does: ``"stop and bust?"``, ``"roll anyway?"``."""
+        pending = self.caution()
+        if pending is None or pending[0] != name:
+            return self.words.action(name)
+        if name == STOP.name and self.stop_busts():
+            return self.words("choice.stop_and_bust")
+        return self.words("choice.anyway", action=self.words.action(name))
 
     # ------------------------------------------------------------------ words
     def explain(self, error: PickominoError) -> str:
