@@ -48,6 +48,9 @@ def payloads(origin: str, games: dict[str, frozenset[int]], bye: bool = False) -
 
     >>> payloads("p1", {"g1": frozenset({1, 0}), "g2": frozenset()})
     ['{"from": "p1", "games": {"g1": [0, 1], "g2": []}}']
+    >>> many = payloads("p1", {f"game{n:05}": frozenset(range(12)) for n in range(5000)})
+    >>> len(many) > 1 and all(len(payload.encode()) < 8000 for payload in many)
+    True
     """
     if bye:
         return [json.dumps({"from": origin, "bye": True})]
@@ -85,10 +88,9 @@ class Presence:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        with contextlib.suppress(psycopg.Error, OSError):
-            await self._send(payloads(self.origin, {}, bye=True))
-        if self._connection is not None:
-            await self._connection.close()
+        with contextlib.suppress(psycopg.Error, OSError, TimeoutError):  # else they expire
+            await asyncio.wait_for(self._send(payloads(self.origin, {}, bye=True)), BEAT)
+        await self._disconnect()
         self._remote.clear()
 
     def elsewhere(self, game_id: str) -> frozenset[int]:
