@@ -8,6 +8,7 @@ memory to the others'.
   in memory with sockets (or bots to drive) catches up and tells its sockets; one with
   neither is marked behind, and catches up when somebody comes.
 - One process at a time drives a game's bots, the holder of its lease (:mod:`.lease`).
+- Who is connected to a game is the union of every process's sockets (:mod:`.presence`).
 
 With SQLite none of this runs: one process owns its file.
 """
@@ -20,8 +21,10 @@ import sqlalchemy as sa
 
 from pickomino.web.lease import Leases
 from pickomino.web.notify import Listener
+from pickomino.web.presence import CHANNEL as PRESENCE
+from pickomino.web.presence import Presence
 from pickomino.web.rooms import Rooms
-from pickomino.web.store import NOT_A_MOVE
+from pickomino.web.store import CHANNEL, NOT_A_MOVE, parse_notice
 
 log = logging.getLogger("pickomino.web")
 
@@ -32,26 +35,44 @@ def libpq_url(url: sa.URL) -> str:
 
 
 class Cluster:
-    """This process among the others: listening to their changes, leasing games to drive."""
+    """This process among the others: listening to their changes, leasing games to drive,
+    sharing who is connected."""
 
     def __init__(self, rooms: Rooms, sweep_every: float = 1.0) -> None:
         self.rooms = rooms
         url = libpq_url(rooms.store.engine.url)
-        self.listener = Listener(url, self.on_notice, self.catch_up_all)
+        origin = rooms.store.origin
+        self.presence = Presence(url, origin, rooms.seated, self.presence_changed)
+        self.listener = Listener(
+            url, {CHANNEL: self.on_notice, PRESENCE: self.presence.heard}, self.listening
+        )
         self.leases = Leases(url, self, sweep_every)
         rooms.take = self.leases.take  # rooms are driven only under a lease from now on
+        rooms.presence = self.presence  # and see the people connected to other processes
 
     async def start(self) -> None:
         await self.listener.start()
         await self.leases.start()
+        await self.presence.start()
 
     async def stop(self) -> None:
         await self.listener.stop()
+        await self.presence.stop()
         await self.leases.stop()
 
+    async def listening(self) -> None:
+        """Listening (again): notices may have been missed meanwhile."""
+        await self.presence.listening()
+        await self.catch_up_all()
+
     # ------------------------------------------------------------- notices
-    async def on_notice(self, origin: str, game_id: str, seq: int) -> None:
+    async def on_notice(self, payload: str) -> None:
         """Another process changed a game: follow it if this one holds the game."""
+        parsed = parse_notice(payload)
+        if parsed is None:
+            log.warning("a notice of an unknown shape on %s", CHANNEL)
+            return
+        origin, game_id, seq = parsed
         room = self.rooms.rooms.get(game_id)
         if origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
@@ -63,12 +84,21 @@ class Cluster:
             await room.refresh(moves_only=True)
 
     async def catch_up_all(self) -> None:
-        """Listening (again): notices may have been missed meanwhile."""
         for room in list(self.rooms.rooms.values()):
             try:
                 await room.refresh()
             except Exception:
                 log.exception("could not catch up on game %s", room.id)
+
+    async def presence_changed(self, game_ids: set[str]) -> None:
+        """People came to or left other processes: the games held here follow."""
+        for game_id in game_ids:
+            room = self.rooms.rooms.get(game_id)
+            if room is not None:
+                try:
+                    await room.presence_changed()
+                except Exception:
+                    log.exception("could not follow who is connected to game %s", game_id)
 
     # -------------------------------------------------------------- leases
     async def drive(self, game_id: str) -> bool:

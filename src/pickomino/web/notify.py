@@ -19,23 +19,27 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
-from pickomino.web.store import CHANNEL, parse_notice
-
 log = logging.getLogger("pickomino.web")
 
-#: Called with (origin, game id, move count) for each notice.
-OnNotice = Callable[[str, str, int], Awaitable[None]]
+#: Called with each notice's payload on one channel.
+OnNotice = Callable[[str], Awaitable[None]]
 #: Seconds between attempts to listen again after the connection was lost (doubling).
 RETRY = (0.5, 8.0)
 
 
 class Listener:
-    """One connection per process, listening on :data:`CHANNEL`."""
+    """One connection per process, listening on each of ``channels`` (the games' changes,
+    :data:`pickomino.web.store.CHANNEL`, and who is connected,
+    :data:`pickomino.web.presence.CHANNEL`) and handing each notice to its channel's
+    handler."""
 
     def __init__(
-        self, url: str, on_notice: OnNotice, on_listening: Callable[[], Awaitable[None]]
+        self,
+        url: str,
+        channels: dict[str, OnNotice],
+        on_listening: Callable[[], Awaitable[None]],
     ) -> None:
-        self.url, self.on_notice, self.on_listening = url, on_notice, on_listening
+        self.url, self.channels, self.on_listening = url, channels, on_listening
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -53,7 +57,8 @@ class Listener:
         connection = await psycopg.AsyncConnection.connect(
             self.url, autocommit=True, application_name="pickomino-listen"
         )
-        await connection.execute(f"LISTEN {CHANNEL}")
+        for channel in self.channels:
+            await connection.execute(f"LISTEN {channel}")
         return connection
 
     async def _run(self, connection: psycopg.AsyncConnection | None) -> None:
@@ -66,19 +71,15 @@ class Listener:
                     await self.on_listening()  # whatever came while nobody listened
                     wait = RETRY[0]
                     async for notify in connection.notifies():
-                        await self._deliver(notify.payload)
+                        await self._deliver(notify.channel, notify.payload)
             except (psycopg.Error, OSError):
                 log.exception("lost the notices of other processes; listening again")
             connection = None
             await asyncio.sleep(wait)
             wait = min(wait * 2, RETRY[1])
 
-    async def _deliver(self, payload: str) -> None:
-        parsed = parse_notice(payload)
-        if parsed is None:
-            log.warning("a notice of an unknown shape on %s", CHANNEL)
-            return
+    async def _deliver(self, channel: str, payload: str) -> None:
         try:
-            await self.on_notice(*parsed)
+            await self.channels[channel](payload)
         except Exception:  # one game's trouble must not deafen the process
-            log.exception("could not follow a change of game %s", parsed[1])
+            log.exception("could not follow a notice on %s: %s", channel, payload[:200])

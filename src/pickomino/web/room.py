@@ -122,9 +122,12 @@ class Room:
         self._seating_changes = 0  #: a version of the seating, for the state's cache
         self._stand_ins()
         #: Seconds the person to move may be disconnected before a bot plays for them
-        #: (0: never), counted while somebody else at the table is connected (to this
-        #: process: with several, see the README's deployment section).
+        #: (0: never), counted while somebody else at the table is connected.
         self.away_after = away_after
+        #: The seats connected to other server processes (:mod:`.presence`); with one, none.
+        self.elsewhere: Callable[[], frozenset[int]] = frozenset
+        #: Called when the seats connected to this process change (to tell the others).
+        self.on_seated: Callable[[], None] = lambda: None
         self._clock_alarm = Alarm(lambda: self._spawn(self._time_out()))
         self._away_alarm = Alarm(lambda: self._spawn(self._mark_absent()))
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
@@ -285,9 +288,13 @@ class Room:
 
     # ---------------------------------------------------------------- joins
     def online(self) -> list[bool]:
-        """Per seat: is somebody connected to it."""
-        seated = set(self.connections.values())
+        """Per seat: is somebody connected to it (to this process or another)."""
+        seated = self.seated_here() | self.elsewhere()
         return [n in seated for n in range(len(self.seats))]
+
+    def seated_here(self) -> frozenset[int]:
+        """The seats with a connection to this process."""
+        return frozenset(seat for seat in self.connections.values() if seat is not None)
 
     @property
     def watchers(self) -> int:
@@ -307,6 +314,8 @@ class Room:
             if claiming:
                 self.claim(seat, None)
         self.connections[send] = seat
+        if seat is not None:
+            self.on_seated()
         await self.send_full(send)  # built before any later state can be sent to it
         if arriving and self._count_votes():  # votes for them end: they are here
             await self.broadcast()
@@ -330,6 +339,8 @@ class Room:
         """A client left (or was dropped); if it was a seat's last connection, the others
         see that player offline."""
         self.connections.pop(send, None)
+        if seat is not None:
+            self.on_seated()
         if seat is not None and not self.online()[seat]:
             if self._count_votes():  # a voter left: the others may now be a majority
                 await self.broadcast()
@@ -597,9 +608,9 @@ class Room:
                 self.session.stand_in(number, bot if self.seating.stood_in(number, turn) else None)
 
     def present(self) -> set[int]:
-        """The seats of the people connected now."""
-        seated = set(self.connections.values())
-        return {n for n, seat in enumerate(self.seats) if seat.is_person and n in seated}
+        """The seats of the people connected now (to this process or another)."""
+        online = self.online()
+        return {n for n, seat in enumerate(self.seats) if seat.is_person and online[n]}
 
     async def vote(self, voter: int | None, seat: int) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
@@ -798,6 +809,17 @@ class Room:
     async def announce_presence(self, skip: Send | None = None) -> None:
         """Who is online, when a player comes or goes: a few bytes, not the whole state."""
         await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
+
+    async def presence_changed(self) -> None:
+        """People came to or left another process (:mod:`.presence`): this process's pages
+        see it; the process keeping the game's time (its lease holder) counts the votes
+        again and sets the away alarm, as for a coming or going here."""
+        if self.drives_bots and self._count_votes():
+            await self.broadcast()
+            self.wake_bots()
+        else:
+            await self.announce_presence()
+            self._set_alarms()
 
     async def send_each(self, message_for: Callable[[int | None], str]) -> None:
         """To every client, the message for its seat (``None``: a spectator), for what

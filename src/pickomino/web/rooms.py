@@ -8,8 +8,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from pickomino.core import RecordError
+from pickomino.web.presence import Presence
 from pickomino.web.room import Room
 from pickomino.web.seating import AWAY_AFTER
 from pickomino.web.store import UNFINISHED, Store
@@ -28,6 +30,8 @@ class Rooms:
         #: With several processes (:mod:`.cluster`): leases a game to this process, whether
         #: it could; ``None``: this process drives every game's bots.
         self.take: Callable[[str], Awaitable[bool]] | None = None
+        #: With several processes: who is connected to the others; ``None``: only this one.
+        self.presence: Presence | None = None
 
     def get(self, game_id: str, keep: bool = True) -> Room | None:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
@@ -57,6 +61,14 @@ class Rooms:
     def _hook(self, room: Room) -> None:
         room.on_idle, room.on_finish = self.release, self.on_finish
         room.drives_bots = self.take is None
+        if self.presence is not None:
+            room.elsewhere = partial(self.presence.elsewhere, room.id)
+            room.on_seated = partial(self.presence.changed, room.id)
+
+    def seated(self) -> dict[str, frozenset[int]]:
+        """The seats connected to this process, per game (games with none left out)."""
+        seated = {game_id: room.seated_here() for game_id, room in self.rooms.items()}
+        return {game_id: seats for game_id, seats in seated.items() if seats}
 
     async def start_bots(self, room: Room) -> None:
         """A new game's bots play (with several processes: here, once leased here)."""
