@@ -50,3 +50,51 @@ def test_an_engine_error_still_reads_in_english():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert shown.startswith("R6: ") and "face_kept" not in shown
+
+
+@pytest.mark.parametrize(
+    ("missing", "args", "extra"),
+    [
+        ("uvicorn", ["serve", "--port", "1"], "web"),
+        ("matplotlib", ["odds", "--plot", "odds.png"], "plot"),
+    ],
+)
+def test_a_face_left_out_of_a_light_install_is_named_with_its_extra(
+    monkeypatch, tmp_path, missing, args, extra
+):
+    """As in an install without the extra: the command says what to install, and nothing
+    is started or written."""
+    from click.testing import CliRunner
+
+    from pickomino.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, missing, None)  # `import missing` now fails
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert f"pip install 'pickomino[{extra}]'" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_light_install_asks_for_no_face_library():
+    """pyproject's own dependencies (the light install) name no face's library; each face's
+    libraries come in its extra, and ``all`` brings every face."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads(Path(__file__).parents[1].joinpath("pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {re.split(r"[\[<>=~ ]", requirement)[0] for requirement in requirements}
+
+    faces = {
+        "web": {"fastapi", "uvicorn", "sqlalchemy", "psycopg", "openskill", "markdown-it-py"},
+        "terminal": {"textual"},
+        "plot": {"matplotlib"},
+    }
+    for extra, libraries in faces.items():
+        assert libraries <= names(extras[extra])
+        assert not libraries & names(project["project"]["dependencies"])
+    assert extras["all"] == ["pickomino[web,terminal,plot]"]
