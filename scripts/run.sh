@@ -7,6 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
-ensure_installed . installed "pickomino and its dependencies"
+ensure_installed '.[all]' installed "pickomino with every face (web, terminal, plots)"
 if [ "$#" -eq 0 ]; then set -- serve; fi
 exec .venv/bin/pickomino "$@"

@@ -2,7 +2,7 @@
 # running pip at every start (pip takes seconds even when there is nothing to do). A stamp
 # file in .venv remembers the checksum of the pyproject.toml it last installed from.
 
-# ensure_installed TARGET STAMP WHAT: pip-install TARGET (".", ".[test]") into .venv, saying
+# ensure_installed TARGET STAMP WHAT: pip-install TARGET (".[all]", ".[test]") into .venv, saying
 # so as WHAT, unless .venv/STAMP holds the checksum of the current pyproject.toml and
 # pickomino can be imported there.
 ensure_installed() {

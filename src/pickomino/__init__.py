@@ -11,5 +11,18 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
-# Errors carry message ids, not words; this gives them English text for programmers.
-import pickomino.i18n  # noqa: E402, F401
+from pickomino.core import errors as _errors  # noqa: E402  (the standard library only)
+
+
+def _in_english(error: _errors.PickominoError) -> str:
+    """Errors carry message ids, not words; ``str(error)`` puts them into English for
+    programmers. The catalogues (and Babel) load at the first error shown, not on import,
+    so that ``import pickomino.core`` stays the standard library only."""
+    try:
+        from pickomino.i18n import describe_in_english
+    except ImportError:  # pragma: no cover - a light install without the catalogues' Babel
+        return f"{error.code} {error.params}"
+    return describe_in_english(error)
+
+
+_errors.describe = _in_english

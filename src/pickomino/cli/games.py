@@ -16,6 +16,7 @@ from pickomino.cli.params import (
     bot_list,
     check_bots,
     fail,
+    need_extra,
     unwritable,
 )
 from pickomino.core import BadInput, Game, PickominoError, RecordError, Rules
@@ -145,6 +146,7 @@ def play(
         from pickomino.tui.plain import run_plain
 
         ctx.exit(run_plain(console, save_to, sys.stdin, sys.stdout))
+    need_extra("terminal", "pickomino play")  # the full screen; --plain needs nothing more
     from pickomino.tui.app import PickominoApp
 
     app = PickominoApp(console, speed, save_to)

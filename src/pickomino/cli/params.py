@@ -4,6 +4,7 @@ commands share."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -14,6 +15,23 @@ from pickomino.bots import BOTS, DIFFICULTIES, bot_names
 from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n.text import refusal
+
+#: The optional parts of the install (pyproject's extras) and the libraries each brings.
+EXTRAS = {
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "psycopg", "openskill", "markdown_it"),
+    "terminal": ("textual",),
+    "plot": ("matplotlib",),
+}
+
+
+def need_extra(extra: str, what: str) -> None:
+    """Refuse ``what`` (a command or option) with the install command that brings what it
+    needs, when a light install left that part out: a clear line instead of a traceback."""
+    for module in EXTRAS[extra]:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise click.UsageError(words()("cli.extra.missing", what=what, extra=extra)) from None
 
 
 def fail(
@@ -92,6 +110,7 @@ class OutputFile(click.ParamType):
 
 def image_formats() -> list[str]:
     """The file endings matplotlib can draw to, PNG first."""
+    need_extra("plot", "--plot")
     from matplotlib.backend_bases import FigureCanvasBase
 
     return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from pickomino.cli.language import words
-from pickomino.cli.params import fail
+from pickomino.cli.params import fail, need_extra
 from pickomino.core import BadInput
 
 
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    need_extra("web", "pickomino serve")  # the first of serve's code to run
     from pickomino.web.addresses import check_public_url
 
     try:

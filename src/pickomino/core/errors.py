@@ -1,7 +1,7 @@
 """How the engine says no: a message id with its parameters (and the rule, where one
 forbids it), never a sentence. The faces put them into words from their catalogues
-(:mod:`pickomino.i18n`); that package also installs English as the text of ``str(error)``,
-for programmers and tracebacks.
+(:mod:`pickomino.i18n`); the package's ``__init__`` installs English from there as the text
+of ``str(error)``, for programmers and tracebacks, loading the catalogues only then.
 
 >>> error = IllegalAction("R6", "face_kept", face="W")
 >>> error.rule, error.code, error.params
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: Puts an error into words. Core has none: :mod:`pickomino.i18n` sets this (English).
+#: Puts an error into words. Core has none: ``pickomino/__init__.py`` sets this (English).
 describe: Callable[[PickominoError], str] | None = None
 
 

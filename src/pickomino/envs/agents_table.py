@@ -18,8 +18,6 @@ from gymnasium import spaces
 from pickomino.core import NUM_ACTIONS, GameState, Rules
 from pickomino.envs.observation import flat_size, flatten, observe
 from pickomino.envs.table import REWARDS, win_rewards
-from pickomino.i18n import Words
-from pickomino.i18n.text import render_state
 from pickomino.table import Person, SeededDice, advance
 
 #: An observation: the flat vector and the mask of legal action ids (PettingZoo's classic
@@ -88,4 +86,7 @@ class AgentsTable:
         return win_rewards(state) if state.is_over else [0.0] * self.players
 
     def render(self) -> str:
+        from pickomino.i18n import Words  # words load only when a game is shown
+        from pickomino.i18n.text import render_state
+
         return render_state(self.state, self.agents, Words())

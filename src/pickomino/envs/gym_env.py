@@ -19,8 +19,6 @@ import numpy as np
 from pickomino.core import NUM_ACTIONS, Rules
 from pickomino.envs.observation import observation_space, observe
 from pickomino.envs.table import Table, opponent_list
-from pickomino.i18n import Words
-from pickomino.i18n.text import render_state
 
 
 class LegalActions(gym.spaces.Discrete):
@@ -101,4 +99,7 @@ class PickominoEnv(gym.Env):
             return None
         seat = self.table.seat
         names = ["you" if s == seat else f"bot {s}" for s in range(self.table.players)]
+        from pickomino.i18n import Words  # words load only when a game is shown
+        from pickomino.i18n.text import render_state
+
         return render_state(self.table.state, names, Words())

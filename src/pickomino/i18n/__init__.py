@@ -185,9 +185,7 @@ def words(language: str = DEFAULT) -> Words:
     return Words(language)
 
 
-def _describe_in_english(error: errors.PickominoError) -> str:
+def describe_in_english(error: errors.PickominoError) -> str:
+    """An engine error in English, with the rule that forbids it: ``str(error)``."""
     text = words(DEFAULT).error(error)
     return f"{error.rule}: {text}" if error.rule else text
-
-
-errors.describe = _describe_in_english
