@@ -15,6 +15,8 @@ import httpx
 import psycopg
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app, migrations
@@ -140,3 +142,47 @@ def test_the_migrations_build_exactly_the_tables_the_code_declares(database):
         assert migrations.differences(store.engine) == []
     finally:
         store.close()
+
+
+def test_the_revisions_go_down_to_nothing_and_up_again(database):
+    store = Store(database)
+    try:
+        with store.engine.begin() as db:
+            command.downgrade(migrations.alembic_config(db), "base")
+        assert sa.inspect(store.engine).get_table_names() == ["alembic_version"]
+        migrations.upgrade(store.engine)
+        assert migrations.differences(store.engine) == []
+    finally:
+        store.close()
+
+
+DROP_SEATING = """
+from alembic import op
+
+revision, down_revision, branch_labels, depends_on = "0003", "0002", None, None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("seating")
+"""
+
+
+def test_a_new_revision_brings_the_schema_to_the_tables_the_code_declares(
+    tmp_path: Path,
+) -> None:
+    """A copy of the revisions where the newest one lost a column the code declares: the
+    revision written next adds it back."""
+    folder = shutil.copytree(migrations.FOLDER, tmp_path / "migrations")
+    (folder / "versions" / "0003_drop_seating.py").write_text(DROP_SEATING)
+    written = migrations.new_revision("seating again", folder)
+    assert written.name == "0004_seating_again.py"
+    revision = ScriptDirectory(str(folder)).get_revision("0004")
+    assert revision is not None and revision.down_revision == "0003"
+    assert "batch_op.add_column(sa.Column('seating'" in written.read_text()
+    engine = sa.create_engine(f"sqlite:///{tmp_path}/new.sqlite3")
+    try:
+        migrations.upgrade(engine, folder)
+        assert migrations.differences(engine) == []
+    finally:
+        engine.dispose()

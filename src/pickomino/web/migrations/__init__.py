@@ -42,16 +42,17 @@ def target_metadata() -> list[sa.MetaData]:
     return [store.metadata, profiles.metadata, rematch.metadata]
 
 
-def _config(db: sa.Connection) -> Config:
-    """Alembic's configuration, without alembic.ini: the revisions in this package, run on
+def alembic_config(db: sa.Connection, folder: Path = FOLDER) -> Config:
+    """Alembic's configuration without alembic.ini, for any of Alembic's commands
+    (``alembic.command.downgrade``, ``history``, …): the revisions in ``folder``, run on
     ``db``."""
     config = Config()
-    config.set_main_option("script_location", str(FOLDER))
+    config.set_main_option("script_location", str(folder))
     config.attributes["connection"] = db
     return config
 
 
-def upgrade(engine: sa.Engine) -> None:
+def upgrade(engine: sa.Engine, folder: Path = FOLDER) -> None:
     """Bring the database to the newest revision, in one transaction (under an advisory lock
     on PostgreSQL, released at its end)."""
     with engine.connect() as db, db.begin():
@@ -59,8 +60,8 @@ def upgrade(engine: sa.Engine) -> None:
             db.execute(sa.select(sa.func.pg_advisory_xact_lock(LOCK_SPACE, 0)))
         tables = sa.inspect(db).get_table_names()
         if "games" in tables and "alembic_version" not in tables:  # made before migrations
-            MigrationContext.configure(db).stamp(ScriptDirectory(str(FOLDER)), BEFORE_MIGRATIONS)
-        command.upgrade(_config(db), "head")
+            MigrationContext.configure(db).stamp(ScriptDirectory(str(folder)), BEFORE_MIGRATIONS)
+        command.upgrade(alembic_config(db, folder), "head")
 
 
 def differences(engine: sa.Engine) -> list[Any]:
@@ -71,17 +72,18 @@ def differences(engine: sa.Engine) -> list[Any]:
         return compare_metadata(context, target_metadata())  # type: ignore[arg-type]
 
 
-def new_revision(message: str) -> Path:
-    """Write the next revision: what the tables the code declares add to the newest
-    revision's schema (made on a scratch SQLite database), with ``message`` as its title.
+def new_revision(message: str, folder: Path = FOLDER) -> Path:
+    """Write the next revision into ``folder``: what the tables the code declares add to
+    the newest revision's schema (made on a scratch SQLite database), titled ``message``.
     Read it before committing: renames, data moves and defaults need a hand."""
-    with tempfile.TemporaryDirectory() as folder:
-        engine = sa.create_engine(f"sqlite:///{folder}/scratch.sqlite3")
+    number = f"{len(list(ScriptDirectory(str(folder)).walk_revisions())) + 1:04d}"
+    with tempfile.TemporaryDirectory() as scratch:
+        engine = sa.create_engine(f"sqlite:///{scratch}/schema.sqlite3")
         try:
-            upgrade(engine)
+            upgrade(engine, folder)
             with engine.begin() as db:
-                number = f"{len(list(ScriptDirectory(str(FOLDER)).walk_revisions())) + 1:04d}"
-                script = command.revision(_config(db), message, autogenerate=True, rev_id=number)
+                config = alembic_config(db, folder)
+                script = command.revision(config, message, autogenerate=True, rev_id=number)
         finally:
             engine.dispose()
     assert script is not None and not isinstance(script, list)
