@@ -134,6 +134,30 @@ def test_a_database_written_before_migrations_is_upgraded_and_its_game_plays_on(
         store.close()
 
 
+#: What 0002 adds to the first schema (0001): a database from the first version lacks it all.
+LATER_TABLES = ("sheets", "table_events", "profiles", "results", "ratings", "pending", "rematches")
+LATER_COLUMNS = (("games", "turns"), ("games", "seating"), ("seats", "open_seat"))
+
+
+def test_a_database_of_the_first_schema_gains_every_later_table_and_column(database):
+    copy_before_migrations(database)
+    engine = sa.create_engine(database_url(database))
+    try:
+        with engine.begin() as db:  # back to the first version's tables
+            for table in LATER_TABLES:
+                db.exec_driver_sql(f"DROP TABLE {table}")
+            for table, column in LATER_COLUMNS:
+                db.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+    finally:
+        engine.dispose()
+    store = Store(database)
+    try:
+        assert migrations.differences(store.engine) == []
+        assert store.load(GAME).moves == ["dice 112344WW"]
+    finally:
+        store.close()
+
+
 def test_the_migrations_build_exactly_the_tables_the_code_declares(database):
     """A column or table added to the code without a revision fails here (see the README:
     adding a revision)."""
