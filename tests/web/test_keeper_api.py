@@ -187,6 +187,15 @@ def test_a_sheet_from_before_keys_still_opens_by_its_old_link(database: str):
             db.exec_driver_sql(
                 f"CREATE TABLE {table} ({columns}, updated FLOAT NOT NULL, {text} TEXT NOT NULL)"
             )
+        db.exec_driver_sql(  # seats and moves came with games, from the first version on
+            "CREATE TABLE seats (game_id VARCHAR(32) NOT NULL REFERENCES games (id), "
+            "seat INTEGER NOT NULL, name VARCHAR(64) NOT NULL, bot VARCHAR(32), "
+            "token VARCHAR(64), claimed BOOLEAN NOT NULL, PRIMARY KEY (game_id, seat))"
+        )
+        db.exec_driver_sql(
+            "CREATE TABLE moves (game_id VARCHAR(32) NOT NULL REFERENCES games (id), "
+            "seq INTEGER NOT NULL, move VARCHAR(32) NOT NULL, PRIMARY KEY (game_id, seq))"
+        )
         db.execute(
             sa.text("INSERT INTO sheets VALUES ('oldSheet', 'playing', 0, 0, :data)"),
             {"data": json.dumps(ScoreSheet(["Ann", "Bob"], entries=["take 25"]).to_dict())},

@@ -18,7 +18,7 @@ from pickomino.i18n.text import refusal
 
 #: The optional parts of the install (pyproject's extras) and the libraries each brings.
 EXTRAS = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "psycopg", "openskill", "markdown_it"),
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "psycopg", "openskill", "markdown_it"),
     "terminal": ("textual",),
     "plot": ("matplotlib",),
 }

@@ -82,7 +82,7 @@ def serve(
         "away_after": away_after,
         "clock_minimum": clock_minimum,
     }
-    try:  # also makes the tables once, before any worker starts
+    try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         problem = masked(str(error), target)

@@ -54,6 +54,12 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Start the process and wait until it answers."""
+        return self.launch().wait_ready()
+
+    def launch(self) -> ServerProcess:
+        """Start the process without waiting (several launched at the same instant, as
+        replicas start under systemd or Kubernetes); then :meth:`wait_ready`."""
         command = [
             sys.executable, "-m", "pickomino", "serve", "--port", str(self.port),
             "--database", str(self.database), "--bot-delay", str(self.bot_delay),
@@ -63,6 +69,11 @@ class ServerProcess:
         log = self.log_file.open("ab")  # a file: a pipe could fill up
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        return self
+
+    def wait_ready(self) -> ServerProcess:
+        """Poll until the process answers (or raise with its output if it exited)."""
+        assert self.process is not None, "launch() first"
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:  # poll until it answers: readiness, not timing
             if self.process.poll() is not None:

@@ -118,7 +118,6 @@ class ProfileStore:
 
     def __init__(self, store: Store) -> None:
         self.store, self.engine = store, store.engine
-        metadata.create_all(self.engine)
 
     # ------------------------------------------------------------ profiles
     def claim(self, name: str) -> tuple[Profile, str]:

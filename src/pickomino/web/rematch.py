@@ -95,7 +95,6 @@ class RematchStore:
 
     def __init__(self, store: Store) -> None:
         self.engine = store.engine
-        metadata.create_all(self.engine)
 
     def get(self, room: Room) -> Offer | None:
         with self.engine.connect() as db:

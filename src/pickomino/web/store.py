@@ -27,6 +27,8 @@ from urllib.parse import unquote
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
+from pickomino.web import migrations
+
 metadata = sa.MetaData()
 #: The statuses of a game still to be played (the others: "over" and "abandoned").
 UNFINISHED = ("open", "playing")
@@ -119,10 +121,6 @@ def parse_notice(payload: str) -> tuple[str, str, int] | None:
     if len(parts) != 3 or not valid_id(parts[1]) or not parts[2].lstrip("-").isdigit():
         return None
     return parts[0], parts[1], int(parts[2])
-
-
-#: Columns added after the first release: a database made before gets them at start.
-ADDED_COLUMNS = (games.c.turns, sheets.c.secret, seats.c.open_seat, games.c.seating)
 
 
 def valid_id(text: str) -> bool:
@@ -268,8 +266,7 @@ class Store:
             self.engine = _engine_with_driver(url)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        self._add_missing_columns()
+        migrations.upgrade(self.engine)  # the schema, under a lock: see .migrations
         #: This process, in the notices it sends (so it can skip its own).
         self.origin = secrets.token_hex(4)
 
@@ -284,22 +281,6 @@ class Store:
         if self.shared:
             payload = notice(self.origin, game_id, seq)
             db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
-
-    def _add_missing_columns(self) -> None:
-        """Bring a database made by an older version up to date (the new columns are
-        nullable, so the old rows stay valid)."""
-        inspector = sa.inspect(self.engine)
-        missing = [
-            column
-            for column in ADDED_COLUMNS
-            if column.name not in {c["name"] for c in inspector.get_columns(column.table.name)}
-        ]
-        with self.engine.begin() as db:
-            for column in missing:
-                kind = column.type.compile(dialect=self.engine.dialect)
-                db.exec_driver_sql(
-                    f"ALTER TABLE {column.table.name} ADD COLUMN {column.name} {kind}"
-                )
 
     def close(self) -> None:
         self.checkpoint()
