@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from pickomino import __version__
 from pickomino.bots import bot_names
 from pickomino.cli import main
+from pickomino.cli.language import RULES_WORDS
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n import Words, catalogue
 from pickomino.i18n.text import refusal
@@ -130,16 +131,16 @@ def test_help_follows_the_locale(words_in):
     )  # fmt: skip
     assert set(rows) == set(main.commands)
     for name, shown in rows.items():  # the start of the command's help, cut short
-        assert flat(dutch(f"cli.{name}", bots=bot_names())).startswith(
-            shown.removesuffix("...")
-        ), name
+        assert flat(dutch(f"cli.{name}", bots=bot_names())).startswith(shown.removesuffix("...")), (
+            name
+        )
 
 
 def test_a_command_s_help_follows_the_locale(words_in):
     dutch = words_in("nl")
     shown = flat(invoke("selfplay", "--help", env={"LC_ALL": "nl_NL.UTF-8"}).output)
     for key in ("cli.selfplay", "cli.selfplay.bots", "cli.selfplay.quiet", "cli.option.rules"):
-        assert flat(dutch(key, bots=bot_names())) in shown, key
+        assert flat(dutch(key, bots=bot_names(), **RULES_WORDS)) in shown, key
 
 
 def test_click_s_own_words_come_from_the_catalogue(words_in, english_of):

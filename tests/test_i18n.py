@@ -137,6 +137,7 @@ def test_no_message_is_unused():
     """Every id outside the families above is written somewhere in the source."""
     text = "\n".join(path.read_text(encoding="utf-8") for path in source_files())
     families = ("event.", "bust.", "waiting.", "bot.", "preset.", "error.", "action.", "cli.")
+    families += ("option.",)  # named by the rule options' description: the test below
     for kind in KINDS:
         for key in catalogue("en", kind):
             if key.startswith(families):
@@ -144,6 +145,21 @@ def test_no_message_is_unused():
             assert f'"{key}"' in text or f"'{key}'" in text or f"`{key}`" in text, (
                 f"{kind}: {key} is not used"
             )
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_rule_option_and_choice_has_words_and_no_words_are_left_over(language):
+    """The rules editor names each option (and each choice that is not yes or no) by the
+    catalogue key its description gives; no such words stay behind for an option gone."""
+    from pickomino.core import Rules
+
+    wanted = set()
+    for option in Rules.options():
+        wanted.add(option.key)
+        if not option.is_switch:
+            wanted.update(f"{option.key}.{choice}" for choice in option.choices)
+    found = {key for key in catalogue(language, "game") if key.startswith("option.")}
+    assert found == wanted
 
 
 # ------------------------------------------------------- rendering, all languages

@@ -12,6 +12,8 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
 
+from pickomino.core import Rules
+from pickomino.i18n import Words
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
@@ -20,6 +22,7 @@ from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clicking import Sheet, grill_tile, player, tap
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
+WORDS = Words("en")
 
 # A real server and browser per test: the full run (CI).
 pytestmark = pytest.mark.slow
@@ -231,15 +234,21 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         for n in range(1, 6):
             names.nth(n).fill(f"P{n + 1}")
         page.get_by_test_id("start-player").select_option(label="P3")
+        editor = page.get_by_test_id("rules")  # a control per option, from their description
+        for option in Rules.options():
+            expect(editor).to_contain_text(f"{WORDS(option.key)} ({option.rule})")
+        expect(editor.get_by_test_id("opt-lower_tile")).to_contain_text(
+            WORDS("option.lower_tile.any")
+        )
         page.get_by_test_id("rules-preset").select_option("short")
-        page.get_by_test_id("opt-lower").select_option("any")
+        page.get_by_test_id("opt-lower_tile").select_option("any")
         expect(page.get_by_test_id("rules-preset")).to_have_value("custom")
         page.get_by_test_id("create-sheet").click()
         expect(page.get_by_test_id("turn-who")).to_contain_text("P3 to play")
         sheet_id, key = page.url.rsplit("/", 1)[1].split("#")
-        rules = httpx.get(
-            f"{server.url}/api/sheets/{sheet_id}", headers={"Sheet-Key": key}
-        ).json()["rules"]
+        rules = httpx.get(f"{server.url}/api/sheets/{sheet_id}", headers={"Sheet-Key": key}).json()[
+            "rules"
+        ]
         assert rules == {
             "flip_returned_highest": True, "exact_match_mandatory": False, "lower_tile": "any"
         }  # fmt: skip

@@ -25,6 +25,7 @@ from platformdirs import user_cache_path
 
 from pickomino import __version__
 from pickomino.bots import bot_names
+from pickomino.core.rules import PRESETS, Rules
 from pickomino.i18n import DEFAULT, Words, pick_language
 
 LANG_OPTION = "--lang"
@@ -129,6 +130,15 @@ def words() -> Words:
     return LocalisedGroup.words
 
 
+#: What ``--rules`` help says it takes, from the presets and the options' own description.
+RULES_WORDS = {
+    "presets": ", ".join(PRESETS),
+    "options": ", ".join(
+        f"{o.name}={'|'.join(str(c).lower() for c in o.choices)}" for o in Rules.options()
+    ),
+}
+
+
 def localise(command: click.Command, name: str, words: Words) -> None:
     """Help texts and placeholders of one command, from the catalogue (help texts may name
     the ``{bots}``). An option's id is its long flag: ``--new-games-per-minute`` →
@@ -151,7 +161,7 @@ def localise(command: click.Command, name: str, words: Words) -> None:
         key = own if words.has(own) else shared
         if not words.has(key):  # a hidden option needs no help
             continue
-        param.help = words(key, bots=bots)
+        param.help = words(key, bots=bots, **RULES_WORDS)
         for kind in (f"cli.metavar.{flag}", f"cli.metavar.{param.type.name.split()[0]}"):
             if words.has(kind) and not param.is_flag:  # type: ignore[attr-defined]
                 param.metavar = words(kind)

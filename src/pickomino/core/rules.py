@@ -6,7 +6,7 @@ between states, records and processes freely.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from pickomino.core.errors import BadInput
@@ -40,29 +40,103 @@ def worms_on(tile: int) -> int:
 
 
 LowerTile = Literal["nearest", "any"]
+Choice = bool | str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A rule option as every face shows it: its ``name`` (a :class:`Rules` field), the
+    ``rule`` it changes, its ``choices`` (the default first) and the catalogue ``key`` of
+    its words (``option.<name>``, and ``option.<name>.<choice>`` for a choice that is not a
+    yes or no). Editors, help texts and engines read this; nothing lists the options twice.
+
+    >>> Rules.option("lower_tile").to_dict()["choices"]
+    ['nearest', 'any']
+    """
+
+    name: str
+    rule: str
+    choices: tuple[Choice, ...]
+
+    @property
+    def default(self) -> Choice:
+        return self.choices[0]
+
+    @property
+    def key(self) -> str:
+        return f"option.{self.name}"
+
+    @property
+    def is_switch(self) -> bool:
+        """A yes-or-no option (``true``/``false``), rather than a choice of words."""
+        return isinstance(self.default, bool)
+
+    def check(self, value: object) -> Choice:
+        """``value`` if it is one of the choices, of their type (1 is not ``true``)."""
+        if type(value) is type(self.default) and value in self.choices:
+            return value
+        if self.is_switch:
+            raise BadInput("option_bool", option=self.name, given=str(value)[:20])
+        choices = [str(choice) for choice in self.choices]
+        raise BadInput("option_choice", option=self.name, given=str(value)[:20], choices=choices)
+
+    def read(self, text: str) -> Choice:
+        """The choice written as ``text`` on a command line (``true``, ``any``)."""
+        if self.is_switch and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        return self.check(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The option as the browser's rules editor reads it (``/api/options``)."""
+        return {
+            "name": self.name,
+            "rule": self.rule,
+            "choices": list(self.choices),
+            "default": self.default,
+            "key": self.key,
+        }
+
+
+def _option(rule: str, choices: tuple[Choice, ...] = (False, True)) -> Any:
+    """A :class:`Rules` field described as an :class:`Option` (its default: the first)."""
+    return field(default=choices[0], metadata={"rule": rule, "choices": choices})
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The rule options (pickomino/i18n/en/rules.md); the defaults give the rulebook game.
+    Each field is described once, as an :class:`Option` (:meth:`options`).
 
     >>> Rules.preset("bga")
     Rules(flip_returned_highest=False, exact_match_mandatory=True, lower_tile='any')
+    >>> [(option.name, option.rule) for option in Rules.options()]
+    [('flip_returned_highest', 'R16'), ('exact_match_mandatory', 'R12'), ('lower_tile', 'R11c')]
     """
 
     #: R16: turn the highest grill tile face down even when it is the one just returned.
-    flip_returned_highest: bool = False
+    flip_returned_highest: bool = _option("R16")
     #: R12: a tile matching the total exactly (grill or steal) must be taken.
-    exact_match_mandatory: bool = False
+    exact_match_mandatory: bool = _option("R12")
     #: R11c: ``"nearest"`` lower grill tile only, or ``"any"`` lower grill tile.
-    lower_tile: LowerTile = "nearest"
+    lower_tile: LowerTile = _option("R11c", ("nearest", "any"))
 
     def __post_init__(self) -> None:
-        for name in ("flip_returned_highest", "exact_match_mandatory"):
-            if not isinstance(getattr(self, name), bool):
-                raise BadInput("option_bool", option=name, given=str(getattr(self, name))[:20])
-        if self.lower_tile not in ("nearest", "any"):
-            raise BadInput("option_lower_tile", given=str(self.lower_tile)[:20])
+        for option in self.options():
+            option.check(getattr(self, option.name))
+
+    @staticmethod
+    def options() -> tuple[Option, ...]:
+        """Every rule option, in the order the faces show them."""
+        return _OPTIONS
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The option called ``name``; an unknown name is refused with the list."""
+        found = next((option for option in _OPTIONS if option.name == name), None)
+        if found is None:
+            names = [option.name for option in _OPTIONS]
+            raise BadInput("unknown_option", given=name[:40], options=names)
+        return found
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -88,15 +162,7 @@ class Rules:
                 rules = cls.preset(part)
                 continue
             name, _, value = (x.strip() for x in part.partition("="))
-            if name not in cls.__dataclass_fields__:
-                options = list(cls.__dataclass_fields__)
-                raise BadInput("unknown_option", given=name[:40], options=options)
-            typed: bool | str = value
-            if name != "lower_tile":
-                if value.lower() not in ("true", "false"):
-                    raise BadInput("option_bool", option=name, given=value[:20])
-                typed = value.lower() == "true"
-            changes: dict[str, Any] = {name: typed}  # one option, typed above
+            changes: dict[str, Any] = {name: cls.option(name).read(value)}  # typed: read
             rules = replace(rules, **changes)
         return rules
 
@@ -108,13 +174,8 @@ class Rules:
         """Rules from their JSON form; unknown or badly typed options are refused."""
         if not isinstance(data, dict):
             raise BadInput("rules_not_object")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise BadInput(
-                "unknown_option",
-                given=", ".join(sorted(map(str, unknown)))[:80],
-                options=list(cls.__dataclass_fields__),
-            )
+        for name in data:
+            cls.option(str(name))  # unknown options are refused with the list
         return cls(**data)
 
     @property
@@ -122,6 +183,9 @@ class Rules:
         """The name of the preset these rules equal, if any."""
         return next((name for name, rules in PRESETS.items() if rules == self), None)
 
+
+#: The options, read once from the fields' descriptions.
+_OPTIONS = tuple(Option(f.name, f.metadata["rule"], f.metadata["choices"]) for f in fields(Rules))
 
 PRESETS: dict[str, Rules] = {
     "official": Rules(),

@@ -62,7 +62,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
-from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.web.analysis_api import analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.cluster import Cluster
@@ -268,6 +268,7 @@ def create_app(
     async def options() -> dict[str, object]:
         return {
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "rules": [option.to_dict() for option in Rules.options()],  # their description
             "bots": list(BOT_NAMES),
             "difficulties": DIFFICULTIES,
             "players": [MIN_PLAYERS, MAX_PLAYERS],

@@ -25,11 +25,13 @@ steals), so that the action mask is a table lookup.
 from __future__ import annotations
 
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 
 from pickomino.core.actions import NUM_ACTIONS, ROLL_ID, STOP_ID, TAKE_BASE
 from pickomino.core.dice import ALL_ROLLS, roll_id, roll_outcomes
+from pickomino.core.errors import BadInput
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, TILES, WORM, Rules, worms_on
 from pickomino.core.state import Phase
 from pickomino.observation import MASK_BITS
@@ -128,6 +130,23 @@ def grill_claims(any_lower: bool) -> np.ndarray:
     return table.astype(np.uint32)
 
 
+def refuse_unsupported(rules: Rules, supported: dict[str, tuple[object, ...]]) -> None:
+    """Read the rule options' description: an option (or a choice) this engine does not
+    play is refused unless it is left at its default, so a new rule option is never
+    silently ignored here.
+
+    >>> try:
+    ...     refuse_unsupported(Rules(lower_tile="any"), {"lower_tile": ("nearest",)})
+    ... except BadInput as error:
+    ...     print(error.code, error.params)
+    option_unsupported {'option': 'lower_tile', 'given': 'any'}
+    """
+    for option in Rules.options():
+        value = getattr(rules, option.name)
+        if value != option.default and value not in supported.get(option.name, ()):
+            raise BadInput("option_unsupported", option=option.name, given=str(value).lower())
+
+
 class BatchedGames:
     """``size`` games of ``players`` under ``rules``, all starting with seat 0 (rows can be
     restarted one by one with :meth:`reset`). Public arrays, one row per game:
@@ -151,7 +170,15 @@ class BatchedGames:
     faster than indexing by rows.
     """
 
+    #: The rule options these arrays play, by name, with their choices (see __init__).
+    SUPPORTED: ClassVar[dict[str, tuple[object, ...]]] = {
+        "flip_returned_highest": (False, True),
+        "exact_match_mandatory": (False, True),
+        "lower_tile": ("nearest", "any"),
+    }
+
     def __init__(self, size: int, players: int, rules: Rules) -> None:
+        refuse_unsupported(rules, self.SUPPORTED)
         self.size, self.players, self.rules = size, players, rules
         self._grill_claims = grill_claims(rules.lower_tile == "any").reshape(-1)
         self._next_seat = (np.arange(players) + 1) % players  # R17

@@ -27,7 +27,7 @@ export function setupNewGame(options, onCreated) {
   const levels = Object.keys(options.difficulties);
   const form = $("create-form");
   const seats = $("seats");
-  const rules = rulesEditor($("rules"), options.presets);
+  const rules = rulesEditor($("rules"), options.presets, options.rules);
   const players = playerRows({
     list: seats,
     addButton: $("add-seat"),

@@ -7,36 +7,19 @@ import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { presetLabel, presetName } from "./words.js";
 
-/** Fills `fieldset` with the controls; `presets` come from /api/options. Returns {text()}. */
-export function rulesEditor(fieldset, presets) {
+/**
+ * Fills `fieldset` with the controls; `presets` and `options` (each option's name, rule,
+ * choices and catalogue key: the Rules fields' own description) come from /api/options, so a
+ * new rule option needs nothing here. Returns {text()}.
+ */
+export function rulesEditor(fieldset, presets, options) {
   const preset = h("select", { name: "preset", testid: "rules-preset" });
-  const fields = {
-    flip_returned_highest: h("input", { type: "checkbox", name: "flip_returned_highest", testid: "opt-flip" }),
-    exact_match_mandatory: h("input", { type: "checkbox", name: "exact_match_mandatory", testid: "opt-exact" }),
-    lower_tile: h(
-      "select",
-      { name: "lower_tile", testid: "opt-lower" },
-      h("option", { value: "nearest" }, t("rules.lower_nearest")),
-      h("option", { value: "any" }, t("rules.lower_any")),
-    ),
-  };
+  const fields = Object.fromEntries(options.map((option) => [option.name, control(option)]));
   fill(
     fieldset,
     h("legend", {}, t("rules.legend")),
     h("label", { class: "field" }, h("span", {}, t("rules.preset")), preset),
-    h(
-      "label",
-      { class: "check" },
-      fields.flip_returned_highest,
-      h("span", {}, t("rules.flip")),
-    ),
-    h(
-      "label",
-      { class: "check" },
-      fields.exact_match_mandatory,
-      h("span", {}, t("rules.exact")),
-    ),
-    h("label", { class: "field" }, h("span", {}, t("rules.lower_tile")), fields.lower_tile),
+    options.map((option) => labelled(option, fields[option.name])),
   );
   const read = (field) => (field.type === "checkbox" ? field.checked : field.value);
   const current = () => Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, read(field)]));
@@ -68,4 +51,21 @@ export function rulesEditor(fieldset, presets) {
       return ["official", ...changed.map(([key, value]) => `${key}=${value}`)].join(",");
     },
   };
+}
+
+/** A yes-or-no option is a checkbox; a choice of words, a list of its choices' words. */
+function control(option) {
+  const attributes = { name: option.name, testid: `opt-${option.name}` };
+  if (typeof option.default === "boolean") return h("input", { type: "checkbox", ...attributes });
+  const choices = option.choices.map((choice) => h("option", { value: choice }, t(`${option.key}.${choice}`)));
+  return h("select", attributes, choices);
+}
+
+/** The control with its words, and the rule it changes (a link to it on the rules page). */
+function labelled(option, field) {
+  const rule = h("a", { href: `/rules#${option.rule}`, target: "_blank" }, option.rule);
+  if (field.type === "checkbox") {
+    return h("label", { class: "check" }, field, h("span", {}, t(option.key), " (", rule, ")"));
+  }
+  return h("label", { class: "field" }, h("span", {}, t(option.key), " (", rule, ")"), field);
 }

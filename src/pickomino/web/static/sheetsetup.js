@@ -14,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 export function setupSheetForm(options, names, onCreated) {
   const [fewest, most] = options.players;
   const form = $("setup-form");
-  const rules = rulesEditor($("rules"), options.presets);
+  const rules = rulesEditor($("rules"), options.presets, options.rules);
   const players = playerRows({
     list: $("names"),
     addButton: $("add-name"),
