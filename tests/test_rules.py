@@ -23,7 +23,8 @@ from pickomino.core import (
     roll_outcomes,
     worms_on,
 )
-from pickomino.core.rules import FACE_POINTS
+from pickomino.core.errors import BadInput
+from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS
 
 OFFICIAL, SHORT, BGA = Rules.preset("official"), Rules.preset("short"), Rules.preset("bga")
 
@@ -440,3 +441,23 @@ def test_r21_worm_count_follows_wins_steals_and_returns():
     bust = GameState.from_position([[21, 33], [22]], current=0, kept="11")
     bust.apply("stop")
     assert bust.scores() == [1, 1]
+
+
+def test_an_actions_face_and_tile_are_read_only_where_they_exist():
+    """Typed accessors instead of ``value``: a keep has a face, a claim a tile, and asking
+    one for the other is a clear refusal, not a ``None`` that fails later."""
+    from pickomino.core.actions import ACTIONS
+
+    for action in ACTIONS:
+        if action.kind == "keep":
+            assert FACE_SYMBOLS[action.face] == action.name.split()[1] and not action.claims
+            with pytest.raises(BadInput, match="claims no tile"):
+                _ = action.tile
+        elif action.kind in ("take", "steal"):
+            assert action.name == f"{action.kind} {action.tile}" and action.claims
+            with pytest.raises(BadInput, match="keeps no face"):
+                _ = action.face
+        else:
+            for accessor in ("face", "tile"):
+                with pytest.raises(BadInput):
+                    getattr(action, accessor)

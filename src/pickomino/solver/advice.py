@@ -45,7 +45,7 @@ def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Cho
     choices: list[Choice] = []
     if state.phase is Phase.KEEP:
         for action in state.legal_actions():
-            face: int = action.value  # type: ignore[assignment]
+            face = action.face
             after = list(kept)
             after[face] = state.roll[face]
             outlook = solution.outlook(solution.index(tuple(after)))
@@ -75,7 +75,7 @@ def best_action(state: GameState, values: TurnValues | TurnSolution | None = Non
 
         def value_of(action: Action) -> float:
             after = list(kept)
-            after[action.value] = state.roll[action.value]  # type: ignore[index]
+            after[action.face] = state.roll[action.face]
             return float(solution.value[solution.index(tuple(after))])
 
         return max(state.legal_actions(), key=value_of)
