@@ -540,6 +540,25 @@ class GameState:
         new.turn = self.turn
         return new
 
+    def to_text(self) -> str:
+        """This position as one line of text that :meth:`from_text` reads back to an equal
+        state (:mod:`pickomino.core.position`: the notation)."""
+        from pickomino.core import position  # which builds states: imported when used
+
+        return position.to_text(self)
+
+    @staticmethod
+    def from_text(text: str) -> GameState:
+        """The state a position's line describes; a position no game can reach is refused.
+
+        >>> state = GameState.from_text("25/28,31 36 1 4 roll - - short")
+        >>> state.current, state.top(1), state.grill[-1], state.to_text()
+        (1, 31, 35, '25/28,31 36 1 4 roll - - short')
+        """
+        from pickomino.core import position
+
+        return position.from_text(text)
+
     def __deepcopy__(self, memo: dict[int, object]) -> GameState:
         """:meth:`copy`: rules and actions are immutable and shared (``apply`` finds legal
         actions by identity first), so a deep copy need not copy them."""
