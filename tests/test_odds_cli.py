@@ -24,7 +24,7 @@ from test_solver import (
 )
 
 from pickomino.core import TILES, GameState, TileTaken
-from pickomino.situation import situation
+from pickomino.core.position import parse_tiles, with_real_dice
 from pickomino.solver import TurnValues
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -174,9 +174,11 @@ def test_odds_refuses_a_negative_stake():
 
 
 # ----------------------------------------------------------------------- advise
-def legal_names(**description) -> set[str]:
+def legal_names(me="", opponents=("",), down="", kept="", rolled=None) -> set[str]:
     """The legal choices, from the engine, in the situation the command is given."""
-    return {action.name for action in situation(**description).legal_actions()}
+    stacks = [parse_tiles(me), *(parse_tiles(opponent) for opponent in opponents)]
+    state = with_real_dice(GameState.from_position(stacks, parse_tiles(down)), kept, rolled)
+    return {action.name for action in state.legal_actions()}
 
 
 def assert_choices_schema(report: dict) -> None:
@@ -262,3 +264,24 @@ def test_advise_refuses_bad_descriptions(args, message):
     assert result.returncode == 2, result.stdout
     assert message in result.stderr and "Error:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("position", "options"),
+    [
+        ("25/27,30 - 0 3 keep 44WW 4455 official", ["--me", "25", "--opponent", "27 30",
+                                                    "--kept", "44WW", "--rolled", "4455"]),
+        ("22/- 36 0 1 roll - - short", ["--me", "22", "--down", "36", "--rules", "short"]),
+    ],
+)  # fmt: skip
+def test_advise_reads_a_whole_position_as_the_options_describe_it(position, options):
+    """``--position`` (GameState.to_text's line) advises exactly as the options do."""
+    assert run_json("advise", "--position", position) == run_json("advise", *options)
+
+
+def test_advise_refuses_a_position_beside_the_options_or_one_no_game_reaches():
+    both = run("advise", "--position", "-/- - 0 1 roll - - official", "--kept", "WW")
+    assert both.returncode == 2 and "--kept" in both.stderr
+    unreachable = run("advise", "--position", "-/- - 0 1 roll_or_stop - - official")
+    assert unreachable.returncode == 2 and "no game can reach" in unreachable.stderr
+    assert "Traceback" not in both.stderr + unreachable.stderr

@@ -123,7 +123,7 @@ def sensible_action(state: GameState, rng: random.Random) -> Action:
     if state.phase is Phase.KEEP:
         if KEEP_WORM in legal:
             return KEEP_WORM
-        return max(legal, key=lambda a: state.roll[a.value] * FACE_POINTS[a.value])  # type: ignore[index]
+        return max(legal, key=lambda a: state.roll[a.face] * FACE_POINTS[a.face])
     if state.phase is Phase.ROLL_OR_STOP:
         return STOP if state.has_worm() and state.claimable(state.total) else ROLL
     return rng.choice(legal)  # a claim choice: any of them
@@ -326,6 +326,22 @@ def test_record_json_round_trip_replays_to_the_same_state(setup: Setup) -> None:
     assert last is not None
     _check_round_trip(last.game)
     event("json round trips in a game: " + ("1 to 5" if checked < 5 else "6 or more"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(setups())
+def test_every_position_s_text_reads_back_to_the_same_state(setup: Setup) -> None:
+    """The position notation round-trips like FEN, in every phase of every turn, the
+    game's end included: ``GameState.from_text(state.to_text()) == state``."""
+    phases = set()
+    last: Step | None = None
+    for step in play(setup):
+        last = step
+        for state in (step.before, step.game.state):
+            assert GameState.from_text(state.to_text()) == state, state.to_text()
+            phases.add(state.phase)
+    assert last is not None and last.game.state.is_over
+    event(f"phases seen: {len(phases)}")
 
 
 def _check_round_trip(game: Game) -> None:

@@ -23,7 +23,8 @@ from pickomino.core import (
     roll_outcomes,
     worms_on,
 )
-from pickomino.core.rules import FACE_POINTS
+from pickomino.core.errors import BadInput
+from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS
 
 OFFICIAL, SHORT, BGA = Rules.preset("official"), Rules.preset("short"), Rules.preset("bga")
 
@@ -440,3 +441,60 @@ def test_r21_worm_count_follows_wins_steals_and_returns():
     bust = GameState.from_position([[21, 33], [22]], current=0, kept="11")
     bust.apply("stop")
     assert bust.scores() == [1, 1]
+
+
+def test_an_actions_face_and_tile_are_read_only_where_they_exist():
+    """Typed accessors instead of ``value``: a keep has a face, a claim a tile, and asking
+    one for the other is a clear refusal, not a ``None`` that fails later."""
+    from pickomino.core.actions import ACTIONS
+
+    for action in ACTIONS:
+        if action.kind == "keep":
+            assert FACE_SYMBOLS[action.face] == action.name.split()[1] and not action.claims
+            with pytest.raises(BadInput, match="claims no tile"):
+                _ = action.tile
+        elif action.kind in ("take", "steal"):
+            assert action.name == f"{action.kind} {action.tile}" and action.claims
+            with pytest.raises(BadInput, match="keeps no face"):
+                _ = action.face
+        else:
+            for accessor in ("face", "tile"):
+                with pytest.raises(BadInput):
+                    getattr(action, accessor)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("-/- - 0 1 roll - -", "position_fields"),  # seven fields
+        ("-/- - 0 1 wait - - official", "position_phase"),
+        ("-/- - 0 1 roll - 1234WWW5 official", "position_roll"),  # dice rolled, not keeping
+        ("-/- - 0 1 keep - - official", "position_roll"),  # keeping, no dice rolled
+        ("-/- - 0 1 keep 1W 111111 official", "position_unreachable"),  # nothing to keep: R7
+        ("-/- - 0 1 roll_or_stop - - official", "position_unreachable"),  # nothing kept yet
+        ("-/- - 0 1 claim WWWW - official", "position_unreachable"),  # 20: one claim (R12)
+        ("-/- - 0 1 over - - official", "position_unreachable"),  # tiles on the grill (R18)
+        ("25/25 - 0 1 roll - - official", "tile_twice"),
+        ("-/- - 2 1 roll - - official", "start_seat"),
+        ("-/- - 0 0 roll - - official", "position_number"),
+        ("-/- - 0 1 roll - - fast", "unknown_preset"),
+    ],
+)
+def test_a_position_no_game_can_reach_is_refused(text, code):
+    with pytest.raises(BadInput) as refused:
+        GameState.from_text(text)
+    assert refused.value.code == code
+
+
+def test_a_position_reads_back_in_every_phase_including_a_turn_ended_by_its_last_keep():
+    """Worked positions (the property test covers random games): a claim after all eight
+    dice were kept (R8), a finished game, custom rules."""
+    for text in (
+        "22,30/-/25 36 0 7 keep 44WW 4455 official",
+        "-/- - 1 2 claim 44555WWW - bga",
+        "25/28,31 36 1 4 roll WW - official,lower_tile=any",
+        "21,22,23,24,25,26,27,28,29,30,31/32,33,34 35,36 0 40 over 4WW - short",
+    ):
+        state = GameState.from_text(text)
+        assert state.to_text() == text
+        assert GameState.from_text(state.to_text()) == state

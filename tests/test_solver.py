@@ -38,7 +38,7 @@ from pickomino.core import (
     sample_roll,
     worms_on,
 )
-from pickomino.situation import situation
+from pickomino.core.position import parse_tiles
 from pickomino.solver import Outlook, TurnValues, solve
 from pickomino.solver.advice import best_action, rank_choices
 from pickomino.solver.graph import MAX_TOTAL
@@ -264,7 +264,7 @@ class WormCase:
         return ROLL if self.roll > self.stop else STOP
 
     def description(self) -> dict:
-        """The situation in the words of ``pickomino.situation.situation``."""
+        """The situation in the words of `pickomino advise` (--me, --opponent, --down, --kept)."""
         me, *opponents = (" ".join(map(str, stack)) for stack in self.stacks)
         return {
             "me": me,
@@ -646,7 +646,7 @@ def test_evaluate_a_policy_under_tables(me, opponent):
     """A policy valued under its own table by the forward end distribution gives the value of
     backward induction; under another table it can do no better than that table's own best
     policy, and equals it only where both aim at the same outcomes."""
-    state = situation(me=me, opponents=[opponent])
+    state = GameState.from_position([parse_tiles(me), parse_tiles(opponent)])
     policy = solve(TurnValues.worm_gain(state))
     assert policy.evaluate(policy.values) == pytest.approx(policy.start_value, abs=1e-12)
     for target in (25, 30, 34):

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pickomino.situation import situation_at
+from pickomino.core import GameState
 from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
@@ -125,7 +125,7 @@ def test_the_dice_helper_agrees_with_the_solver_on_the_current_players_position(
     advice = client.post(f"/api/sheets/{sheet['id']}/dice", json={"kept": "", "rolled": "1135WW44"})
     assert advice.status_code == 200
     body = advice.json()
-    expected = rank_choices(situation_at([[30], [], []], [], 1, None, "", "1135WW44"))
+    expected = rank_choices(GameState.from_text("30/-/- - 1 1 keep - 1135WW44 official"))
     assert body["phase"] == "keep" and body["best"] == expected[0].action.name
     assert [c["action"] for c in body["choices"]] == [c.action.name for c in expected]
     assert body["grill"] == [t for t in range(21, 37) if t != 30]

@@ -44,12 +44,12 @@ class SimpleBot:
             return STOP if can_claim else ROLL
         return max(
             state.legal_actions(),
-            key=lambda a: worms_on(a.value) * (2 if a.kind == "steal" else 1),  # type: ignore[arg-type]
+            key=lambda a: worms_on(a.tile) * (2 if a.kind == "steal" else 1),
         )
 
     @staticmethod
     def _keep_score(state: GameState, action: Action) -> tuple[int, int, int]:
-        face: int = action.value  # type: ignore[assignment]
+        face = action.face
         worms_now = face == WORM and not state.has_worm() and sum(map(bool, state.kept)) >= 2
         return (worms_now, state.roll[face] * FACE_POINTS[face], face)
 

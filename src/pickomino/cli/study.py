@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from pickomino.cli.language import words
 from pickomino.cli.params import (
@@ -17,7 +18,7 @@ from pickomino.cli.params import (
     image_formats,
     percent,
 )
-from pickomino.core import PickominoError, Rules
+from pickomino.core import GameState, IllegalAction, Phase, PickominoError, Rules, format_dice
 from pickomino.i18n.text import cited, refusal
 
 
@@ -57,6 +58,7 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
 @click.option("--down", default="")
 @click.option("--kept", default="")
 @click.option("--rolled", default=None)
+@click.option("--position", default=None)
 @RULES_OPTION
 @JSON_OPTION
 @click.pass_context
@@ -67,19 +69,36 @@ def advise(
     down: str,
     kept: str,
     rolled: str | None,
+    position: str | None,
     rules: Rules,
     as_json: bool,
 ) -> None:
     """Rank your choices in a situation: chance of a tile, expected worms, bust risk."""
-    from pickomino.situation import situation
+    from pickomino.core.position import parse_tiles, with_real_dice
     from pickomino.solver.advice import advice_report
 
     w = words()
+    if position is not None:
+        given = [f"--{name}" for name in ("me", "opponent", "down", "kept", "rolled", "rules")
+                 if ctx.get_parameter_source(name if name != "opponent" else "opponents")
+                 is ParameterSource.COMMANDLINE]  # fmt: skip
+        if given:
+            raise click.UsageError(w("cli.advise.position_alone", options=", ".join(given)))
     try:
-        state = situation(me, opponents or ("",), down, kept, rolled, rules)
+        if position is not None:
+            state = GameState.from_text(position)
+            if state.is_over:
+                raise IllegalAction("R18", "game_over")
+            seat, kept, rolled = state.current, format_dice(state.kept_counts()), None
+            if state.phase is Phase.KEEP:
+                rolled = format_dice(state.roll)
+        else:
+            stacks = [parse_tiles(me), *(parse_tiles(o) for o in opponents or ("",))]
+            start = GameState.from_position(stacks, parse_tiles(down), 0, rules)
+            state, seat = with_real_dice(start, kept, rolled), 0
     except PickominoError as error:
         raise click.UsageError(refusal(error, w)) from None
-    report = advice_report(state, 0, kept, rolled)
+    report = advice_report(state, seat, kept, rolled)
     if as_json:
         click.echo(json.dumps(report))
         return

@@ -14,6 +14,8 @@ id     action
 
 >>> Action.parse("keep W").id, Action.from_id(27).name
 (5, 'steal 24')
+>>> Action.parse("keep W").face, Action.parse("steal 24").tile
+(5, 24)
 """
 
 from __future__ import annotations
@@ -32,10 +34,30 @@ NUM_ACTIONS = 40
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One decision. ``value`` is the face index (0–5) for keep, the tile for take/steal."""
+    """One decision. ``value`` is the face index (0–5) for keep, the tile for take/steal;
+    read it as :attr:`face` or :attr:`tile`, which say which it is (and are typed)."""
 
     kind: Kind
     value: int | None = None
+
+    @property
+    def face(self) -> int:
+        """The face a keep keeps (an index 0–5: 5 is the worm)."""
+        if self.kind != "keep" or self.value is None:
+            raise BadInput("action_keeps_no_face", action=self.name)
+        return self.value
+
+    @property
+    def tile(self) -> int:
+        """The tile a take or a steal claims."""
+        if self.kind not in ("take", "steal") or self.value is None:
+            raise BadInput("action_claims_no_tile", action=self.name)
+        return self.value
+
+    @property
+    def claims(self) -> bool:
+        """A take or a steal: the action ends the turn with a tile."""
+        return self.kind in ("take", "steal")
 
     @property
     def id(self) -> int:
@@ -44,7 +66,7 @@ class Action:
     @property
     def name(self) -> str:
         if self.kind == "keep":
-            return f"keep {FACE_SYMBOLS[self.value]}"  # type: ignore[index]
+            return f"keep {FACE_SYMBOLS[self.face]}"
         if self.value is None:
             return self.kind
         return f"{self.kind} {self.value}"

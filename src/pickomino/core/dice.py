@@ -23,7 +23,7 @@ from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS, NUM_DICE
 Counts = tuple[int, int, int, int, int, int]
 
 
-def format_dice(counts: Counts) -> str:
+def format_dice(counts: Sequence[int]) -> str:
     """The written form of a roll or of kept dice.
 
     >>> format_dice((2, 0, 0, 1, 1, 2))

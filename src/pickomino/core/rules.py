@@ -178,6 +178,23 @@ class Rules:
             cls.option(str(name))  # unknown options are refused with the list
         return cls(**data)
 
+    def to_text(self) -> str:
+        """These rules as :meth:`parse` reads them: a preset's name, else ``official`` and
+        the options that differ from it.
+
+        >>> Rules(lower_tile="any").to_text(), Rules.parse("bga").to_text()
+        ('official,lower_tile=any', 'bga')
+        """
+        if self.preset_name is not None:
+            return self.preset_name
+        official = PRESETS["official"]
+        changed = [
+            f"{option.name}={str(getattr(self, option.name)).lower()}"
+            for option in _OPTIONS
+            if getattr(self, option.name) != getattr(official, option.name)
+        ]
+        return ",".join(["official", *changed])
+
     @property
     def preset_name(self) -> str | None:
         """The name of the preset these rules equal, if any."""

@@ -343,16 +343,16 @@ class GameState:
         return events
 
     def _report_refusal(self, action: Action) -> IllegalAction:
-        tile = action.value
         if action.kind == "take":
+            tile = action.tile
             if tile in self.face_down:
                 return IllegalAction("R11", "take_face_down", tile=tile)
             if any(tile in stack for stack in self.stacks):
                 return IllegalAction("R11", "take_from_stack", tile=tile)
             return IllegalAction("R11", "not_a_tile", tile=tile)
         if action.kind == "steal":
-            tops = [a.value for a in self.reportable() if a.kind == "steal"]
-            return IllegalAction("R14", "steal_not_top", tile=tile, tops=tops)
+            tops = [a.tile for a in self.reportable() if a.kind == "steal"]
+            return IllegalAction("R14", "steal_not_top", tile=action.tile, tops=tops)
         return IllegalAction("R11", "not_a_result", action=action.name)
 
     # ------------------------------------------------------------- transitions
@@ -397,7 +397,7 @@ class GameState:
         kind = action.kind
         events: list[Event] = []
         if kind == "keep":
-            face: int = action.value  # type: ignore[assignment]
+            face = action.face
             count = self.roll[face]
             self.kept[face] = count
             self.kept_mask |= 1 << face
@@ -421,10 +421,10 @@ class GameState:
         """Why ``action`` is not legal now, naming the rule."""
         kind, phase = action.kind, self.phase
         if kind == "keep":
-            face = FACE_SYMBOLS[action.value]  # type: ignore[index]
+            face = FACE_SYMBOLS[action.face]
             if phase is not Phase.KEEP:
                 return IllegalAction("R6", "no_keep_now", waiting=phase.value)
-            if self.kept_mask & (1 << action.value):  # type: ignore[operator]
+            if self.kept_mask & (1 << action.face):
                 return IllegalAction("R6", "face_kept", face=face)
             return IllegalAction("R6", "face_not_rolled", face=face)
         if kind == "roll":
@@ -455,7 +455,7 @@ class GameState:
             self.claims = claims
 
     def _claim(self, action: Action, events: list[Event]) -> None:
-        tile: int = action.value  # type: ignore[assignment]
+        tile = action.tile
         seat = self.current
         if action.kind == "take":
             self.grill_mask &= ~_bit(tile)
@@ -539,6 +539,25 @@ class GameState:
         new.claims = self.claims
         new.turn = self.turn
         return new
+
+    def to_text(self) -> str:
+        """This position as one line of text that :meth:`from_text` reads back to an equal
+        state (:mod:`pickomino.core.position`: the notation)."""
+        from pickomino.core import position  # which builds states: imported when used
+
+        return position.to_text(self)
+
+    @staticmethod
+    def from_text(text: str) -> GameState:
+        """The state a position's line describes; a position no game can reach is refused.
+
+        >>> state = GameState.from_text("25/28,31 36 1 4 roll - - short")
+        >>> state.current, state.top(1), state.grill[-1], state.to_text()
+        (1, 31, 35, '25/28,31 36 1 4 roll - - short')
+        """
+        from pickomino.core import position
+
+        return position.from_text(text)
 
     def __deepcopy__(self, memo: dict[int, object]) -> GameState:
         """:meth:`copy`: rules and actions are immutable and shared (``apply`` finds legal

@@ -45,7 +45,7 @@ def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Cho
     choices: list[Choice] = []
     if state.phase is Phase.KEEP:
         for action in state.legal_actions():
-            face: int = action.value  # type: ignore[assignment]
+            face = action.face
             after = list(kept)
             after[face] = state.roll[face]
             outlook = solution.outlook(solution.index(tuple(after)))
@@ -75,7 +75,7 @@ def best_action(state: GameState, values: TurnValues | TurnSolution | None = Non
 
         def value_of(action: Action) -> float:
             after = list(kept)
-            after[action.value] = state.roll[action.value]  # type: ignore[index]
+            after[action.face] = state.roll[action.face]
             return float(solution.value[solution.index(tuple(after))])
 
         return max(state.legal_actions(), key=value_of)
@@ -94,7 +94,7 @@ def advice_report(
     the turn's outlook before a roll or every choice ranked with its odds.
 
     ``state`` is ``seat``'s turn with ``kept`` kept and ``rolled`` just rolled (see
-    :func:`pickomino.situation.situation_at`); if the roll busted, the turn has passed on."""
+    :func:`pickomino.core.position.with_real_dice`); if the roll busted, the turn has passed on."""
     report: dict[str, object] = {
         "kept": kept.upper(),
         "total": points(parse_dice(kept)),

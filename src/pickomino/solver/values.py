@@ -83,4 +83,4 @@ def worm_gain_table(
 
 def claim_gain(action: Action) -> float:
     """Worm swing of a claim: a steal counts the victim's loss as well."""
-    return float(worms_on(action.value) * (2 if action.kind == "steal" else 1))  # type: ignore[arg-type]
+    return float(worms_on(action.tile) * (2 if action.kind == "steal" else 1))

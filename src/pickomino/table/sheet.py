@@ -65,10 +65,10 @@ class ScoreSheet:
             option: dict[str, object] = {
                 "entry": action.name,
                 "kind": action.kind,
-                "tile": action.value,
+                "tile": action.tile,
             }
             if action.kind == "steal":
-                option["victim"] = victims[action.value]  # type: ignore[index]
+                option["victim"] = victims[action.tile]
             options.append(option)
         options.append({"entry": BUST, "kind": BUST, "tile": None})
         return options

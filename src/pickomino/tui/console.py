@@ -257,5 +257,5 @@ def _key(name: str) -> str:
     """The key of a keep, roll or stop: its face, ``r`` or ``s``."""
     action = Action.parse(name)
     if action.kind == "keep":
-        return FACE_KEYS[action.value]  # type: ignore[index]
+        return FACE_KEYS[action.face]
     return name[0]

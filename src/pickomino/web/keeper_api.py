@@ -31,8 +31,8 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
+from pickomino.core.position import with_real_dice
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from pickomino.situation import situation_at
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web.errors import refusal, refused
@@ -137,9 +137,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         if state.is_over:
             raise refused(409, "game_over", "R18")
         try:
-            turn = situation_at(
-                state.stacks, state.face_down, state.current, state.rules, body.kept, body.rolled
-            )
+            turn = with_real_dice(state, body.kept, body.rolled)
         except PickominoError as error:
             raise refusal(400, error) from None
         return advice_report(turn, state.current, body.kept, body.rolled)
