@@ -12,7 +12,7 @@ from pickomino.core import GameState, Phase
 from pickomino.envs.batched.bots import simple_bot
 from pickomino.envs.batched.engine import PHASES, BatchedGames
 from pickomino.envs.batched.vector import PickominoBatchedEnv
-from pickomino.envs.observation import observe
+from pickomino.envs.spaces import observe
 
 
 def core_state(games: BatchedGames, row: int) -> GameState:

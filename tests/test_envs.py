@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 import pickomino.envs  # noqa: F401  (registers the environments)
 from pickomino.core import Action
-from pickomino.envs.observation import flatten
+from pickomino.envs.spaces import flatten
 
 
 def masked_random_episode(env, seed: int):

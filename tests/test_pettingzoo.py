@@ -20,8 +20,8 @@ from pettingzoo.test import api_test, parallel_api_test
 
 from pickomino.core import Bust, GameState, Rules
 from pickomino.envs.aec import env as aec_env
-from pickomino.envs.observation import flat_size
 from pickomino.envs.parallel import parallel_env
+from pickomino.envs.spaces import flat_size
 from pickomino.table import SeededDice
 
 REWARD_KINDS = ("worms", "win")

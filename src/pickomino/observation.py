@@ -1,6 +1,6 @@
 """What a learning agent sees, from its own seat: one encoder for every environment and for
 the learned bot (NumPy only, so that bots can use it without the ``rl`` extra; the Gymnasium
-space is in :mod:`pickomino.envs.observation`).
+space is in :mod:`pickomino.envs.spaces`).
 
 Seats are rotated so that index 0 is the observer, 1 the next player to the left, and so on.
 

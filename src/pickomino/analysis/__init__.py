@@ -65,7 +65,7 @@ from pickomino.analysis.decisions import (
     review,
 )
 from pickomino.analysis.evaluator import FairPlanner, TurnView
-from pickomino.analysis.sheet import SheetReview, TurnLuck, review_sheet
+from pickomino.analysis.sheet_review import SheetReview, TurnLuck, review_sheet
 
 __all__ = [
     "ACCURACY_SCALE",

@@ -1,7 +1,7 @@
 """A bot that plays a policy trained by reinforcement learning (``scripts/train_ppo.py``).
 
 The policy is a small multilayer perceptron over the flat observation of
-:mod:`pickomino.envs.observation`; its weights ship with the package as ``.npz`` and run in
+:mod:`pickomino.envs.spaces`; its weights ship with the package as ``.npz`` and run in
 NumPy, so playing needs neither PyTorch nor Gymnasium. It plays the legal action the policy
 rates highest (greedy), so it is deterministic. The shipped policy knows 2-player games
 only; at a table of another size it plays as ``simple`` does, so that any seat anywhere

@@ -16,8 +16,8 @@ import numpy as np
 from gymnasium import spaces
 
 from pickomino.core import NUM_ACTIONS, GameState, Rules
-from pickomino.envs.observation import flat_size, flatten, observe
-from pickomino.envs.table import REWARDS, win_rewards
+from pickomino.envs.against_bots import REWARDS, win_rewards
+from pickomino.envs.spaces import flat_size, flatten, observe
 from pickomino.table import Person, SeededDice, advance
 
 #: An observation: the flat vector and the mask of legal action ids (PettingZoo's classic

@@ -17,8 +17,8 @@ import gymnasium as gym
 import numpy as np
 
 from pickomino.core import NUM_ACTIONS, Rules
-from pickomino.envs.observation import observation_space, observe
-from pickomino.envs.table import Table, opponent_list
+from pickomino.envs.against_bots import GameAgainstBots, opponent_list
+from pickomino.envs.spaces import observation_space, observe
 
 
 class LegalActions(gym.spaces.Discrete):
@@ -40,8 +40,8 @@ class LegalActions(gym.spaces.Discrete):
 class PickominoEnv(gym.Env):
     """One game per episode. The agent takes ``seat`` (or a random seat each episode when
     None); the bots ``opponents`` take the others. Dice and bot turns happen inside
-    ``step``. See :class:`~pickomino.envs.table.Table` for the rewards (``"worms"`` or
-    ``"win"``) and :mod:`~pickomino.envs.observation` for the observation.
+    ``step``. See :class:`~pickomino.envs.against_bots.GameAgainstBots` for the rewards
+    (``"worms"`` or ``"win"``) and :mod:`~pickomino.envs.spaces` for the observation.
 
     An action the mask rules out is refused: by default the step changes nothing, pays 0
     and says why in ``info["illegal_action"]``; with ``illegal="raise"`` it raises
@@ -65,7 +65,7 @@ class PickominoEnv(gym.Env):
             raise ValueError(f"illegal must be 'refuse' or 'raise', not {illegal!r}")
         self.illegal = illegal
         rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
-        self.table = Table(players, opponent_list(opponents, players), rules, reward)
+        self.table = GameAgainstBots(players, opponent_list(opponents, players), rules, reward)
         self.fixed_seat, self.render_mode = seat, render_mode
         self.observation_space = observation_space(players)
         self.action_space = LegalActions(lambda: self.action_masks().astype(np.int8))

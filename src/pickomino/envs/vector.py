@@ -22,8 +22,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from pickomino.core import NUM_ACTIONS, Rules
-from pickomino.envs.observation import empty_batch, observation_space, observe, observe_into
-from pickomino.envs.table import Table, opponent_list
+from pickomino.envs.against_bots import GameAgainstBots, opponent_list
+from pickomino.envs.spaces import empty_batch, observation_space, observe, observe_into
 
 
 class PickominoVectorEnv(VectorEnv):
@@ -41,7 +41,7 @@ class PickominoVectorEnv(VectorEnv):
     ) -> None:
         rules = rules if isinstance(rules, Rules) else Rules.parse(rules)
         names = opponent_list(opponents, players)
-        self.tables = [Table(players, names, rules, reward) for _ in range(num_envs)]
+        self.tables = [GameAgainstBots(players, names, rules, reward) for _ in range(num_envs)]
         self.num_envs, self.seat, self.players = num_envs, seat, players
         self.single_observation_space = observation_space(players)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)

@@ -14,7 +14,7 @@ from pickomino.i18n.text import spaced_dice
 
 if TYPE_CHECKING:
     from pickomino.analysis import Advice, Decision, PlayerReview, Review, SheetReview
-    from pickomino.analysis.sheet import SheetPlayer
+    from pickomino.analysis.sheet_review import SheetPlayer
 
 #: The words of each label (written out: the catalogue tests find every id in the source).
 LABEL_WORDS = {

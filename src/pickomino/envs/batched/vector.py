@@ -2,7 +2,7 @@
 bots, one NumPy pass per step for all of them.
 
 The agent's action ids, action masks and observations are those of ``Pickomino-v1``
-(:mod:`pickomino.envs.observation`), so a policy trained on one runs on the other. A finished
+(:mod:`pickomino.envs.spaces`), so a policy trained on one runs on the other. A finished
 game is reset in the same step (``infos["final_obs"]`` holds its last observation and
 ``infos["win_share"]`` the agent's share of the win: 1, 1/k for a win shared by k, 0; NaN for
 the games that go on); the
@@ -28,6 +28,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from pickomino.core import NUM_ACTIONS, Action, GameState, Rules
+from pickomino.envs.against_bots import REWARDS, opponent_list
 from pickomino.envs.batched.bots import BATCHED_BOTS, BatchedBot
 from pickomino.envs.batched.engine import (
     MASK_BITS,
@@ -37,8 +38,7 @@ from pickomino.envs.batched.engine import (
     BatchedGames,
     sample_rolls,
 )
-from pickomino.envs.observation import observation_space
-from pickomino.envs.table import REWARDS, opponent_list
+from pickomino.envs.spaces import observation_space
 
 #: ``[phase]`` → whether a player decides there (not at a roll, not at the end).
 _DECIDES = np.array([phase not in (ROLL, OVER) for phase in range(len(PHASES))])
@@ -48,7 +48,7 @@ class PickominoBatchedEnv(VectorEnv):
     """``num_envs`` games of ``players``; the agent sits at ``seat`` (None: a random seat
     per game), the batched bots ``opponents`` (``random``, ``simple``, ``expected``) at the
     others.
-    Rewards as in :class:`~pickomino.envs.table.Table`: ``"worms"`` or ``"win"``.
+    Rewards as in :class:`~pickomino.envs.against_bots.GameAgainstBots`: ``"worms"`` or ``"win"``.
     An action the mask rules out raises ``ValueError`` naming the game."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -220,7 +220,7 @@ class PickominoBatchedEnv(VectorEnv):
         """The observations of every game (whose masks are then kept for the next step), or
         of the games ``ended`` (where no action is legal), from each game's agent seat,
         seats rotated so that index 0 is the agent, laid out as
-        :func:`~pickomino.envs.observation.empty_batch`."""
+        :func:`~pickomino.envs.spaces.empty_batch`."""
         games = self.games
         if ended is None:
             at = self._rows

@@ -32,7 +32,7 @@ def opponent_list(opponents: str | Sequence[str], players: int) -> list[str]:
     return names
 
 
-class Table:
+class GameAgainstBots:
     """A game where ``seat`` is the agent's and every other seat a bot.
 
     Rewards: ``"worms"`` is the change in the agent's worms since its previous decision
