@@ -218,7 +218,9 @@ def test_an_invited_seat_is_taken_as_a_profile_with_its_link(client):
     }
     refused_http(client.post(path, headers=headers), 403, "seat_link_used")  # the link is spent
     again = {**headers, "Seat-Token": taken["token"]}  # with the seat's secret: nothing changes
-    assert client.post(path, headers=again).json() == {k: taken[k] for k in ("seat", "name", "profile")}
+    assert client.post(path, headers=again).json() == {
+        k: taken[k] for k in ("seat", "name", "profile")
+    }
     refused_http(
         client.post(path, headers={"Seat-Token": token(game, 2), **as_profile(bob)}),
         409, "profile_seated", name="Bob",

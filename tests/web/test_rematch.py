@@ -32,9 +32,7 @@ def seat(game: dict, number: int) -> dict[str, str]:
     return {"Seat-Token": token(game, number)}
 
 
-def started(
-    client: TestClient, spec: dict = ANN_BOB_AND_BOT, headers: dict | None = None
-) -> dict:
+def started(client: TestClient, spec: dict = ANN_BOB_AND_BOT, headers: dict | None = None) -> dict:
     """A new game Bob took his seat in: the game's seats as the browsers hold them (Bob's
     link now has his seat's new secret; the invite link is spent)."""
     game = client.post("/api/games", json=spec, headers=headers).json()

@@ -110,7 +110,10 @@ def test_my_games_knows_the_seat_by_its_new_secret_only(client):
 
     def mine(secret: str) -> list[tuple[str, int]]:
         seats = [{"game": game["id"], "token": secret}]
-        return [(row["id"], row["seat"]) for row in client.post("/api/mine", json={"seats": seats}).json()]
+        return [
+            (row["id"], row["seat"])
+            for row in client.post("/api/mine", json={"seats": seats}).json()
+        ]
 
     assert mine(bobs) == [(game["id"], 1)]
     assert mine(token(game, 1)) == []
@@ -144,7 +147,9 @@ def test_a_transfer_link_moves_a_seat_once_to_another_device(client):
     bobs = take_by_link(client, game, 1)
     transfer = f"/api/games/{game['id']}/transfer"
     refused_http(client.post(transfer), 403, "bad_token")
-    refused_http(client.post(transfer, headers={"Seat-Token": token(game, 1)}), 403, "seat_link_used")
+    refused_http(
+        client.post(transfer, headers={"Seat-Token": token(game, 1)}), 403, "seat_link_used"
+    )
     link = client.post(transfer, headers={"Seat-Token": bobs}).json()["link"]
     one_time = link.split("token=")[1]
     assert one_time != bobs and link == f"/games/{game['id']}?token={one_time}"
@@ -182,7 +187,9 @@ def test_a_rematch_is_answered_only_with_the_seats_current_secrets(database):
         assert anns_view["seat"] == 0 and anns_view["token"] != accepted["token"]
         assert opens(client, new, accepted["token"])["seat"] == 1
         assert opens(client, new, anns_view["token"])["seat"] == 0
-        refused_http(client.get(path, headers={"Seat-Token": token(game, 1)}), 403, "seat_link_used")
+        refused_http(
+            client.get(path, headers={"Seat-Token": token(game, 1)}), 403, "seat_link_used"
+        )
 
 
 # ------------------------------------------------------ real server processes

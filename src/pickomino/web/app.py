@@ -260,6 +260,7 @@ def create_app(
     app.include_router(
         analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
     )
+
     def secret_link(game_id: str, secret: str) -> str:
         return f"{base_url}/games/{game_id}?token={secret}"
 

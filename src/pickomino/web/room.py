@@ -64,7 +64,9 @@ class Seat:
 
     @classmethod
     def stored(cls, row: SeatRow) -> Seat:
-        return cls(row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer)
+        return cls(
+            row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
+        )
 
 
 def _same(secret: str | None, token: str) -> bool:

@@ -534,9 +534,15 @@ class Store:
             updated=row.updated,
             seats=[
                 SeatRow(
-                    r.seat, r.name, r.bot, r.token, r.claimed, bool(r.open_seat), r.spent,
+                    r.seat,
+                    r.name,
+                    r.bot,
+                    r.token,
+                    r.claimed,
+                    bool(r.open_seat),
+                    r.spent,
                     r.transfer,
-                )  # fmt: skip
+                )
                 for r in seat_rows
             ],
             moves=[r.move for r in move_rows],
