@@ -5,6 +5,7 @@ seat's holder moves it to another device with a one-time link. Real pages on a r
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -52,3 +53,30 @@ def test_an_invite_link_seats_once_and_a_one_time_link_moves_the_seat(
         expect(bob.get_by_test_id("watching-banner")).to_be_visible()
         again = pages.open(link)  # the one-time link is spent
         expect(again.get_by_test_id("fatal-text")).to_contain_text("link has been used")
+
+
+def test_a_profile_plays_its_seat_on_another_device_with_its_recovery_code(
+    server: ServerProcess, pages: Pages
+) -> None:
+    bob = httpx.post(f"{server.url}/api/profiles", json={"name": "Bob"}).json()
+    game = create_game(server, [{"name": "Ann"}, {"name": "B"}])
+    taken = httpx.post(
+        f"{server.url}/api/games/{game['id']}/claim",
+        headers={
+            "Seat-Token": game["seats"][1]["link"].split("token=")[1],
+            "Profile-Key": bob["code"],
+        },
+    ).json()
+    with pages.checked():
+        laptop = pages.open(server.url + taken["link"])
+        expect(laptop.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        phone = pages.open(f"{server.url}/games/{game['id']}")  # the bare address: watching
+        expect(phone.get_by_test_id("watching-banner")).to_be_visible()
+        expect(phone.get_by_test_id("profile-seat")).to_have_count(0)  # no profile here yet
+        phone.evaluate(
+            "profile => localStorage.setItem('pickomino.profile', JSON.stringify(profile))", bob
+        )  # the recovery code entered on the phone
+        phone.reload()
+        phone.get_by_test_id("profile-seat").click()
+        expect(phone.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        expect(laptop.get_by_test_id("watching-banner")).to_be_visible()
