@@ -18,7 +18,11 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from pickomino.core import GameRecord
+from pickomino.web.errors import Refused
 from pickomino.web.process import ServerProcess, TemporaryPostgres
+from pickomino.web.room import Room
+from pickomino.web.store import Store
 
 from .clients import next_of, refused, refused_http, socket_path
 from .test_profiles import as_profile, claim, finish_offline, token
@@ -162,6 +166,23 @@ def test_a_transfer_link_moves_a_seat_once_to_another_device(client):
     refused_socket(client, game, one_time, "seat_link_used")  # used once
     refused_socket(client, game, bobs, "bad_token")
     assert opens(client, game, welcome["token"])["seat"] == 1
+
+
+def test_two_processes_give_a_seat_once_and_each_knows_its_new_secret(database):
+    """Two memories of one game, as two processes hold it: the one behind neither gives the
+    seat a second time nor refuses the secret the other gave."""
+    store = Store(database)
+    record = GameRecord(["Ann", "Bob"], start_player=0)
+    here = Room.create(store, record, [None, None], bot_delay=0, creator=0)
+    there, yonder = (Room(store.load(here.id), store, bot_delay=0) for _ in range(2))
+    invite = here.seats[1].token
+    bobs = here.take(1, invite)
+    assert bobs is not None and there.seats[1].token == yonder.seats[1].token == invite
+    with pytest.raises(Refused) as refusal:  # opened at once there: the database says no
+        there.take(there.seat_of(invite), invite)
+    assert refusal.value.code == "seat_link_used" and there.seats[1].claimed
+    assert yonder.seat_of(bobs) == 1  # a secret unknown here is looked up
+    store.close()
 
 
 # ------------------------------------------------------------------ rematch
