@@ -19,9 +19,18 @@ ERROR_IDS = frozenset(
 )
 
 
+#: The seats' secrets as the test clients keep them, like a browser: a ``welcome`` that
+#: brings a seat's new secret (the invite link that gave the seat is spent) is kept here, by
+#: (game id, seat), and :func:`socket_path` opens the seat with it from then on.
+HELD: dict[tuple[str, int], str] = {}
+
+
 def follow(client: object, message: dict) -> dict:
     """Merge a state's log entries into the client's copy (kept on the client object) and
-    give the state a ``full_log``; other messages pass unchanged."""
+    give the state a ``full_log``; keep a seat's new secret (see :data:`HELD`); other
+    messages pass unchanged."""
+    if message["type"] == "welcome" and message.get("token"):
+        HELD[(_game_of(client), message["seat"])] = message["token"]
     if message["type"] == "state":
         log: list[dict] = getattr(client, "log", [])
         assert merge_log(log, message), "a state skipped log entries"
@@ -71,8 +80,17 @@ def create(client, spec: dict) -> dict:
     return response.json()
 
 
+def _game_of(ws: Any) -> str:
+    """The game id a socket (a TestClient's, or a real one) was opened on."""
+    path = ws.scope["path"] if hasattr(ws, "scope") else ws.request.path
+    return path.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+
+
 def socket_path(game: dict, seat: int | None) -> str:
-    """The WebSocket path of a seat's invite link; ``None`` to watch."""
+    """The WebSocket path of a seat: with its secret as a browser keeps it (:data:`HELD`),
+    else its invite link's; ``None`` to watch."""
+    if seat is not None and (game["id"], seat) in HELD:
+        return f"/ws/games/{game['id']}?token={HELD[(game['id'], seat)]}"
     link = game["seats"][seat]["link"] if seat is not None else f"/games/{game['id']}"
     return link.replace("/games/", "/ws/games/", 1)
 

@@ -43,9 +43,9 @@ def test_a_sigkill_in_the_middle_of_a_running_clock_keeps_its_deadline(server):
     spec = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
     game = create_game(server, spec, clock={"bank": 600, "increment": 30}, start_player=0)
     with open_seat(server, game, 0) as ann:  # Ann plays turn 1, Robo turn 2: Ann's bank is used
-        running = play_until(
-            ann, lambda s: s["table"]["turn"] == 3 and s["clock"]["seat"] == 0
-        )["clock"]
+        running = play_until(ann, lambda s: s["table"]["turn"] == 3 and s["clock"]["seat"] == 0)[
+            "clock"
+        ]
     assert 0 < running["banks"][0] < 630 and running["banks"][1] == 600
 
     server.kill()
@@ -103,14 +103,16 @@ def test_a_player_leaves_is_marked_away_a_bot_plays_and_they_come_back(
         bob = pages.open(bob_link)
         ann = pages.open(quick.url + game["seats"][0]["link"])
         expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
-        bob.context.close()  # Bob leaves on his turn
+        browser = bob.context
+        bob.close()  # Bob leaves on his turn (his browser keeps his seat's secret)
 
         expect(player(ann, 1).get_by_test_id("away-badge")).to_have_text("away · bot playing")
         log_says(ann, "Bob is away (not connected on their turn)")
         log_says(ann, "Bob rolled")  # the bot plays for Bob
         my_turn(ann)
 
-        bob = pages.open(bob_link)  # back through his link: the seat is his again
+        bob = browser.new_page()
+        bob.goto(bob_link)  # back through his link (spent: his own secret seats him)
         expect(bob.get_by_test_id("away")).to_be_hidden()
         expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
         log_says(ann, "Bob is back and plays again")
@@ -130,6 +132,7 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         ann = pages.open(quick.url + game["seats"][0]["link"])
         expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
         expect(ann.get_by_test_id("vote-button")).to_have_count(0)  # Bob is here
+        secret = json.loads(bob.evaluate(f"localStorage.getItem('pickomino.token.{game['id']}')"))
         bob.context.close()
         vote = player(ann, 1).get_by_test_id("vote-button")
         expect(vote).to_have_text("Let a bot play for Bob")
@@ -137,6 +140,7 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
         log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
         expect(ann.get_by_test_id("vote-button")).to_have_count(0)
+        game["seats"][1]["link"] = f"/games/{game['id']}?token={secret}"  # as his page keeps it
         with open_seat(quick, game, 1) as socket:  # a page left open, reconnecting: no "back"
             state = receive(socket, "state")
             assert state["seats"][1]["away"]

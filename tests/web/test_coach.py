@@ -30,8 +30,8 @@ def game_with_moves(database: str, moves: list[str]) -> dict:
     server ran: the next one replays them)."""
     with TestClient(app(database)) as client:
         game = create(client, ANN_AND_BOB)
-        with client.websocket_connect(socket_path(game, 1)):  # Bob takes his seat
-            pass
+        with client.websocket_connect(socket_path(game, 1)) as bob:  # Bob takes his seat
+            next_of(bob, "welcome")  # and keeps its new secret
     if moves:
         store = Store(database)
         try:

@@ -210,12 +210,17 @@ def test_an_invited_seat_is_taken_as_a_profile_with_its_link(client):
     game = create(client, {"seats": [{"name": "Cy"}, {"name": "Robert"}, {"name": "Dee"}]})
     path = f"/api/games/{game['id']}/claim"
     headers = {"Seat-Token": token(game, 1), **as_profile(bob)}
-    assert client.post(path, headers=headers).json() == {
+    taken = client.post(path, headers=headers).json()
+    assert {k: taken[k] for k in ("seat", "name", "profile")} == {
         "seat": 1,
         "name": "Bob",
         "profile": bob["id"],
     }
-    assert client.post(path, headers=headers).status_code == 200  # again: nothing changes
+    refused_http(client.post(path, headers=headers), 403, "seat_link_used")  # the link is spent
+    again = {**headers, "Seat-Token": taken["token"]}  # with the seat's secret: nothing changes
+    assert client.post(path, headers=again).json() == {
+        k: taken[k] for k in ("seat", "name", "profile")
+    }
     refused_http(
         client.post(path, headers={"Seat-Token": token(game, 2), **as_profile(bob)}),
         409, "profile_seated", name="Bob",
@@ -237,8 +242,8 @@ def test_an_invited_seat_is_taken_as_a_profile_with_its_link(client):
         assert [seat["profile"] for seat in state["seats"]] == [None, bob["id"], None]
     refused_http(
         client.post(path, headers={"Seat-Token": token(game, 2), **as_profile(ann)}),
-        409,
-        "seat_taken",
+        403,
+        "seat_link_used",  # Dee's link gave her the seat: it is spent
     )
 
 
@@ -273,11 +278,12 @@ def two_profiles_and_a_bot(client: TestClient, rated: bool = True) -> tuple[dict
         "rated": rated,
     }
     game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
-    client.post(
+    taken = client.post(
         f"/api/games/{game['id']}/claim", headers={"Seat-Token": token(game, 1), **as_profile(bob)}
-    ).raise_for_status()
-    with client.websocket_connect(socket_path(game, 1)) as ws:  # the game starts
-        assert next_of(ws, "state")["status"] == "playing"
+    )
+    taken.raise_for_status()
+    with client.websocket_connect(taken.json()["link"].replace("/games/", "/ws/games/")) as ws:
+        assert next_of(ws, "state")["status"] == "playing"  # the game started with the claim
     return ann, bob, game
 
 
@@ -402,13 +408,12 @@ def remove(client: TestClient, game: dict, body: dict, headers: dict | None = No
 
 def test_only_the_creator_removes_and_only_a_seat_nobody_took(client):
     game = create(client, CREATOR_AND_FRIENDS)
-    with client.websocket_connect(socket_path(game, 4)):  # Cy came
-        pass
+    with client.websocket_connect(socket_path(game, 4)) as cy:  # Cy came
+        cy_token = {"Seat-Token": next_of(cy, "welcome")["token"]}  # his secret from now on
     bob_token = {"Seat-Token": token(game, 1)}
     for headers in ({}, {"Seat-Token": "forged"}, {"Seat-Token": token(game, 0) + "x"}):
         refused_http(remove(client, game, {"seat": 1}, headers), 403, "bad_token")
     refused_http(remove(client, game, {"seat": 1}, bob_token), 403, "not_creator")  # himself
-    cy_token = {"Seat-Token": token(game, 4)}
     refused_http(remove(client, game, {"seat": 1, "bot": "hard"}, cy_token), 403, "not_creator")
     creator = creator_of(game)
     refused_http(remove(client, game, {"seat": 0, "bot": "hard"}, creator), 409, "seat_taken")

@@ -156,7 +156,11 @@ def test_a_stranger_cannot_take_the_creators_or_an_invited_seat(client):
         )
     for seat, name in enumerate(("Ann", "Bob")):  # both links still open their seats
         with client.websocket_connect(socket_path(game, seat)) as ws:
-            assert ws.receive_json() == {"type": "welcome", "seat": seat, "name": name}
+            welcome = ws.receive_json()
+            assert {k: welcome[k] for k in ("type", "seat", "name")} == {
+                "type": "welcome", "seat": seat, "name": name,
+            }  # fmt: skip
+            assert ("token" in welcome) == (seat == 1)  # Bob's new secret; Ann's is hers
     assert client.get("/api/games").json()[0]["status"] == "playing"
 
 

@@ -32,10 +32,14 @@ def seat(game: dict, number: int) -> dict[str, str]:
     return {"Seat-Token": token(game, number)}
 
 
-def started(client: TestClient, spec: dict = ANN_BOB_AND_BOT) -> dict:
-    game = client.post("/api/games", json=spec).json()
+def started(client: TestClient, spec: dict = ANN_BOB_AND_BOT, headers: dict | None = None) -> dict:
+    """A new game Bob took his seat in: the game's seats as the browsers hold them (Bob's
+    link now has his seat's new secret; the invite link is spent)."""
+    game = client.post("/api/games", json=spec, headers=headers).json()
     with client.websocket_connect(socket_path(game, 1)) as ws:  # Bob takes his seat
+        secret = next_of(ws, "welcome")["token"]
         assert next_of(ws, "state")["status"] == "playing"
+    game["seats"][1]["link"] = f"/games/{game['id']}?token={secret}"
     return game
 
 
@@ -174,9 +178,7 @@ def test_profiles_and_the_rated_flag_carry_over(database):
     with TestClient(fast_app(database)) as client:
         ann = claim(client, "Ann")
         spec = {**ANN_BOB_AND_BOT, "rated": False}
-        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
-        with client.websocket_connect(socket_path(game, 1)) as ws:
-            next_of(ws, "state")
+        game = started(client, spec, as_profile(ann))
     finish_offline(database, game)
     with TestClient(fast_app(database)) as client:
         rematch(client, game, 0)

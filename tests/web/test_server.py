@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from pickomino.web.process import ServerProcess
 from pickomino.web.store import Store
 
-from .clients import follow, refused
+from .clients import follow, refused, socket_path
 
 # A real server process per test, killed and restarted: the full run (CI).
 pytestmark = pytest.mark.slow
@@ -29,8 +29,8 @@ def create(server: ServerProcess, seats: list[dict]) -> dict:
 
 
 def open_seat(server: ServerProcess, game: dict, seat: int):
-    link = game["seats"][seat]["link"].replace("/games/", "/ws/games/", 1)
-    return connect(server.ws_url + link, open_timeout=10)
+    """A seat's socket: by its invite link, or the secret it gave (see ``clients.HELD``)."""
+    return connect(server.ws_url + socket_path(game, seat), open_timeout=10)
 
 
 def receive(ws, kind: str) -> dict:

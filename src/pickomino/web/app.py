@@ -16,6 +16,9 @@ HTTP:
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
+- a person taking a seat gets a new secret for it (the invite link is spent), and gets back
+  in from another device with their profile's key or a transfer link: see
+  :mod:`pickomino.web.seats_api`;
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
   ended); ``GET /api/games/{id}/replay`` frames; ``GET /api/games/{id}/analysis`` the review
   of a finished game (:mod:`pickomino.web.analysis_api`);
@@ -111,6 +114,7 @@ from pickomino.web.rematch_api import rematch_router
 from pickomino.web.room import Room, new_game_id
 from pickomino.web.rooms import Rooms
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
+from pickomino.web.seats_api import seats_router
 from pickomino.web.store import Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
@@ -256,12 +260,20 @@ def create_app(
     app.include_router(
         analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
     )
+
+    def secret_link(game_id: str, secret: str) -> str:
+        return f"{base_url}/games/{game_id}?token={secret}"
+
     app.include_router(
         profiles_router(
             profiles,
             lambda game_id: _room(rooms, game_id),
             address_limit(new_games_per_minute, "too_many_profiles"),
+            secret_link,
         )
+    )
+    app.include_router(
+        seats_router(profiles, lambda game_id: _room(rooms, game_id), secret_link, limit_joins)
     )
 
     @app.get("/api/options")
@@ -336,7 +348,10 @@ def create_app(
         if seat is None:
             raise refused(409, "no_open_seat")
         name = seat_name(profiles, room, seat, body.name, profile)
-        room.claim(seat, name, new_token=True, profile=profile.id if profile else None)
+        try:
+            room.claim(seat, name, profile=profile.id if profile else None)
+        except Refused:  # another process gave it meanwhile
+            raise refused(409, "no_open_seat") from None
         await room.broadcast()
         room.wake_bots()
         return {"seat": seat, "name": name, "link": _link(room, seat, base_url)}
@@ -378,7 +393,13 @@ def create_app(
             await _refuse(websocket, too_many, TOO_MANY)
             return
         with connection_limits.held(address):
-            await _serve_client(websocket, room, seat, RateLimit(message_rate))
+            try:  # an invite or transfer link gives the seat a secret for this browser
+                fresh = room.take(seat, token) if seat is not None and token else None
+            except Refused as refusal:
+                await _refuse(websocket, refusal, BAD_TOKEN)
+                return
+            await room.tell_moved()
+            await _serve_client(websocket, room, seat, RateLimit(message_rate), fresh)
 
     return app
 
@@ -516,17 +537,20 @@ async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
 
 
 async def _serve_client(
-    websocket: WebSocket, room: Room, seat: int | None, limit: RateLimit
+    websocket: WebSocket, room: Room, seat: int | None, limit: RateLimit, fresh: str | None
 ) -> None:
-    """One client's messages, until it leaves, floods or sends something too big."""
+    """One client's messages, until it leaves, floods or sends something too big; ``fresh``:
+    the seat's new secret, when this client just took the seat (for it alone)."""
     outbox = Outbox(websocket)
     send = outbox.send
     name = room.seats[seat].name if seat is not None else None
+    welcome = {"type": "welcome", "seat": seat, "name": name}
     try:
-        await send(json.dumps({"type": "welcome", "seat": seat, "name": name}))
-        await room.connect(send, seat)
+        await send(json.dumps({**welcome, "token": fresh} if fresh else welcome))
+        await room.connect(send, seat, claiming=fresh is not None)
         while True:
             message = await websocket.receive()
+            seat = room.connections.get(send)  # a seat moved to another device: watching
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():

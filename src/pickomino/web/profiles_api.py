@@ -13,8 +13,10 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
   games, share of wins, mean worms and results, rated ones with the rating after them;
 - ``GET /api/leaderboard``: the rated players, best conservative rating (μ − 3σ) first;
 - ``POST /api/games/{id}/claim`` (headers ``Seat-Token``, ``Profile-Key``): takes the seat
-  of an invite link as the profile, renamed to it (before anyone took it; again by the same
-  profile: nothing changes);
+  of an invite link as the profile, renamed to it (before anyone took it) → ``{"seat",
+  "name", "profile", "token", "link"}``: the seat's new secret, for this browser alone (the
+  invite link is spent: 403 ``seat_link_used`` from now on); again with the seat's secret by
+  the same profile: nothing changes (no ``token``);
 - ``POST /api/games/{id}/remove`` ``{"seat": 2, "bot": "medium" | null, "name": "Bot 3"?}``
   (header ``Seat-Token``: the creator's): a person's seat nobody took goes to the bot, or
   (``null``) is reopened for anyone to take from the lobby; its invite link stops working.
@@ -105,8 +107,10 @@ def profiles_router(
     profiles: ProfileStore,
     room_of: Callable[[str], Room],
     limit_claims: Callable[[Request], None],
+    link: Callable[[str, str], str],
 ) -> APIRouter:
-    """``room_of(id)`` gives a game in play (or refuses: unknown, damaged)."""
+    """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
+    secret)`` is a seat's link."""
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
@@ -151,10 +155,16 @@ def profiles_router(
         if room.seats[seat].claimed:
             raise refused(409, "seat_taken")
         name = seat_name(profiles, room, seat, profile.name, profile)
-        room.claim(seat, name, profile=profile.id)
+        try:
+            secret = room.claim(seat, name, profile=profile.id)
+        except Refused as taken:  # another process gave it meanwhile
+            raise refusal(409, taken) from None
         await room.broadcast()
         room.wake_bots()
-        return {"seat": seat, "name": name, "profile": profile.id}
+        return {
+            "seat": seat, "name": name, "profile": profile.id, "token": secret,
+            "link": link(room.id, secret),
+        }  # fmt: skip
 
     @router.post("/api/games/{game_id}/remove")
     async def remove_absent(
@@ -198,11 +208,12 @@ def open_room(room: Room) -> Room:
 
 
 def seat_of(room: Room, token: str | None) -> int:
-    """The seat a ``Seat-Token`` opens; refused without one or with a wrong one."""
+    """The seat a ``Seat-Token`` opens; refused without one (``bad_token``) or with one
+    that opens none (why: ``bad_token``, ``seat_link_used``)."""
     try:
         seat = room.seat_of(token) if token else None
-    except Refused:
-        seat = None
+    except Refused as wrong:
+        raise refusal(403, wrong) from None
     if seat is None:
         raise refused(403, "bad_token")
     return seat

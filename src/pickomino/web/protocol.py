@@ -26,7 +26,9 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   reloaded) on an away seat, and offers a button otherwise.
 
 Server → client — data and message ids, never sentences (every page words them in its
-reader's language): ``welcome`` (your seat, once), ``state`` (after every change; its
+reader's language): ``welcome`` (your seat, once; with ``token``, the seat's new secret,
+when the link you opened just gave you the seat: see :mod:`pickomino.web.seats_api`),
+``state`` (after every change; its
 ``log`` holds the entries from number ``log_start`` on: all of them in the first state
 after connecting or a sync, then only the new ones; an entry is a turn's heading
 ``{"type": "turn", "turn": 3, "seat": 1}`` or an event such as ``{"type": "kept", "seat": 1,
@@ -35,7 +37,8 @@ after connecting or a sync, then only the new ones; an entry is a turn's heading
 comes or goes), ``hint``, ``coach``, ``rematch`` (``{"type": "rematch", "offer": …}`` after
 a finished game's offer changes, as :mod:`pickomino.web.rematch_api` shows it to the
 connection's seat), ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
-"params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing).
+"params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing; ``seat_moved``: your
+seat went to another device, this connection watches from now on).
 
 A state also says who plays each seat now and how long they have: per seat ``away`` (a bot
 plays for its person until they are back), ``stand_in`` (a bot plays it now: away, or the

@@ -11,7 +11,9 @@ header.
 
 Every change goes to the finished game's clients as ``{"type": "rematch", "offer": …}``.
 Refusals: 409 ``rematch_not_over`` (the game is not finished), 403 ``rematch_seated_only``
-(no seat token: a spectator), 403 ``bad_token`` (a token of no seat here), 409
+(no seat token: a spectator), 403 ``bad_token`` (a token of no seat here) or
+``seat_link_used`` (an invite link whose seat its person took: only the seat's current
+secret answers for it, which its holder alone has), 409
 ``rematch_declined`` (accepting a declined offer), 404 ``no_rematch`` (declining no offer),
 409 ``rematch_started`` (declining a game already started).
 """
@@ -23,9 +25,9 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
-from pickomino.web.errors import Refused, refused
+from pickomino.web.errors import refused
 from pickomino.web.profiles import has_results
-from pickomino.web.profiles_api import SeatToken
+from pickomino.web.profiles_api import SeatToken, seat_of
 from pickomino.web.rematch import Offer, RematchStore, next_start, rematch_record
 from pickomino.web.room import Room, new_game_id
 from pickomino.web.seating import DEFAULT_TAKEOVER, TimeControl
@@ -89,15 +91,10 @@ def rematch_router(
         return room
 
     def seated(room: Room, token: str | None) -> int:
+        """The seat of the seat's current secret (a spent invite link opens none)."""
         if not token:
             raise refused(403, "rematch_seated_only")
-        try:
-            seat = room.seat_of(token)
-        except Refused:
-            seat = None
-        if seat is None:
-            raise refused(403, "bad_token")
-        return seat
+        return seat_of(room, token)
 
     @router.get("/api/games/{game_id}/rematch")
     async def look(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:

@@ -34,7 +34,7 @@ from pickomino.core.events import standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step, players
 from pickomino.web.coaching import Coach, no_advice
-from pickomino.web.errors import Refused
+from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
 from pickomino.web.store import SeatRow, StaleMoves, Store, StoredGame, TableEvent
 from pickomino.web.tablelog import TableLog
@@ -52,13 +52,26 @@ Send = Callable[[str], Awaitable[None]]
 class Seat:
     name: str
     bot: str | None
-    token: str | None
+    token: str | None  #: the secret that opens the seat: only its person's browser has it
     claimed: bool
     open: bool = False  #: anyone may take it from the lobby (else only its invite link)
+    spent: str | None = None  #: the last link's secret that gave the seat: refused as used
+    transfer: str | None = None  #: a one-time secret to take the seat on another device
 
     @property
     def is_person(self) -> bool:
         return self.bot is None
+
+    @classmethod
+    def stored(cls, row: SeatRow) -> Seat:
+        return cls(
+            row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
+        )
+
+
+def _same(secret: str | None, token: str) -> bool:
+    """Whether ``token`` is ``secret`` (in constant time)."""
+    return secret is not None and secrets.compare_digest(secret.encode(), token.encode())
 
 
 def new_game_id() -> str:
@@ -106,12 +119,15 @@ class Room:
         record.moves = list(stored.moves)
         game = Game.from_record(record)
         seed = int(record.meta.get("seed", 0))
-        self.seats = [Seat(r.name, r.bot, r.token, r.claimed, r.open_seat) for r in stored.seats]
+        self.seats = [Seat.stored(row) for row in stored.seats]
         seats = [TableSeat(seat.name, seat.bot) for seat in self.seats]
         self.session = Session(game, seats, SystemDice(), seed)
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
         self.status = stored.status
         self.connections: dict[Send, int | None] = {}
+        #: Connections whose seat was given a new secret elsewhere (another device): they
+        #: watch from now on, and are told so (:meth:`tell_moved`).
+        self._moved: list[Send] = []
         self._bot_task: asyncio.Task[None] | None = None
         self._log = TableLog.replayed(game.history, stored.events, game.state)
         self._notes = len(stored.events)  #: the table's own log entries stored so far
@@ -218,15 +234,36 @@ class Room:
         return len(self.game.record.moves)
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat a token opens; ``None`` for a spectator (no token)."""
+        """The seat a token opens (its secret, or its transfer secret); ``None`` for a
+        spectator (no token). A link's secret spent by taking the seat is refused as such
+        (``seat_link_used``), any other as ``bad_token``. A token unknown here is looked
+        up in the database once, if its secrets changed there (another process gave one)."""
         if not token:
             return None
+        found = self._opened_by(token)
+        if found is None and self._secrets_changed():
+            self.catch_up()
+            found = self._opened_by(token)
+        if found is None:
+            raise Refused("bad_token")
+        seat, spent = found
+        if spent:
+            raise Refused("seat_link_used")
+        return seat
+
+    def _opened_by(self, token: str) -> tuple[int, bool] | None:
+        """(seat, whether ``token`` is its spent link) for a token of a seat here."""
         for number, seat in enumerate(self.seats):
-            if seat.token is not None and secrets.compare_digest(
-                seat.token.encode(), token.encode()
-            ):
-                return number
-        raise Refused("bad_token")
+            if _same(seat.token, token) or _same(seat.transfer, token):
+                return number, False
+            if seat.claimed and _same(seat.spent, token):
+                return number, True
+        return None
+
+    def _secrets_changed(self) -> bool:
+        """Whether the stored seats' secrets differ from memory's (one small query)."""
+        stored = self.store.seat_tokens([self.id])
+        return stored != {(self.id, n): s.token for n, s in enumerate(self.seats) if s.token}
 
     def snapshot(self, log_start: int = 0) -> dict[str, object]:
         """The whole state for clients; the log from entry ``log_start`` on (a client that
@@ -300,19 +337,16 @@ class Room:
     def watchers(self) -> int:
         return sum(seat is None for seat in self.connections.values())
 
-    async def connect(self, send: Send, seat: int | None) -> None:
-        """A client arrives: it alone gets the whole state. The others hear of it only when
-        it changes something for them: a seat taken (the whole state) or a player coming
-        online (a small presence message); a spectator costs them nothing, so N spectators
-        joining cost O(N) messages, not O(N²)."""
+    async def connect(self, send: Send, seat: int | None, claiming: bool = False) -> None:
+        """A client arrives (``claiming``: it just took its seat, see :meth:`take`): it
+        alone gets the whole state. The others hear of it only when it changes something
+        for them: a seat taken (the whole state) or a player coming online (a small
+        presence message); a spectator costs them nothing, so N spectators joining cost
+        O(N) messages, not O(N²)."""
         if self.behind:
             self.catch_up()
-        claiming = arriving = False
-        if seat is not None:
-            arriving = not self.online()[seat]
-            claiming = not self.seats[seat].claimed
-            if claiming:
-                self.claim(seat, None)
+        await self.tell_moved()
+        arriving = seat is not None and not self.online()[seat]
         self.connections[send] = seat
         if seat is not None:
             self.on_seated()
@@ -351,33 +385,91 @@ class Room:
         if self.ended and not self.connections:
             self.on_idle(self)
 
-    def claim(
-        self,
-        seat: int,
-        name: str | None = None,
-        new_token: bool = False,
-        profile: str | None = None,
-    ) -> None:
-        """A person takes their seat (by opening its link, or from the lobby with a name and
-        a fresh token, so that the seat's old invite link stops working and no two people
-        share a seat), as a ``profile`` if given; the game starts once every person's seat
-        is taken."""
-        token = secrets.token_urlsafe(16) if new_token else None
+    def take(self, seat: int, token: str) -> str | None:
+        """A person opens ``seat`` with ``token``: a seat nobody took yet (its invite link)
+        is theirs from now on, and a transfer secret moves it to this device; either way
+        the seat gets a new secret, returned for their browser alone (the link's sender
+        knows the old one). ``None``: the token is the seat's own secret, nothing changes.
+        Refused (``seat_link_used``) if another took it with the same link first."""
+        current = self.seats[seat]
+        try:
+            if not current.claimed:
+                return self.claim(seat)
+            if _same(current.transfer, token):
+                return self.new_secret(seat, token)
+        except Refused:
+            raise Refused("seat_link_used") from None
+        return None
+
+    def claim(self, seat: int, name: str | None = None, profile: str | None = None) -> str:
+        """A person takes their seat (by opening its link, or from the lobby with a name),
+        as a ``profile`` if given; its secret is replaced by a new one, returned for them
+        alone, so that the invite link stops opening it and no two people share a seat.
+        The game starts once every person's seat is taken. Refused (``seat_taken``) if it
+        was taken meanwhile (by another process: memory catches up)."""
+        token = secrets.token_urlsafe(16)
         meta: dict[str, object] = {}
         if profile is not None:
             profiles = [*self.profiles()]
             profiles[seat] = profile
             meta["profiles"] = profiles
         header = self._header({seat: name} if name is not None else {}, meta)
-        self.store.claim_seat(self.id, seat, name, header, token)  # first, then memory
+        if not self.store.claim_seat(self.id, seat, name, header, token):  # first, then memory
+            self.catch_up()
+            raise Refused("seat_taken")
         self.game.record.meta.update(meta)
         if name is not None:
             self.seats[seat].name = name
             self.game.record.seats[seat] = name
-        self.seats[seat].claimed = True
-        if token is not None:
-            self.seats[seat].token = token
+        spent = self.seats[seat].token
+        self.seats[seat].claimed, self.seats[seat].token = True, token
+        self.seats[seat].spent = spent
         self.settle_status()
+        return token
+
+    def new_secret(self, seat: int, opened_by: str) -> str:
+        """A taken seat's secret is replaced (it moves to another device: by its transfer
+        secret ``opened_by``, or by its profile's key with the current secret); returned
+        for that device alone. The seat's connections elsewhere only watch from now on.
+        Refused (``seat_taken``) if ``opened_by`` no longer opens it (used elsewhere)."""
+        token = secrets.token_urlsafe(16)
+        if not self.store.new_seat_token(self.id, seat, token, opened_by):
+            self.catch_up()
+            raise Refused("seat_taken")
+        current = self.seats[seat]
+        if _same(current.transfer, opened_by):
+            current.spent = opened_by
+        current.token, current.transfer = token, None
+        self._demote(seat)
+        return token
+
+    def transfer(self, seat: int) -> str:
+        """A one-time secret that moves ``seat`` to another device (see :meth:`take`); a
+        new one replaces the last."""
+        transfer = secrets.token_urlsafe(16)
+        holder = self.seats[seat].token
+        if holder is None or not self.store.set_transfer(self.id, seat, transfer, holder):
+            self.catch_up()
+            raise Refused("seat_moved")
+        self.seats[seat].transfer = transfer
+        return transfer
+
+    def _demote(self, seat: int) -> None:
+        """The seat's connections here watch from now on: its secret is another's."""
+        for send, held in self.connections.items():
+            if held == seat:
+                self.connections[send] = None
+                self._moved.append(send)
+
+    async def tell_moved(self) -> None:
+        """Tell the connections :meth:`_demote` made watchers why (and who is online now)."""
+        moved, self._moved = self._moved, []
+        if moved:
+            message = refusal_message(Refused("seat_moved"))
+            for send in moved:
+                with contextlib.suppress(Exception):  # gone meanwhile: nothing to tell
+                    await send(message)
+            await self.announce_presence()
 
     def profiles(self) -> list[str | None]:
         """Per seat: the id of the profile playing it, if any."""
@@ -496,8 +588,10 @@ class Room:
         header = json.loads(stored.header)
         self.game.record.meta = header["meta"]
         for row in stored.seats:
-            seat = Seat(row.name, row.bot, row.token, row.claimed, row.open_seat)
+            seat = Seat.stored(row)
             if seat != self.seats[row.seat]:
+                if self.seats[row.seat].claimed and seat.token != self.seats[row.seat].token:
+                    self._demote(row.seat)  # the seat moved to a device on another process
                 self._seat(row.seat, seat)
                 changed = True
         if stored.status != self.status:
@@ -523,6 +617,7 @@ class Room:
         """Catch up (see :meth:`catch_up`) and, if anything changed, tell this process's
         clients and let the bots play if it is their turn now."""
         if self.catch_up(moves_only):
+            await self.tell_moved()
             await self.broadcast()
             self.wake_bots()
 

@@ -61,6 +61,12 @@ seats = sa.Table(
     # True: a person's seat anyone may take from the lobby; else only by its invite link
     # (NULL for a seat stored before this column existed: invite only).
     sa.Column("open_seat", sa.Boolean),
+    # The secret of the last link that gave the seat to its person (its invite link, or a
+    # transfer's), spent: refused as such, never opening the seat again (NULL: none).
+    sa.Column("spent", sa.String(64)),
+    # A one-time secret the seat's holder made to take the seat on another device (NULL:
+    # none); using it gives the seat a new secret.
+    sa.Column("transfer", sa.String(64)),
 )
 
 sheets = sa.Table(  # score sheets of games played with the real box (pickomino.table.sheet)
@@ -150,6 +156,8 @@ class SeatRow:
     token: str | None
     claimed: bool = False
     open_seat: bool = False
+    spent: str | None = None
+    transfer: str | None = None
 
 
 @dataclass
@@ -391,27 +399,64 @@ class Store:
                 self._announce(db, game_id)
 
     def claim_seat(
-        self, game_id: str, seat: int, name: str | None, header: str, token: str | None = None
-    ) -> None:
-        """Mark a person's seat as taken (renamed: the header holds the names; and with a
-        new token when it is taken from the lobby)."""
-        values: dict[str, object] = {"claimed": True}
+        self, game_id: str, seat: int, name: str | None, header: str, token: str
+    ) -> bool:
+        """Mark a person's seat as taken, with the new secret ``token`` (the old one, its
+        invite link's if it had one, is kept as spent; renamed: the header holds the
+        names); ``False`` (and nothing changed) if it was taken already: the database
+        decides between two processes giving one seat at once."""
+        values: dict[str, object] = {"claimed": True, "token": token, "spent": seats.c.token}
         if name is not None:
             values["name"] = name
-        if token is not None:
-            values["token"] = token
         with self.engine.begin() as db:
-            db.execute(
+            changed = db.execute(
                 seats.update()
-                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, sa.not_(seats.c.claimed))
                 .values(**values)
-            )
-            db.execute(
-                games.update()
-                .where(games.c.id == game_id)
-                .values(header=header, updated=time.time())
-            )
-            self._announce(db, game_id)
+            ).rowcount
+            if changed:
+                db.execute(
+                    games.update()
+                    .where(games.c.id == game_id)
+                    .values(header=header, updated=time.time())
+                )
+                self._announce(db, game_id)
+        return bool(changed)
+
+    def new_seat_token(self, game_id: str, seat: int, token: str, opened_by: str) -> bool:
+        """Give a taken seat the new secret ``token``, if ``opened_by`` still opens it (its
+        current secret, or its transfer secret, which is spent by this); ``False`` (and
+        nothing changed) if not: a secret is replaced once, whichever process asks."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    sa.or_(seats.c.token == opened_by, seats.c.transfer == opened_by),
+                )  # fmt: skip
+                .values(
+                    token=token,
+                    transfer=None,
+                    spent=sa.case((seats.c.transfer == opened_by, opened_by), else_=seats.c.spent),
+                )
+            ).rowcount
+            if changed:
+                self._announce(db, game_id)
+        return bool(changed)
+
+    def set_transfer(self, game_id: str, seat: int, transfer: str, holder: str) -> bool:
+        """Store a seat's one-time transfer secret (replacing any earlier one), if
+        ``holder`` is still the seat's secret; ``False`` if not."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token == holder)
+                .values(transfer=transfer)
+            ).rowcount
+            if changed:
+                self._announce(db, game_id)
+        return bool(changed)
 
     def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
@@ -466,7 +511,16 @@ class Store:
             created=row.created,
             updated=row.updated,
             seats=[
-                SeatRow(r.seat, r.name, r.bot, r.token, r.claimed, bool(r.open_seat))
+                SeatRow(
+                    r.seat,
+                    r.name,
+                    r.bot,
+                    r.token,
+                    r.claimed,
+                    bool(r.open_seat),
+                    r.spent,
+                    r.transfer,
+                )
                 for r in seat_rows
             ],
             moves=[r.move for r in move_rows],

@@ -1,8 +1,10 @@
-// The table page: connects to the game's WebSocket (with the seat token from the link or
+// The table page: connects to the game's WebSocket (with the seat secret from the link or
 // remembered on this browser), draws every state the server sends, and sends the moves
 // the player taps. The server decides everything; this page only shows and asks.
-// Once this browser keeps the link's token, the address bar shows the bare game address,
-// so that copying the address does not give the seat away.
+// A link that gives a seat (an invite, a transfer) is spent: the server sends the seat's new
+// secret, for this browser alone, which it keeps; the address bar then shows the bare game
+// address (replaced, not a new history entry), so neither copying the address nor the
+// history holds the seat.
 
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
@@ -16,6 +18,7 @@ import { createLog } from "./log.js";
 import { absentSeats } from "./moderation.js";
 import { notice, setupNotice } from "./notice.js";
 import { setupNotify } from "./notify.js";
+import { moveSeatPanel, profileSeatButton } from "./moveseat.js";
 import { claimAsProfile } from "./profilekey.js";
 import { setupRematch } from "./rematch.js";
 import { connect } from "./socket.js";
@@ -34,8 +37,8 @@ const STATUS = { connecting: "connection.connecting", online: "connection.online
 const root = $("game");
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const params = new URLSearchParams(location.search);
-const token = saved.seatToken(gameId, params.get("token"));
-hideTokenFromAddress();
+const kept = saved.seatToken(gameId, null); // this browser's secret for the game, if any
+let token = params.get("token") || kept; // a link's first: it may give this browser a seat
 
 let seat = null; // ours, from the welcome; null while watching
 let state = null; // the last state received
@@ -46,6 +49,7 @@ let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
 let hearRematch = null; // set once the game is over: draws the rematch offers
 let arrived = false; // the first state of this page load came (see comeBackOnArrival)
+let moveShown = null; // what the move-seat box was drawn for (see renderMoveSeat)
 const updateLog = createLog($("log"));
 
 await loadWords();
@@ -54,17 +58,22 @@ setupAnimationToggle();
 const notifyTurn = setupNotify($("notify"));
 highlightSameFaces($("roll"));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
-const notClaimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
+const claimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
+if (claimed?.token) keep(claimed.token);
 tick(root);
 $("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
-const send = connect(socketUrl(), { onMessage, onStatus });
-if (notClaimed) notice(notClaimed.message, notClaimed.rule);
+const send = connect(socketUrl, { onMessage, onStatus });
+if (claimed?.failure) notice(claimed.failure.message, claimed.failure.rule);
 
-// The token stays in this browser's storage; if the storage is off, the address keeps it
-// (or a reload would lose the seat).
-function hideTokenFromAddress() {
-  if (!params.has("token") || saved.seatToken(gameId, null) !== params.get("token")) return;
-  params.delete("token");
+// The seat's secret (null: none) stays in this browser's storage and out of the address;
+// if the storage is off, the address keeps it (or a reload would lose the seat).
+function keep(secret) {
+  token = secret;
+  if (secret) saved.seatToken(gameId, secret);
+  else saved.forgetToken(gameId);
+  const stored = secret && saved.seatToken(gameId, null) === secret;
+  if (secret && !stored) params.set("token", secret);
+  else params.delete("token");
   const query = params.toString();
   history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
 }
@@ -79,6 +88,7 @@ function onMessage(message) {
   switch (message.type) {
     case "welcome":
       seat = message.seat;
+      if (seat !== null) keep(message.token ?? token); // a new secret when the link gave the seat
       root.dataset.seat = seat ?? "";
       $("watching").hidden = seat !== null;
       break;
@@ -114,6 +124,10 @@ function onMessage(message) {
         coach.refused();
         break;
       }
+      if (message.id === "seat_moved") {
+        watchFromNowOn(message);
+        break;
+      }
       lastError = message;
       busy = false;
       if (state) {
@@ -134,12 +148,30 @@ function onStatus(status, wait, code) {
   if (status === "closed") showFatal();
 }
 
-// A bad token or an unknown game: say so, and do not try again. A remembered token that
-// no longer works is forgotten, so the plain game link opens as a spectator next time.
+// A bad or spent link, or an unknown game: say so, and do not try again. A link spent by
+// this browser itself (an invite opened again) gives way to the secret it keeps; a kept
+// secret that no longer works is forgotten, so the plain game link opens to watch, which
+// the panel offers.
 function showFatal() {
-  if (token) saved.forgetToken(gameId);
+  if (lastError?.id === "seat_link_used" && kept && kept !== token) {
+    location.replace(location.pathname);
+    return;
+  }
+  if (token === kept) saved.forgetToken(gameId);
   $("fatal-text").textContent = lastError ? describeError(lastError) : t("table.closed");
+  $("fatal-watch").hidden = !["seat_link_used", "bad_token"].includes(lastError?.id);
+  $("fatal-watch").href = location.pathname;
   $("fatal").hidden = false;
+}
+
+// The seat went to another device (a transfer, or the profile's code there): watch.
+function watchFromNowOn(message) {
+  seat = null;
+  keep(null);
+  root.dataset.seat = "";
+  $("watching").hidden = false;
+  notice(describeError(message));
+  if (state) render();
 }
 
 // A move the person chose: the coach, if on, may warn first and ask to confirm.
@@ -218,6 +250,17 @@ function render() {
   if (state.status === "over" && !hearRematch) {
     hearRematch = setupRematch($("rematch"), { gameId, token, seat, names });
   }
+  renderMoveSeat();
+}
+
+// The way into this seat on another device (or into this browser's profile's seat here);
+// drawn again only when what it is for changes, so a link made stays on screen.
+function renderMoveSeat() {
+  const holder = seat !== null && token;
+  const key = holder ? `seat ${seat} ${token}` : `watch ${state.seats.map((s) => s.profile).join()}`;
+  if (key === moveShown) return;
+  moveShown = key;
+  fill($("move-seat"), holder ? moveSeatPanel(gameId, token) : profileSeatButton(gameId, state.seats, keep));
 }
 
 function renderSeats() {

@@ -7,7 +7,7 @@ import { read, write } from "./storage.js";
 
 const KEY = "pickomino.profile";
 const PLAY_AS = "pickomino.play_as_profile";
-const NO_NEWS = new Set(["seat_taken", "game_over", "game_abandoned", "bad_token", "no_game"]);
+const NO_NEWS = new Set(["seat_taken", "seat_link_used", "game_over", "game_abandoned", "bad_token", "no_game"]);
 
 /** {id, name, code}, or null. */
 export const profile = () => read(KEY);
@@ -28,19 +28,25 @@ export const profileHeaders = () => (playsAsProfile() ? { "Profile-Key": profile
 
 /**
  * Takes the seat `token` opens as the profile, before the page connects (so the seat is the
- * profile's from its first move). Resolves to the refusal, if any, for the page to show; a
- * seat taken already (by this browser, without the profile), a game over and what the
- * connection will say anyway (a bad link, no such game) are no news.
+ * profile's from its first move). Resolves to `{token}`, the seat's new secret (for this
+ * browser alone), when it took the seat; to `{failure}`, a refusal for the page to show;
+ * else to null: a seat taken already (by this browser, without the profile), a game over
+ * and what the connection will say anyway (a spent or bad link, no such game) are no news.
  */
 export async function claimAsProfile(gameId, token) {
   if (!token || !playsAsProfile()) return null;
   try {
-    await postJSON(`/api/games/${encodeURIComponent(gameId)}/claim`, null, {
+    const answer = await postJSON(`/api/games/${encodeURIComponent(gameId)}/claim`, null, {
       "Seat-Token": token,
       ...profileHeaders(),
     });
-    return null;
+    return answer.token ? { token: answer.token } : null;
   } catch (failure) {
-    return NO_NEWS.has(failure.refusal?.id) ? null : failure;
+    return NO_NEWS.has(failure.refusal?.id) ? null : { failure };
   }
+}
+
+/** The seat this browser's profile plays in a game, with a new secret for this browser. */
+export async function profileSeat(gameId) {
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/seat`, null, { "Profile-Key": profile().code });
 }

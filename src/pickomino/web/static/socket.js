@@ -9,6 +9,7 @@ const TOO_MANY = 4429;
 const PING_MS = 25000; // keeps idle connections open through proxies
 
 /**
+ * `url()` gives the address at each try (a seat's secret may change meanwhile);
  * `onMessage(msg)` gets every parsed message; `onStatus(status, wait, code)` hears
  * "connecting", "online", "offline" (wait: ms until the next try; code: the close code) and
  * "closed". Returns `send(msg)`, which says whether the message could be sent.
@@ -19,7 +20,7 @@ export function connect(url, { onMessage, onStatus }) {
 
   function open() {
     onStatus("connecting");
-    socket = new WebSocket(url);
+    socket = new WebSocket(url());
     socket.onopen = () => onStatus("online");
     socket.onmessage = (event) => {
       failures = 0; // the server spoke: the next drop starts the backoff afresh

@@ -1,5 +1,6 @@
-// What this browser remembers between visits: the seat token of each game (so /games/{id}
-// alone reopens your seat), the invite links of games created here, the last name typed,
+// What this browser remembers between visits: the seat secret of each game (so /games/{id}
+// alone reopens your seat; the server replaces a link's secret by one for this browser alone
+// when it gives the seat), the invite links of games created here, the last name typed,
 // whether dice roll with an animation, whether the coach is on (and from which label it
 // warns), and the language chosen (i18n.js). localStorage may
 // be off (private modes): then nothing is remembered and nothing breaks.
@@ -21,10 +22,10 @@ export function write(key, value) {
   }
 }
 
-/** The seat token for a game: the link's one (remembered from now on), else a remembered one. */
-export function seatToken(gameId, fromLink) {
-  if (fromLink) write(`pickomino.token.${gameId}`, fromLink);
-  return fromLink || read(`pickomino.token.${gameId}`);
+/** This browser's seat secret for a game (remembered from now on if `kept` is given). */
+export function seatToken(gameId, kept) {
+  if (kept) write(`pickomino.token.${gameId}`, kept);
+  return kept || read(`pickomino.token.${gameId}`);
 }
 
 export function forgetToken(gameId) {

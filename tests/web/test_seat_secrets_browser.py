@@ -1,0 +1,82 @@
+"""A seat's secret in the page: the invite link gives the seat once (the page keeps the new
+secret, the address bar shows none); the link's sender is refused and offered to watch; the
+seat's holder moves it to another device with a one-time link. Real pages on a real
+``pickomino serve``."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from pickomino.web.process import ServerProcess
+
+from .browser import PHONE, Pages, browser, pages
+from .clicking import create_game
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+pytestmark = pytest.mark.slow
+
+
+def test_an_invite_link_seats_once_and_a_one_time_link_moves_the_seat(
+    server: ServerProcess, pages: Pages
+) -> None:
+    game = create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
+    invite, bare = server.url + game["seats"][1]["link"], f"{server.url}/games/{game['id']}"
+    with pages.checked():
+        bob = pages.open(invite)
+        root = bob.get_by_test_id("game")
+        expect(root).to_have_attribute("data-seat", "1")
+        expect(bob).to_have_url(bare)  # the spent link is not kept in the address
+        bob.goto(invite)  # the invite again (from his mail): his own secret seats him
+        expect(root).to_have_attribute("data-seat", "1")
+        expect(bob).to_have_url(bare)
+
+        ann = pages.open(invite)  # the creator, who knows the link she sent
+        expect(ann.get_by_test_id("fatal-text")).to_contain_text("link has been used")
+        ann.get_by_test_id("fatal-watch").click()
+        expect(ann.get_by_test_id("watching-banner")).to_be_visible()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-seat", "")
+
+        bob.get_by_test_id("move-seat").locator("summary").click()
+        bob.get_by_test_id("move-seat-make").click()
+        link = bob.get_by_test_id("move-seat-link").input_value()
+        phone = pages.open(link, PHONE)
+        expect(phone.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        expect(phone).to_have_url(bare)
+        expect(bob.get_by_test_id("watching-banner")).to_be_visible()
+        expect(root).to_have_attribute("data-seat", "")
+        expect(bob.get_by_test_id("notice-text")).to_contain_text("another device")
+        bob.reload()  # its old secret is forgotten: it watches
+        expect(bob.get_by_test_id("watching-banner")).to_be_visible()
+        again = pages.open(link)  # the one-time link is spent
+        expect(again.get_by_test_id("fatal-text")).to_contain_text("link has been used")
+
+
+def test_a_profile_plays_its_seat_on_another_device_with_its_recovery_code(
+    server: ServerProcess, pages: Pages
+) -> None:
+    bob = httpx.post(f"{server.url}/api/profiles", json={"name": "Bob"}).json()
+    game = create_game(server, [{"name": "Ann"}, {"name": "B"}])
+    taken = httpx.post(
+        f"{server.url}/api/games/{game['id']}/claim",
+        headers={
+            "Seat-Token": game["seats"][1]["link"].split("token=")[1],
+            "Profile-Key": bob["code"],
+        },
+    ).json()
+    with pages.checked():
+        laptop = pages.open(server.url + taken["link"])
+        expect(laptop.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        phone = pages.open(f"{server.url}/games/{game['id']}")  # the bare address: watching
+        expect(phone.get_by_test_id("watching-banner")).to_be_visible()
+        expect(phone.get_by_test_id("profile-seat")).to_have_count(0)  # no profile here yet
+        phone.evaluate(
+            "profile => localStorage.setItem('pickomino.profile', JSON.stringify(profile))", bob
+        )  # the recovery code entered on the phone
+        phone.reload()
+        phone.get_by_test_id("profile-seat").click()
+        expect(phone.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        expect(laptop.get_by_test_id("watching-banner")).to_be_visible()
