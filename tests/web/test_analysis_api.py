@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -143,62 +145,161 @@ def test_a_missing_or_unfinished_game_has_no_analysis(client, database):
 
 
 # --------------------------------------------------------------- the reviews kept
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The reviews computed (each a record's first seat), in place of the real ones."""
-    computed: list[str] = []
+@pytest.fixture(scope="module")
+def worker() -> Iterator[ProcessPoolExecutor]:
+    """One review process for the module's tests (it keeps its turn graph between them)."""
+    with analysis_api.review_process() as pool:
+        yield pool
 
-    def review_data(record: GameRecord) -> dict:
-        computed.append(record.seats[0])
-        return {"seats": record.seats}
 
-    monkeypatch.setattr(analysis_api, "review_data", review_data)
-    return computed
+def played(players: int, moves: int, seed: int = 1) -> GameRecord:
+    """The first ``moves`` moves of a game of ``players`` bots: a real record of that size."""
+    game = Game([f"P{seat}" for seat in range(players)])
+    advance(game, [make_bot("medium", seed + seat) for seat in range(players)], SeededDice(seed))
+    record = game.record
+    return GameRecord(record.seats, record.rules, record.start_player, record.moves[:moves])
 
 
 def records(*names: str) -> dict[str, GameRecord]:
-    return {name: GameRecord(seats=[name, "Robo"]) for name in names}
+    return {name: played(2, 20, seed) for seed, name in enumerate(names)}
 
 
-def test_concurrent_askers_share_one_review_and_later_ones_get_it_kept(counted):
+async def served(reviews: Reviews, asks: list[tuple[str, GameRecord, str]]) -> list[str]:
+    """The games of ``asks`` (game id, record, address), all asked for at once, in the order
+    their reviews were answered."""
+    answered: list[str] = []
+
+    async def ask(game_id: str, record: GameRecord, address: str) -> None:
+        await reviews.get(game_id, record, address)
+        answered.append(game_id)
+
+    try:
+        await asyncio.gather(*(ask(*asked) for asked in asks))
+    finally:
+        reviews.close()
+    return answered
+
+
+def test_concurrent_askers_share_one_review_and_later_ones_get_it_kept(worker):
     games = records("a", "b")
 
-    async def ask() -> list[dict]:
-        reviews = Reviews(per_minute=60)
+    async def ask() -> tuple[list[dict], list[str]]:
+        reviews = Reviews(per_minute=60, worker=worker)
         asked = [reviews.get(name, games[name], "1.2.3.4") for name in ("a", "a", "b", "a")]
         first = await asyncio.gather(*asked)
-        return [*first, await reviews.get("b", games["b"], "1.2.3.4")]
+        return [*first, await reviews.get("b", games["b"], "1.2.3.4")], reviews.computed
 
-    answers = asyncio.run(ask())
-    assert [answer["seats"][0] for answer in answers] == ["a", "a", "b", "a", "b"]
-    assert sorted(counted) == ["a", "b"]
+    answers, computed = asyncio.run(ask())
+    assert [answer["seats"] for answer in answers] == [games[n].seats for n in "aabab"]
+    assert answers[0] is answers[1] is answers[3] and answers[2] is answers[4]
+    assert sorted(computed) == ["a", "b"]
 
 
-def test_only_the_last_reviews_are_kept(counted):
+def test_only_the_last_reviews_are_kept(worker):
     games = records("a", "b", "c")
 
-    async def ask() -> None:
-        reviews = Reviews(per_minute=60, kept=2)
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, kept=2, worker=worker)
         for name in ("a", "b", "a", "c", "a", "b"):  # b is the oldest when c comes
             await reviews.get(name, games[name], "1.2.3.4")
+        return reviews.computed
 
-    asyncio.run(ask())
-    assert counted == ["a", "b", "c", "b"]
+    assert asyncio.run(ask()) == ["a", "b", "c", "b"]
 
 
-def test_an_address_may_have_only_so_many_reviews_computed(counted):
+def test_an_address_may_have_only_so_many_reviews_computed(worker):
     games = records(*"abcdefghijkl")
 
-    async def ask() -> HTTPException:
-        reviews = Reviews(per_minute=1)  # ten at once, then one a minute
+    async def ask() -> tuple[HTTPException, list[str]]:
+        reviews = Reviews(per_minute=1, worker=worker)  # ten at once, then one a minute
         for name in "abcdefghij":
             await reviews.get(name, games[name], "1.2.3.4")
         await reviews.get("a", games["a"], "1.2.3.4")  # kept: free
         await reviews.get("k", games["k"], "5.6.7.8")  # another address
         with pytest.raises(HTTPException) as refusal:
             await reviews.get("l", games["l"], "1.2.3.4")
-        return refusal.value
+        return refusal.value, reviews.computed
 
-    refusal = asyncio.run(ask())
+    refusal, computed = asyncio.run(ask())
     assert refusal.status_code == 429 and refusal.detail["id"] == "too_many_analyses"
-    assert len(counted) == 11
+    assert len(computed) == 11
+
+
+# --------------------------------------------------------------- a fair share
+def test_a_burst_of_long_reviews_does_not_hold_back_another_address(worker):
+    """Issue 24, item 8: one address's burst of 7-player reviews made another address's
+    2-player review wait for all of them. Now it is answered after at most the one the
+    burst began with: the order of service, not a timing."""
+    big, small = played(7, 100), played(2, 40)
+    burst = [(f"big{n}", big, "10.0.0.1") for n in range(3)]
+    asks = [*burst, ("small", small, "10.0.0.2")]
+    order = asyncio.run(served(Reviews(per_minute=60, worker=worker), asks))
+    assert order.index("small") <= 1, order
+    assert [game for game in order if game != "small"] == ["big0", "big1", "big2"]
+
+
+def test_two_addresses_asking_alike_take_turns(worker):
+    games = records(*"abcdef")
+    asks = [(name, games[name], "10.0.0.1") for name in "ace"]
+    asks += [(name, games[name], "10.0.0.2") for name in "bdf"]
+    assert asyncio.run(served(Reviews(per_minute=60, worker=worker), asks)) == list("abcdef")
+
+
+def test_a_share_is_counted_in_work_not_in_reviews(worker):
+    """Four short reviews from one address, one four times as long from another: the long
+    one waits for about as much of the others' work as it brings (players x moves)."""
+    short, long = played(2, 30), played(4, 50)
+    asks = [(f"short{n}", short, "10.0.0.1") for n in range(4)] + [("long", long, "10.0.0.2")]
+    order = asyncio.run(served(Reviews(per_minute=60, per_address=4, worker=worker), asks))
+    assert order == ["short0", "short1", "short2", "long", "short3"], order
+
+
+# --------------------------------------------------------------- a bounded queue
+def queue_full(refusal: pytest.ExceptionInfo[HTTPException]) -> int:
+    """The seconds a full queue's 429 asks the client to wait (checked to be whole and > 0)."""
+    error = refusal.value
+    assert error.status_code == 429 and error.detail["id"] == "analysis_queue_full"
+    seconds = error.detail["params"]["seconds"]
+    assert error.headers == {"Retry-After": str(seconds)} and seconds >= 1
+    return seconds
+
+
+def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
+    games = records(*"abcdefgh")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, waiting=5, per_address=3, worker=worker)
+        first = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.1")) for n in "abc"]
+        await asyncio.sleep(0)  # they are queued
+        with pytest.raises(HTTPException) as own:  # one address's share is full
+            await reviews.get("d", games["d"], "10.0.0.1")
+        queue_full(own)
+        second = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.2")) for n in "ef"]
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as everyone:  # the whole queue is full
+            await reviews.get("g", games["g"], "10.0.0.3")
+        queue_full(everyone)
+        answers = await asyncio.gather(*first, *second)
+        assert [answer["seats"] for answer in answers] == [games[n].seats for n in "abcef"]
+        await reviews.get("g", games["g"], "10.0.0.3")  # room again
+        reviews.close()
+        return reviews.computed
+
+    assert sorted(asyncio.run(ask())) == list("abcefg")
+
+
+def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
+    games = records(*"abcd")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, waiting=3, per_address=3, worker=worker)
+        kept = await reviews.get("a", games["a"], "10.0.0.2")
+        busy = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.1")) for n in "bcd"]
+        await asyncio.sleep(0)
+        again = await reviews.get("a", games["a"], "10.0.0.2")  # not queued behind b, c, d
+        assert again is kept and not any(task.done() for task in busy)
+        await asyncio.gather(*busy)
+        reviews.close()
+        return reviews.computed
+
+    assert asyncio.run(ask()) == list("abcd")

@@ -63,7 +63,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
-from pickomino.web.analysis_api import analysis_router
+from pickomino.web.analysis_api import Reviews, analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.cluster import Cluster
 from pickomino.web.errors import Refused, refusal_message, refused
@@ -206,6 +206,7 @@ def create_app(
     rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
     rooms.on_finish = lambda room: _record_results(profiles, room)
+    reviews = Reviews(new_games_per_minute)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -224,6 +225,7 @@ def create_app(
         if cluster is not None:
             await cluster.stop()
         await rooms.stop()
+        reviews.close()
         store.close()
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -253,9 +255,7 @@ def create_app(
         )
     )
     app.include_router(words_router())
-    app.include_router(
-        analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
-    )
+    app.include_router(analysis_router(lambda game_id: _room(rooms, game_id, keep=False), reviews))
     app.include_router(
         profiles_router(
             profiles,
