@@ -111,7 +111,7 @@ from pickomino.web.rematch_api import rematch_router
 from pickomino.web.room import Room, new_game_id
 from pickomino.web.rooms import Rooms
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
-from pickomino.web.store import Store, shown_id
+from pickomino.web.store import POOL, Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
 
@@ -185,6 +185,7 @@ def create_app(
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
     clock_minimum: float = 10.0,
+    db_pool: int = POOL,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -197,8 +198,9 @@ def create_app(
     when it is given, else paths on the address the creator used. A bot plays for the
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
-    ``clock_minimum`` seconds a turn or a bank (tests use less)."""
-    store = Store(database)
+    ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
+    ``db_pool`` connections to the database."""
+    store = Store(database, db_pool)
     limit_creations = creation_limit(new_games_per_minute)
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
