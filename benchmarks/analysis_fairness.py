@@ -28,18 +28,19 @@ BURST, SHORT = "10.0.0.1", "10.0.0.2"
 
 async def short_wait(
     reviews: Reviews, burst: list[GameRecord], short: GameRecord, same_address: bool
-) -> tuple[float, int]:
-    """The short review's wait once the burst is asked for, and how many of the burst were
-    refused; the rest of the burst is then given up."""
+) -> tuple[float, int, int]:
+    """The short review's wait once the burst is asked for, how many of the burst were
+    refused and how many answered before it; the rest of the burst is then given up."""
     asked = [asyncio.create_task(reviews.get(f"long{n}", r, BURST)) for n, r in enumerate(burst)]
     await asyncio.sleep(0.1)  # the burst is in, the first long review under way
     refused = sum(task.done() and isinstance(task.exception(), HTTPException) for task in asked)
     start = time.perf_counter()
     await reviews.get("short", short, BURST if same_address else SHORT)
     wait = time.perf_counter() - start
+    before = sum(task.done() for task in asked) - refused
     reviews.close()
     await asyncio.gather(*asked, return_exceptions=True)
-    return wait, refused
+    return wait, refused, before
 
 
 async def measure(burst_size: int, seed: int) -> None:
@@ -60,11 +61,11 @@ async def measure(burst_size: int, seed: int) -> None:
         with review_process() as worker:  # a fresh process: no review left over
             await Reviews(per_minute=60, worker=worker).get("warm", game_record(2, -1), SHORT)
             reviews = Reviews(per_minute=600, worker=worker, **limits)
-            wait, refused = await short_wait(reviews, asked, short, same)
+            wait, refused, before = await short_wait(reviews, asked, short, same)
             worker.shutdown(cancel_futures=True)
         print(
-            f"{name:32} the 2-player review waited {wait:6.2f} s = {wait / long:4.1f} long "
-            f"reviews ({refused} of the burst refused)"
+            f"{name:31} the 2-player review waited {wait:6.2f} s = {wait / long:4.1f} long "
+            f"reviews, behind {before} ({refused} of the burst refused)"
         )
 
 

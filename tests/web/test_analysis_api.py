@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -303,3 +304,21 @@ def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
         return reviews.computed
 
     assert asyncio.run(ask()) == list("abcd")
+
+
+def test_a_review_process_that_died_is_replaced():
+    games = records("a", "b")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60)  # with a process of its own
+        before = set(multiprocessing.active_children())
+        await reviews.get("a", games["a"], "10.0.0.1")
+        (process,) = set(multiprocessing.active_children()) - before
+        process.kill()  # as the kernel's out-of-memory killer would
+        process.join()
+        answer = await reviews.get("b", games["b"], "10.0.0.1")
+        assert answer["seats"] == games["b"].seats
+        reviews.close()
+        return reviews.computed
+
+    assert asyncio.run(ask()) == ["a", "b"]

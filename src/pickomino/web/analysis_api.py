@@ -33,6 +33,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, cast
 
 from fastapi import APIRouter, HTTPException, Request
@@ -210,12 +211,11 @@ class Reviews:
 
     async def _serve(self) -> None:
         """Review the waiting games, the fairest next first, until none waits."""
-        loop = asyncio.get_running_loop()
         while self.queue:
             game_id, record, address = cast(tuple[str, GameRecord, str], self.queue.take())
             future, started = self.pending[game_id], time.perf_counter()
             try:
-                data = await loop.run_in_executor(self._process(), review_data, record)
+                data = await self._review(record)
             except Exception as error:  # noqa: BLE001 - the askers get it
                 future.set_exception(error)
             else:
@@ -227,6 +227,18 @@ class Reviews:
                 self.asking[address] -= 1
                 if not self.asking[address]:
                     del self.asking[address]
+
+    async def _review(self, record: GameRecord) -> Review:
+        """``record``'s review from the review process; one that died (killed, out of memory)
+        is replaced, once: a record that kills it again fails."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._process(), review_data, record)
+        except BrokenProcessPool:
+            if not self._own_worker:
+                raise
+            self._worker = None
+            return await loop.run_in_executor(self._process(), review_data, record)
 
     def _process(self) -> Executor:
         if self._worker is None:
