@@ -1,6 +1,7 @@
 """``GET /api/games/{id}/analysis``: the review of a finished game as data, refused for a
 game that is missing or not over, computed without changing the record (an older version's
-too), one at a time, kept in memory and shared by concurrent askers."""
+too), one at a time in a process of their own, kept in memory and shared by concurrent askers;
+served fairly between addresses (in turns, counted in work), in a bounded queue."""
 
 from __future__ import annotations
 
@@ -188,7 +189,7 @@ def test_concurrent_askers_share_one_review_and_later_ones_get_it_kept(worker):
         reviews = Reviews(per_minute=60, worker=worker)
         asked = [reviews.get(name, games[name], "1.2.3.4") for name in ("a", "a", "b", "a")]
         first = await asyncio.gather(*asked)
-        return [*first, await reviews.get("b", games["b"], "1.2.3.4")], reviews.computed
+        return [*first, await reviews.get("b", games["b"], "1.2.3.4")], list(reviews.computed)
 
     answers, computed = asyncio.run(ask())
     assert [answer["seats"] for answer in answers] == [games[n].seats for n in "aabab"]
@@ -203,7 +204,7 @@ def test_only_the_last_reviews_are_kept(worker):
         reviews = Reviews(per_minute=60, kept=2, worker=worker)
         for name in ("a", "b", "a", "c", "a", "b"):  # b is the oldest when c comes
             await reviews.get(name, games[name], "1.2.3.4")
-        return reviews.computed
+        return list(reviews.computed)
 
     assert asyncio.run(ask()) == ["a", "b", "c", "b"]
 
@@ -219,7 +220,7 @@ def test_an_address_may_have_only_so_many_reviews_computed(worker):
         await reviews.get("k", games["k"], "5.6.7.8")  # another address
         with pytest.raises(HTTPException) as refusal:
             await reviews.get("l", games["l"], "1.2.3.4")
-        return refusal.value, reviews.computed
+        return refusal.value, list(reviews.computed)
 
     refusal, computed = asyncio.run(ask())
     assert refusal.status_code == 429 and refusal.detail["id"] == "too_many_analyses"
@@ -284,7 +285,7 @@ def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
         assert [answer["seats"] for answer in answers] == [games[n].seats for n in "abcef"]
         await reviews.get("g", games["g"], "10.0.0.3")  # room again
         reviews.close()
-        return reviews.computed
+        return list(reviews.computed)
 
     assert sorted(asyncio.run(ask())) == list("abcefg")
 
@@ -301,7 +302,7 @@ def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
         assert again is kept and not any(task.done() for task in busy)
         await asyncio.gather(*busy)
         reviews.close()
-        return reviews.computed
+        return list(reviews.computed)
 
     assert asyncio.run(ask()) == list("abcd")
 
@@ -319,6 +320,6 @@ def test_a_review_process_that_died_is_replaced():
         answer = await reviews.get("b", games["b"], "10.0.0.1")
         assert answer["seats"] == games["b"].seats
         reviews.close()
-        return reviews.computed
+        return list(reviews.computed)
 
     assert asyncio.run(ask()) == ["a", "b"]

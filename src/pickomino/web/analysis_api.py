@@ -30,7 +30,7 @@ import itertools
 import math
 import multiprocessing
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +49,8 @@ from pickomino.web.room import Room
 KEPT = 32
 #: How many reviews may wait (or be under way) at once, from everyone, and from one address.
 WAITING, PER_ADDRESS = 24, 3
+#: How many of the last games reviewed ``Reviews.computed`` names (what the cache missed).
+NAMED = 100
 #: A first guess of a review's seconds per unit of work (players × moves), until measured.
 SECONDS_PER_WORK = 1e-3
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
@@ -150,7 +152,7 @@ class FairQueue:
 class Reviews:
     """The reviews of the last :data:`KEPT` games asked for, computed one at a time in
     ``worker`` (by default a process of their own, started when first needed), the waiting
-    ones in a :class:`FairQueue`. ``computed`` lists the games reviewed, in order."""
+    ones in a :class:`FairQueue`. ``computed`` lists the last games reviewed, in order."""
 
     def __init__(
         self,
@@ -165,7 +167,7 @@ class Reviews:
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
         self.queue = FairQueue()
-        self.computed: list[str] = []
+        self.computed: deque[str] = deque(maxlen=NAMED)
         self.limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
         self.seconds_per_work = SECONDS_PER_WORK
         self._worker, self._own_worker = worker, worker is None
@@ -204,7 +206,7 @@ class Reviews:
         return future
 
     def _queue_full(self) -> HTTPException:
-        """429 with the seconds until the reviews waiting now are done (a bound, not a promise)."""
+        """429 with the seconds the reviews waiting now should take (measured ones' pace)."""
         seconds = max(1, math.ceil(self.queue.work * self.seconds_per_work))
         error = Refused("analysis_queue_full", seconds=seconds)
         return HTTPException(429, error.to_dict(), {"Retry-After": str(seconds)})
@@ -216,7 +218,7 @@ class Reviews:
             future, started = self.pending[game_id], time.perf_counter()
             try:
                 data = await self._review(record)
-            except Exception as error:  # noqa: BLE001 - the askers get it
+            except Exception as error:  # the askers get it (the app answers 500)
                 future.set_exception(error)
             else:
                 self._learn(work(record), time.perf_counter() - started)
