@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
@@ -22,6 +24,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import analysis_api, create_app
 from pickomino.web.analysis_api import Reviews, verdict
+from pickomino.web.process import ServerProcess
 from pickomino.web.store import SeatRow, Store
 
 from .clients import refused_http
@@ -323,3 +326,34 @@ def test_a_review_process_that_died_is_replaced():
         return list(reviews.computed)
 
     assert asyncio.run(ask()) == ["a", "b"]
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's own list)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie has ended: only its exit status is left)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_review_process_ends_with_a_killed_server(tmp_path: Path):
+    """kill -9 gives the server no time to stop its review process: that one notices alone."""
+    database = tmp_path / "games.sqlite3"
+    store_game(str(database), "done", bots_game().record, "over")
+    server = ServerProcess(database).start()
+    try:
+        assert httpx.get(f"{server.url}/api/games/done/analysis", timeout=120).status_code == 200
+        assert server.process is not None
+        started = children(server.process.pid)
+        assert started  # the review process (and multiprocessing's resource tracker)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 20
+    while any(running(child) for child in started):
+        assert time.monotonic() < deadline, "the review process outlived the server"
+        time.sleep(0.1)

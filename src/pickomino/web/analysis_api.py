@@ -29,6 +29,8 @@ import heapq
 import itertools
 import math
 import multiprocessing
+import os
+import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
@@ -116,7 +118,21 @@ def review_process() -> ProcessPoolExecutor:
     """One process of its own for the reviews, so that their computing never holds the event
     loop (a thread would share the interpreter's lock with it). Spawned, not forked: the
     server has threads."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(1, spawn, initializer=_end_with_the_server)
+
+
+def _end_with_the_server() -> None:
+    """In the review process: exit when the server's process is gone, even by ``kill -9``
+    (which gives it no time to stop this one)."""
+    server = multiprocessing.parent_process()
+
+    def watch() -> None:
+        if server is not None:
+            server.join()
+            os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
 
 class FairQueue:
