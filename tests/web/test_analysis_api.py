@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -291,6 +292,29 @@ def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
         return list(reviews.computed)
 
     assert sorted(asyncio.run(ask())) == list("abcefg")
+
+
+def test_the_app_answers_a_full_queue_with_429_and_retry_after(database):
+    """Over HTTP, four reviews asked for at once from one address (the test client's): three
+    are let in (the review process is still starting when the fourth comes), the fourth is
+    told how long to wait, in the refusal's data and in ``Retry-After``."""
+    record = bots_game(3).record
+    for number in range(4):
+        store_game(database, f"g{number}", record, "over")
+    together = threading.Barrier(4)
+    with TestClient(create_app(database, bot_delay=0)) as test_client:
+
+        def ask(number: int) -> httpx.Response:
+            together.wait()
+            return test_client.get(f"/api/games/g{number}/analysis")
+
+        with ThreadPoolExecutor(4) as askers:
+            answers = list(askers.map(ask, range(4)))
+    assert sorted(answer.status_code for answer in answers) == [200, 200, 200, 429]
+    (full,) = [answer for answer in answers if answer.status_code == 429]
+    seconds = full.json()["detail"]["params"]["seconds"]
+    refused_http(full, 429, "analysis_queue_full", seconds=seconds)
+    assert full.headers["Retry-After"] == str(seconds) and seconds >= 1
 
 
 def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
