@@ -1,6 +1,7 @@
 """``serve --db-pool N``: the most connections one process's store holds to PostgreSQL, so
 that N processes fit the server's ``max_connections`` (the README's deployment section has
-the sum). Counted by PostgreSQL itself (``pg_stat_activity``), under a burst."""
+the sum). Counted by PostgreSQL itself (``pg_stat_activity``, where the store's connections
+carry its name), under a burst."""
 
 from __future__ import annotations
 
@@ -15,21 +16,16 @@ from click.testing import CliRunner
 
 from pickomino.cli import main
 from pickomino.web.process import ServerProcess
-from pickomino.web.store import Store
+from pickomino.web.store import APPLICATION, Store
 
-#: The connections of a server process besides its store's pool: the listener and the leases.
-OWN_CONNECTIONS = 2
-OTHERS = "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+STORE = "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s"
 
 
-def connections(url: str) -> int:
-    """How many connections others hold to the database of ``url`` now."""
-    name = url.rsplit("/", 1)[1]
+def store_connections(url: str) -> int:
+    """How many connections stores hold to the database of ``url`` now (PostgreSQL counts
+    them; the store names its own, apart from the listener's, the leases' and others')."""
     with psycopg.connect(url) as db:
-        query = (
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
-        )
-        row = db.execute(query, (name,)).fetchone()
+        row = db.execute(STORE, (url.rsplit("/", 1)[1], APPLICATION)).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -47,10 +43,10 @@ def test_the_store_holds_at_most_its_pool_of_connections_under_a_burst(postgres_
     try:
         with ThreadPoolExecutor(8) as threads:
             assert sum(threads.map(burst, range(8))) == 8 * 25  # every one answered
-        assert 1 <= connections(url) <= 2  # the pool keeps what it opened, no more
+        assert 1 <= store_connections(url) <= 2  # the pool keeps what it opened, no more
     finally:
         store.close()
-    assert connections(url) == 0
+    assert store_connections(url) == 0
 
 
 @pytest.mark.slow  # PostgreSQL and a real server process
@@ -66,7 +62,7 @@ def test_serve_db_pool_bounds_a_process_connections(postgres_cluster, tmp_path: 
             ids = [answer.json()["id"] for answer in created]
             looked = list(threads.map(lambda i: client.get(f"/api/games/{i}/record"), ids))
             assert {answer.status_code for answer in looked} == {200}
-        assert connections(url) <= 1 + OWN_CONNECTIONS
+        assert store_connections(url) == 1
     finally:
         server.stop()
 

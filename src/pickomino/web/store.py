@@ -100,6 +100,8 @@ NOT_A_MOVE = -1
 #: The most connections one process's store holds (``serve --db-pool``): its queries run on
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
+#: How PostgreSQL names the store's connections (``pg_stat_activity.application_name``).
+APPLICATION = "pickomino store"
 
 
 class StaleMoves(Exception):
@@ -248,8 +250,9 @@ def _engine_with_driver(url: sa.URL, pool: int) -> sa.Engine:
     the processes must fit the server's ``max_connections``); a missing driver is told with
     what to install, not a traceback (psycopg comes with pickomino, but a Python set up by
     hand may lack it)."""
+    named = {"application_name": APPLICATION} if url.get_backend_name() == "postgresql" else {}
     try:
-        return sa.create_engine(url, pool_size=pool, max_overflow=0)
+        return sa.create_engine(url, pool_size=pool, max_overflow=0, connect_args=named)
     except ModuleNotFoundError as error:
         package = "psycopg[binary]" if error.name == "psycopg" else error.name
         raise RuntimeError(
