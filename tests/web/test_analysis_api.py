@@ -352,6 +352,26 @@ def test_a_review_process_that_died_is_replaced():
     assert asyncio.run(ask()) == ["a", "b"]
 
 
+def test_an_idle_review_process_ends_and_the_next_review_starts_one():
+    """The review process holds its tables (about 170 MB): gone when no review comes for
+    ``idle`` seconds, started again by the next."""
+    games = records("a", "b")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, idle=0.0)
+        before = set(multiprocessing.active_children())
+        await reviews.get("a", games["a"], "10.0.0.1")
+        deadline = time.monotonic() + 30
+        while set(multiprocessing.active_children()) - before:  # it ends alone
+            assert time.monotonic() < deadline, "the idle review process did not end"
+            await asyncio.sleep(0.05)
+        assert (await reviews.get("b", games["b"], "10.0.0.1"))["seats"] == games["b"].seats
+        reviews.close()
+        return list(reviews.computed)
+
+    assert asyncio.run(ask()) == ["a", "b"]
+
+
 def children(pid: int) -> list[int]:
     """The processes ``pid`` started (Linux's own list)."""
     return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]

@@ -12,7 +12,8 @@ least cost. Chances and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
-own (the event loop and the bots keep theirs), one at a time, and kept in memory for the last
+own (the event loop and the bots keep theirs; it ends after :data:`IDLE` seconds without a
+review), one at a time, and kept in memory for the last
 :data:`KEPT` games (a finished game's review never changes); concurrent requests for one game
 share one computation. The reviews waiting are served fairly between addresses, by their work
 (players × moves): a burst of long reviews from one address does not hold back another's
@@ -53,6 +54,8 @@ KEPT = 32
 WAITING, PER_ADDRESS = 24, 3
 #: How many of the last games reviewed ``Reviews.computed`` names (what the cache missed).
 NAMED = 100
+#: Seconds without a review after which the review process ends (its tables' memory back).
+IDLE = 600.0
 #: A first guess of a review's seconds per unit of work (players × moves), until measured.
 SECONDS_PER_WORK = 1e-3
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
@@ -168,7 +171,8 @@ class FairQueue:
 class Reviews:
     """The reviews of the last :data:`KEPT` games asked for, computed one at a time in
     ``worker`` (by default a process of their own, started when first needed), the waiting
-    ones in a :class:`FairQueue`. ``computed`` lists the last games reviewed, in order."""
+    ones in a :class:`FairQueue`; their own process ends after ``idle`` seconds without a
+    review. ``computed`` lists the last games reviewed, in order."""
 
     def __init__(
         self,
@@ -177,8 +181,10 @@ class Reviews:
         waiting: int = WAITING,
         per_address: int = PER_ADDRESS,
         worker: Executor | None = None,
+        idle: float = IDLE,
     ) -> None:
         self.kept, self.waiting, self.per_address = kept, waiting, per_address
+        self.idle = idle
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
@@ -188,6 +194,7 @@ class Reviews:
         self.seconds_per_work = SECONDS_PER_WORK
         self._worker, self._own_worker = worker, worker is None
         self._serving: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
 
     async def get(self, game_id: str, record: GameRecord, address: str) -> Review:
         """The review of the finished game ``game_id`` (its ``record``), for ``address``."""
@@ -205,6 +212,8 @@ class Reviews:
             future.cancel()
         if self._serving is not None:
             self._serving.cancel()
+        if self._idle is not None:
+            self._idle.cancel()
         if self._own_worker and self._worker is not None:
             self._worker.shutdown(wait=False, cancel_futures=True)
             self._worker = None
@@ -215,6 +224,8 @@ class Reviews:
         if not self.limits.allow(address):
             raise refused(429, "too_many_analyses")
         future = self.pending[game_id] = asyncio.get_running_loop().create_future()
+        if self._idle is not None:
+            self._idle.cancel()
         self.asking[address] += 1
         self.queue.put(address, work(record), (game_id, record, address))
         if self._serving is None or self._serving.done():
@@ -245,6 +256,8 @@ class Reviews:
                 self.asking[address] -= 1
                 if not self.asking[address]:
                     del self.asking[address]
+        if self._own_worker:
+            self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
 
     async def _review(self, record: GameRecord) -> Review:
         """``record``'s review from the review process; one that died (killed, out of memory)
@@ -257,6 +270,12 @@ class Reviews:
                 raise
             self._worker = None
             return await loop.run_in_executor(self._process(), review_data, record)
+
+    def _end_process(self) -> None:
+        """The reviews' own process, idle for a while: end it (the next review starts one)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=False)
+            self._worker = None
 
     def _process(self) -> Executor:
         if self._worker is None:
