@@ -14,12 +14,13 @@ Only a game that is over has a review (409 ``game_not_over`` before, ``game_aban
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
 own (the event loop and the bots keep theirs; it ends after :data:`IDLE` seconds without a
 review), one at a time, and kept in memory for the last :data:`KEPT` games (a finished game's
-review never changes); concurrent requests for one game share one computation. The reviews waiting are served fairly between addresses, by their work
-(players × moves): a burst of long reviews from one address does not hold back another's
-short one. At most :data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one
-address; beyond, 429 ``analysis_queue_full`` with the seconds to wait (also in
-``Retry-After``). A client address may have ``per_minute`` reviews computed (those already
-kept are free), then gets 429 ``too_many_analyses``.
+review never changes); concurrent requests for one game share one computation. The reviews
+waiting are served fairly between addresses, by their work (players × moves): a burst of
+long reviews from one address does not hold back another's short one. At most
+:data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
+``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
+may have ``per_minute`` reviews computed (those already kept are free), then gets 429
+``too_many_analyses``.
 """
 
 from __future__ import annotations
