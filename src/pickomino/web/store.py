@@ -101,7 +101,7 @@ NOT_A_MOVE = -1
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
 #: How PostgreSQL names the store's connections (``pg_stat_activity.application_name``).
-APPLICATION = "pickomino store"
+APPLICATION = "pickomino-store"
 
 
 class StaleMoves(Exception):
