@@ -1,13 +1,20 @@
 """``GET /api/games/{id}/analysis``: the review of a finished game as data, refused for a
 game that is missing or not over, computed without changing the record (an older version's
-too), one at a time, kept in memory and shared by concurrent askers."""
+too), one at a time in a process of their own, kept in memory and shared by concurrent askers;
+served fairly between addresses (in turns, counted in work), in a bounded queue."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
@@ -18,6 +25,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import analysis_api, create_app
 from pickomino.web.analysis_api import Reviews, verdict
+from pickomino.web.process import ServerProcess
 from pickomino.web.store import SeatRow, Store
 
 from .clients import refused_http
@@ -143,62 +151,253 @@ def test_a_missing_or_unfinished_game_has_no_analysis(client, database):
 
 
 # --------------------------------------------------------------- the reviews kept
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The reviews computed (each a record's first seat), in place of the real ones."""
-    computed: list[str] = []
+@pytest.fixture(scope="module")
+def worker() -> Iterator[ProcessPoolExecutor]:
+    """One review process for the module's tests (it keeps its turn graph between them)."""
+    with analysis_api.review_process() as pool:
+        yield pool
 
-    def review_data(record: GameRecord) -> dict:
-        computed.append(record.seats[0])
-        return {"seats": record.seats}
 
-    monkeypatch.setattr(analysis_api, "review_data", review_data)
-    return computed
+def played(players: int, moves: int, seed: int = 1) -> GameRecord:
+    """The first ``moves`` moves of a game of ``players`` bots: a real record of that size."""
+    game = Game([f"P{seat}" for seat in range(players)])
+    advance(game, [make_bot("medium", seed + seat) for seat in range(players)], SeededDice(seed))
+    record = game.record
+    return GameRecord(record.seats, record.rules, record.start_player, record.moves[:moves])
 
 
 def records(*names: str) -> dict[str, GameRecord]:
-    return {name: GameRecord(seats=[name, "Robo"]) for name in names}
+    return {name: played(2, 20, seed) for seed, name in enumerate(names)}
 
 
-def test_concurrent_askers_share_one_review_and_later_ones_get_it_kept(counted):
+async def served(reviews: Reviews, asks: list[tuple[str, GameRecord, str]]) -> list[str]:
+    """The games of ``asks`` (game id, record, address), all asked for at once, in the order
+    their reviews were answered."""
+    answered: list[str] = []
+
+    async def ask(game_id: str, record: GameRecord, address: str) -> None:
+        await reviews.get(game_id, record, address)
+        answered.append(game_id)
+
+    try:
+        await asyncio.gather(*(ask(*asked) for asked in asks))
+    finally:
+        reviews.close()
+    return answered
+
+
+def test_concurrent_askers_share_one_review_and_later_ones_get_it_kept(worker):
     games = records("a", "b")
 
-    async def ask() -> list[dict]:
-        reviews = Reviews(per_minute=60)
+    async def ask() -> tuple[list[dict], list[str]]:
+        reviews = Reviews(per_minute=60, worker=worker)
         asked = [reviews.get(name, games[name], "1.2.3.4") for name in ("a", "a", "b", "a")]
         first = await asyncio.gather(*asked)
-        return [*first, await reviews.get("b", games["b"], "1.2.3.4")]
+        return [*first, await reviews.get("b", games["b"], "1.2.3.4")], list(reviews.computed)
 
-    answers = asyncio.run(ask())
-    assert [answer["seats"][0] for answer in answers] == ["a", "a", "b", "a", "b"]
-    assert sorted(counted) == ["a", "b"]
+    answers, computed = asyncio.run(ask())
+    assert [answer["seats"] for answer in answers] == [games[n].seats for n in "aabab"]
+    assert answers[0] is answers[1] is answers[3] and answers[2] is answers[4]
+    assert sorted(computed) == ["a", "b"]
 
 
-def test_only_the_last_reviews_are_kept(counted):
+def test_only_the_last_reviews_are_kept(worker):
     games = records("a", "b", "c")
 
-    async def ask() -> None:
-        reviews = Reviews(per_minute=60, kept=2)
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, kept=2, worker=worker)
         for name in ("a", "b", "a", "c", "a", "b"):  # b is the oldest when c comes
             await reviews.get(name, games[name], "1.2.3.4")
+        return list(reviews.computed)
 
-    asyncio.run(ask())
-    assert counted == ["a", "b", "c", "b"]
+    assert asyncio.run(ask()) == ["a", "b", "c", "b"]
 
 
-def test_an_address_may_have_only_so_many_reviews_computed(counted):
+def test_an_address_may_have_only_so_many_reviews_computed(worker):
     games = records(*"abcdefghijkl")
 
-    async def ask() -> HTTPException:
-        reviews = Reviews(per_minute=1)  # ten at once, then one a minute
+    async def ask() -> tuple[HTTPException, list[str]]:
+        reviews = Reviews(per_minute=1, worker=worker)  # ten at once, then one a minute
         for name in "abcdefghij":
             await reviews.get(name, games[name], "1.2.3.4")
         await reviews.get("a", games["a"], "1.2.3.4")  # kept: free
         await reviews.get("k", games["k"], "5.6.7.8")  # another address
         with pytest.raises(HTTPException) as refusal:
             await reviews.get("l", games["l"], "1.2.3.4")
-        return refusal.value
+        return refusal.value, list(reviews.computed)
 
-    refusal = asyncio.run(ask())
+    refusal, computed = asyncio.run(ask())
     assert refusal.status_code == 429 and refusal.detail["id"] == "too_many_analyses"
-    assert len(counted) == 11
+    assert len(computed) == 11
+
+
+# --------------------------------------------------------------- a fair share
+def test_a_burst_of_long_reviews_does_not_hold_back_another_address(worker):
+    """Issue 24, item 8: one address's burst of 7-player reviews made another address's
+    2-player review wait for all of them. Now it is answered after at most the one the
+    burst began with: the order of service, not a timing."""
+    big, small = played(7, 100), played(2, 40)
+    burst = [(f"big{n}", big, "10.0.0.1") for n in range(3)]
+    asks = [*burst, ("small", small, "10.0.0.2")]
+    order = asyncio.run(served(Reviews(per_minute=60, worker=worker), asks))
+    assert order.index("small") <= 1, order
+    assert [game for game in order if game != "small"] == ["big0", "big1", "big2"]
+
+
+def test_two_addresses_asking_alike_take_turns(worker):
+    games = records(*"abcdef")
+    asks = [(name, games[name], "10.0.0.1") for name in "ace"]
+    asks += [(name, games[name], "10.0.0.2") for name in "bdf"]
+    assert asyncio.run(served(Reviews(per_minute=60, worker=worker), asks)) == list("abcdef")
+
+
+def test_a_share_is_counted_in_work_not_in_reviews(worker):
+    """Four short reviews from one address, one four times as long from another: the long
+    one waits for about as much of the others' work as it brings (players x moves)."""
+    short, long = played(2, 30), played(4, 50)
+    asks = [(f"short{n}", short, "10.0.0.1") for n in range(4)] + [("long", long, "10.0.0.2")]
+    order = asyncio.run(served(Reviews(per_minute=60, per_address=4, worker=worker), asks))
+    assert order == ["short0", "short1", "short2", "long", "short3"], order
+
+
+# --------------------------------------------------------------- a bounded queue
+def queue_full(refusal: pytest.ExceptionInfo[HTTPException]) -> int:
+    """The seconds a full queue's 429 asks the client to wait (checked to be whole and > 0)."""
+    error = refusal.value
+    assert error.status_code == 429 and error.detail["id"] == "analysis_queue_full"
+    seconds = error.detail["params"]["seconds"]
+    assert error.headers == {"Retry-After": str(seconds)} and seconds >= 1
+    return seconds
+
+
+def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
+    games = records(*"abcdefgh")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, waiting=5, per_address=3, worker=worker)
+        first = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.1")) for n in "abc"]
+        await asyncio.sleep(0)  # they are queued
+        with pytest.raises(HTTPException) as own:  # one address's share is full
+            await reviews.get("d", games["d"], "10.0.0.1")
+        queue_full(own)
+        second = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.2")) for n in "ef"]
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as everyone:  # the whole queue is full
+            await reviews.get("g", games["g"], "10.0.0.3")
+        queue_full(everyone)
+        answers = await asyncio.gather(*first, *second)
+        assert [answer["seats"] for answer in answers] == [games[n].seats for n in "abcef"]
+        await reviews.get("g", games["g"], "10.0.0.3")  # room again
+        reviews.close()
+        return list(reviews.computed)
+
+    assert sorted(asyncio.run(ask())) == list("abcefg")
+
+
+def test_the_app_answers_a_full_queue_with_429_and_retry_after(database):
+    """Over HTTP, four reviews asked for at once from one address (the test client's): three
+    are let in (the review process is still starting when the fourth comes), the fourth is
+    told how long to wait, in the refusal's data and in ``Retry-After``."""
+    record = bots_game(3).record
+    for number in range(4):
+        store_game(database, f"g{number}", record, "over")
+    together = threading.Barrier(4)
+    with TestClient(create_app(database, bot_delay=0)) as test_client:
+
+        def ask(number: int) -> httpx.Response:
+            together.wait()
+            return test_client.get(f"/api/games/g{number}/analysis")
+
+        with ThreadPoolExecutor(4) as askers:
+            answers = list(askers.map(ask, range(4)))
+    assert sorted(answer.status_code for answer in answers) == [200, 200, 200, 429]
+    (full,) = [answer for answer in answers if answer.status_code == 429]
+    seconds = full.json()["detail"]["params"]["seconds"]
+    refused_http(full, 429, "analysis_queue_full", seconds=seconds)
+    assert full.headers["Retry-After"] == str(seconds) and seconds >= 1
+
+
+def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
+    games = records(*"abcd")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, waiting=3, per_address=3, worker=worker)
+        kept = await reviews.get("a", games["a"], "10.0.0.2")
+        busy = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.1")) for n in "bcd"]
+        await asyncio.sleep(0)
+        again = await reviews.get("a", games["a"], "10.0.0.2")  # not queued behind b, c, d
+        assert again is kept and not any(task.done() for task in busy)
+        await asyncio.gather(*busy)
+        reviews.close()
+        return list(reviews.computed)
+
+    assert asyncio.run(ask()) == list("abcd")
+
+
+def test_a_review_process_that_died_is_replaced():
+    games = records("a", "b")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60)  # with a process of its own
+        before = set(multiprocessing.active_children())
+        await reviews.get("a", games["a"], "10.0.0.1")
+        (process,) = set(multiprocessing.active_children()) - before
+        process.kill()  # as the kernel's out-of-memory killer would
+        process.join()
+        answer = await reviews.get("b", games["b"], "10.0.0.1")
+        assert answer["seats"] == games["b"].seats
+        reviews.close()
+        return list(reviews.computed)
+
+    assert asyncio.run(ask()) == ["a", "b"]
+
+
+def test_an_idle_review_process_ends_and_the_next_review_starts_one():
+    """The review process holds its tables (about 170 MB): gone when no review comes for
+    ``idle`` seconds, started again by the next."""
+    games = records("a", "b")
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, idle=0.0)
+        before = set(multiprocessing.active_children())
+        await reviews.get("a", games["a"], "10.0.0.1")
+        deadline = time.monotonic() + 30
+        while set(multiprocessing.active_children()) - before:  # it ends alone
+            assert time.monotonic() < deadline, "the idle review process did not end"
+            await asyncio.sleep(0.05)
+        assert (await reviews.get("b", games["b"], "10.0.0.1"))["seats"] == games["b"].seats
+        reviews.close()
+        return list(reviews.computed)
+
+    assert asyncio.run(ask()) == ["a", "b"]
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's own list)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie has ended: only its exit status is left)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_review_process_ends_with_a_killed_server(tmp_path: Path):
+    """kill -9 gives the server no time to stop its review process: that one notices alone."""
+    database = tmp_path / "games.sqlite3"
+    store_game(str(database), "done", bots_game().record, "over")
+    server = ServerProcess(database).start()
+    try:
+        assert httpx.get(f"{server.url}/api/games/done/analysis", timeout=120).status_code == 200
+        assert server.process is not None
+        started = children(server.process.pid)
+        assert started  # the review process (and multiprocessing's resource tracker)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 20
+    while any(running(child) for child in started):
+        assert time.monotonic() < deadline, "the review process outlived the server"
+        time.sleep(0.1)

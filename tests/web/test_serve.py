@@ -100,10 +100,12 @@ def test_workers_on_postgresql_build_their_apps_from_the_same_options(
     from pickomino.web.workers import FACTORY, OPTIONS
 
     monkeypatch.setenv(OPTIONS, "")  # serve sets it; put back as it was after the test
-    started = serve("--database", postgres_cluster.new_database(), "--workers", "3")
+    database = postgres_cluster.new_database()
+    started = serve("--database", database, "--workers", "3", "--db-pool", "3")
     assert started.exit_code == 0, started.output
     assert served["workers"] == 3 and served["factory"] is True
     assert served["app"] == FACTORY and '"bot_delay": 0.8' in os.environ[OPTIONS]
+    assert '"db_pool": 3' in os.environ[OPTIONS]  # each worker's store holds at most 3
 
 
 @pytest.mark.slow  # two real server processes

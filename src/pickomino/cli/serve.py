@@ -38,6 +38,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--away-after", type=click.FloatRange(min=0), default=120.0, show_default=True)
 @click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--db-pool", type=click.IntRange(1, 1000), default=5, show_default=True)
 def serve(
     host: str,
     port: int,
@@ -53,6 +54,7 @@ def serve(
     away_after: float,
     clock_minimum: float,
     workers: int,
+    db_pool: int,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -81,6 +83,7 @@ def serve(
         "public_url": public_url,
         "away_after": away_after,
         "clock_minimum": clock_minimum,
+        "db_pool": db_pool,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]

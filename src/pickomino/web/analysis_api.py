@@ -11,31 +11,53 @@ for a keep, the ``roll`` (dice as in a record: ``"35WW"``); ``thresholds`` gives
 least cost. Chances and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
-nobody will finish). A review takes 0.3–4 s of one core: it is computed in a worker thread,
-one at a time for the whole server (the event loop and the bots keep the other core), and
-kept in memory for the last :data:`KEPT` games; concurrent requests for one game share one
-computation. A client address may have ``per_minute`` reviews computed (those already kept
-are free), then gets 429 ``too_many_analyses``.
+nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
+own (the event loop and the bots keep theirs; it ends after :data:`IDLE` seconds without a
+review), one at a time, and kept in memory for the last :data:`KEPT` games (a finished game's
+review never changes); concurrent requests for one game share one computation. The reviews
+waiting are served fairly between addresses, by their work (players × moves): a burst of
+long reviews from one address does not hold back another's short one. At most
+:data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
+``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
+may have ``per_minute`` reviews computed (those already kept are free), then gets 429
+``too_many_analyses``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+import heapq
+import itertools
+import math
+import multiprocessing
+import os
+import threading
+import time
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, cast
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 
 from pickomino.analysis import LABELS, review
 from pickomino.core import Game, GameRecord, Phase, format_dice
-from pickomino.web.errors import refused
+from pickomino.web.errors import Refused, refused
 from pickomino.web.forms import client_address
 from pickomino.web.protocol import RateLimits
 from pickomino.web.room import Room
 
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
 KEPT = 32
+#: How many reviews may wait (or be under way) at once, from everyone, and from one address.
+WAITING, PER_ADDRESS = 24, 3
+#: How many of the last games reviewed ``Reviews.computed`` names (what the cache missed).
+NAMED = 100
+#: Seconds without a review after which the review process ends (its tables' memory back).
+IDLE = 600.0
+#: A first guess of a review's seconds per unit of work (players × moves), until measured.
+SECONDS_PER_WORK = 1e-3
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
 #: A result is mostly luck when the dice's share of what moved the chance is this or more.
@@ -90,42 +112,190 @@ def _rounded(value: object) -> object:
     return value
 
 
-class Reviews:
-    """The reviews of the last :data:`KEPT` games asked for, computed one at a time."""
+def work(record: GameRecord) -> int:
+    """A review's work, in proportion to its time: every move values every player's chance."""
+    return len(record.seats) * max(1, len(record.moves))
 
-    def __init__(self, per_minute: float, kept: int = KEPT) -> None:
-        self.kept = kept
+
+def review_process() -> ProcessPoolExecutor:
+    """One process of its own for the reviews, so that their computing never holds the event
+    loop (a thread would share the interpreter's lock with it). Spawned, not forked: the
+    server has threads."""
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(1, spawn, initializer=_end_with_the_server)
+
+
+def _end_with_the_server() -> None:
+    """In the review process: exit when the server's process is gone, even by ``kill -9``
+    (which gives it no time to stop this one)."""
+    server = multiprocessing.parent_process()
+
+    def watch() -> None:
+        if server is not None:
+            server.join()
+            os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+
+
+class FairQueue:
+    """Jobs from many addresses, taken one at a time so that each address waiting gets an
+    equal share of the work done (start-time fair queueing): a job's place is its address's
+    work asked for so far, counted from the work done when it began to wait. A long burst
+    from one address thus takes turns with a short job that arrives after it."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[float, int, float, object]] = []  # (finish, arrival, work, job)
+        self.finish: dict[str, float] = {}  # each address's queued work ends here
+        self.now = 0.0  # where the job being done started
+        self.work = 0.0  # the work waiting
+        self._arrivals = itertools.count()
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def put(self, address: str, work: float, job: object) -> None:
+        start = max(self.now, self.finish.get(address, 0.0))
+        self.finish[address] = start + work
+        heapq.heappush(self.jobs, (start + work, next(self._arrivals), work, job))
+        self.work += work
+
+    def take(self) -> object:
+        """The next job (there must be one)."""
+        finish, _, work, job = heapq.heappop(self.jobs)
+        self.now, self.work = finish - work, self.work - work
+        self.finish = {a: end for a, end in self.finish.items() if end > self.now}
+        return job
+
+
+class Reviews:
+    """The reviews of the last :data:`KEPT` games asked for, computed one at a time in
+    ``worker`` (by default a process of their own, started when first needed), the waiting
+    ones in a :class:`FairQueue`; their own process ends after ``idle`` seconds without a
+    review. ``computed`` lists the last games reviewed, in order."""
+
+    def __init__(
+        self,
+        per_minute: float,
+        kept: int = KEPT,
+        waiting: int = WAITING,
+        per_address: int = PER_ADDRESS,
+        worker: Executor | None = None,
+        idle: float = IDLE,
+    ) -> None:
+        self.kept, self.waiting, self.per_address = kept, waiting, per_address
+        self.idle = idle
         self.done: OrderedDict[str, Review] = OrderedDict()
-        self.pending: dict[str, asyncio.Task[Review]] = {}
-        self.one_at_a_time = asyncio.Semaphore(1)
+        self.pending: dict[str, asyncio.Future[Review]] = {}
+        self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
+        self.queue = FairQueue()
+        self.computed: deque[str] = deque(maxlen=NAMED)
         self.limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+        self.seconds_per_work = SECONDS_PER_WORK
+        self._worker, self._own_worker = worker, worker is None
+        self._serving: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
 
     async def get(self, game_id: str, record: GameRecord, address: str) -> Review:
         """The review of the finished game ``game_id`` (its ``record``), for ``address``."""
         if game_id in self.done:
             self.done.move_to_end(game_id)
             return self.done[game_id]
-        task = self.pending.get(game_id)
-        if task is None:  # else asked for already: share the computation
-            if not self.limits.allow(address):
-                raise refused(429, "too_many_analyses")
-            task = self.pending[game_id] = asyncio.create_task(self._compute(game_id, record))
-            task.add_done_callback(lambda _: self.pending.pop(game_id, None))
-        return await asyncio.shield(task)  # an asker who leaves does not stop it
+        future = self.pending.get(game_id)
+        if future is None:  # else asked for already: share the computation
+            future = self._enqueue(game_id, record, address)
+        return await asyncio.shield(future)  # an asker who leaves does not stop it
 
-    async def _compute(self, game_id: str, record: GameRecord) -> Review:
-        async with self.one_at_a_time:
-            data = await asyncio.to_thread(review_data, record)
+    def close(self) -> None:
+        """Stop serving; the process (if the reviews' own) ends after its current review."""
+        for future in self.pending.values():
+            future.cancel()
+        if self._serving is not None:
+            self._serving.cancel()
+        if self._idle is not None:
+            self._idle.cancel()
+        if self._own_worker and self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+    def _enqueue(self, game_id: str, record: GameRecord, address: str) -> asyncio.Future[Review]:
+        if len(self.pending) >= self.waiting or self.asking[address] >= self.per_address:
+            raise self._queue_full()
+        if not self.limits.allow(address):
+            raise refused(429, "too_many_analyses")
+        future = self.pending[game_id] = asyncio.get_running_loop().create_future()
+        if self._idle is not None:
+            self._idle.cancel()
+        self.asking[address] += 1
+        self.queue.put(address, work(record), (game_id, record, address))
+        if self._serving is None or self._serving.done():
+            self._serving = asyncio.create_task(self._serve())
+        return future
+
+    def _queue_full(self) -> HTTPException:
+        """429 with the seconds the reviews waiting now should take (measured ones' pace)."""
+        seconds = max(1, math.ceil(self.queue.work * self.seconds_per_work))
+        error = Refused("analysis_queue_full", seconds=seconds)
+        return HTTPException(429, error.to_dict(), {"Retry-After": str(seconds)})
+
+    async def _serve(self) -> None:
+        """Review the waiting games, the fairest next first, until none waits."""
+        while self.queue:
+            game_id, record, address = cast(tuple[str, GameRecord, str], self.queue.take())
+            future, started = self.pending[game_id], time.perf_counter()
+            try:
+                data = await self._review(record)
+            except Exception as error:  # the askers get it (the app answers 500)
+                future.set_exception(error)
+            else:
+                self._learn(work(record), time.perf_counter() - started)
+                self._keep(game_id, data)
+                future.set_result(data)
+            finally:
+                del self.pending[game_id]
+                self.asking[address] -= 1
+                if not self.asking[address]:
+                    del self.asking[address]
+        if self._own_worker:
+            self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
+
+    async def _review(self, record: GameRecord) -> Review:
+        """``record``'s review from the review process; one that died (killed, out of memory)
+        is replaced, once: a record that kills it again fails."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._process(), review_data, record)
+        except BrokenProcessPool:
+            if not self._own_worker:
+                raise
+            self._worker = None
+            return await loop.run_in_executor(self._process(), review_data, record)
+
+    def _end_process(self) -> None:
+        """The reviews' own process, idle for a while: end it (the next review starts one)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=False)
+            self._worker = None
+
+    def _process(self) -> Executor:
+        if self._worker is None:
+            self._worker = review_process()
+        return self._worker
+
+    def _learn(self, work: int, seconds: float) -> None:
+        """Follow the measured seconds per unit of work (for ``Retry-After``)."""
+        self.seconds_per_work = (self.seconds_per_work + seconds / work) / 2
+
+    def _keep(self, game_id: str, data: Review) -> None:
+        self.computed.append(game_id)
         self.done[game_id] = data
         while len(self.done) > self.kept:
             self.done.popitem(last=False)
-        return data
 
 
-def analysis_router(room_of: Callable[[str], Room], per_minute: float) -> APIRouter:
+def analysis_router(room_of: Callable[[str], Room], reviews: Reviews) -> APIRouter:
     """The route; ``room_of(id)`` is the game (or the app's 404 or 500 refusal)."""
     router = APIRouter()
-    reviews = Reviews(per_minute)
 
     @router.get("/api/games/{game_id}/analysis")
     async def analysis(game_id: str, request: Request) -> Review:
@@ -135,7 +305,7 @@ def analysis_router(room_of: Callable[[str], Room], per_minute: float) -> APIRou
             raise refused(409, "game_abandoned")
         if not room.game.state.is_over:
             raise refused(409, "game_not_over")
-        record = GameRecord.from_dict(room.game.record.to_dict())  # the thread's own copy
+        record = GameRecord.from_dict(room.game.record.to_dict())  # the worker's own copy
         return await reviews.get(game_id, record, client_address(request.client))
 
     return router

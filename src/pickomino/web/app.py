@@ -66,7 +66,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
-from pickomino.web.analysis_api import analysis_router
+from pickomino.web.analysis_api import Reviews, analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.cluster import Cluster
 from pickomino.web.errors import Refused, refusal_message, refused
@@ -115,7 +115,7 @@ from pickomino.web.room import Room, new_game_id
 from pickomino.web.rooms import Rooms
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
 from pickomino.web.seats_api import seats_router
-from pickomino.web.store import Store, shown_id
+from pickomino.web.store import POOL, Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
 
@@ -189,6 +189,7 @@ def create_app(
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
     clock_minimum: float = 10.0,
+    db_pool: int = POOL,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -201,8 +202,9 @@ def create_app(
     when it is given, else paths on the address the creator used. A bot plays for the
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
-    ``clock_minimum`` seconds a turn or a bank (tests use less)."""
-    store = Store(database)
+    ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
+    ``db_pool`` connections to the database."""
+    store = Store(database, db_pool)
     limit_creations = creation_limit(new_games_per_minute)
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
@@ -210,6 +212,7 @@ def create_app(
     rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
     rooms.on_finish = lambda room: _record_results(profiles, room)
+    reviews = Reviews(new_games_per_minute)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -228,6 +231,7 @@ def create_app(
         if cluster is not None:
             await cluster.stop()
         await rooms.stop()
+        reviews.close()
         store.close()
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -257,9 +261,7 @@ def create_app(
         )
     )
     app.include_router(words_router())
-    app.include_router(
-        analysis_router(lambda game_id: _room(rooms, game_id, keep=False), new_games_per_minute)
-    )
+    app.include_router(analysis_router(lambda game_id: _room(rooms, game_id, keep=False), reviews))
 
     def secret_link(game_id: str, secret: str) -> str:
         return f"{base_url}/games/{game_id}?token={secret}"

@@ -105,6 +105,11 @@ table_events = sa.Table(  # the table's log entries beside the engine's: timeout
 CHANNEL = "pickomino_games"
 #: A notice's move number when the change was not a move (a seat, the status).
 NOT_A_MOVE = -1
+#: The most connections one process's store holds (``serve --db-pool``): its queries run on
+#: the event loop, one at a time, and a few in threads.
+POOL = 5
+#: How PostgreSQL names the store's connections (``pg_stat_activity.application_name``).
+APPLICATION = "pickomino-store"
 
 
 class StaleMoves(Exception):
@@ -246,11 +251,14 @@ def _sqlite_pragmas(connection, _record) -> None:
     cursor.close()
 
 
-def _engine_with_driver(url: sa.URL) -> sa.Engine:
-    """An engine for ``url``; a missing driver is told with what to install, not a traceback
-    (psycopg comes with pickomino, but a Python set up by hand may lack it)."""
+def _engine_with_driver(url: sa.URL, pool: int) -> sa.Engine:
+    """An engine for ``url`` holding at most ``pool`` connections (no overflow: the sum over
+    the processes must fit the server's ``max_connections``); a missing driver is told with
+    what to install, not a traceback (psycopg comes with pickomino, but a Python set up by
+    hand may lack it)."""
+    named = {"application_name": APPLICATION} if url.get_backend_name() == "postgresql" else {}
     try:
-        return sa.create_engine(url)
+        return sa.create_engine(url, pool_size=pool, max_overflow=0, connect_args=named)
     except ModuleNotFoundError as error:
         package = "psycopg[binary]" if error.name == "psycopg" else error.name
         raise RuntimeError(
@@ -262,7 +270,7 @@ def _engine_with_driver(url: sa.URL) -> sa.Engine:
 class Store:
     """The games table, their seats and moves; every method is one transaction."""
 
-    def __init__(self, database: str | Path) -> None:
+    def __init__(self, database: str | Path, pool: int = POOL) -> None:
         url = sa.make_url(database_url(database))
         self.in_memory = url.drivername == "sqlite" and url.database in (None, "", ":memory:")
         if self.in_memory:
@@ -271,7 +279,7 @@ class Store:
                 url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
             )
         else:
-            self.engine = _engine_with_driver(url)
+            self.engine = _engine_with_driver(url, pool)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         migrations.upgrade(self.engine)  # the schema, under a lock: see .migrations
