@@ -16,9 +16,10 @@ from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n.text import refusal
 
-#: The optional parts of the install (pyproject's extras) and the libraries each brings.
+#: The optional parts of the install (pyproject's extras) and the libraries each needs to
+#: start (psycopg, in ``web`` too, only for a PostgreSQL URL, which says so itself).
 EXTRAS = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "psycopg", "openskill", "markdown_it"),
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "markdown_it"),
     "terminal": ("textual",),
     "plot": ("matplotlib",),
 }
