@@ -76,13 +76,19 @@ def get(sock: socket.socket, path: str = "/api/options") -> bytes:
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     sock.settimeout(BOUND)
     answer = b""
+
+    def more() -> bytes:
+        if not (chunk := sock.recv(65536)):
+            raise ConnectionError("closed by the server before it answered")
+        return chunk
+
     while b"\r\n\r\n" not in answer:
-        answer += sock.recv(65536)
+        answer += more()
     head, _, body = answer.partition(b"\r\n\r\n")
     length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
                       if line.lower().startswith(b"content-length")))  # fmt: skip
     while len(body) < length:
-        body += sock.recv(65536)
+        body += more()
     return head.split(b"\r\n")[0]
 
 
@@ -139,6 +145,19 @@ def test_one_address_holds_only_so_many_http_connections_and_others_are_served(s
                     assert get(again) == b"HTTP/1.1 200 OK"
                     return
         pytest.fail("a connection was refused after one of the three closed")
+
+
+def test_a_trusted_proxy_is_not_capped_as_one_address(start):
+    """Behind a proxy every visitor's connection comes from the proxy's address: the cap
+    would lock them all out together. The proxies named are exempt (they limit their own
+    clients)."""
+    server = start(
+        "--http-connections-per-address", "2", "--forwarded-allow-ips", ATTACKER,
+        "--header-timeout", "60",
+    )  # fmt: skip
+    with ExitStack() as stack:
+        held = [stack.enter_context(raw(server)) for _ in range(4)]
+        assert [get(sock) for sock in held] == [b"HTTP/1.1 200 OK"] * 4
 
 
 def test_beyond_the_global_limit_the_answer_is_503_with_an_id(start):
