@@ -21,7 +21,8 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   server running out of file descriptors and failing to accept at all.
 
 httptools is uvicorn's faster parser and comes with ``uvicorn[standard]``; pinning it keeps
-one tested code path (h11's protocol has the same hooks, should it be needed).
+one tested code path (uvicorn's h11 protocol has the same hooks, its upgrade taking the
+request event, should it ever be needed).
 
 A game socket that says nothing for its own deadline is closed by the app (the page pings;
 see :mod:`pickomino.web.app`).
