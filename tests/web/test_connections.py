@@ -173,6 +173,7 @@ def test_beyond_the_global_limit_the_answer_is_503_with_an_id(start):
             busy = http.get(server.url + "/api/options")
         refused_http(busy, 503, "server_busy")
         assert busy.headers["retry-after"] and busy.headers["connection"] == "close"
+        assert "frame-ancestors 'none'" in busy.headers["content-security-policy"]
         with pytest.raises(InvalidStatus) as denied:  # a game's socket is answered alike
             asyncio.run(first_message(f"{server.ws_url}/ws/games/nope"))
         assert denied.value.response.status_code == 503

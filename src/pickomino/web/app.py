@@ -248,8 +248,8 @@ def create_app(
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit)
+    app.add_middleware(ServerBusy)  # before reading a body; its answer has the headers below
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(ServerBusy)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_refusal)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)

@@ -133,6 +133,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self.counted: str | None = None  # the address counted for this connection
         address = self.client[0] if self.client else "unknown"
         if not self.guard.let_in(address):
+            self.connections.discard(self)  # closing: it must not make others look busy
             transport.close()
             return
         self.counted = address
