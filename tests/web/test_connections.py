@@ -121,6 +121,24 @@ def test_a_request_whose_headers_never_end_is_cut(start):
         pytest.fail(f"still open after {BOUND} s of trickled headers")
 
 
+def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
+    """Within the deadline, as fast as the network goes: the headers are capped by size too
+    (else one connection could fill the server's memory with them)."""
+    server = start()
+    with raw(server) as endless:
+        endless.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try:
+            for _ in range(1000):  # up to 1 MB, far over the cap
+                endless.sendall(b"X-Long: " + b"x" * 1000 + b"\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # cut while sending: read what it said
+        answer = closed_within(endless)
+    assert answer is not None, "still open after a megabyte of headers"
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431"), answer[:200]
+    refused(json.loads(body)["detail"], "headers_too_big", most=32 * 1024)
+
+
 def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(start):
     server = start("--header-timeout", "1")
     with raw(server, VISITOR) as kept:

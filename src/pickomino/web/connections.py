@@ -11,6 +11,9 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
 - a **header deadline**: a request's headers must be complete ``header_timeout`` seconds
   after the connection opened, or after the previous answer on a kept-alive connection;
   bytes arriving do not extend it. Past it, the connection is closed;
+- a **header size**: at most ``MAX_HEADER_BYTES`` (as nginx's default buffers); beyond,
+  431 ``headers_too_big`` and the connection closed (httptools sets no bound of its own,
+  so within its deadline one connection could fill the memory with headers);
 - a **cap per address**: one address holds at most ``per_address`` HTTP connections (not
   counting game sockets, which the app counts apart, see :mod:`pickomino.web.limits`); one
   more is closed at once, before it costs anything. The proxies named by
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +51,8 @@ from pickomino.web.errors import Refused
 GUARD = "pickomino.connection_guard"
 #: The mark a connection over the global limit carries into its requests' scope state.
 BUSY = "pickomino.busy"
+#: The most bytes of one request's headers (a browser's are 1-2 KB, with cookies a few more).
+MAX_HEADER_BYTES = 32 * 1024
 #: Seconds a client refused for the global limit is asked to wait.
 RETRY_AFTER = 5
 #: Open files a process needs besides its connections: the database, logs, static files.
@@ -130,6 +136,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self.guard: ConnectionGuard = self.app_state[GUARD]
         self.deadline: asyncio.TimerHandle | None = None
+        self.header_bytes = 0  # of the request whose headers are awaited
         self.counted: str | None = None  # the address counted for this connection
         address = self.client[0] if self.client else "unknown"
         if not self.guard.let_in(address):
@@ -147,9 +154,15 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.header_bytes > MAX_HEADER_BYTES:
+            return  # refused: read and dropped until the deadline (see _refuse_headers)
         super().data_received(data)
         if self.cycle is not None and not self.cycle.response_complete:
             self._stop_waiting()  # a request's headers are complete: it is under way
+        elif self.deadline is not None:  # still waiting for them
+            self.header_bytes += len(data)
+            if self.header_bytes > MAX_HEADER_BYTES:
+                self._refuse_headers()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -165,11 +178,18 @@ class GuardedProtocol(HttpToolsProtocol):
     def _wait_for_headers(self) -> None:
         if self.deadline is None:
             self.deadline = self.loop.call_later(self.guard.header_timeout, self._too_slow)
+            self.header_bytes = 0
 
     def _stop_waiting(self) -> None:
         if self.deadline is not None:
             self.deadline.cancel()
             self.deadline = None
+
+    def _refuse_headers(self) -> None:
+        """Answer 431 and end the sending side, but go on reading: closing a socket with
+        bytes unread would reset the connection, and the answer with it."""
+        self.transport.write(too_big_headers())
+        self.transport.write_eof()
 
     def _too_slow(self) -> None:
         self.deadline = None
@@ -179,6 +199,16 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.counted is not None:
             self.guard.let_go(self.counted)
             self.counted = None
+
+
+def too_big_headers() -> bytes:
+    """The whole 431 answer, written before the request could reach the app."""
+    body = json.dumps({"detail": Refused("headers_too_big", most=MAX_HEADER_BYTES).to_dict()})
+    return (
+        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        b"content-type: application/json\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body.encode())
+    )
 
 
 class ServerBusy:
