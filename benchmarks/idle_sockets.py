@@ -5,9 +5,9 @@ another address asks ``GET /api/options`` at a steady pace.
 
 What it measures: the visitor's latency (a fresh connection per request: connecting,
 sending, reading the answer) before the attack and during it, as percentiles and their
-ratio; and what became of the attacker's connections (let in and cut at the header
+ratio; and what became of the attacker's connections (let in and cut at the request
 deadline, closed at once for the per-address cap, open at the end, the longest held). The
-server runs with its default limits (``--header-timeout 10``,
+server runs with its default limits (``--request-timeout 10``,
 ``--http-connections-per-address 50``, ``--max-connections 1000``) unless ``--server-options``
 says otherwise. The target: the visitor's p99 under 100 ms while the attack lasts.
 

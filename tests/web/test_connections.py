@@ -99,7 +99,7 @@ def visitor_status(server: ServerProcess) -> int:
 
 
 def test_a_socket_that_sends_nothing_is_closed_at_the_header_deadline(start):
-    server = start("--header-timeout", "1")
+    server = start("--request-timeout", "1")
     with raw(server) as silent:
         assert closed_within(silent) == b""
 
@@ -107,7 +107,7 @@ def test_a_socket_that_sends_nothing_is_closed_at_the_header_deadline(start):
 def test_a_request_whose_headers_never_end_is_cut(start):
     """Slowloris: a header line now and then, never the blank line that ends them. Sending
     resets no deadline: the headers must be complete within it, however they trickle."""
-    server = start("--header-timeout", "1")
+    server = start("--request-timeout", "1")
     with raw(server) as slow:
         slow.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         deadline = time.monotonic() + BOUND
@@ -119,6 +119,26 @@ def test_a_request_whose_headers_never_end_is_cut(start):
             if closed_within(slow, 0.2) is not None:  # a poll between two lines
                 return
         pytest.fail(f"still open after {BOUND} s of trickled headers")
+
+
+def test_a_body_that_trickles_is_cut_at_the_same_deadline(start):
+    """Complete headers, then a declared body sent a byte now and then: the whole request
+    must arrive in time, not only its headers."""
+    server = start("--request-timeout", "1")
+    with raw(server) as slow:
+        slow.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+        )
+        deadline = time.monotonic() + BOUND
+        while time.monotonic() < deadline:
+            try:
+                slow.sendall(b" ")
+            except (BrokenPipeError, ConnectionResetError):
+                return  # cut
+            if closed_within(slow, 0.2) is not None:  # a poll between two bytes
+                return
+        pytest.fail(f"still open after {BOUND} s of a trickled body")
 
 
 def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
@@ -140,7 +160,7 @@ def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
 
 
 def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(start):
-    server = start("--header-timeout", "1")
+    server = start("--request-timeout", "1")
     with raw(server, VISITOR) as kept:
         assert get(kept) == b"HTTP/1.1 200 OK"
         kept.sendall(b"GET /api/options HTTP/1.1\r\n")  # and nothing more
@@ -148,7 +168,7 @@ def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(
 
 
 def test_one_address_holds_only_so_many_http_connections_and_others_are_served(start):
-    server = start("--http-connections-per-address", "3", "--header-timeout", "60")
+    server = start("--http-connections-per-address", "3", "--request-timeout", "60")
     with ExitStack() as stack:
         held = [stack.enter_context(raw(server)) for _ in range(3)]
         with raw(server) as fourth:
@@ -171,7 +191,7 @@ def test_a_trusted_proxy_is_not_capped_as_one_address(start):
     clients)."""
     server = start(
         "--http-connections-per-address", "2", "--forwarded-allow-ips", ATTACKER,
-        "--header-timeout", "60",
+        "--request-timeout", "60",
     )  # fmt: skip
     with ExitStack() as stack:
         held = [stack.enter_context(raw(server)) for _ in range(4)]
@@ -181,7 +201,7 @@ def test_a_trusted_proxy_is_not_capped_as_one_address(start):
 def test_beyond_the_global_limit_the_answer_is_503_with_an_id(start):
     server = start(
         "--max-connections", "4", "--http-connections-per-address", "2",
-        "--header-timeout", "60",
+        "--request-timeout", "60",
     )  # fmt: skip
     with ExitStack() as stack:
         for source in ("127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"):

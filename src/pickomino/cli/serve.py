@@ -38,7 +38,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option(
-    "--header-timeout",
+    "--request-timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=10.0,
     show_default=True,
@@ -68,7 +68,7 @@ def serve(
     away_after: float,
     clock_minimum: float,
     workers: int,
-    header_timeout: float,
+    request_timeout: float,
     http_connections_per_address: int,
     max_connections: int,
     socket_idle_timeout: float,
@@ -103,7 +103,7 @@ def serve(
         "public_url": public_url,
         "away_after": away_after,
         "clock_minimum": clock_minimum,
-        "header_timeout": header_timeout,
+        "request_timeout": request_timeout,
         "http_connections_per_address": http_connections_per_address,
         "max_connections": max_connections,
         "socket_idle_timeout": socket_idle_timeout,

@@ -188,7 +188,7 @@ def create_app(
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
     clock_minimum: float = 10.0,
-    header_timeout: float = 10.0,
+    request_timeout: float = 10.0,
     http_connections_per_address: int = 50,
     max_connections: int = 1000,
     socket_idle_timeout: float = 90.0,
@@ -207,8 +207,8 @@ def create_app(
     somebody else at the table is connected; a game's clock gives at least
     ``clock_minimum`` seconds a turn or a bank (tests use less).
 
-    Connections (:mod:`pickomino.web.connections`, when served by ``serve``): a request's
-    headers within ``header_timeout`` seconds, ``http_connections_per_address`` HTTP
+    Connections (:mod:`pickomino.web.connections`, when served by ``serve``): a whole
+    request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
     connections at once from one address (the proxies of ``forwarded_allow_ips`` exempt),
     503 beyond ``max_connections`` in all; a game's socket that sends nothing for
     ``socket_idle_timeout`` seconds is closed (the page pings every 25 s), and one opened
@@ -219,7 +219,7 @@ def create_app(
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
     guard = ConnectionGuard(
-        header_timeout, http_connections_per_address, max_connections,
+        request_timeout, http_connections_per_address, max_connections,
         trusted_proxies(forwarded_allow_ips),
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")

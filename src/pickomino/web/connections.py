@@ -8,9 +8,11 @@ then, may stay open for ever; its ``limit_concurrency`` answers words (not an id
 no address, and lets game sockets through. So ``serve`` runs uvicorn with
 :class:`GuardedProtocol`, its httptools protocol with:
 
-- a **header deadline**: a request's headers must be complete ``header_timeout`` seconds
-  after the connection opened, or after the previous answer on a kept-alive connection;
-  bytes arriving do not extend it. Past it, the connection is closed;
+- a **request deadline**: a request, headers and body, must have arrived
+  ``request_timeout`` seconds after the connection opened, or after the previous answer on
+  a kept-alive connection; bytes arriving do not extend it. Past it, the connection is
+  closed (the app sees a request only once it is whole: a page's requests have no body, the
+  API's at most 16 KiB, see :class:`pickomino.web.app.BodyLimit`);
 - a **header size**: at most ``MAX_HEADER_BYTES`` (as nginx's default buffers); beyond,
   431 ``headers_too_big`` and the connection closed (httptools sets no bound of its own,
   so within its deadline one connection could fill the memory with headers);
@@ -110,7 +112,7 @@ def trusted_proxies(allowed: str | None) -> Callable[[str], bool]:
 class ConnectionGuard:
     """The limits of one server process, and its HTTP connections per address."""
 
-    header_timeout: float
+    request_timeout: float
     per_address: int
     most: int
     trusted: Callable[[str], bool] = field(default=lambda address: False)
@@ -136,7 +138,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self.guard: ConnectionGuard = self.app_state[GUARD]
         self.deadline: asyncio.TimerHandle | None = None
-        self.header_bytes = 0  # of the request whose headers are awaited
+        self.header_bytes = 0  # of the request awaited
         self.counted: str | None = None  # the address counted for this connection
         address = self.client[0] if self.client else "unknown"
         if not self.guard.let_in(address):
@@ -146,7 +148,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self.counted = address
         if len(self.connections) > self.guard.most:
             self.app_state = {**self.app_state, BUSY: True}  # read by ServerBusy
-        self._wait_for_headers()
+        self._wait_for_request()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
@@ -157,9 +159,12 @@ class GuardedProtocol(HttpToolsProtocol):
         if self.header_bytes > MAX_HEADER_BYTES:
             return  # refused: read and dropped until the deadline (see _refuse_headers)
         super().data_received(data)
-        if self.cycle is not None and not self.cycle.response_complete:
-            self._stop_waiting()  # a request's headers are complete: it is under way
-        elif self.deadline is not None:  # still waiting for them
+        cycle = self.cycle  # the request being read or answered, or the last one answered
+        if cycle is not None and cycle.more_body:
+            return  # a body arriving (the app may have answered already): within the deadline
+        if cycle is not None and not cycle.response_complete:
+            self._stop_waiting()  # the whole request has arrived: the app answers it
+        elif self.deadline is not None:  # waiting for a request's headers
             self.header_bytes += len(data)
             if self.header_bytes > MAX_HEADER_BYTES:
                 self._refuse_headers()
@@ -167,7 +172,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if self.cycle.response_complete and not self.transport.is_closing():
-            self._wait_for_headers()  # kept alive: the next request's headers in time too
+            self._wait_for_request()  # kept alive: the next request in time too
 
     def handle_websocket_upgrade(self) -> None:
         """A game socket from now on: the app's limits and deadline take over."""
@@ -175,9 +180,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._let_go()
         super().handle_websocket_upgrade()
 
-    def _wait_for_headers(self) -> None:
+    def _wait_for_request(self) -> None:
         if self.deadline is None:
-            self.deadline = self.loop.call_later(self.guard.header_timeout, self._too_slow)
+            self.deadline = self.loop.call_later(self.guard.request_timeout, self._too_slow)
             self.header_bytes = 0
 
     def _stop_waiting(self) -> None:
