@@ -91,7 +91,8 @@ def serve(
     if workers > 1 and not shared_database(target):
         raise click.UsageError(w("cli.serve.workers_need_postgresql", workers=workers))
     if (files := open_files_for(max_connections)) is not None:
-        raise click.UsageError(w("cli.serve.too_few_files", most=max_connections, files=files))
+        most = str(max_connections)  # as typed on the command line, not as a number is shown
+        raise click.UsageError(w("cli.serve.too_few_files", most=most, files=str(files)))
     options = {
         "database": target,
         "bot_delay": bot_delay,
