@@ -550,7 +550,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def server_options(games: int, spectators: int) -> tuple[str, ...]:
     room = str(max(spectators, 500))  # every client is on this one address
-    limits = ("--connections-per-address", str(2 * games + spectators + 10))
+    most = str(2 * games + spectators + 10)
+    limits = ("--connections-per-address", most, "--http-connections-per-address", most)
+    limits += ("--max-connections", str(max(1000, 2 * int(most))))
     return (*limits, "--watchers-per-game", room, "--clock-minimum", "0")
 
 

@@ -182,7 +182,10 @@ def test_a_page_the_server_drops_says_why_and_reconnects(
         expect(connection).to_have_attribute("data-status", "online")
         ann.get_by_test_id("roll-button").click()
         expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "1")
-        assert len(sockets) == 2
+        sockets[1].close(code=4410, reason="idle")  # as the server closes a silent socket
+        expect(connection).to_contain_text(re.compile(r"^quiet for too long: reconnecting in \d"))
+        expect(connection).to_have_attribute("data-status", "online")
+        assert len(sockets) == 3
 
 
 def test_a_spectator_sees_everything_but_has_no_controls(

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -244,9 +245,10 @@ def test_every_answer_carries_the_security_headers(client):
         assert headers["referrer-policy"] == "no-referrer"
         assert headers["x-frame-options"] == "DENY"
     docs = client.get("/api/docs")  # Swagger UI starts with an inline script of its own
-    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers[
-        "content-security-policy"
-    ]
+    assert (
+        docs.status_code == 200
+        and "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+    )
 
 
 def test_pages_answer_head(client):
@@ -310,11 +312,10 @@ def test_spectators_and_connections_are_limited_but_players_are_let_in(database)
                 with pytest.raises(WebSocketDisconnect) as closed:
                     third.receive_json()
                 assert closed.value.code == TOO_MANY
-            with (
-                client.websocket_connect(socket_path(game, 0)) as ann,
-                client.websocket_connect(socket_path(game, 1)) as bob,
-            ):
-                assert next_of(ann, "welcome")["seat"] == 0 and next_of(bob, "state")
+            with ExitStack() as stack:  # four seated connections from one address
+                seated = [stack.enter_context(client.websocket_connect(socket_path(game, n % 2)))
+                          for n in range(4)]  # fmt: skip
+                assert next_of(seated[0], "welcome")["seat"] == 0 and next_of(seated[1], "state")
                 with client.websocket_connect(socket_path(game, 0)) as again:  # a fifth
                     refused(again.receive_json(), "too_many_connections")
                     with pytest.raises(WebSocketDisconnect) as closed:
@@ -322,6 +323,23 @@ def test_spectators_and_connections_are_limited_but_players_are_let_in(database)
                     assert closed.value.code == TOO_MANY
         with client.websocket_connect(watch) as later:  # the others have left
             assert next_of(later, "state")
+
+
+def test_spectators_from_an_address_cannot_lock_its_players_out(database):
+    """Whoever opens spectators' sockets from a player's address (a script, a foreign page
+    by a rebinding trick) fills only the spectators' share: the seats' share is counted
+    apart, and only holders of a seat's secret can use it."""
+    app = create_app(database, bot_delay=0, connections_per_address=3)
+    with TestClient(app) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        watch = f"/ws/games/{game['id']}"
+        with ExitStack() as stack:
+            for _ in range(3):
+                next_of(stack.enter_context(client.websocket_connect(watch)), "state")
+            with client.websocket_connect(watch) as fourth:
+                refused(fourth.receive_json(), "too_many_connections")
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                assert next_of(ann, "welcome")["seat"] == 0
 
 
 def test_taking_seats_too_fast_is_refused(database):

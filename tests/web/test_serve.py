@@ -137,3 +137,28 @@ def test_x_forwarded_for_from_loopback_does_not_bypass_the_creation_limit(
             assert answers(server) == expected, options
         finally:
             server.stop()
+
+
+def test_a_connection_limit_over_the_file_limit_is_refused_before_starting(
+    tmp_path: Path,
+) -> None:
+    """Connections beyond the open-file limit would fail to be accepted instead of being
+    answered 503: serve raises its soft limit up to the hard one, and refuses to start when
+    even that is too low."""
+    import resource
+    import subprocess
+    import sys
+
+    def files(most: int) -> None:  # in the child, before it runs: the hard limit too
+        resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
+
+    database = str(tmp_path / "games.sqlite3")
+    command = [sys.executable, "-m", "pickomino", "serve", "--database", database,
+               "--max-connections", "5000", "--port", "0"]  # fmt: skip
+    refused = subprocess.run(
+        command, preexec_fn=lambda: files(1024), capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert "--max-connections 5000 needs 5000 open files and 256 more" in refused.stderr
+    assert "at most 1024 (ulimit -Hn)" in refused.stderr
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything started

@@ -86,9 +86,8 @@ async def run_storm(server: ServerProcess, game: dict) -> list[list[dict]]:
 
 
 def test_players_keep_playing_while_many_spectators_join(tmp_path: Path) -> None:
-    server = ServerProcess(
-        tmp_path / "games.sqlite3", options=("--connections-per-address", "1000")
-    ).start()
+    many = ("--connections-per-address", "1000", "--http-connections-per-address", "1000")
+    server = ServerProcess(tmp_path / "games.sqlite3", options=many).start()  # all on 127.0.0.1
     try:
         game = httpx.post(
             server.url + "/api/games",

@@ -39,6 +39,22 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--db-pool", type=click.IntRange(1, 1000), default=5, show_default=True)
+@click.option(
+    "--request-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+)
+@click.option(
+    "--http-connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
+)
+@click.option("--max-connections", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option(
+    "--socket-idle-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=90.0,
+    show_default=True,
+)
 def serve(
     host: str,
     port: int,
@@ -55,6 +71,10 @@ def serve(
     clock_minimum: float,
     workers: int,
     db_pool: int,
+    request_timeout: float,
+    http_connections_per_address: int,
+    max_connections: int,
+    socket_idle_timeout: float,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -64,6 +84,7 @@ def serve(
 
     from pickomino.web import create_app
     from pickomino.web.addresses import start_lines
+    from pickomino.web.connections import GuardedProtocol, open_files_for
     from pickomino.web.store import default_database, masked, shared_database
     from pickomino.web.workers import FACTORY, OPTIONS, tune_collector
 
@@ -72,6 +93,9 @@ def serve(
     shown = masked(target, target)  # never print a database password
     if workers > 1 and not shared_database(target):
         raise click.UsageError(w("cli.serve.workers_need_postgresql", workers=workers))
+    if (files := open_files_for(max_connections)) is not None:
+        most = str(max_connections)  # as typed on the command line, not as a number is shown
+        raise click.UsageError(w("cli.serve.too_few_files", most=most, files=str(files)))
     options = {
         "database": target,
         "bot_delay": bot_delay,
@@ -84,6 +108,11 @@ def serve(
         "away_after": away_after,
         "clock_minimum": clock_minimum,
         "db_pool": db_pool,
+        "request_timeout": request_timeout,
+        "http_connections_per_address": http_connections_per_address,
+        "max_connections": max_connections,
+        "socket_idle_timeout": socket_idle_timeout,
+        "forwarded_allow_ips": forwarded_allow_ips,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]
@@ -109,6 +138,7 @@ def serve(
         # named: uvicorn would otherwise believe any local process.
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
+        http=GuardedProtocol,  # deadlines and limits per connection (web/connections.py)
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
         log_level="warning",

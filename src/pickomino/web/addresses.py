@@ -77,3 +77,44 @@ def check_public_url(text: str) -> str:
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise BadInput("public_url_root", given=text[:80])
     return text.rstrip("/")
+
+
+#: The port a browser leaves out of an origin or a Host, by scheme.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def own_origin(origin: str, host: str | None, public_url: str | None) -> bool:
+    """Whether a browser's ``Origin`` is the server's own: the address the request came to
+    (its ``Host``, as a page of this server opened on it sends it) or ``--public-url``.
+    Only browsers send an ``Origin``, and a page cannot forge it.
+
+    >>> own_origin("http://127.0.0.1:8000", "127.0.0.1:8000", None)
+    True
+    >>> own_origin("https://dice.example.org", "dice.example.org", None)  # port 443 implied
+    True
+    >>> own_origin("https://dice.example.org", "127.0.0.1:8080", "https://dice.example.org")
+    True
+    >>> own_origin("http://evil.example", "127.0.0.1:8000", "https://dice.example.org")
+    False
+    >>> own_origin("null", "127.0.0.1:8000", None)  # a sandboxed frame, a file
+    False
+    """
+    try:
+        parts = urlsplit(origin)
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme)
+        if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+            return False
+        if public_url is not None:
+            public = urlsplit(public_url)
+            if (parts.scheme, parts.hostname, port) == (
+                public.scheme, public.hostname, public.port or DEFAULT_PORTS[public.scheme],
+            ):  # fmt: skip
+                return True
+        if host is None:
+            return False
+        asked = urlsplit(f"{parts.scheme}://{host}")
+        return (asked.hostname, asked.port or DEFAULT_PORTS[parts.scheme]) == (
+            parts.hostname, port,
+        )  # fmt: skip
+    except ValueError:  # a port out of range, brackets that do not close
+        return False

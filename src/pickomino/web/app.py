@@ -66,9 +66,11 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from pickomino.web.addresses import own_origin
 from pickomino.web.analysis_api import Reviews, analysis_router
 from pickomino.web.apidocs import add_api_docs
 from pickomino.web.cluster import Cluster
+from pickomino.web.connections import GUARD, ConnectionGuard, ServerBusy, trusted_proxies
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
     CLOCK_PRESETS,
@@ -97,6 +99,7 @@ from pickomino.web.profiles_api import (
 )
 from pickomino.web.protocol import (
     BAD_TOKEN,
+    IDLE,
     NO_GAME,
     TOO_MANY,
     Act,
@@ -190,6 +193,11 @@ def create_app(
     away_after: float = AWAY_AFTER,
     clock_minimum: float = 10.0,
     db_pool: int = POOL,
+    request_timeout: float = 10.0,
+    http_connections_per_address: int = 50,
+    max_connections: int = 1000,
+    socket_idle_timeout: float = 90.0,
+    forwarded_allow_ips: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -203,11 +211,23 @@ def create_app(
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
     ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
-    ``db_pool`` connections to the database."""
+    ``db_pool`` connections to the database.
+
+    Connections (:mod:`pickomino.web.connections`, when served by ``serve``): a whole
+    request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
+    connections at once from one address (the proxies of ``forwarded_allow_ips`` exempt),
+    503 beyond ``max_connections`` in all; a game's socket that sends nothing for
+    ``socket_idle_timeout`` seconds is closed (the page pings every 25 s), and one opened
+    by a page of another site (its ``Origin`` neither the address asked nor ``public_url``)
+    is refused (403 ``foreign_origin``)."""
     store = Store(database, db_pool)
     limit_creations = creation_limit(new_games_per_minute)
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
     connection_limits = ConnectionLimits(connections_per_address, watchers_per_game)
+    guard = ConnectionGuard(
+        request_timeout, http_connections_per_address, max_connections,
+        trusted_proxies(forwarded_allow_ips),
+    )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
@@ -215,7 +235,7 @@ def create_app(
     reviews = Reviews(new_games_per_minute)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[dict[str, object]]:
         tasks = [asyncio.create_task(_checkpoints(store))]
         if abandon_after:
             rooms.abandon_idle(abandon_after)  # before the start replays them all
@@ -225,7 +245,7 @@ def create_app(
             await cluster.start()
         rooms.resume_all()
         profiles.settle()  # games that ended just before a stop or a crash
-        yield
+        yield {GUARD: guard}  # for serve's protocol, on every connection
         for task in tasks:
             task.cancel()
         if cluster is not None:
@@ -236,6 +256,7 @@ def create_app(
 
     app = FastAPI(title="pickomino", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit)
+    app.add_middleware(ServerBusy)  # before reading a body; its answer has the headers below
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_refusal)  # type: ignore[arg-type]
@@ -373,6 +394,13 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        origin = websocket.headers.get("origin")  # a browser's; other clients send none
+        if origin is not None and not own_origin(
+            origin, websocket.headers.get("host"), base_url or None
+        ):
+            foreign = {"detail": Refused("foreign_origin").to_dict()}
+            await websocket.send_denial_response(JSONResponse(foreign, status_code=403))
+            return
         if not token:  # a spectator
             await connection_limits.spectators_one_at_a_time()
         await websocket.accept()
@@ -394,14 +422,15 @@ def create_app(
         if too_many:
             await _refuse(websocket, too_many, TOO_MANY)
             return
-        with connection_limits.held(address):
+        with connection_limits.held(address, seat is not None):
             try:  # an invite or transfer link gives the seat a secret for this browser
                 fresh = room.take(seat, token) if seat is not None and token else None
             except Refused as refusal:
                 await _refuse(websocket, refusal, BAD_TOKEN)
                 return
             await room.tell_moved()
-            await _serve_client(websocket, room, seat, RateLimit(message_rate), fresh)
+            limit = RateLimit(message_rate)
+            await _serve_client(websocket, room, seat, limit, fresh, socket_idle_timeout)
 
     return app
 
@@ -538,11 +567,24 @@ async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
     await websocket.close(code, refusal.code)
 
 
+async def _say_and_close(websocket: WebSocket, outbox: Outbox, refusal: Refused, code: int) -> None:
+    """Say why after what is queued, then close with ``code`` (the reason's id as reason)."""
+    await outbox.send(refusal_message(refusal))
+    await outbox.drain()
+    await websocket.close(code, refusal.code)
+
+
 async def _serve_client(
-    websocket: WebSocket, room: Room, seat: int | None, limit: RateLimit, fresh: str | None
+    websocket: WebSocket,
+    room: Room,
+    seat: int | None,
+    limit: RateLimit,
+    fresh: str | None,
+    idle: float,
 ) -> None:
-    """One client's messages, until it leaves, floods or sends something too big; ``fresh``:
-    the seat's new secret, when this client just took the seat (for it alone)."""
+    """One client's messages, until it leaves, floods, sends something too big or nothing
+    for ``idle`` seconds; ``fresh``: the seat's new secret, when this client just took the
+    seat (for it alone)."""
     outbox = Outbox(websocket)
     send = outbox.send
     name = room.seats[seat].name if seat is not None else None
@@ -551,15 +593,17 @@ async def _serve_client(
         await send(json.dumps({**welcome, "token": fresh} if fresh else welcome))
         await room.connect(send, seat, claiming=fresh is not None)
         while True:
-            message = await websocket.receive()
+            try:
+                async with asyncio.timeout(idle):
+                    message = await websocket.receive()
+            except TimeoutError:
+                await _say_and_close(websocket, outbox, Refused("idle"), IDLE)
+                return
             seat = room.connections.get(send)  # a seat moved to another device: watching
             if message["type"] == "websocket.disconnect":
                 return
             if not limit.allow():
-                flood = Refused("flood")
-                await send(refusal_message(flood))
-                await outbox.drain()
-                await websocket.close(1008, flood.code)
+                await _say_and_close(websocket, outbox, Refused("flood"), 1008)
                 return
             text = message.get("text")
             if text is None:

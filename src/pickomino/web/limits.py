@@ -13,13 +13,18 @@ from pickomino.web.errors import Refused
 
 
 class ConnectionLimits:
-    """``per_address`` connections at once from one address (players and spectators), and
-    ``watchers_per_game`` spectators at once in one game (players are never refused for it:
-    their seats are theirs however many watch)."""
+    """``per_address`` connections at once from one address as a player, as many again as a
+    spectator, and ``watchers_per_game`` spectators at once in one game (players are never
+    refused for it: their seats are theirs however many watch).
+
+    Players and spectators are counted apart so that nobody can lock a player out by
+    opening spectators' sockets from the player's address (a script behind the same NAT, a
+    page elsewhere that got past the Origin check): a player's socket needs the seat's
+    secret, so only people holding seats use the players' share."""
 
     def __init__(self, per_address: int, watchers_per_game: int) -> None:
         self.per_address, self.watchers_per_game = per_address, watchers_per_game
-        self.open: Counter[str] = Counter()
+        self.open: Counter[tuple[str, bool]] = Counter()  # by (address, seated)
         self._spectator_door = asyncio.Lock()
 
     async def spectators_one_at_a_time(self) -> None:
@@ -32,19 +37,19 @@ class ConnectionLimits:
 
     def refusal(self, address: str, watchers: int, seated: bool) -> Refused | None:
         """Why a new connection is refused, or ``None`` to let it in."""
-        if self.open[address] >= self.per_address:
+        if self.open[address, seated] >= self.per_address:
             return Refused("too_many_connections")
         if not seated and watchers >= self.watchers_per_game:
             return Refused("too_many_watchers")
         return None
 
     @contextmanager
-    def held(self, address: str) -> Iterator[None]:
+    def held(self, address: str, seated: bool) -> Iterator[None]:
         """Counts a connection from ``address`` while it is open."""
-        self.open[address] += 1
+        self.open[address, seated] += 1
         try:
             yield
         finally:
-            self.open[address] -= 1
-            if not self.open[address]:
-                del self.open[address]
+            self.open[address, seated] -= 1
+            if not self.open[address, seated]:
+                del self.open[address, seated]

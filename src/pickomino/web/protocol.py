@@ -56,8 +56,9 @@ and ``{"type": "back", "seat": 1}``.
 The server closes a connection with one of these codes (after an ``error`` saying why, when
 it can; the close reason is an id too, e.g. ``flood``, never words): ``BAD_TOKEN`` and
 ``NO_GAME`` are final; after the others a client reconnects (a flood: 1008; too far behind:
-``FELL_BEHIND``, at once; too many connections from its address or watching the game:
-``TOO_MANY``, after a pause).
+``FELL_BEHIND``, at once; nothing heard from it, not even a ping, for the server's
+``socket_idle_timeout``: ``IDLE``, at once; too many connections from its address or
+watching the game: ``TOO_MANY``, after a pause).
 
 >>> parse_message('{"type": "act", "action": "keep W", "seq": 3}')
 Act(type='act', action='keep W', seq=3)
@@ -81,7 +82,7 @@ from pickomino.core import PickominoError
 MAX_MESSAGE = 1024
 
 #: WebSocket close codes (see above).
-BAD_TOKEN, NO_GAME, FELL_BEHIND, TOO_MANY = 4403, 4404, 4408, 4429
+BAD_TOKEN, NO_GAME, FELL_BEHIND, IDLE, TOO_MANY = 4403, 4404, 4408, 4410, 4429
 
 
 class BadMessage(PickominoError):

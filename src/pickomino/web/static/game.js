@@ -31,6 +31,7 @@ const $ = (id) => document.getElementById(id);
 const DROPPED = {
   1008: "connection.flood",
   4408: "connection.fell_behind",
+  4410: "connection.idle",
   4429: "connection.too_many",
 };
 const STATUS = { connecting: "connection.connecting", online: "connection.online", closed: "connection.closed" };

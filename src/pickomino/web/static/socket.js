@@ -1,8 +1,9 @@
 // The game's WebSocket, reopened after a drop with a growing wait (0.5 s, 1 s, 2 s … 8 s,
 // with jitter so a restarted server is not hit by every browser at once). The server's close
 // codes (pickomino.web.protocol): 4403 (bad seat token) and 4404 (unknown game) are final:
-// trying again cannot help; after 4408 (this page fell too far behind) it reconnects as after
-// any drop, and gets the whole state again; after 4429 (too many connections) it waits longer.
+// trying again cannot help; after 4408 (this page fell too far behind) and 4410 (nothing heard
+// from it for too long: a sleeping tab) it reconnects as after any drop, and gets the whole
+// state again; after 4429 (too many connections) it waits longer.
 
 const FINAL_CODES = new Set([4403, 4404]);
 const TOO_MANY = 4429;

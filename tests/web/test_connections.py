@@ -1,0 +1,274 @@
+"""Connections from strangers against a real ``pickomino serve`` on loopback: every
+connection has a deadline (its request's headers, a silent game socket), one address holds
+only so many, the server as a whole answers 503 with an id beyond its limit instead of
+failing to accept, and a game's WebSocket opens only from the server's own pages.
+
+The attacker connects from 127.0.0.2 (or .3, .4), the visitor from 127.0.0.1: the whole of
+127/8 is loopback, so the server sees two addresses on one machine. Deadlines are bounds to
+poll against, never timings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from pickomino.web.process import ServerProcess
+from pickomino.web.protocol import IDLE
+
+from .clients import refused, refused_http
+
+pytestmark = pytest.mark.slow  # real server processes
+
+ATTACKER, VISITOR = "127.0.0.2", "127.0.0.1"
+BOUND = 10.0  # seconds: far beyond every deadline the servers below are given
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator:
+    """Starts ``pickomino serve`` with the options given; stops them all after the test."""
+    servers: list[ServerProcess] = []
+
+    def started(*options: str) -> ServerProcess:
+        database = tmp_path / f"games{len(servers)}.sqlite3"
+        servers.append(ServerProcess(database, options=options).start())
+        return servers[-1]
+
+    yield started
+    for server in servers:
+        server.stop()
+
+
+def raw(server: ServerProcess, source: str = ATTACKER) -> socket.socket:
+    """A TCP connection to the server from ``source``, sending nothing yet."""
+    return socket.create_connection(("127.0.0.1", server.port), BOUND, (source, 0))
+
+
+def closed_within(sock: socket.socket, seconds: float = BOUND) -> bytes | None:
+    """What the server sent before it closed the connection, or ``None`` if it is still
+    open after ``seconds``."""
+    deadline, received = time.monotonic() + seconds, b""
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            return None
+        except ConnectionResetError:
+            return received
+        if not chunk:
+            return received
+        received += chunk
+    return None
+
+
+def get(sock: socket.socket, path: str = "/api/options") -> bytes:
+    """A whole GET on a raw connection, kept alive; the answer's status line."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    sock.settimeout(BOUND)
+    answer = b""
+
+    def more() -> bytes:
+        if not (chunk := sock.recv(65536)):
+            raise ConnectionError("closed by the server before it answered")
+        return chunk
+
+    while b"\r\n\r\n" not in answer:
+        answer += more()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length")))  # fmt: skip
+    while len(body) < length:
+        body += more()
+    return head.split(b"\r\n")[0]
+
+
+def visitor_status(server: ServerProcess) -> int:
+    transport = httpx.HTTPTransport(local_address=VISITOR)
+    with httpx.Client(transport=transport, timeout=BOUND) as http:
+        return http.get(server.url + "/api/options").status_code
+
+
+def test_a_socket_that_sends_nothing_is_closed_at_the_header_deadline(start):
+    server = start("--request-timeout", "1")
+    with raw(server) as silent:
+        assert closed_within(silent) == b""
+
+
+def test_a_request_whose_headers_never_end_is_cut(start):
+    """Slowloris: a header line now and then, never the blank line that ends them. Sending
+    resets no deadline: the headers must be complete within it, however they trickle."""
+    server = start("--request-timeout", "1")
+    with raw(server) as slow:
+        slow.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        deadline = time.monotonic() + BOUND
+        while time.monotonic() < deadline:
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                return  # cut
+            if closed_within(slow, 0.2) is not None:  # a poll between two lines
+                return
+        pytest.fail(f"still open after {BOUND} s of trickled headers")
+
+
+def test_a_body_that_trickles_is_cut_at_the_same_deadline(start):
+    """Complete headers, then a declared body sent a byte now and then: the whole request
+    must arrive in time, not only its headers."""
+    server = start("--request-timeout", "1")
+    with raw(server) as slow:
+        slow.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+        )
+        deadline = time.monotonic() + BOUND
+        while time.monotonic() < deadline:
+            try:
+                slow.sendall(b" ")
+            except (BrokenPipeError, ConnectionResetError):
+                return  # cut
+            if closed_within(slow, 0.2) is not None:  # a poll between two bytes
+                return
+        pytest.fail(f"still open after {BOUND} s of a trickled body")
+
+
+def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
+    """Within the deadline, as fast as the network goes: the headers are capped by size too
+    (else one connection could fill the server's memory with them)."""
+    server = start()
+    with raw(server) as endless:
+        endless.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try:
+            for _ in range(1000):  # up to 1 MB, far over the cap
+                endless.sendall(b"X-Long: " + b"x" * 1000 + b"\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # cut while sending: read what it said
+        answer = closed_within(endless)
+    assert answer is not None, "still open after a megabyte of headers"
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431"), answer[:200]
+    refused(json.loads(body)["detail"], "headers_too_big", most=32 * 1024)
+
+
+def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(start):
+    server = start("--request-timeout", "1")
+    with raw(server, VISITOR) as kept:
+        assert get(kept) == b"HTTP/1.1 200 OK"
+        kept.sendall(b"GET /api/options HTTP/1.1\r\n")  # and nothing more
+        assert closed_within(kept) == b""
+
+
+def test_one_address_holds_only_so_many_http_connections_and_others_are_served(start):
+    server = start("--http-connections-per-address", "3", "--request-timeout", "60")
+    with ExitStack() as stack:
+        held = [stack.enter_context(raw(server)) for _ in range(3)]
+        with raw(server) as fourth:
+            assert closed_within(fourth) == b""  # refused: closed at once, nothing read
+        assert visitor_status(server) == 200  # another address is served meanwhile
+        assert get(held[0]) == b"HTTP/1.1 200 OK"  # the three held are still open
+        held.pop().close()
+        deadline = time.monotonic() + BOUND  # the server notices the close soon
+        while time.monotonic() < deadline:
+            with raw(server) as again:
+                if closed_within(again, 0.2) is None:  # let in this time
+                    assert get(again) == b"HTTP/1.1 200 OK"
+                    return
+        pytest.fail("a connection was refused after one of the three closed")
+
+
+def test_a_trusted_proxy_is_not_capped_as_one_address(start):
+    """Behind a proxy every visitor's connection comes from the proxy's address: the cap
+    would lock them all out together. The proxies named are exempt (they limit their own
+    clients)."""
+    server = start(
+        "--http-connections-per-address", "2", "--forwarded-allow-ips", ATTACKER,
+        "--request-timeout", "60",
+    )  # fmt: skip
+    with ExitStack() as stack:
+        held = [stack.enter_context(raw(server)) for _ in range(4)]
+        assert [get(sock) for sock in held] == [b"HTTP/1.1 200 OK"] * 4
+
+
+def test_beyond_the_global_limit_the_answer_is_503_with_an_id(start):
+    server = start(
+        "--max-connections", "4", "--http-connections-per-address", "2",
+        "--request-timeout", "60",
+    )  # fmt: skip
+    with ExitStack() as stack:
+        for source in ("127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"):
+            stack.enter_context(raw(server, source))
+        transport = httpx.HTTPTransport(local_address=VISITOR)
+        with httpx.Client(transport=transport, timeout=BOUND) as http:
+            busy = http.get(server.url + "/api/options")
+        refused_http(busy, 503, "server_busy")
+        assert busy.headers["retry-after"] and busy.headers["connection"] == "close"
+        assert "frame-ancestors 'none'" in busy.headers["content-security-policy"]
+        with pytest.raises(InvalidStatus) as denied:  # a game's socket is answered alike
+            asyncio.run(first_message(f"{server.ws_url}/ws/games/nope"))
+        assert denied.value.response.status_code == 503
+        refused(json.loads(denied.value.response.body)["detail"], "server_busy")
+    deadline = time.monotonic() + BOUND  # the four closed: served again once it notices
+    while visitor_status(server) != 200:
+        assert time.monotonic() < deadline, "still busy after the idle connections closed"
+
+
+async def first_message(url: str, **options: object) -> dict:
+    async with connect(url, **options) as ws:  # type: ignore[arg-type]
+        return json.loads(await ws.recv())
+
+
+async def silent_socket_closed(url: str, pings: int) -> tuple[int, str, list[dict]]:
+    """Watch a game, sending ``pings`` pings (one each 0.3 s) then nothing; the close code
+    and reason, and what was heard."""
+    heard: list[dict] = []
+    async with connect(url, ping_interval=None) as ws:
+        for _ in range(pings):
+            await ws.send(json.dumps({"type": "ping"}))
+            await asyncio.sleep(0.3)  # the pace of a client's pings, not a measurement
+        try:
+            async with asyncio.timeout(BOUND):
+                while True:
+                    heard.append(json.loads(await ws.recv()))
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None
+            return closed.rcvd.code, closed.rcvd.reason, heard
+    raise AssertionError("unreachable")
+
+
+def test_a_silent_game_socket_is_closed_but_a_pinging_one_stays(start):
+    """The page pings every 25 s (static/socket.js); a socket that says nothing for
+    --socket-idle-timeout is closed with IDLE (the page reconnects at once). Pings for
+    three deadlines' worth keep it open meanwhile."""
+    server = start("--socket-idle-timeout", "1")
+    game = httpx.post(server.url + "/api/games", json={"seats": [{"name": "A"}, {"name": "B"}]})
+    url = f"{server.ws_url}/ws/games/{game.json()['id']}"
+    code, reason, heard = asyncio.run(silent_socket_closed(url, pings=10))
+    assert (code, reason) == (IDLE, "idle")
+    assert sum(message["type"] == "pong" for message in heard) == 10  # open for all ten
+    refused(heard[-1], "idle")
+
+
+def test_a_game_socket_opens_only_from_the_servers_own_pages(start):
+    """A page on another site cannot open a game's socket in a visitor's name (and so cannot
+    use up the visitor's connections); the server's own pages, by the address they came to
+    or by --public-url, can; a client that sends no Origin (not a browser) too."""
+    server = start("--public-url", "https://dice.example.org")
+    game = httpx.post(server.url + "/api/games", json={"seats": [{"name": "A"}, {"name": "B"}]})
+    url = f"{server.ws_url}/ws/games/{game.json()['id']}"
+    for origin in ("http://evil.example", "null", "https://dice.example.org.evil.example"):
+        with pytest.raises(InvalidStatus) as denied:
+            asyncio.run(first_message(url, origin=origin))
+        assert denied.value.response.status_code == 403, origin
+        refused(json.loads(denied.value.response.body)["detail"], "foreign_origin")
+    for origin in (server.url, "https://dice.example.org", None):
+        welcome = asyncio.run(first_message(url, origin=origin))
+        assert welcome["type"] == "welcome", origin
