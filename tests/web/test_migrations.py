@@ -183,7 +183,7 @@ def test_the_revisions_go_down_to_nothing_and_up_again(database):
 DROP_SEATING = """
 from alembic import op
 
-revision, down_revision, branch_labels, depends_on = "0003", "0002", None, None
+revision, down_revision, branch_labels, depends_on = "{revision}", "{head}", None, None
 
 
 def upgrade() -> None:
@@ -198,11 +198,15 @@ def test_a_new_revision_brings_the_schema_to_the_tables_the_code_declares(
     """A copy of the revisions where the newest one lost a column the code declares: the
     revision written next adds it back."""
     folder = shutil.copytree(migrations.FOLDER, tmp_path / "migrations")
-    (folder / "versions" / "0003_drop_seating.py").write_text(DROP_SEATING)
+    head = ScriptDirectory(str(folder)).get_current_head()
+    assert head is not None
+    dropping, again = f"{int(head) + 1:04d}", f"{int(head) + 2:04d}"
+    drop = DROP_SEATING.format(revision=dropping, head=head)
+    (folder / "versions" / f"{dropping}_drop_seating.py").write_text(drop)
     written = migrations.new_revision("seating again", folder)
-    assert written.name == "0004_seating_again.py"
-    revision = ScriptDirectory(str(folder)).get_revision("0004")
-    assert revision is not None and revision.down_revision == "0003"
+    assert written.name == f"{again}_seating_again.py"
+    revision = ScriptDirectory(str(folder)).get_revision(again)
+    assert revision is not None and revision.down_revision == dropping
     assert "batch_op.add_column(sa.Column('seating'" in written.read_text()
     engine = sa.create_engine(f"sqlite:///{tmp_path}/new.sqlite3")
     try:

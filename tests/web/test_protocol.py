@@ -194,7 +194,8 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
         game = create(first, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     store = Store(database)
     with store.engine.begin() as db:  # as an older version made it (before migrations)
-        db.exec_driver_sql("ALTER TABLE seats DROP COLUMN open_seat")
+        for column in ("open_seat", "spent", "transfer"):  # spent, transfer: since migrations
+            db.exec_driver_sql(f"ALTER TABLE seats DROP COLUMN {column}")
         db.exec_driver_sql("DROP TABLE alembic_version")
     store.close()
     with TestClient(fast_app(database)) as second:

@@ -313,9 +313,10 @@ def test_spectators_and_connections_are_limited_but_players_are_let_in(database)
                     third.receive_json()
                 assert closed.value.code == TOO_MANY
             with ExitStack() as stack:  # four seated connections from one address
-                seated = [stack.enter_context(client.websocket_connect(socket_path(game, n % 2)))
-                          for n in range(4)]  # fmt: skip
-                assert next_of(seated[0], "welcome")["seat"] == 0 and next_of(seated[1], "state")
+                for n in range(4):  # Bob's first takes his seat: its new secret is kept
+                    seat = stack.enter_context(client.websocket_connect(socket_path(game, n % 2)))
+                    assert next_of(seat, "welcome")["seat"] == n % 2
+                    assert next_of(seat, "state")
                 with client.websocket_connect(socket_path(game, 0)) as again:  # a fifth
                     refused(again.receive_json(), "too_many_connections")
                     with pytest.raises(WebSocketDisconnect) as closed:
