@@ -133,7 +133,7 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         bob.context.close()
         vote = player(ann, 1).get_by_test_id("vote-button")
         expect(vote).to_have_text("Let a bot play for Bob")
-        vote.click()  # Ann alone is all the people present: a majority
+        vote.click()  # Ann alone: it carries once Bob has been gone --away-after (1 s)
         expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
         log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
         expect(ann.get_by_test_id("vote-button")).to_have_count(0)
