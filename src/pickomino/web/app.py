@@ -290,7 +290,8 @@ def create_app(
                 raise refused(409, "name_taken", name=profile.name)
             meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
             invited.remove(creator)
-        refuse_profile_names(profiles, [names[n] for n in invited])
+        refuse_profile_names(profiles, [names[n] for n in invited if n == creator])
+        refuse_profile_names(profiles, [names[n] for n in invited if n != creator], invited=True)
         start = start_seat(spec.start_player, len(names))
         record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:
