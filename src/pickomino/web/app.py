@@ -68,6 +68,7 @@ from pickomino.web.apidocs import add_api_docs
 from pickomino.web.cluster import Cluster
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
+    CLOCK_MINIMUM,
     CLOCK_PRESETS,
     ClockSpec,
     GameSetup,
@@ -184,7 +185,7 @@ def create_app(
     watchers_per_game: int = 500,
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
-    clock_minimum: float = 10.0,
+    clock_minimum: float = CLOCK_MINIMUM,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
