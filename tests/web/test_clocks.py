@@ -233,7 +233,7 @@ def test_out_of_time_twice_in_a_row_a_person_is_away_until_they_come_back(databa
 
 
 # ------------------------------------------------------------------ votes
-def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(database):
+def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_over(database):
     with TestClient(app(database)) as client:
         game = create(client, {"seats": THREE, "start_player": 2})
         with client.websocket_connect(socket_path(game, 1)) as bob:
@@ -262,7 +262,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(
                     refused(next_of(ann, "error"), "bad_message", kind="vote", field=field)
                 ann.send_json({"type": "vote", "seat": 2})
                 one = until(ann, lambda s: s["seats"][2]["votes"])
-                assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 2
+                assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 3
                 ann.send_json({"type": "vote", "seat": 2})
                 refused(next_of(ann, "error"), "voted_already", name="Cy")
                 bob.send_json({"type": "vote", "seat": 2})

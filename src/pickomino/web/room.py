@@ -628,7 +628,9 @@ class Room:
 
     async def vote(self, voter: int | None, seat: int) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
-        connected) at once; it does when more than half of the people present voted so."""
+        connected); it does once the votes carry (:meth:`Seating.carried`: a majority of
+        the game's people, or of those present once the person has been gone
+        ``vote_after`` seconds)."""
         if voter is None:
             raise Refused("spectators_cannot_vote")
         self._check_playing()
