@@ -44,7 +44,7 @@ def until(ws, holds: Callable[[dict], bool]) -> dict:
     while True:
         message = next_of(ws, "state")
         sent = {key: value for key, value in message.items() if key != "full_log"}
-        check_message(sent, {"Ann", "Bob", "Cy", "Robo", message["id"]})
+        check_message(sent, {"Ann", "Bob", "Cy", "Dan", "Robo", message["id"]})
         if holds(message):
             return message
 
@@ -263,6 +263,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 ann.send_json({"type": "vote", "seat": 2})
                 one = until(ann, lambda s: s["seats"][2]["votes"])
                 assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 3
+                assert one["seats"][2]["votes_needed"] == 2
                 ann.send_json({"type": "vote", "seat": 2})
                 refused(next_of(ann, "error"), "voted_already", name="Cy")
                 bob.send_json({"type": "vote", "seat": 2})
@@ -307,7 +308,7 @@ def test_votes_end_when_the_person_comes_and_a_voter_alone_is_no_majority(databa
             # and Cy has not been gone ``away_after`` seconds: her vote waits.
             hears(ann, 1, online=False)
             cy = still(ann)["seats"][2]
-            assert (cy["votes"], cy["away"]) == ([0], False)
+            assert (cy["votes"], cy["votes_needed"], cy["away"]) == ([0], 2, False)
 
 
 def still(ws) -> dict:
@@ -328,6 +329,7 @@ def test_one_person_alone_cannot_hand_over_the_seat_of_a_person_who_just_left(da
             ann.send_json({"type": "vote", "seat": 1})
             voted = until(ann, lambda s: s["seats"][1]["votes"] or s["seats"][1]["away"])
             assert voted["seats"][1]["votes"] == [0] and not voted["seats"][1]["away"]
+            assert voted["seats"][1]["votes_needed"] == 2  # both: Bob will not vote
             assert not entries(still(ann), "away")
 
 
@@ -345,6 +347,33 @@ def test_a_vote_hands_over_the_seat_of_a_person_gone_away_after_seconds(database
             assert entries(handed, "away") == [
                 {"type": "away", "seat": 1, "why": "vote", "bot": "medium"}
             ]
+
+
+def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):
+    """Four people; Dan left. Ann's vote is one of the three the game's four need; once Dan
+    has been gone ``away_after`` seconds, two of the three present suffice (the state says
+    so as the wait ends), and Bob's vote hands Dan's seat over."""
+    four = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}, {"name": "Dan"}]
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": four, "start_player": 0})
+        claim(client, game, 1, 2, 3)
+        with (
+            client.websocket_connect(socket_path(game, 1)) as bob,
+            client.websocket_connect(socket_path(game, 2)),
+            client.websocket_connect(socket_path(game, 0)) as ann,
+        ):
+            until(ann, lambda s: s["seats"][1]["online"] and s["seats"][2]["online"])
+            ann.send_json({"type": "vote", "seat": 3})
+            fewer = until(ann, lambda s: s["seats"][3]["votes_needed"] == 2)
+            assert fewer["seats"][3]["votes"] == [0] and not fewer["seats"][3]["away"]
+            bob.send_json({"type": "vote", "seat": 3})
+            handed = until(ann, lambda s: s["seats"][3]["away"])
+            assert entries(handed, "away")[0] == {
+                "type": "away",
+                "seat": 3,
+                "why": "vote",
+                "bot": "medium",
+            }
 
 
 @pytest.mark.parametrize("clock", [{"per_turn": 600}, {"bank": 600, "increment": 30}])

@@ -239,6 +239,7 @@ class Room:
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
         profiles = self.profiles()
         seating = self.seating
+        present, now = self.present(), time.time()
         return {
             "type": "state",
             "id": self.id,
@@ -256,6 +257,9 @@ class Room:
                     "away": seating.away[n],
                     "stand_in": n in self.session.stand_ins,
                     "votes": seating.votes.get(n, []),
+                    "votes_needed": seating.needed(
+                        n, present, self.people, self._long_gone(n, now)
+                    ),
                 }
                 for n, s in enumerate(self.seats)
             ],
@@ -753,10 +757,12 @@ class Room:
         self.wake_bots()
 
     async def _count_ripe_votes(self) -> None:
-        """A person with votes for a bot has been gone long enough (or the alarm rang a
-        moment early: then it is only set again)."""
-        if self._count_votes():
-            await self.broadcast()
+        """A person with votes for a bot has been gone long enough: the votes carry, or
+        fewer are needed now (or the alarm rang a moment early: then it is only set
+        again)."""
+        if not self._count_votes():
+            self._seating_changes += 1  # the votes needed, in the cached whole state
+        await self.broadcast()
         self.wake_bots()
 
     async def _mark_absent(self) -> None:

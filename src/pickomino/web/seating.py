@@ -209,12 +209,21 @@ class Seating:
         return self.carried(seat, present, people, long_gone)
 
     def carried(self, seat: int, present: set[int], people: int, long_gone: bool) -> bool:
-        """Whether the votes hand ``seat`` over: more than half of the game's ``people``
-        (the seat's own person among them) voted so, or its person has been gone long
-        enough (``long_gone``) and more than half of the people present voted so. Votes of
-        people who left do not count. Nobody alone takes a seat from a person who just
-        left, and nobody coming back first after a restart is a majority for that."""
+        """Whether the votes of the people ``present`` hand ``seat`` over (votes of people
+        who left do not count): as many as :meth:`needed`."""
         voters = set(self.votes.get(seat, ())) & present
-        if 2 * len(voters) > people:
-            return True
-        return long_gone and bool(voters) and 2 * len(voters) > len(present - {seat})
+        return len(voters) >= self.needed(seat, present, people, long_gone)
+
+    @staticmethod
+    def needed(seat: int, present: set[int], people: int, long_gone: bool) -> int:
+        """How many votes hand ``seat`` over: more than half of the game's ``people`` (the
+        seat's own person among them), or, once that person has been gone long enough
+        (``long_gone``), more than half of the people present. Nobody alone takes a seat
+        from a person who just left, and nobody coming back first after a restart is a
+        majority for that.
+
+        >>> Seating.needed(1, {0}, people=2, long_gone=False), Seating.needed(1, {0}, 2, True)
+        (2, 1)
+        """
+        most = people // 2 + 1
+        return min(most, len(present - {seat}) // 2 + 1) if long_gone else most
