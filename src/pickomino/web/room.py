@@ -129,9 +129,10 @@ class Room:
         self._clock_alarm = Alarm(lambda: self._spawn(self._time_out()))
         self._away_alarm = Alarm(lambda: self._spawn(self._mark_absent()))
         self._vote_alarm = Alarm(lambda: self._spawn(self._count_ripe_votes()))
-        #: When each seat's person was last connected here: everybody at the start, since
-        #: how long anybody was gone while the server was down is unknown (a restart starts
-        #: the wait again, so it never turns a minority vote into a majority).
+        #: Since when each person not connected has been gone, as this process saw it
+        #: (:meth:`_note_presence`): everybody since the start, as how long anybody was
+        #: gone while the server was down is unknown (a restart starts the wait again, so
+        #: it never turns a minority vote into a majority).
         self._left = dict.fromkeys(range(len(self.seats)), time.time())
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         self._tasks: set[asyncio.Task[None]] = set()
@@ -314,7 +315,6 @@ class Room:
         if seat is not None:
             arriving = not self.online()[seat]
             claiming = not self.seats[seat].claimed
-            self._left.pop(seat, None)
             if claiming:
                 self.claim(seat, None)
         self.connections[send] = seat
@@ -342,7 +342,6 @@ class Room:
         see that player offline."""
         self.connections.pop(send, None)
         if seat is not None and not self.online()[seat]:
-            self._left[seat] = time.time()
             if self._count_votes():  # a voter left: the others may now be a majority
                 await self.broadcast()
                 self.wake_bots()
@@ -630,6 +629,17 @@ class Room:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
         return seat in self._left and now >= self._left[seat] + self.vote_after
 
+    def _note_presence(self) -> None:
+        """Keep since when each person not connected has been gone: from the first time
+        this process sees them gone (called whenever somebody comes or goes, so never
+        earlier than they left); forgotten while they are connected."""
+        now = time.time()
+        for seat, here in enumerate(self.online()):
+            if here:
+                self._left.pop(seat, None)
+            else:
+                self._left.setdefault(seat, now)
+
     async def vote(self, voter: int | None, seat: int) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
         connected); it does once the votes carry (:meth:`Seating.carried`: a majority of
@@ -687,6 +697,7 @@ class Room:
         """After somebody came or went, or a person has been gone long enough: votes for a
         person who is here now end, and votes that carry now hand their seat over
         (:meth:`Seating.carried`). ``True`` if that changed anything."""
+        self._note_presence()
         if not self.seating.votes or self.status != "playing":
             return False
         online, present, now = self.online(), self.present(), time.time()
@@ -722,6 +733,7 @@ class Room:
     def _set_alarms(self) -> None:
         """The clock's alarm at its deadline, and the absence alarm ``away_after`` seconds
         after the person to move was last seen, while it is their turn."""
+        self._note_presence()
         playing = self.status == "playing" and self.drives_bots  # one process keeps time
         self._clock_alarm.set(self.seating.deadline if playing else None)
         absent = self._absent_turn() if playing else None
