@@ -731,8 +731,9 @@ class Room:
         return seat, state.turn
 
     def _set_alarms(self) -> None:
-        """The clock's alarm at its deadline, and the absence alarm ``away_after`` seconds
-        after the person to move was last seen, while it is their turn."""
+        """The clock's alarm at its deadline, the absence alarm ``away_after`` seconds
+        after the person to move was last seen, while it is their turn, and the votes'
+        alarm when a person with votes for a bot will have been gone ``vote_after``."""
         self._note_presence()
         playing = self.status == "playing" and self.drives_bots  # one process keeps time
         self._clock_alarm.set(self.seating.deadline if playing else None)
@@ -740,7 +741,7 @@ class Room:
         if absent != self._absent:
             self._absent = absent
             self._away_alarm.set(time.time() + self.away_after if absent else None)
-        self._vote_alarm.set(self._votes_ripen() if self.status == "playing" else None)
+        self._vote_alarm.set(self._votes_ripen() if playing else None)
 
     def _votes_ripen(self) -> float | None:
         """When the first person with votes for a bot will have been gone long enough for
