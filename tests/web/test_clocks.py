@@ -378,15 +378,15 @@ def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suf
 
 @pytest.mark.parametrize("clock", [{"per_turn": 600}, {"bank": 600, "increment": 30}])
 def test_away_and_back_in_the_same_turn_gives_no_time(database, clock):
-    """Ann's clock runs; she leaves, is marked away ``away_after`` seconds later, and takes
-    her seat back in the same turn: her clock goes on from what was left (the time she was
-    gone is spent), never from a new turn's time."""
+    """Ann's clock runs; she leaves, Bob comes and waits for her, so she is marked away
+    ``away_after`` seconds later; she takes her seat back in the same turn: her clock goes
+    on from what was left (the time she was gone is spent), never from a new turn's."""
     with TestClient(app(database, away_after=0.2)) as client:
         game = create(client, {"seats": ANN_BOB, "clock": clock, "start_player": 0})
-        claim(client, game, 1)
-        with client.websocket_connect(socket_path(game, 1)) as bob:
-            with client.websocket_connect(socket_path(game, 0)) as ann:
-                first = until(ann, lambda s: s["status"] == "playing")
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            claim(client, game, 1)  # Bob takes his seat while Ann is here: her clock starts
+            first = until(ann, lambda s: s["status"] == "playing")
+        with client.websocket_connect(socket_path(game, 1)) as bob:  # Bob waits for Ann
             until(bob, lambda s: s["seats"][0]["away"])
             with client.websocket_connect(socket_path(game, 0)) as ann:
                 until(ann, lambda s: True)
