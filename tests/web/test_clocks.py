@@ -44,7 +44,7 @@ def until(ws, holds: Callable[[dict], bool]) -> dict:
     while True:
         message = next_of(ws, "state")
         sent = {key: value for key, value in message.items() if key != "full_log"}
-        check_message(sent, {"Ann", "Bob", "Cy", "Robo", message["id"]})
+        check_message(sent, {"Ann", "Bob", "Cy", "Dan", "Robo", message["id"]})
         if holds(message):
             return message
 
@@ -110,11 +110,15 @@ def test_a_malformed_clock_is_refused_with_what_is_wrong_where(database, clock, 
 
 
 def test_a_clock_under_the_servers_minimum_is_refused_and_the_lobby_offers_none(database):
+    """By default the server accepts exactly what the lobby offers at the shortest (30 s a
+    turn), however a game is created: the lobby offers every speed the server allows."""
     with TestClient(create_app(database, new_games_per_minute=1e6)) as client:
-        short = {"seats": ANN_ROBO, "clock": {"bank": 5, "increment": 30}}
-        refused_http(client.post("/api/games", json=short), 400, "clock_too_short", least=10)
+        for clock in ({"bank": 5, "increment": 30}, {"per_turn": 29}):
+            short = {"seats": ANN_ROBO, "clock": clock}
+            refused_http(client.post("/api/games", json=short), 400, "clock_too_short", least=30)
         offered = client.get("/api/options").json()
         assert offered["clocks"][0] == {"per_turn": 30} and offered["takeover"] == "medium"
+        create(client, {"seats": ANN_ROBO, "clock": offered["clocks"][0]})
     with TestClient(create_app(database, clock_minimum=100)) as client:
         assert all(
             clock.get("per_turn", clock.get("bank")) >= 100
@@ -229,7 +233,7 @@ def test_out_of_time_twice_in_a_row_a_person_is_away_until_they_come_back(databa
 
 
 # ------------------------------------------------------------------ votes
-def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(database):
+def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_over(database):
     with TestClient(app(database)) as client:
         game = create(client, {"seats": THREE, "start_player": 2})
         with client.websocket_connect(socket_path(game, 1)) as bob:
@@ -258,7 +262,8 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(
                     refused(next_of(ann, "error"), "bad_message", kind="vote", field=field)
                 ann.send_json({"type": "vote", "seat": 2})
                 one = until(ann, lambda s: s["seats"][2]["votes"])
-                assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 2
+                assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 3
+                assert one["seats"][2]["votes_needed"] == 2
                 ann.send_json({"type": "vote", "seat": 2})
                 refused(next_of(ann, "error"), "voted_already", name="Cy")
                 bob.send_json({"type": "vote", "seat": 2})
@@ -286,7 +291,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_those_present_hands_over(
                 until(cy, lambda s: s["seq"] > back["seq"])
 
 
-def test_votes_count_the_people_present_and_end_when_the_person_comes(database):
+def test_votes_end_when_the_person_comes_and_a_voter_alone_is_no_majority(database):
     with TestClient(app(database)) as client:
         game = create(client, {"seats": THREE})
         claim(client, game, 1, 2)
@@ -299,9 +304,98 @@ def test_votes_count_the_people_present_and_end_when_the_person_comes(database):
                     until(ann, lambda s: not s["seats"][2]["votes"])
                 ann.send_json({"type": "vote", "seat": 2})
                 until(ann, lambda s: s["seats"][2]["votes"])
-            # Bob leaves: Ann alone is now a majority of the people present.
-            handed = until(ann, lambda s: s["seats"][2]["away"])
-            assert entries(handed, "away")[0]["why"] == "vote"
+            # Bob leaves: Ann alone is all the people present, but one of the game's three,
+            # and Cy has not been gone ``away_after`` seconds: her vote waits.
+            hears(ann, 1, online=False)
+            cy = still(ann)["seats"][2]
+            assert (cy["votes"], cy["votes_needed"], cy["away"]) == ([0], 2, False)
+
+
+def still(ws) -> dict:
+    """The state as it is once everything sent before has arrived (a sync's answer comes
+    after any state the server sent first)."""
+    ws.send_json({"type": "sync"})
+    return until(ws, lambda s: True)
+
+
+def test_one_person_alone_cannot_hand_over_the_seat_of_a_person_who_just_left(database):
+    """Bob left a moment ago; Ann votes alone: one of the game's two people is no
+    majority, and Bob has not been gone ``away_after`` seconds (120 here): the vote waits."""
+    with TestClient(app(database)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        claim(client, game, 1)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            until(ann, lambda s: s["status"] == "playing")
+            ann.send_json({"type": "vote", "seat": 1})
+            voted = until(ann, lambda s: s["seats"][1]["votes"] or s["seats"][1]["away"])
+            assert voted["seats"][1]["votes"] == [0] and not voted["seats"][1]["away"]
+            assert voted["seats"][1]["votes_needed"] == 2  # both: Bob will not vote
+            assert not entries(still(ann), "away")
+
+
+def test_a_vote_hands_over_the_seat_of_a_person_gone_away_after_seconds(database):
+    """The legitimate way for one person alone: Bob has been gone ``away_after`` seconds
+    (0.2 here; it is Ann's turn, so Bob is not marked away by himself): Ann's vote carries
+    then, without anybody coming or going."""
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        claim(client, game, 1)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            until(ann, lambda s: s["status"] == "playing")
+            ann.send_json({"type": "vote", "seat": 1})
+            handed = until(ann, lambda s: s["seats"][1]["away"])
+            assert entries(handed, "away") == [
+                {"type": "away", "seat": 1, "why": "vote", "bot": "medium"}
+            ]
+
+
+def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):
+    """Four people; Dan left. Ann's vote is one of the three the game's four need; once Dan
+    has been gone ``away_after`` seconds, two of the three present suffice (the state says
+    so as the wait ends), and Bob's vote hands Dan's seat over."""
+    four = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}, {"name": "Dan"}]
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": four, "start_player": 0})
+        claim(client, game, 1, 2, 3)
+        with (
+            client.websocket_connect(socket_path(game, 1)) as bob,
+            client.websocket_connect(socket_path(game, 2)),
+            client.websocket_connect(socket_path(game, 0)) as ann,
+        ):
+            until(ann, lambda s: s["seats"][1]["online"] and s["seats"][2]["online"])
+            ann.send_json({"type": "vote", "seat": 3})
+            fewer = until(ann, lambda s: s["seats"][3]["votes_needed"] == 2)
+            assert fewer["seats"][3]["votes"] == [0] and not fewer["seats"][3]["away"]
+            bob.send_json({"type": "vote", "seat": 3})
+            handed = until(ann, lambda s: s["seats"][3]["away"])
+            assert entries(handed, "away")[0] == {
+                "type": "away",
+                "seat": 3,
+                "why": "vote",
+                "bot": "medium",
+            }
+
+
+@pytest.mark.parametrize("clock", [{"per_turn": 600}, {"bank": 600, "increment": 30}])
+def test_away_and_back_in_the_same_turn_gives_no_time(database, clock):
+    """Ann's clock runs; she leaves, Bob comes and waits for her, so she is marked away
+    ``away_after`` seconds later; she takes her seat back in the same turn: her clock goes
+    on from what was left (the time she was gone is spent), never from a new turn's."""
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": ANN_BOB, "clock": clock, "start_player": 0})
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            claim(client, game, 1)  # Bob takes his seat while Ann is here: her clock starts
+            first = until(ann, lambda s: s["status"] == "playing")
+        with client.websocket_connect(socket_path(game, 1)) as bob:  # Bob waits for Ann
+            until(bob, lambda s: s["seats"][0]["away"])
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                until(ann, lambda s: True)
+                ann.send_json({"type": "back"})
+                back = until(ann, lambda s: not s["seats"][0]["away"])
+        assert back["clock"]["seat"] == 0 and back["table"]["turn"] == 1
+        # Gone 0.2 s at least (the away alarm may ring a moment early: 0.1 s is ample).
+        left_before = first["clock"]["deadline"] - first["now"]
+        assert back["clock"]["deadline"] - back["now"] <= left_before - 0.1
 
 
 # ------------------------------------------------------------------ absence
@@ -334,7 +428,7 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
 
     monkeypatch.setattr(room_module, "next_step", slow_next_step)
     try:
-        with TestClient(app(database, bot_delay=0)) as client:
+        with TestClient(app(database, bot_delay=0, away_after=0.2)) as client:
             game = create(client, {"seats": ANN_BOB, "start_player": 1})
             claim(client, game, 1)
             with client.websocket_connect(socket_path(game, 0)) as ann:
@@ -354,7 +448,9 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
                     bob.send_json({"type": "act", "action": "roll", "seq": 0})
                     rolled = follow(bob, bob.receive_json())  # Bob's roll, not a refusal
                     assert (rolled["type"], rolled["seq"], rolled["table"]["current"]) == (
-                        "state", 1, 1
+                        "state",
+                        1,
+                        1,
                     )
                     assert rolled["actions"] and rolled["actions"] != ["roll"]  # Bob keeps
     finally:
@@ -403,8 +499,14 @@ def test_a_restart_keeps_the_deadline_the_away_seats_and_the_votes(database):
             after = until(watcher, lambda s: True)
             assert after["clock"] == before["clock"] and after["clock"]["seat"] == 0
             assert after["seats"][2]["votes"] == [0] and after["full_log"] == before["full_log"]
-        with client.websocket_connect(socket_path(game, 0)) as ann:  # alone: a majority now
-            assert entries(until(ann, lambda s: s["seats"][2]["away"]), "away")[0]["seat"] == 2
+        # Ann comes back first, alone: a restart never makes her vote a majority.
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            until(ann, lambda s: True)
+            assert still(ann)["seats"][2] == after["seats"][2]  # Ann's vote waits
+            with client.websocket_connect(socket_path(game, 1)) as bob:
+                hears(ann, 1)
+                bob.send_json({"type": "vote", "seat": 2})  # two of the game's three
+                assert entries(until(ann, lambda s: s["seats"][2]["away"]), "away")[0]["seat"] == 2
 
 
 def test_a_deadline_that_passed_while_the_server_was_down_runs_out_at_the_start(database):

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from pickomino.web.process import ServerProcess
 
@@ -34,6 +34,15 @@ TEST_TIMES = ("--clock-minimum", "0", "--away-after", "1")
 def quick(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server whose bots take 0.4 s a step (the pages can follow them), with short times."""
     running = ServerProcess(tmp_path / "games.sqlite3", bot_delay=0.4, options=TEST_TIMES)
+    yield running.start()
+    running.stop()
+
+
+@pytest.fixture
+def still(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose bots wait a minute before each step (what a page shows while a bot
+    plays for its person stays on it), with short times."""
+    running = ServerProcess(tmp_path / "games.sqlite3", bot_delay=60, options=TEST_TIMES)
     yield running.start()
     running.stop()
 
@@ -136,7 +145,7 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         bob.context.close()
         vote = player(ann, 1).get_by_test_id("vote-button")
         expect(vote).to_have_text("Let a bot play for Bob")
-        vote.click()  # Ann alone is all the people present: a majority
+        vote.click()  # Ann alone: it carries once Bob has been gone --away-after (1 s)
         expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
         log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
         expect(ann.get_by_test_id("vote-button")).to_have_count(0)
@@ -147,3 +156,43 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
             socket.send(json.dumps({"type": "back"}))
             assert not receive(socket, "state")["seats"][1]["away"]
         expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
+
+
+def test_while_a_bot_plays_your_turn_your_page_says_so_and_offers_the_seat_back(
+    still: ServerProcess, pages: Pages
+):
+    """Bob's page stays open while its connection is cut (held, then let through again):
+    he is marked away on his turn, and his page, back online, tells him the bot plays his
+    turn (not "Your turn: roll the dice", with no buttons), beside "Take my seat back"."""
+    game = create_game(still, [{"name": "Ann"}, {"name": "Bob"}], start_player=1)
+    sockets: list[WebSocketRoute] = []
+    hold = [False]  # while set, Bob's page's new connections reach no server
+
+    def relay(socket: WebSocketRoute) -> None:
+        if not hold[0]:
+            server = socket.connect_to_server()
+            socket.on_close(lambda code, reason: server.close())
+        sockets.append(socket)
+
+    with pages.checked():
+        ann = pages.open(still.url + game["seats"][0]["link"])
+        bob = pages.new()
+        bob.route_web_socket(re.compile(r"/ws/games/"), relay)
+        bob.goto(still.url + game["seats"][1]["link"])
+        my_turn(bob)
+        expect(bob.get_by_test_id("turn-info")).to_have_text("Turn 1 · Your turn: roll the dice")
+        hold[0] = True
+        sockets[0].close()  # Bob's connection drops; his page's next ones reach nothing
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible(timeout=20_000)
+        hold[0] = False
+        sockets[-1].close()  # his page reconnects, to the server this time: no "back"
+        expect(bob.get_by_test_id("away")).to_be_visible(timeout=20_000)
+        expect(bob.get_by_test_id("turn-info")).to_have_text(
+            "Turn 1 · A bot (medium) is playing your turn"
+        )
+        expect(bob.get_by_test_id("controls")).to_be_hidden()
+        bob.get_by_test_id("come-back").click()
+        expect(bob.get_by_test_id("away")).to_be_hidden()
+        expect(bob.get_by_test_id("turn-info")).to_have_text("Turn 1 · Your turn: roll the dice")
+        bob.get_by_test_id("roll-button").click()
+        expect(bob.get_by_test_id("game")).to_have_attribute("data-phase", "keep")

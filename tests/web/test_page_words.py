@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pickomino.core.events import BUST_RULES
-from pickomino.i18n import catalogue
+from pickomino.i18n import LANGUAGES, catalogue
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "pickomino" / "web" / "static"
 #: apidocs.html is Swagger's own.
@@ -88,3 +88,10 @@ def test_the_pages_know_the_rule_behind_each_bust_as_the_engine_does() -> None:
     pages = json.loads(re.sub(r"(\w+):", r'"\1":', found[1]))
     assert pages == BUST_RULES
 
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_tab_title_marks_your_turn_in_every_language(language: str) -> None:
+    """A tab among many says it is your turn by the same "●" before the title, in any
+    language (a person scanning their tabs looks for the mark, not for words)."""
+    title = catalogue(language, "web")["table.title_your_turn"]
+    assert title.startswith("● ") and title.endswith("{title}"), title

@@ -162,10 +162,16 @@ def test_playing_as_a_profile_is_refused_where_it_cannot_be(client, spec, status
 
 @pytest.mark.parametrize("name", ["Ann", " ann", "ANN"])
 def test_an_invited_name_may_not_pass_for_a_profile(client, name):
+    """The creator's own seat under a profile's name is refused with advice for them (play
+    as that profile); a friend's seat, with advice for the one inviting them (another name:
+    their friend takes the seat as their profile from the link)."""
     claim(client, "Ann")
-    for seats in ([{"name": name}, {"name": "Bob"}], [{"name": "Bob"}, {"name": name}]):
+    for seats, code in [
+        ([{"name": name}, {"name": "Bob"}], "name_is_profile"),
+        ([{"name": "Bob"}, {"name": name}], "invited_name_is_profile"),
+    ]:
         response = client.post("/api/games", json={"seats": seats})
-        refused_http(response, 409, "name_is_profile", name=name.strip())
+        refused_http(response, 409, code, name=name.strip())
     assert client.get("/api/games").json() == []
     # A bot's or an open seat's name is no person's: it shows as a bot or is renamed when taken.
     create(client, {"seats": [{"name": "Bob"}, {"name": name, "bot": "easy"}]})

@@ -40,6 +40,7 @@ STANDING = {"seat", "rank", "worms", "highest_tile"}
 STATE = {"type", "id", "seq", "status", "waiting_for", "seats", "rules", "table", "actions"}
 STATE |= {"log_start", "log", "clock", "takeover", "now"}
 SEAT = {"name", "bot", "claimed", "open", "online", "profile", "away", "stand_in", "votes"}
+SEAT |= {"votes_needed"}
 CLOCK = {"per_turn", "bank", "increment", "seat", "deadline", "banks"}
 TABLE = {"grill", "stacks", "worms", "current", "turn", "phase", "roll", "kept", "total"}
 TABLE |= {"dice_left", "over"}

@@ -36,7 +36,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--watchers-per-game", type=click.IntRange(min=0), default=500, show_default=True)
 @click.option("--abandon-after", type=click.FloatRange(min=0), default=168.0, show_default=True)
 @click.option("--away-after", type=click.FloatRange(min=0), default=120.0, show_default=True)
-@click.option("--clock-minimum", type=click.FloatRange(min=0), default=10.0, show_default=True)
+@click.option("--clock-minimum", type=click.FloatRange(min=0), default=30.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--db-pool", type=click.IntRange(1, 1000), default=5, show_default=True)
 @click.option(

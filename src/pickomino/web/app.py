@@ -73,6 +73,7 @@ from pickomino.web.cluster import Cluster
 from pickomino.web.connections import GUARD, ConnectionGuard, ServerBusy, trusted_proxies
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
+    CLOCK_MINIMUM,
     CLOCK_PRESETS,
     ClockSpec,
     GameSetup,
@@ -191,7 +192,7 @@ def create_app(
     watchers_per_game: int = 500,
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
-    clock_minimum: float = 10.0,
+    clock_minimum: float = CLOCK_MINIMUM,
     db_pool: int = POOL,
     request_timeout: float = 10.0,
     http_connections_per_address: int = 50,
@@ -326,7 +327,8 @@ def create_app(
                 raise refused(409, "name_taken", name=profile.name)
             meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
             invited.remove(creator)
-        refuse_profile_names(profiles, [names[n] for n in invited])
+        refuse_profile_names(profiles, [names[n] for n in invited if n == creator])
+        refuse_profile_names(profiles, [names[n] for n in invited if n != creator], invited=True)
         start = start_seat(spec.start_player, len(names))
         record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:

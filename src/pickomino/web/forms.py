@@ -104,6 +104,11 @@ CLOCK_PRESETS = (
     {"bank": 300, "increment": 10},
     {"bank": 900, "increment": 15},
 )
+#: The fewest seconds a turn's clock or a bank may have by default: the shortest preset, so
+#: the lobby offers every speed the server accepts. A turn is several decisions (roll, keep,
+#: roll again, take a tile); under 30 s the bot would play many of them, and its results
+#: would count as the person's.
+CLOCK_MINIMUM = 30.0
 
 
 class ClockSpec(BaseModel):

@@ -23,8 +23,10 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
   Only the game's creator may, only for a seat not taken, only while the game waits.
 
 A name may not pass for a profile: an invited person's name at creation and a name joining
-from the lobby are refused (409 ``name_is_profile``) when they are a profile's name (as
-:func:`~pickomino.web.forms.name_key` compares them), unless that profile is the one playing.
+from the lobby are refused (409 ``name_is_profile``; a seat the creator invites somebody
+else to, 409 ``invited_name_is_profile``, whose advice is for the one inviting) when they
+are a profile's name (as :func:`~pickomino.web.forms.name_key` compares them), unless that
+profile is the one playing.
 """
 
 from __future__ import annotations
@@ -75,12 +77,16 @@ def must_open(profiles: ProfileStore, code: str | None) -> Profile:
     return profile
 
 
-def refuse_profile_names(profiles: ProfileStore, names: list[str]) -> None:
+def refuse_profile_names(profiles: ProfileStore, names: list[str], invited: bool = False) -> None:
     """Refuses the first of ``names`` that is a profile's name (someone else's: the caller
-    leaves out the names of the profiles playing)."""
+    leaves out the names of the profiles playing); ``invited``: names the creator gives the
+    seats of others, refused with advice for them (the friend takes the seat as their
+    profile from the link), not for the person named."""
     claimed = profiles.claimed(names)
     for name in names:
         if name_key(name) in claimed:
+            if invited:
+                raise refused(409, "invited_name_is_profile", name=name)
             raise refused(409, "name_is_profile", name=name)
 
 

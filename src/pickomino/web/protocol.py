@@ -12,12 +12,14 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   sender only, and only to the player to move; see :mod:`pickomino.web.coaching`);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``;
-- ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2 at once, whose
-  person is not connected (the game's ``takeover`` bot, until they come back). It does as
-  soon as more than half of the people connected to the game have voted so (the seat's own
-  person is not connected, so not counted; a voter who leaves no longer counts, and a
-  majority reached by someone leaving hands the seat over then). The votes are in the
-  state (``seats[n].votes``) and end when the person connects. Refused for a spectator, for
+- ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2, whose person is
+  not connected (the game's ``takeover`` bot, until they come back). It does as soon as
+  more than half of the game's people (the seat's own among them) have voted so, or, once
+  its person has been gone the server's ``--away-after`` seconds (120 if that is 0), more
+  than half of the people connected (a voter who leaves no longer counts; a restart starts
+  that wait again). The votes, and how many of them carry now, are in the state
+  (``seats[n].votes``, ``seats[n].votes_needed``); they end when the person connects.
+  Refused for a spectator, for
   one's own seat, a bot's, one a bot already plays, one whose person is connected, and a
   second vote for the same seat;
 - ``{"type": "back"}``: the sender takes back their seat, which a bot plays while they
@@ -42,7 +44,8 @@ seat went to another device, this connection watches from now on).
 
 A state also says who plays each seat now and how long they have: per seat ``away`` (a bot
 plays for its person until they are back), ``stand_in`` (a bot plays it now: away, or the
-rest of a turn whose time ran out) and ``votes`` (the seats that voted to hand it to a bot);
+rest of a turn whose time ran out), ``votes`` (the seats that voted to hand it to a bot) and
+``votes_needed`` (how many votes of the people connected would hand it over now);
 ``takeover``, the bot that stands in; ``clock``, ``null`` without a time control, else
 ``{"per_turn": 60|null, "bank": 300|null, "increment": 10, "seat": 1|null, "deadline":
 1760000060.5|null, "banks": [288.5, 300]|null}``: the control, whose clock runs and when it

@@ -13,8 +13,9 @@ Who plays a person's seat and how long they have is the room's :class:`.Seating`
 with the game: when a person's time runs out, when they are disconnected on their turn for
 ``away_after`` seconds while somebody else at the table is connected, or when the others
 vote for it, a bot stands in for them (:meth:`pickomino.table.Session.stand_in`), between
-two steps; they take the seat back with a ``back`` message. Two timers per game at most (its
-clock, and the absence of the person to move), set only when their time changes.
+two steps; they take the seat back with a ``back`` message. Three timers per game at most (its
+clock, the absence of the person to move, and the votes for a person gone long enough for
+them to count), set only when their time changes.
 """
 
 from __future__ import annotations
@@ -146,6 +147,12 @@ class Room:
         self.on_seated: Callable[[], None] = lambda: None
         self._clock_alarm = Alarm(lambda: self._spawn(self._time_out()))
         self._away_alarm = Alarm(lambda: self._spawn(self._mark_absent()))
+        self._vote_alarm = Alarm(lambda: self._spawn(self._count_ripe_votes()))
+        #: Since when each person not connected has been gone, as this process saw it
+        #: (:meth:`_note_presence`): everybody since the start, as how long anybody was
+        #: gone while the server was down is unknown (a restart starts the wait again, so
+        #: it never turns a minority vote into a majority).
+        self._left = dict.fromkeys(range(len(self.seats)), time.time())
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         self._tasks: set[asyncio.Task[None]] = set()
         #: Whether this process plays the game's bots: always with SQLite; with PostgreSQL,
@@ -273,6 +280,7 @@ class Room:
         waiting = [s.name for s in self.seats if s.is_person and not s.claimed]
         profiles = self.profiles()
         seating = self.seating
+        present, now = self.present(), time.time()
         return {
             "type": "state",
             "id": self.id,
@@ -290,6 +298,9 @@ class Room:
                     "away": seating.away[n],
                     "stand_in": n in self.session.stand_ins,
                     "votes": seating.votes.get(n, []),
+                    "votes_needed": seating.needed(
+                        n, present, self.people, self._long_gone(n, now)
+                    ),
                 }
                 for n, s in enumerate(self.seats)
             ],
@@ -632,6 +643,7 @@ class Room:
         self.on_finish(self)
         self._clock_alarm.cancel()
         self._away_alarm.cancel()
+        self._vote_alarm.cancel()
         if not self.connections:
             self.on_idle(self)
 
@@ -707,9 +719,38 @@ class Room:
         online = self.online()
         return {n for n, seat in enumerate(self.seats) if seat.is_person and online[n]}
 
+    @property
+    def people(self) -> int:
+        """How many of the game's seats are people's."""
+        return sum(seat.is_person for seat in self.seats)
+
+    @property
+    def vote_after(self) -> float:
+        """Seconds a person must be gone before the votes of the people present (fewer
+        than half of the game's people, maybe one) hand their seat over: the patience
+        ``away_after`` shows a person on their turn, or its default where that is never."""
+        return self.away_after or AWAY_AFTER
+
+    def _long_gone(self, seat: int, now: float) -> bool:
+        """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
+        return seat in self._left and now >= self._left[seat] + self.vote_after
+
+    def _note_presence(self) -> None:
+        """Keep since when each person not connected has been gone: from the first time
+        this process sees them gone (called whenever somebody comes or goes, so never
+        earlier than they left); forgotten while they are connected."""
+        now = time.time()
+        for seat, here in enumerate(self.online()):
+            if here:
+                self._left.pop(seat, None)
+            else:
+                self._left.setdefault(seat, now)
+
     async def vote(self, voter: int | None, seat: int) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
-        connected) at once; it does when more than half of the people present voted so."""
+        connected); it does once the votes carry (:meth:`Seating.carried`: a majority of
+        the game's people, or of those present once the person has been gone
+        ``vote_after`` seconds)."""
         if voter is None:
             raise Refused("spectators_cannot_vote")
         self._check_playing()
@@ -727,9 +768,10 @@ class Room:
         if voter in self.seating.votes.get(seat, ()):
             raise Refused("voted_already", name=name)
         present, now = self.present(), time.time()
+        long_gone = self._long_gone(seat, now)
 
         def cast(seating: Seating) -> list[Note]:
-            if seating.vote(voter, seat, present):
+            if seating.vote(voter, seat, present, self.people, long_gone):
                 return seating.hand_over(seat, "vote", now)
             return []
 
@@ -758,9 +800,10 @@ class Room:
             raise Refused("game_over", "R18")
 
     def _count_votes(self) -> bool:
-        """After somebody came or went: votes for a person who is here now end, and votes
-        that are now a majority of the people present hand their seat over. ``True`` if
-        that changed anything."""
+        """After somebody came or went, or a person has been gone long enough: votes for a
+        person who is here now end, and votes that carry now hand their seat over
+        (:meth:`Seating.carried`). ``True`` if that changed anything."""
+        self._note_presence()
         if not self.seating.votes or self.status != "playing":
             return False
         online, present, now = self.online(), self.present(), time.time()
@@ -770,7 +813,7 @@ class Room:
             for seat in list(seating.votes):
                 if online[seat]:
                     del seating.votes[seat]
-                elif seating.majority(seat, present):
+                elif seating.carried(seat, present, self.people, self._long_gone(seat, now)):
                     notes += seating.hand_over(seat, "vote", now)
             return notes
 
@@ -794,14 +837,25 @@ class Room:
         return seat, state.turn
 
     def _set_alarms(self) -> None:
-        """The clock's alarm at its deadline, and the absence alarm ``away_after`` seconds
-        after the person to move was last seen, while it is their turn."""
+        """The clock's alarm at its deadline, the absence alarm ``away_after`` seconds
+        after the person to move was last seen, while it is their turn, and the votes'
+        alarm when a person with votes for a bot will have been gone ``vote_after``."""
+        self._note_presence()
         playing = self.status == "playing" and self.drives_bots  # one process keeps time
         self._clock_alarm.set(self.seating.deadline if playing else None)
         absent = self._absent_turn() if playing else None
         if absent != self._absent:
             self._absent = absent
             self._away_alarm.set(time.time() + self.away_after if absent else None)
+        self._vote_alarm.set(self._votes_ripen() if playing else None)
+
+    def _votes_ripen(self) -> float | None:
+        """When the first person with votes for a bot will have been gone long enough for
+        the votes of the people present to count (``None``: no vote waits for that)."""
+        now = time.time()
+        left = [self._left[seat] for seat in self.seating.votes if seat in self._left]
+        times = [when + self.vote_after for when in left]
+        return min((when for when in times if when > now), default=None)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -819,6 +873,15 @@ class Room:
                 self._clock_alarm.set(now + RETRY_AFTER)
                 return
             await self.broadcast()
+        self.wake_bots()
+
+    async def _count_ripe_votes(self) -> None:
+        """A person with votes for a bot has been gone long enough: the votes carry, or
+        fewer are needed now (or the alarm rang a moment early: then it is only set
+        again)."""
+        if not self._count_votes():
+            self._seating_changes += 1  # the votes needed, in the cached whole state
+        await self.broadcast()
         self.wake_bots()
 
     async def _mark_absent(self) -> None:
@@ -886,6 +949,7 @@ class Room:
     async def stop(self) -> None:
         self._clock_alarm.cancel()
         self._away_alarm.cancel()
+        self._vote_alarm.cancel()
         tasks = [*self._tasks, *([self._bot_task] if self._bot_task is not None else [])]
         for task in tasks:
             task.cancel()

@@ -5,7 +5,9 @@ the game (as JSON, in the same transaction as the moves it goes with) and runs t
 
 There is one clock at a time, the person's whose decision it is. It starts when a person
 gets the decision of a turn and no clock runs (the turn's first step, or a person taking
-their seat back mid-turn), and stops when the turn ends or a bot takes the seat over:
+their seat back mid-turn), and stops when the turn ends or a bot takes the seat over. A
+turn's time is given once: a person who takes their seat back in the turn a bot took over
+has what was left of it when the bot did (away and back never give time):
 
 - ``per_turn`` seconds for every turn;
 - a ``bank`` of seconds for the whole game, plus ``increment`` seconds at every turn
@@ -88,6 +90,7 @@ class Seating:
     clock_seat: int | None = None  #: whose clock runs (or ran last)
     clock_turn: int | None = None  #: the turn it runs (or ran last) in
     timed_out: int | None = None  #: the turn whose rest a bot plays: its person's time ran out
+    left: float | None = None  #: seconds left of the clock's turn when it stopped before its end
     votes: dict[int, list[int]] = field(default_factory=dict)  #: seat → who voted to hand it over
 
     def __post_init__(self) -> None:
@@ -102,7 +105,7 @@ class Seating:
         data = {
             "away": self.away, "timeouts": self.timeouts, "banks": self.banks,
             "deadline": self.deadline, "clock_seat": self.clock_seat,
-            "clock_turn": self.clock_turn, "timed_out": self.timed_out,
+            "clock_turn": self.clock_turn, "timed_out": self.timed_out, "left": self.left,
             "votes": {str(seat): voters for seat, voters in self.votes.items()},
         }  # fmt: skip
         return json.dumps(data)
@@ -140,19 +143,27 @@ class Seating:
         if self.deadline is not None and (not person_decides or moved_on):
             self._stop_clock(now, in_time=self.clock_turn != turn)
         if person_decides and self.deadline is None:
-            bank = self.banks[current] if self.banks is not None else 0.0
-            self.deadline = now + self.control.allowance(bank)
-            self.clock_seat, self.clock_turn = current, turn
+            self.deadline = now + self._time_for(turn, current)
+            self.clock_seat, self.clock_turn, self.left = current, turn, None
         if self.timed_out is not None and self.timed_out != turn:
             self.timed_out = None
 
+    def _time_for(self, turn: int, seat: int) -> float:
+        """The time of the clock that starts now: what was left of this turn's, if its clock
+        ran already (the person takes their seat back from a bot), else a turn's time."""
+        if self.left is not None and (self.clock_seat, self.clock_turn) == (seat, turn):
+            return self.left
+        bank = self.banks[seat] if self.banks is not None else 0.0
+        return self.control.allowance(bank) if self.control is not None else 0.0
+
     def _stop_clock(self, now: float, in_time: bool) -> None:
-        """The running clock stops: what is left goes back to the bank; a turn ended in
-        time ends a series of timeouts."""
+        """The running clock stops: what is left goes back to the bank, and is kept for the
+        rest of the turn; a turn ended in time ends a series of timeouts."""
         seat = self.clock_seat
         assert seat is not None and self.deadline is not None
+        self.left = max(0.0, self.deadline - now)
         if self.banks is not None:
-            self.banks[seat] = max(0.0, self.deadline - now)
+            self.banks[seat] = self.left
         if in_time:
             self.timeouts[seat] = 0
         self.deadline = None
@@ -165,7 +176,7 @@ class Seating:
         ``TIMEOUTS_AWAY`` in a row, the seat). The log entries saying so."""
         seat, turn = self.clock_seat, self.clock_turn
         assert seat is not None and turn is not None and self.expired(now)
-        self.deadline, self.timed_out = None, turn
+        self.deadline, self.timed_out, self.left = None, turn, 0.0
         if self.banks is not None:
             self.banks[seat] = 0.0
         self.timeouts[seat] += 1
@@ -191,14 +202,28 @@ class Seating:
         self.timeouts[seat] = 0
         return [{"type": "back", "seat": seat}]
 
-    def vote(self, voter: int, seat: int, present: set[int]) -> bool:
-        """``voter`` asks for a bot to play ``seat`` now; ``True`` when the votes of the
-        people ``present`` are a majority of them."""
+    def vote(self, voter: int, seat: int, present: set[int], people: int, long_gone: bool) -> bool:
+        """``voter`` asks for a bot to play ``seat`` now; ``True`` when the votes carry
+        (see :meth:`carried`)."""
         self.votes.setdefault(seat, []).append(voter)
-        return self.majority(seat, present)
+        return self.carried(seat, present, people, long_gone)
 
-    def majority(self, seat: int, present: set[int]) -> bool:
-        """More than half of the people present (the seat's own person is not among them)
-        voted to hand ``seat`` over; votes of people who left do not count."""
+    def carried(self, seat: int, present: set[int], people: int, long_gone: bool) -> bool:
+        """Whether the votes of the people ``present`` hand ``seat`` over (votes of people
+        who left do not count): as many as :meth:`needed`."""
         voters = set(self.votes.get(seat, ())) & present
-        return bool(voters) and 2 * len(voters) > len(present - {seat})
+        return len(voters) >= self.needed(seat, present, people, long_gone)
+
+    @staticmethod
+    def needed(seat: int, present: set[int], people: int, long_gone: bool) -> int:
+        """How many votes hand ``seat`` over: more than half of the game's ``people`` (the
+        seat's own person among them), or, once that person has been gone long enough
+        (``long_gone``), more than half of the people present. Nobody alone takes a seat
+        from a person who just left, and nobody coming back first after a restart is a
+        majority for that.
+
+        >>> Seating.needed(1, {0}, people=2, long_gone=False), Seating.needed(1, {0}, 2, True)
+        (2, 1)
+        """
+        most = people // 2 + 1
+        return min(most, len(present - {seat}) // 2 + 1) if long_gone else most

@@ -15,7 +15,7 @@ export function renderGrill(node, table) {
 }
 
 /**
- * One card per seat. `seats` are [{name, bot, online?, profile?, away?, stand_in?, votes?}]:
+ * One card per seat. `seats` are [{name, bot, online?, profile?, away?, stand_in?, votes?, votes_needed?}]:
  * a profile's name links to its page; the live fields are left out in replays, where nobody
  * is connected. `you` is your seat (null when watching); `current` the seat to play,
  * highlighted (null when no turn is being played); `clock` the state's clock (each seat's
@@ -86,11 +86,10 @@ function standInBadge(seat) {
   return null;
 }
 
-// The vote to let a bot play for a person who is not connected: it does once more than half
-// of the people connected voted so (pickomino.web.protocol, "vote").
+// The vote to let a bot play for a person who is not connected: it does once the server's
+// number of votes is reached (pickomino.web.protocol, "vote").
 function voteBox(seats, n, you, onVote) {
-  const votes = seats[n].votes;
-  const present = seats.filter((seat, m) => m !== n && !seat.bot && seat.online).length;
+  const { votes, votes_needed: needed } = seats[n];
   const voted = votes.includes(you);
   return h(
     "div",
@@ -101,7 +100,7 @@ function voteBox(seats, n, you, onVote) {
       t(voted ? "vote.voted" : "vote.button", { name: seats[n].name }),
     ),
     votes.length
-      ? h("small", { testid: "vote-count" }, t("vote.count", { count: votes.length, needed: Math.floor(present / 2) + 1 }))
+      ? h("small", { testid: "vote-count" }, t("vote.count", { count: votes.length, needed }))
       : null,
   );
 }

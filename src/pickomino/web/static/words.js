@@ -30,14 +30,18 @@ const DOING = {
   claim: ["doing.you.claim", "doing.other.claim"],
 };
 
-/** "Turn 12 · Bob chooses dice to keep", or the instruction when it is your move. */
+/** "Turn 12 · Bob chooses dice to keep", or the instruction when it is your move (or that a
+ * bot plays it: you are away, or out of time). */
 export function turnText(state, you) {
   const { table, seats } = state;
   if (state.status === "open") return t("doing.open");
   if (table.over) return t("end.title", { count: table.turn });
   if (state.status === "abandoned") return t("doing.abandoned", { turn: table.turn });
   const [yours, theirs] = DOING[table.phase];
-  const doing = table.current === you ? t(yours) : t(theirs, { name: seats[table.current].name });
+  let doing = t(theirs, { name: seats[table.current].name });
+  if (table.current === you) {
+    doing = seats[you].stand_in ? t("doing.you.bot", { bot: botLabel(state.takeover) }) : t(yours);
+  }
   return t("doing.turn", { turn: table.turn, doing });
 }
 
