@@ -75,7 +75,7 @@ from pickomino.web.forms import (
     address_limit,
     client_address,
     creation_limit,
-    name_key,
+    name_keys,
     parse_rules,
     start_seat,
 )
@@ -286,7 +286,7 @@ def create_app(
                 raise refused(400, "no_seat_for_profile")
             names[creator] = profile.name
             others = names[:creator] + names[creator + 1 :]
-            if name_key(profile.name) in {name_key(name) for name in others}:
+            if name_keys(profile.name) & set().union(*map(name_keys, others)):
                 raise refused(409, "name_taken", name=profile.name)
             meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
             invited.remove(creator)

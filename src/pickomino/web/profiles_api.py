@@ -22,7 +22,7 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
 
 A name may not pass for a profile: an invited person's name at creation and a name joining
 from the lobby are refused (409 ``name_is_profile``) when they are a profile's name (as
-:func:`~pickomino.web.forms.name_key` compares them), unless that profile is the one playing.
+:func:`~pickomino.web.forms.name_keys` compares them), unless that profile is the one playing.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.web.errors import Refused, refusal, refused
-from pickomino.web.forms import Name, name_key
+from pickomino.web.forms import Name, client_address, name_keys
 from pickomino.web.profile_keys import recovery_code
 from pickomino.web.profiles import NameClaimed, Profile, ProfileStore
 from pickomino.web.room import Room
@@ -78,7 +78,7 @@ def refuse_profile_names(profiles: ProfileStore, names: list[str]) -> None:
     leaves out the names of the profiles playing)."""
     claimed = profiles.claimed(names)
     for name in names:
-        if name_key(name) in claimed:
+        if name in claimed:
             raise refused(409, "name_is_profile", name=name)
 
 
@@ -91,8 +91,7 @@ def seat_name(
         if profile.id in room.profiles():
             raise refused(409, "profile_seated", name=profile.name)
         name = profile.name
-    others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
-    if name_key(name) in others:
+    if name_keys(name) & other_names(room, seat):
         raise refused(409, "name_taken", name=name)
     if profile is None:
         refuse_profile_names(profiles, [name])
@@ -110,9 +109,9 @@ def profiles_router(
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
-    async def claim_name(body: NewProfile) -> dict[str, object]:
+    async def claim_name(body: NewProfile, request: Request) -> dict[str, object]:
         try:
-            profile, key = profiles.claim(body.name)
+            profile, key = profiles.claim(body.name, client_address(request.client))
         except NameClaimed:
             raise refused(409, "profile_name_taken", name=body.name) from None
         return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
@@ -173,10 +172,8 @@ def profiles_router(
             raise refused(409, "seat_taken")
         if body.bot is None and seat.open:
             raise refused(409, "seat_open_already")
-        if body.name is not None:
-            others = {name_key(s.name) for n, s in enumerate(room.seats) if n != body.seat}
-            if name_key(body.name) in others:
-                raise refused(409, "name_taken", name=body.name)
+        if body.name is not None and name_keys(body.name) & other_names(room, body.seat):
+            raise refused(409, "name_taken", name=body.name)
         try:
             room.replace_absent(body.seat, body.bot, body.name)
         except Refused as taken:  # the database had it taken already
@@ -186,6 +183,11 @@ def profiles_router(
         return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
 
     return router
+
+
+def other_names(room: Room, seat: int) -> set[str]:
+    """The keys of the names of every seat but ``seat`` (see :func:`.forms.name_keys`)."""
+    return set().union(*(name_keys(s.name) for n, s in enumerate(room.seats) if n != seat))
 
 
 def open_room(room: Room) -> Room:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import sqlalchemy as sa
@@ -269,7 +270,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        self._add_missing_columns()
+        self.add_missing_columns(ADDED_COLUMNS)
         #: This process, in the notices it sends (so it can skip its own).
         self.origin = secrets.token_hex(4)
 
@@ -285,13 +286,13 @@ class Store:
             payload = notice(self.origin, game_id, seq)
             db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
-    def _add_missing_columns(self) -> None:
+    def add_missing_columns(self, columns: tuple[sa.Column[Any], ...]) -> None:
         """Bring a database made by an older version up to date (the new columns are
         nullable, so the old rows stay valid)."""
         inspector = sa.inspect(self.engine)
         missing = [
             column
-            for column in ADDED_COLUMNS
+            for column in columns
             if column.name not in {c["name"] for c in inspector.get_columns(column.table.name)}
         ]
         with self.engine.begin() as db:
