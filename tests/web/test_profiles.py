@@ -547,3 +547,64 @@ def test_a_seat_the_database_has_taken_is_not_removed(client, database):
     answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
     refused_http(answer, 409, "seat_taken")
     assert client.app.state.rooms.get(game["id"]).seats[1].bot is None
+
+
+# ------------------------------------------------------- who may rate whom
+def finish(profiles: ProfileStore, game_id: str, players: list[str]) -> None:
+    """Record a rated game of profiles that ended in their order (the first won)."""
+    ranking = [{"seat": n, "rank": n + 1, "worms": 5 - n} for n in range(len(players))]
+    profiles.expect_results(game_id)
+    assert profiles.record(
+        game_id, {"rated": True, "profiles": players, "ranking": ranking}, len(players)
+    )
+
+
+def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_opponents(database):
+    store = Store(database)
+    try:
+        profiles = ProfileStore(store)
+        ann, bob, *others = (
+            profiles.claim(name, f"192.0.2.{n}")[0]
+            for n, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), start=1)
+        )
+        for n in range(6):
+            finish(profiles, f"pair{n}", [ann.id, bob.id])
+        page = profiles.player(ann.id)
+        assert [result["rated"] for result in page["results"]] == [True] * 5 + [False]
+        assert page["provisional"] and all(row["provisional"] for row in profiles.leaderboard())
+        for n, other in enumerate(others):
+            finish(profiles, f"other{n}", [ann.id, other.id])
+        board = profiles.leaderboard()
+        assert board[0]["player"] == ann.id and not board[0]["provisional"]
+        assert (
+            all(row["provisional"] for row in board[1:])
+            and not profiles.player(ann.id)["provisional"]
+        )
+    finally:
+        store.close()
+
+
+def test_profiles_claimed_before_look_alike_names_keep_them_but_block_new_ones(database):
+    """A database of the version before: two profiles whose names look alike (Latin and
+    Cyrillic A) both stay; neither name, nor another look-alike, can be claimed again."""
+    sql(
+        database,
+        "CREATE TABLE profiles (id VARCHAR(16) PRIMARY KEY, name VARCHAR(64) NOT NULL,"
+        " name_key VARCHAR(64) NOT NULL UNIQUE, key_hash VARCHAR(64) NOT NULL,"
+        " created FLOAT NOT NULL)",
+    )
+    for n, name in enumerate(("Ann", "\u0410nn")):
+        sql(
+            database,
+            "INSERT INTO profiles VALUES (:id, :name, :key, :hash, :created)",
+            id=f"old{n}", name=name, key=name.casefold(), hash="0" * 64, created=float(n),
+        )  # fmt: skip
+    with TestClient(fast_app(database)) as client:
+        for name in ("Ann", "\u0410nn", "ANN", "\u0391nn"):
+            refused_http(
+                client.post("/api/profiles", json={"name": name}), 409, "profile_name_taken"
+            )
+        assert client.get("/api/profiles/old1").json()["name"] == "\u0410nn"
+    assert {row.look_key is not None for row in sql(database, "SELECT look_key FROM profiles")} == {
+        True
+    }

@@ -84,7 +84,7 @@ from pickomino.web.keeper_api import keeper_router
 from pickomino.web.limits import ConnectionLimits
 from pickomino.web.mine_api import mine_router
 from pickomino.web.outbox import Outbox
-from pickomino.web.profiles import ProfileStore, has_results
+from pickomino.web.profiles import ESTABLISHED_OPPONENTS, ProfileStore, has_results
 from pickomino.web.profiles_api import (
     ProfileKey,
     profile_of,
@@ -273,6 +273,7 @@ def create_app(
             "players": [MIN_PLAYERS, MAX_PLAYERS],
             "clocks": [c for c in CLOCK_PRESETS if ClockSpec(**c).shortest() >= clock_minimum],
             "takeover": DEFAULT_TAKEOVER,
+            "established_opponents": ESTABLISHED_OPPONENTS,  # see .profiles
         }
 
     @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
