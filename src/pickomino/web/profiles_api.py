@@ -5,7 +5,8 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
 ``bad_profile_key``), whether forged, mistyped or replaced by a newer key.
 
 - ``POST /api/profiles`` ``{"name": "Ann"}`` → ``{"id", "name", "code"}``: claims the name
-  (409 ``profile_name_taken`` if it, or a name differing only in case or spaces, is claimed);
+  (409 ``profile_name_taken`` if it, or a name differing only in case or spaces or looking
+  alike, is claimed);
   the recovery code is shown only here: the browser keeps it;
 - ``GET /api/profiles/me`` → ``{"id", "name"}``: whose the code is (to import it on another
   device); ``POST /api/profiles/me/key`` → a new code, the old one stops working;
