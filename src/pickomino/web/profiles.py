@@ -172,6 +172,9 @@ class ProfileStore:
         keys; a profile whose name looks like an older one's keeps it, but its keys take
         its id, so only the older one's name is taken."""
         with self.engine.begin() as db:
+            old = sa.select(profiles.c.id).where(profiles.c.look_key.is_(None))
+            if db.execute(old.limit(1)).first() is None:
+                return  # every start after the first
             rows = db.execute(
                 sa.select(
                     profiles.c.id, profiles.c.name, profiles.c.name_key, profiles.c.look_key
@@ -261,8 +264,8 @@ class ProfileStore:
 
     def record(self, game_id: str, meta: dict[str, Any], seats: int) -> bool:
         """Record a finished game's results (see :func:`recorded_players`) and, if it is
-        rated (:func:`is_rated`), their new ratings: once (``False`` if it was not pending:
-        done before)."""
+        rated (:func:`is_rated`, and its profiles may rate each other: :meth:`_fair`), their
+        new ratings: once (``False`` if it was not pending: done before)."""
         now = time.time()
         ranking = {standing["seat"]: standing for standing in meta["ranking"]}
         winners = sum(standing["rank"] == 1 for standing in ranking.values())
@@ -272,8 +275,8 @@ class ProfileStore:
             if not done or recorded.first() is not None:
                 return False
             rated = is_rated(meta, seats) and self._fair(db, meta.get("profiles") or [], now)
-            players = recorded_players(meta, seats) if rated else meta.get("profiles")
-            players = players or [None] * seats
+            profiles_only = meta.get("profiles") or [None] * seats
+            players = seat_players(meta, seats) if rated else profiles_only
             seated = [(n, player) for n, player in enumerate(players) if player is not None]
             after: dict[str, Rating] = {}
             if rated:
