@@ -5,6 +5,7 @@ came: the app in process, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
@@ -21,6 +22,7 @@ from pickomino.web.profiles import ProfileStore
 from pickomino.web.store import Store
 
 from .clients import create, next_of, refused, refused_http, socket_path
+from .test_clocks import pick
 from .test_protocol import fast_app
 
 
@@ -41,8 +43,18 @@ def sql(database: str, statement: str, **params: object) -> list:
         store.close()
 
 
-def claim(client: TestClient, name: str) -> dict:
-    response = client.post("/api/profiles", json={"name": name})
+def from_address(client: TestClient, address: str) -> TestClient:
+    """The same app, reached from another address (on the client's event loop)."""
+    other = TestClient(client.app, client=(address, 50000))
+    other.portal = client.portal
+    return other
+
+
+def claim(client: TestClient, name: str, address: str | None = None) -> dict:
+    """Claim a profile, by default from an address of its own (different people), else
+    from ``address``."""
+    address = address or f"198.51.100.{sum(map(ord, name)) % 250 + 1}"
+    response = from_address(client, address).post("/api/profiles", json={"name": name})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -303,6 +315,7 @@ def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
         ranking = client.get(f"/api/games/{game['id']}/record").json()["meta"]["ranking"]
     assert {row["player"] for row in board} == {ann["id"], bob["id"], "bot-hard"}
     assert all(row["games"] == 1 and row["rating"]["ordinal"] != 0 for row in board)
+    assert all(row["provisional"] for row in board)  # one opponent or two: not yet ranked
     by_seat = {0: ann["id"], 1: bob["id"], 2: "bot-hard"}
     rows = {row["player"]: row for row in board}
     rank = {by_seat[standing["seat"]]: standing["rank"] for standing in ranking}
@@ -376,21 +389,73 @@ def test_one_bot_level_in_several_seats_is_one_player(database):
     assert bot_page["bot"] == "hard" and bot_page["name"] is None and len(bot_page["results"]) == 2
 
 
-def test_bots_are_rated_against_each_other_and_anonymous_games_are_not_recorded(database):
+def test_bots_ratings_move_only_in_games_with_people(database):
+    """A rated game of bots only, or of bots and a person without a profile, moves no
+    rating: anyone could make bots play each other to move their ratings."""
     bots = {"seats": [{"name": "E", "bot": "easy"}, {"name": "X", "bot": "expert"}]}
-    alone = {"seats": [{"name": "Ann"}, {"name": "M", "bot": "medium"}]}  # one rated player
+    anonymous = {
+        "seats": [{"name": "Ann"}, {"name": "M", "bot": "medium"}, {"name": "H", "bot": "hard"}]
+    }
     slow_bots = create_app(database, bot_delay=3600, new_games_per_minute=1e6)
     with TestClient(slow_bots) as client:  # the bots wait: the games end offline
-        games = [create(client, bots), create(client, alone)]
-    pending = [row.game_id for row in sql(database, "SELECT game_id FROM pending")]
-    assert pending == [games[0]["id"]]
+        games = [create(client, bots), create(client, anonymous)]
+    assert sql(database, "SELECT game_id FROM pending") == []
     for game in games:
         finish_offline(database, game)
     with TestClient(fast_app(database)) as client:
-        board = client.get("/api/leaderboard").json()
-        medium = client.get("/api/profiles/bot-medium").json()
-    assert {row["player"] for row in board} == {"bot-easy", "bot-expert"}
-    assert medium["games"] == 0 and sql(database, "SELECT * FROM pending") == []
+        assert client.get("/api/leaderboard").json() == []
+        for level in ("easy", "medium", "hard", "expert"):
+            page = client.get(f"/api/profiles/bot-{level}").json()
+            assert page["games"] == 0 and not page["rated"]
+
+
+def bust_on_purpose(state: dict) -> str:
+    """A spare profile's play: roll while it may, keep the least, never take a tile."""
+    actions = state["actions"]
+    if "roll" in actions:
+        return "roll"
+    keeps = [a for a in actions if a.startswith("keep")]
+    return min(keeps, key=lambda a: "W54321".index(a[-1])) if keeps else actions[0]
+
+
+def play_to_the_end(client: TestClient, game: dict, plays: dict) -> None:
+    """Every seat of ``plays`` (seat → choice) connected, each choosing its moves: the
+    states of the seat to move are read, in order, and each of its turns is played once."""
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(client.websocket_connect(socket_path(game, seat)))
+            for seat in plays
+        }
+        seat, latest, acted = 0, -1, -1
+        while (state := next_of(sockets[seat], "state"))["status"] != "over":
+            if state["status"] != "playing" or state["seq"] < latest or state["seq"] <= acted:
+                continue  # waiting for the others, or seen already
+            latest, mover = state["seq"], state["table"]["current"]
+            if mover != seat:
+                seat = mover  # its socket has this state too: it acts on it there
+                continue
+            choice = plays[seat](state)
+            sockets[seat].send_json({"type": "act", "action": choice, "seq": state["seq"]})
+            acted = state["seq"]
+
+
+def test_spare_profiles_from_one_address_do_not_farm_a_rating(client):
+    """The reproduction: from one address, a main profile and two spares; the spares bust
+    on purpose every turn in three rated games. The main profile must not top the board."""
+    address = "203.0.113.7"
+    main, *spares = (claim(client, name, address) for name in ("Main", "Spare1", "Spare2"))
+    for _ in range(3):
+        spec = {"seats": [{"name": "M"}, {"name": "S1"}, {"name": "S2"}], "rated": True}
+        game = client.post("/api/games", json=spec, headers=as_profile(main)).json()
+        for seat, spare in enumerate(spares, start=1):
+            headers = {"Seat-Token": token(game, seat), **as_profile(spare)}
+            client.post(f"/api/games/{game['id']}/claim", headers=headers).raise_for_status()
+        play_to_the_end(client, game, {0: pick, 1: bust_on_purpose, 2: bust_on_purpose})
+    board = client.get("/api/leaderboard").json()
+    assert main["id"] not in [row["player"] for row in board]
+    page = client.get(f"/api/profiles/{main['id']}").json()
+    assert page["games"] == 3 and not page["rated"]
+    assert [result["rated"] for result in page["results"]] == [False] * 3
 
 
 def test_unknown_profiles_are_refused(client):
@@ -493,3 +558,64 @@ def test_a_seat_the_database_has_taken_is_not_removed(client, database):
     answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
     refused_http(answer, 409, "seat_taken")
     assert client.app.state.rooms.get(game["id"]).seats[1].bot is None
+
+
+# ------------------------------------------------------- who may rate whom
+def finish(profiles: ProfileStore, game_id: str, players: list[str]) -> None:
+    """Record a rated game of profiles that ended in their order (the first won)."""
+    ranking = [{"seat": n, "rank": n + 1, "worms": 5 - n} for n in range(len(players))]
+    profiles.expect_results(game_id)
+    assert profiles.record(
+        game_id, {"rated": True, "profiles": players, "ranking": ranking}, len(players)
+    )
+
+
+def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_opponents(database):
+    store = Store(database)
+    try:
+        profiles = ProfileStore(store)
+        ann, bob, *others = (
+            profiles.claim(name, f"192.0.2.{n}")[0]
+            for n, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), start=1)
+        )
+        for n in range(6):
+            finish(profiles, f"pair{n}", [ann.id, bob.id])
+        page = profiles.player(ann.id)
+        assert [result["rated"] for result in page["results"]] == [True] * 5 + [False]
+        assert page["provisional"] and all(row["provisional"] for row in profiles.leaderboard())
+        for n, other in enumerate(others):
+            finish(profiles, f"other{n}", [ann.id, other.id])
+        board = profiles.leaderboard()
+        assert board[0]["player"] == ann.id and not board[0]["provisional"]
+        assert (
+            all(row["provisional"] for row in board[1:])
+            and not profiles.player(ann.id)["provisional"]
+        )
+    finally:
+        store.close()
+
+
+def test_profiles_claimed_before_look_alike_names_keep_them_but_block_new_ones(database):
+    """A database of the version before: two profiles whose names look alike (Latin and
+    Cyrillic A) both stay; neither name, nor another look-alike, can be claimed again."""
+    sql(
+        database,
+        "CREATE TABLE profiles (id VARCHAR(16) PRIMARY KEY, name VARCHAR(64) NOT NULL,"
+        " name_key VARCHAR(64) NOT NULL UNIQUE, key_hash VARCHAR(64) NOT NULL,"
+        " created FLOAT NOT NULL)",
+    )
+    for n, name in enumerate(("Ann", "\u0410nn")):
+        sql(
+            database,
+            "INSERT INTO profiles VALUES (:id, :name, :key, :hash, :created)",
+            id=f"old{n}", name=name, key=name.casefold(), hash="0" * 64, created=float(n),
+        )  # fmt: skip
+    with TestClient(fast_app(database)) as client:
+        for name in ("Ann", "\u0410nn", "ANN", "\u0391nn"):
+            refused_http(
+                client.post("/api/profiles", json={"name": name}), 409, "profile_name_taken"
+            )
+        assert client.get("/api/profiles/old1").json()["name"] == "\u0410nn"
+    assert {row.look_key is not None for row in sql(database, "SELECT look_key FROM profiles")} == {
+        True
+    }

@@ -19,7 +19,7 @@ from pickomino.i18n.text import refusal
 #: The optional parts of the install (pyproject's extras) and the libraries each needs to
 #: start (psycopg, in ``web`` too, only for a PostgreSQL URL, which says so itself).
 EXTRAS = {
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "markdown_it"),
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "markdown_it", "regex"),
     "terminal": ("textual",),
     "plot": ("matplotlib",),
 }

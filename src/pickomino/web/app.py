@@ -81,7 +81,7 @@ from pickomino.web.forms import (
     address_limit,
     client_address,
     creation_limit,
-    name_key,
+    name_keys,
     parse_rules,
     start_seat,
 )
@@ -90,7 +90,7 @@ from pickomino.web.keeper_api import keeper_router
 from pickomino.web.limits import ConnectionLimits
 from pickomino.web.mine_api import mine_router
 from pickomino.web.outbox import Outbox
-from pickomino.web.profiles import ProfileStore, has_results
+from pickomino.web.profiles import ESTABLISHED_OPPONENTS, ProfileStore, has_results
 from pickomino.web.profiles_api import (
     ProfileKey,
     profile_of,
@@ -310,6 +310,7 @@ def create_app(
             "players": [MIN_PLAYERS, MAX_PLAYERS],
             "clocks": [c for c in CLOCK_PRESETS if ClockSpec(**c).shortest() >= clock_minimum],
             "takeover": DEFAULT_TAKEOVER,
+            "established_opponents": ESTABLISHED_OPPONENTS,  # see .profiles
         }
 
     @app.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
@@ -323,7 +324,7 @@ def create_app(
                 raise refused(400, "no_seat_for_profile")
             names[creator] = profile.name
             others = names[:creator] + names[creator + 1 :]
-            if name_key(profile.name) in {name_key(name) for name in others}:
+            if name_keys(profile.name) & set().union(*map(name_keys, others)):
                 raise refused(409, "name_taken", name=profile.name)
             meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
             invited.remove(creator)

@@ -4,7 +4,9 @@ and who starts, checked the same way for both."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Callable
+from functools import cache
 from typing import Annotated, Literal
 
 from fastapi import Request
@@ -20,17 +22,35 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import PickominoError, Rules
+from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.web.errors import refusal, refused
+from pickomino.web.lookalike import invisible, skeleton
 from pickomino.web.protocol import RateLimits
 from pickomino.web.seating import TimeControl
 
 
 def _printable(name: str) -> str:
-    """No control or invisible formatting characters (a newline or a right-to-left mark
-    would make the log and the lobby lie; PostgreSQL refuses NUL)."""
-    if not name.isprintable():
-        raise PydanticCustomError("unprintable_name", "a name may not hold invisible characters")
+    """No character nobody sees: a newline or a right-to-left mark would make the log and
+    the lobby lie, PostgreSQL refuses NUL, and a Braille blank, a Hangul filler or a
+    variation selector makes "Ann" a second Ann (see :func:`.lookalike.invisible`)."""
+    hidden = next((char for char in name if invisible(char)), None)
+    if hidden is not None:
+        raise PydanticCustomError(
+            "unprintable_name",
+            "a name may not hold invisible characters ({character})",
+            {"character": f"U+{ord(hidden):04X}"},
+        )
+    return name
+
+
+def _not_a_bot(name: str) -> str:
+    """A person's name may not read as a bot's label (see :func:`bot_label`)."""
+    if bot_label(name):
+        raise PydanticCustomError(
+            "reserved_name", "{name} is how the bots are named", {"name": name}
+        )
     return name
 
 
@@ -39,20 +59,65 @@ Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=24),
     AfterValidator(_printable),
+    AfterValidator(_not_a_bot),
 ]
 
 
-def name_key(name: str) -> str:
-    """What makes two names the same player: "Mum", "mum" and " MUM " are one name."""
-    return " ".join(name.split()).casefold()
+def name_keys(name: str) -> frozenset[str]:
+    """What makes two names the same player (they share a key): names that differ only in
+    case or spaces, or look alike (UTS #39's confusable skeleton after NFKC), compared
+    case-folded ("Mum", " MUM ", "Ｍｕｍ", "мum") or as written (Cyrillic "Мum", and "lris"
+    beside "Iris", though "Iris" and "iris" differ in the skeleton).
+
+    >>> len(set.intersection(*(set(name_keys(n)) for n in ("Mum", " MUM ", "Ｍｕｍ", "rnurn"))))
+    1
+    >>> bool(name_keys("Мum") & name_keys("Mum")), bool(name_keys("lris") & name_keys("Iris"))
+    (True, True)
+    """
+    written = unicodedata.normalize("NFKC", " ".join(name.split()))
+    return frozenset(
+        (f"case:{skeleton(written.casefold())}", f"look:{skeleton(written).casefold()}")
+    )
 
 
 def same_names(names: list[str]) -> list[list[int]]:
     """The groups of seat numbers (from 1) that share a name, e.g. ``[[2, 4]]``."""
-    groups: dict[str, list[int]] = {}
+    groups: list[tuple[set[str], list[int]]] = []
     for number, name in enumerate(names, start=1):
-        groups.setdefault(name_key(name), []).append(number)
-    return [group for group in groups.values() if len(group) > 1]
+        keys = name_keys(name)
+        group = next((group for group in groups if group[0] & keys), None)
+        if group is None:
+            groups.append((set(keys), [number]))
+        else:
+            group[0].update(keys)
+            group[1].append(number)
+    return [numbers for _, numbers in groups if len(numbers) > 1]
+
+
+@cache
+def _bot_labels() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The keys of every label the pages give a bot, in every language ("Bot: expert",
+    "Botti: vaikea", "Bot difficile"), and the keys of those labels' beginnings that end
+    in punctuation ("Bot:"): a name starting so reads as a bot's label too."""
+    labels: set[str] = set()
+    beginnings: set[str] = set()
+    for language in LANGUAGES:
+        words = {**catalogue(language, "game"), **catalogue(language, "web")}
+        for template in (words["rating.bot"], words["newgame.bot"]):
+            before = template.split("{level}")[0].strip()
+            if before and unicodedata.category(before[-1]).startswith("P"):
+                beginnings.update(name_keys(before))
+            for bot in (*DIFFICULTIES, *BOTS):
+                for level in (bot, words.get(f"bot.{bot}", bot)):
+                    labels.update(name_keys(template.format(level=level)))
+    return frozenset(labels), tuple(sorted(beginnings))
+
+
+def bot_label(name: str) -> bool:
+    """Whether a name reads as a bot's label as the pages show it (the leaderboard names a
+    bot level "Bot: expert"), in any language, compared as :func:`name_keys` compares."""
+    labels, beginnings = _bot_labels()
+    return any(key in labels or key.startswith(beginnings) for key in name_keys(name))
 
 
 #: A seat number (a JSON integer: not ``true``, not ``"0"``), or "random" for a seat drawn by

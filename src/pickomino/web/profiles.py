@@ -1,7 +1,8 @@
 """Profiles, results and ratings in the web app's database (beside the games, same engine).
 
-- ``profiles``: a claimed name (unique, compared as :func:`~pickomino.web.forms.name_key`
-  compares names) and the hash of its key (see :mod:`.profile_keys`);
+- ``profiles``: a claimed name (unique, compared as :func:`~pickomino.web.forms.name_keys`
+  compares names: the hashes of its two keys), the hash of its key (see
+  :mod:`.profile_keys`) and of the address it was claimed from (:func:`address_hash`);
 - ``results``: one row per seat of a finished game played by a profile or a bot level, with
   its rank and worms and, when the game was rated, the rating after it (the history the
   profile page charts);
@@ -17,6 +18,9 @@ Which seat is whose travels in the game's record (``meta.profiles``, a profile i
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
+import itertools
 import json
 import logging
 import time
@@ -25,7 +29,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from pickomino.web.forms import name_key
+from pickomino.web.forms import name_keys
 from pickomino.web.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.ratings import NEW, Rating, bot_level, bot_player, rate
 from pickomino.web.store import Store, games
@@ -41,7 +45,10 @@ profiles = sa.Table(
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
     sa.Column("key_hash", sa.String(64), nullable=False),  # SHA-256 of the key, in hex
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("look_key", sa.String(64)),  # the name's other key (see name_keys); NULL: old
+    sa.Column("claimed_from", sa.String(64)),  # see address_hash; NULL: claimed before
 )
+sa.Index("profiles_look_key", profiles.c.look_key, unique=True)  # migration 0004
 
 results = sa.Table(
     "results",
@@ -71,6 +78,14 @@ ratings = sa.Table(
 pending = sa.Table("pending", metadata, sa.Column("game_id", sa.String(32), primary_key=True))
 
 
+#: A rating is provisional (below the ranked players) until its rated games were against
+#: this many different opponents (a bot level is one).
+ESTABLISHED_OPPONENTS = 5
+#: Two profiles' games together past this many rated ones in a day are not rated.
+PAIR_GAMES_A_DAY = 5
+DAY = 24 * 3600.0
+
+
 class NameClaimed(Exception):
     """The name (or one that differs only in case or spaces) is somebody's profile."""
 
@@ -79,6 +94,31 @@ class NameClaimed(Exception):
 class Profile:
     id: str
     name: str
+
+
+def address_hash(address: str) -> str:
+    """What is kept of the address a profile is claimed from: the hash of its network (an
+    IPv4 address, an IPv6 /64, what one household or phone holds), to tell profiles of one
+    person apart from profiles of two without keeping where anyone is."""
+    try:
+        network = ipaddress.ip_network(address)
+    except ValueError:  # not an address (a test client's name)
+        return _digest(f"address:{address}")
+    if isinstance(network, ipaddress.IPv6Network):
+        mapped = network.network_address.ipv4_mapped
+        network = ipaddress.ip_network(mapped) if mapped else network.supernet(new_prefix=64)
+    return _digest(f"address:{network}")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _key_hashes(name: str, salt: str = "") -> dict[str, str]:
+    """The stored hashes of a name's two keys (``salt``: an old profile's id, when an older
+    profile's name looks like it)."""
+    case, look = sorted(name_keys(name))  # "case:…", "look:…"
+    return {"name_key": _digest(case + salt), "look_key": _digest(look + salt)}
 
 
 def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
@@ -93,10 +133,12 @@ def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
 
 
 def is_rated(meta: dict[str, Any], seats: int) -> bool:
-    """A game set up as rated moves ratings if it has two rated players at least (profiles,
-    bot levels)."""
+    """A game set up as rated moves ratings if a profile plays and it has two rated players
+    at least (profiles, bot levels): bots' ratings move only in games with people. (Who
+    played whom may still make it unrated: see :meth:`ProfileStore.record`.)"""
     players = seat_players(meta, seats)
-    return bool(meta.get("rated")) and len({player for player in players if player}) > 1
+    people = any(meta.get("profiles") or [])
+    return bool(meta.get("rated")) and people and len({player for player in players if player}) > 1
 
 
 def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
@@ -118,21 +160,45 @@ class ProfileStore:
 
     def __init__(self, store: Store) -> None:
         self.store, self.engine = store, store.engine
+        self._key_old_names()
+
+    def _key_old_names(self) -> None:
+        """Give the profiles claimed before names were compared by their look their two
+        keys; a profile whose name looks like an older one's keeps it, but its keys take
+        its id, so only the older one's name is taken."""
+        with self.engine.begin() as db:
+            old = sa.select(profiles.c.id).where(profiles.c.look_key.is_(None))
+            if db.execute(old.limit(1)).first() is None:
+                return  # every start after the first
+            rows = db.execute(
+                sa.select(
+                    profiles.c.id, profiles.c.name, profiles.c.name_key, profiles.c.look_key
+                ).order_by(profiles.c.created, profiles.c.id)
+            ).all()
+            taken = {key for row in rows if row.look_key for key in (row.name_key, row.look_key)}
+            for row in rows:
+                if row.look_key is not None:
+                    continue
+                keys = _key_hashes(row.name)
+                if taken & set(keys.values()):
+                    keys = _key_hashes(row.name, salt=row.id)
+                taken.update(keys.values())
+                db.execute(profiles.update().where(profiles.c.id == row.id).values(**keys))
 
     # ------------------------------------------------------------ profiles
-    def claim(self, name: str) -> tuple[Profile, str]:
-        """A new profile for ``name`` and its key (the only time the key exists outside
-        the browser); :class:`NameClaimed` if the name is taken."""
+    def claim(self, name: str, address: str) -> tuple[Profile, str]:
+        """A new profile for ``name``, claimed from ``address``, and its key (the only time
+        the key exists outside the browser); :class:`NameClaimed` if the name is taken."""
         profile, key = Profile(new_id(), name), new_key()
         try:
             with self.engine.begin() as db:
                 db.execute(
                     profiles.insert().values(
-                        id=profile.id, name=name, name_key=name_key(name),
-                        key_hash=key_hash(key), created=time.time(),
+                        id=profile.id, name=name, **_key_hashes(name), key_hash=key_hash(key),
+                        created=time.time(), claimed_from=address_hash(address),
                     )
                 )  # fmt: skip
-        except sa.exc.IntegrityError:  # the name's key is unique (an id collision: 2^-50)
+        except sa.exc.IntegrityError:  # the name's keys are unique (an id collision: 2^-50)
             raise NameClaimed(name) from None
         return profile, key
 
@@ -160,15 +226,19 @@ class ProfileStore:
         return key
 
     def claimed(self, names: list[str]) -> set[str]:
-        """Those of ``names`` (as :func:`name_key` gives them) that are profiles' names."""
+        """Those of ``names`` that are profiles' names (as :func:`name_keys` compares)."""
         if not names:
             return set()
-        keys = {name_key(name) for name in names}
+        keys = {name: set(_key_hashes(name).values()) for name in names}
+        wanted = set().union(*keys.values())
         with self.engine.connect() as db:
             rows = db.execute(
-                sa.select(profiles.c.name_key).where(profiles.c.name_key.in_(keys))
+                sa.select(profiles.c.name_key, profiles.c.look_key).where(
+                    profiles.c.name_key.in_(wanted) | profiles.c.look_key.in_(wanted)
+                )
             ).all()
-        return {row.name_key for row in rows}
+        found = {key for row in rows for key in row}
+        return {name for name, hashes in keys.items() if hashes & found}
 
     def names(self, ids: list[str]) -> dict[str, str]:
         if not ids:
@@ -189,18 +259,20 @@ class ProfileStore:
 
     def record(self, game_id: str, meta: dict[str, Any], seats: int) -> bool:
         """Record a finished game's results (see :func:`recorded_players`) and, if it is
-        rated (:func:`is_rated`), their new ratings: once (``False`` if it was not pending:
-        done before)."""
+        rated (:func:`is_rated`, and its profiles may rate each other: :meth:`_fair`), their
+        new ratings: once (``False`` if it was not pending: done before)."""
         now = time.time()
         ranking = {standing["seat"]: standing for standing in meta["ranking"]}
         winners = sum(standing["rank"] == 1 for standing in ranking.values())
-        players, rated = recorded_players(meta, seats), is_rated(meta, seats)
-        seated = [(n, player) for n, player in enumerate(players) if player is not None]
         with self.engine.begin() as db:
             done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount
             recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
             if not done or recorded.first() is not None:
                 return False
+            rated = is_rated(meta, seats) and self._fair(db, meta.get("profiles") or [], now)
+            profiles_only = meta.get("profiles") or [None] * seats
+            players = seat_players(meta, seats) if rated else profiles_only
+            seated = [(n, player) for n, player in enumerate(players) if player is not None]
             after: dict[str, Rating] = {}
             if rated:
                 before = self._ratings(db, [player for _, player in seated])
@@ -224,6 +296,30 @@ class ProfileStore:
             ]
             if rows:
                 db.execute(results.insert(), rows)
+        return True
+
+    def _fair(self, db: sa.Connection, profile_ids: list[str | None], now: float) -> bool:
+        """Whether the profiles of a rated game may rate each other: not two claimed from
+        one address (one person's spare profiles), not a pair that played
+        :data:`PAIR_GAMES_A_DAY` rated games together in the last day."""
+        people = sorted({profile for profile in profile_ids if profile})
+        addresses = db.execute(
+            sa.select(profiles.c.claimed_from).where(
+                profiles.c.id.in_(people), profiles.c.claimed_from.is_not(None)
+            )
+        ).scalars().all()  # fmt: skip
+        if len(addresses) != len(set(addresses)):
+            return False
+        mine, theirs = results.alias(), results.alias()
+        for one, other in itertools.combinations(people, 2):
+            together = db.execute(
+                sa.select(sa.func.count(sa.distinct(mine.c.game_id)))
+                .join(theirs, theirs.c.game_id == mine.c.game_id)
+                .where(mine.c.player == one, theirs.c.player == other, mine.c.rated)
+                .where(mine.c.finished > now - DAY)
+            ).scalar_one()
+            if together >= PAIR_GAMES_A_DAY:
+                return False
         return True
 
     def settle(self) -> list[str]:
@@ -265,21 +361,26 @@ class ProfileStore:
 
     # --------------------------------------------------------------- reads
     def leaderboard(self, limit: int = 100) -> list[dict[str, object]]:
-        """The rated players, best conservative rating (μ − 3σ) first, with their rated
-        games and share of wins in them."""
+        """The rated players, the established ones first (see
+        :data:`ESTABLISHED_OPPONENTS`), each best conservative rating (μ − 3σ) first, with
+        their rated games and share of wins in them."""
         ordinal = ratings.c.mu - 3 * ratings.c.sigma
+        met = _opponents().subquery()
+        provisional = sa.func.coalesce(met.c.opponents, 0) < ESTABLISHED_OPPONENTS
         query = (
             sa.select(
                 ratings.c.player,
                 ratings.c.mu,
                 ratings.c.sigma,
+                provisional.label("provisional"),
                 sa.func.count().label("games"),
                 sa.func.sum(results.c.win).label("wins"),
             )  # fmt: skip
             .join(results, results.c.player == ratings.c.player)
+            .outerjoin(met, met.c.player == ratings.c.player)
             .where(results.c.rated)
-            .group_by(ratings.c.player, ratings.c.mu, ratings.c.sigma)
-            .order_by(ordinal.desc(), ratings.c.player)
+            .group_by(ratings.c.player, ratings.c.mu, ratings.c.sigma, met.c.opponents)
+            .order_by(provisional, ordinal.desc(), ratings.c.player)
             .limit(limit)
         )
         with self.engine.connect() as db:
@@ -289,6 +390,7 @@ class ProfileStore:
             {
                 **_who(row.player, names),
                 "rating": _rating(Rating(row.mu, row.sigma)),
+                "provisional": bool(row.provisional),
                 "games": row.games,
                 "win_share": row.wins / row.games,
             }
@@ -304,6 +406,8 @@ class ProfileStore:
             return None
         with self.engine.connect() as db:
             rating = db.execute(ratings.select().where(ratings.c.player == player)).first()
+            met = _opponents(player).subquery()
+            opponents = db.execute(sa.select(met.c.opponents)).scalar() or 0
             totals = db.execute(
                 sa.select(
                     sa.func.count().label("games"),
@@ -321,6 +425,7 @@ class ProfileStore:
             **_who(player, names),
             "rating": _rating(Rating(rating.mu, rating.sigma) if rating else NEW),
             "rated": rating is not None,
+            "provisional": opponents < ESTABLISHED_OPPONENTS,
             "games": totals.games,
             "win_share": (totals.wins or 0) / totals.games if totals.games else None,
             "mean_worms": None if totals.worms is None else float(totals.worms),  # a Decimal
@@ -337,6 +442,19 @@ class ProfileStore:
                 for row in reversed(rows)
             ],
         }
+
+
+def _opponents(player: str | None = None) -> sa.Select[Any]:
+    """Per rated player (or only ``player``), how many different opponents its rated games
+    were against."""
+    mine, theirs = results.alias(), results.alias()
+    query = (
+        sa.select(mine.c.player, sa.func.count(sa.distinct(theirs.c.player)).label("opponents"))
+        .join(theirs, (theirs.c.game_id == mine.c.game_id) & (theirs.c.player != mine.c.player))
+        .where(mine.c.rated)
+        .group_by(mine.c.player)
+    )
+    return query if player is None else query.where(mine.c.player == player)
 
 
 def _who(player: str, names: dict[str, str]) -> dict[str, object]:

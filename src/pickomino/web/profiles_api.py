@@ -5,7 +5,8 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
 ``bad_profile_key``), whether forged, mistyped or replaced by a newer key.
 
 - ``POST /api/profiles`` ``{"name": "Ann"}`` → ``{"id", "name", "code"}``: claims the name
-  (409 ``profile_name_taken`` if it, or a name differing only in case or spaces, is claimed);
+  (409 ``profile_name_taken`` if it, or a name differing only in case or spaces or looking
+  alike, is claimed);
   the recovery code is shown only here: the browser keeps it;
 - ``GET /api/profiles/me`` → ``{"id", "name"}``: whose the code is (to import it on another
   device); ``POST /api/profiles/me/key`` → a new code, the old one stops working;
@@ -25,7 +26,7 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
 A name may not pass for a profile: an invited person's name at creation and a name joining
 from the lobby are refused (409 ``name_is_profile``; a seat the creator invites somebody
 else to, 409 ``invited_name_is_profile``, whose advice is for the one inviting) when they
-are a profile's name (as :func:`~pickomino.web.forms.name_key` compares them), unless that
+are a profile's name (as :func:`~pickomino.web.forms.name_keys` compares them), unless that
 profile is the one playing.
 """
 
@@ -39,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.web.errors import Refused, refusal, refused
-from pickomino.web.forms import Name, name_key
+from pickomino.web.forms import Name, client_address, name_keys
 from pickomino.web.profile_keys import recovery_code
 from pickomino.web.profiles import NameClaimed, Profile, ProfileStore
 from pickomino.web.room import Room
@@ -84,7 +85,7 @@ def refuse_profile_names(profiles: ProfileStore, names: list[str], invited: bool
     profile from the link), not for the person named."""
     claimed = profiles.claimed(names)
     for name in names:
-        if name_key(name) in claimed:
+        if name in claimed:
             if invited:
                 raise refused(409, "invited_name_is_profile", name=name)
             raise refused(409, "name_is_profile", name=name)
@@ -99,8 +100,7 @@ def seat_name(
         if profile.id in room.profiles():
             raise refused(409, "profile_seated", name=profile.name)
         name = profile.name
-    others = {name_key(s.name) for n, s in enumerate(room.seats) if n != seat}
-    if name_key(name) in others:
+    if name_keys(name) & other_names(room, seat):
         raise refused(409, "name_taken", name=name)
     if profile is None:
         refuse_profile_names(profiles, [name])
@@ -120,9 +120,9 @@ def profiles_router(
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
-    async def claim_name(body: NewProfile) -> dict[str, object]:
+    async def claim_name(body: NewProfile, request: Request) -> dict[str, object]:
         try:
-            profile, key = profiles.claim(body.name)
+            profile, key = profiles.claim(body.name, client_address(request.client))
         except NameClaimed:
             raise refused(409, "profile_name_taken", name=body.name) from None
         return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
@@ -189,10 +189,8 @@ def profiles_router(
             raise refused(409, "seat_taken")
         if body.bot is None and seat.open:
             raise refused(409, "seat_open_already")
-        if body.name is not None:
-            others = {name_key(s.name) for n, s in enumerate(room.seats) if n != body.seat}
-            if name_key(body.name) in others:
-                raise refused(409, "name_taken", name=body.name)
+        if body.name is not None and name_keys(body.name) & other_names(room, body.seat):
+            raise refused(409, "name_taken", name=body.name)
         try:
             room.replace_absent(body.seat, body.bot, body.name)
         except Refused as taken:  # the database had it taken already
@@ -202,6 +200,11 @@ def profiles_router(
         return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
 
     return router
+
+
+def other_names(room: Room, seat: int) -> set[str]:
+    """The keys of the names of every seat but ``seat`` (see :func:`.forms.name_keys`)."""
+    return set().union(*(name_keys(s.name) for n, s in enumerate(room.seats) if n != seat))
 
 
 def open_room(room: Room) -> Room:

@@ -1,6 +1,7 @@
 // The leaderboard, /leaderboard: profiles and bot levels by their conservative rating
 // (μ − 3σ: what a player is at least worth, nearly surely), with their rated games and share
-// of wins in them. Each links to its profile page.
+// of wins in them. Each links to its profile page. Provisional ratings (too few different
+// opponents yet) come after the ranked ones, without a rank.
 
 import { getJSON } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -12,11 +13,12 @@ const $ = (id) => document.getElementById(id);
 await loadWords();
 document.title = t("leaderboard.page_title", { game: t("game.name") });
 try {
-  const rows = await getJSON("/api/leaderboard");
+  const [rows, options] = await Promise.all([getJSON("/api/leaderboard"), getJSON("/api/options")]);
   fill(
     $("leaderboard"),
     h("h2", {}, t("leaderboard.title")),
     h("p", { class: "muted" }, t("leaderboard.explain")),
+    h("p", { class: "muted" }, t("leaderboard.provisional", { opponents: number(options.established_opponents) })),
     rows.length ? board(rows) : h("p", { class: "placeholder", testid: "leaderboard-empty" }, t("leaderboard.empty")),
   );
 } catch (failure) {
@@ -36,13 +38,14 @@ function board(rows) {
       rows.map((row, n) =>
         h(
           "tr",
-          { testid: "board-row", data: { player: row.player, ordinal: row.rating.ordinal, games: row.games } },
-          h("td", { class: "num" }, number(n + 1)),
+          { testid: "board-row", data: { player: row.player, ordinal: row.rating.ordinal, games: row.games, provisional: row.provisional } },
+          h("td", { class: "num" }, row.provisional ? "–" : number(n + 1)),
           h("td", {}, playerLink(row)),
           h(
             "td",
             { class: "num", title: t("rating.mu_sigma", { mu: number(row.rating.mu, 1), sigma: number(row.rating.sigma, 1) }) },
             number(row.rating.ordinal, 1),
+            row.provisional ? h("span", { class: "muted", testid: "provisional" }, " ", t("rating.provisional")) : null,
           ),
           h("td", { class: "num" }, number(row.games)),
           h("td", { class: "num" }, percent(row.win_share)),

@@ -28,7 +28,7 @@ function stats(page) {
   return h(
     "div",
     { class: "stats" },
-    stat("profile.rating", page.rated ? number(rating.ordinal, 1) : t("profile.unrated"), "stat-rating"),
+    stat("profile.rating", ratingText(page), "stat-rating"),
     stat("profile.games", number(page.games), "stat-games"),
     stat("profile.win_share", page.games ? percent(page.win_share) : "–", "stat-wins"),
     stat("profile.mean_worms", page.games ? number(page.mean_worms, 1) : "–", "stat-worms"),
@@ -36,6 +36,13 @@ function stats(page) {
       ? h("p", { class: "muted stat-note" }, t("rating.mu_sigma", { mu: number(rating.mu, 1), sigma: number(rating.sigma, 1) }))
       : null,
   );
+}
+
+// The rating, said to be provisional while its games were against too few different opponents.
+function ratingText(page) {
+  if (!page.rated) return t("profile.unrated");
+  const shown = number(page.rating.ordinal, 1);
+  return page.provisional ? `${shown} (${t("rating.provisional")})` : shown;
 }
 
 // The conservative rating (μ − 3σ) from the start (0) through every rated game.
