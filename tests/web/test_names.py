@@ -95,7 +95,7 @@ def test_a_lookalike_of_a_profile_is_refused_as_profile_invitee_and_lobby_name(c
     answer = client.post("/api/profiles", json={"name": lookalike})
     refused_http(answer, 409, "profile_name_taken", name=lookalike.strip())
     invite = client.post("/api/games", json={"seats": [{"name": "Bob"}, {"name": lookalike}]})
-    refused_http(invite, 409, "name_is_profile", name=lookalike.strip())
+    refused_http(invite, 409, "invited_name_is_profile", name=lookalike.strip())
     game = create(client, {"seats": [{"name": "Bob"}, {"name": "Guest", "open": True}]})
     join = client.post(f"/api/games/{game['id']}/join", json={"name": lookalike})
     refused_http(join, 409, "name_is_profile", name=lookalike.strip())

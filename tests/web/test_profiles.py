@@ -10,18 +10,19 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
-from pickomino.web import create_app
+from pickomino.web import create_app, migrations
 from pickomino.web.profile_keys import parse_code, recovery_code
 from pickomino.web.profiles import ProfileStore
 from pickomino.web.store import Store
 
-from .clients import create, next_of, refused, refused_http, socket_path
+from .clients import HELD, create, next_of, refused, refused_http, socket_path
 from .test_clocks import pick
 from .test_protocol import fast_app
 
@@ -449,7 +450,8 @@ def test_spare_profiles_from_one_address_do_not_farm_a_rating(client):
         game = client.post("/api/games", json=spec, headers=as_profile(main)).json()
         for seat, spare in enumerate(spares, start=1):
             headers = {"Seat-Token": token(game, seat), **as_profile(spare)}
-            client.post(f"/api/games/{game['id']}/claim", headers=headers).raise_for_status()
+            taken = client.post(f"/api/games/{game['id']}/claim", headers=headers)
+            HELD[(game["id"], seat)] = taken.json()["token"]  # the seat's new secret, kept
         play_to_the_end(client, game, {0: pick, 1: bust_on_purpose, 2: bust_on_purpose})
     board = client.get("/api/leaderboard").json()
     assert main["id"] not in [row["player"] for row in board]
@@ -598,18 +600,16 @@ def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_op
 def test_profiles_claimed_before_look_alike_names_keep_them_but_block_new_ones(database):
     """A database of the version before: two profiles whose names look alike (Latin and
     Cyrillic A) both stay; neither name, nor another look-alike, can be claimed again."""
-    sql(
-        database,
-        "CREATE TABLE profiles (id VARCHAR(16) PRIMARY KEY, name VARCHAR(64) NOT NULL,"
-        " name_key VARCHAR(64) NOT NULL UNIQUE, key_hash VARCHAR(64) NOT NULL,"
-        " created FLOAT NOT NULL)",
-    )
-    for n, name in enumerate(("Ann", "\u0410nn")):
-        sql(
-            database,
-            "INSERT INTO profiles VALUES (:id, :name, :key, :hash, :created)",
-            id=f"old{n}", name=name, key=name.casefold(), hash="0" * 64, created=float(n),
-        )  # fmt: skip
+    store = Store(database)  # today's schema, taken back to the version before (0003)
+    with store.engine.begin() as db:
+        command.downgrade(migrations.alembic_config(db), "0003")
+        for n, name in enumerate(("Ann", "\u0410nn")):
+            db.execute(
+                sa.text("INSERT INTO profiles VALUES (:id, :name, :key, :hash, :created)"),
+                {"id": f"old{n}", "name": name, "key": name.casefold(), "hash": "0" * 64,
+                 "created": float(n)},
+            )  # fmt: skip
+    store.close()
     with TestClient(fast_app(database)) as client:
         for name in ("Ann", "\u0410nn", "ANN", "\u0391nn"):
             refused_http(
