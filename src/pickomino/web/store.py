@@ -19,9 +19,10 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 import sqlalchemy as sa
@@ -416,76 +417,54 @@ class Store:
         values: dict[str, object] = {"claimed": True, "token": token, "spent": seats.c.token}
         if name is not None:
             values["name"] = name
-        with self.engine.begin() as db:
-            changed = db.execute(
-                seats.update()
-                .where(seats.c.game_id == game_id, seats.c.seat == seat, sa.not_(seats.c.claimed))
-                .values(**values)
-            ).rowcount
-            if changed:
-                db.execute(
-                    games.update()
-                    .where(games.c.id == game_id)
-                    .values(header=header, updated=time.time())
-                )
-                self._announce(db, game_id)
-        return bool(changed)
+        return self._change_seat(game_id, seat, [sa.not_(seats.c.claimed)], values, header)
 
     def new_seat_token(self, game_id: str, seat: int, token: str, opened_by: str) -> bool:
         """Give a taken seat the new secret ``token``, if ``opened_by`` still opens it (its
         current secret, or its transfer secret, which is spent by this); ``False`` (and
         nothing changed) if not: a secret is replaced once, whichever process asks."""
-        with self.engine.begin() as db:
-            changed = db.execute(
-                seats.update()
-                .where(
-                    seats.c.game_id == game_id,
-                    seats.c.seat == seat,
-                    sa.or_(seats.c.token == opened_by, seats.c.transfer == opened_by),
-                )  # fmt: skip
-                .values(
-                    token=token,
-                    transfer=None,
-                    spent=sa.case((seats.c.transfer == opened_by, opened_by), else_=seats.c.spent),
-                )
-            ).rowcount
-            if changed:
-                self._announce(db, game_id)
-        return bool(changed)
+        opens = sa.or_(seats.c.token == opened_by, seats.c.transfer == opened_by)
+        spent = sa.case((seats.c.transfer == opened_by, opened_by), else_=seats.c.spent)
+        values = {"token": token, "transfer": None, "spent": spent}
+        return self._change_seat(game_id, seat, [opens], values)
 
     def set_transfer(self, game_id: str, seat: int, transfer: str, holder: str) -> bool:
         """Store a seat's one-time transfer secret (replacing any earlier one), if
         ``holder`` is still the seat's secret; ``False`` if not."""
-        with self.engine.begin() as db:
-            changed = db.execute(
-                seats.update()
-                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token == holder)
-                .values(transfer=transfer)
-            ).rowcount
-            if changed:
-                self._announce(db, game_id)
-        return bool(changed)
+        holds = seats.c.token == holder
+        return self._change_seat(game_id, seat, [holds], {"transfer": transfer})
 
     def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
         token gone; ``False`` (and nothing changed) if the seat is taken or not a person's."""
+        untaken = [seats.c.bot.is_(None), sa.not_(seats.c.claimed)]
+        values = {"name": name, "bot": bot, "token": None, "open_seat": bot is None}
+        return self._change_seat(game_id, seat, untaken, values, header)
+
+    def _change_seat(
+        self,
+        game_id: str,
+        seat: int,
+        still: list[Any],
+        values: Mapping[str, object],
+        header: str | None = None,
+    ) -> bool:
+        """Change one seat if the conditions ``still`` hold (one UPDATE: the database
+        decides between processes), with the game's new ``header`` if given, and tell the
+        other processes; ``False`` (and nothing changed) if they no longer hold."""
         with self.engine.begin() as db:
             changed = db.execute(
                 seats.update()
-                .where(
-                    seats.c.game_id == game_id,
-                    seats.c.seat == seat,
-                    seats.c.bot.is_(None),
-                    sa.not_(seats.c.claimed),
-                )  # fmt: skip
-                .values(name=name, bot=bot, token=None, open_seat=bot is None)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, *still)
+                .values(**values)
             ).rowcount
             if changed:
-                db.execute(
-                    games.update()
-                    .where(games.c.id == game_id)
-                    .values(header=header, updated=time.time())
-                )
+                if header is not None:
+                    db.execute(
+                        games.update()
+                        .where(games.c.id == game_id)
+                        .values(header=header, updated=time.time())
+                    )
                 self._announce(db, game_id)
         return bool(changed)
 
