@@ -33,7 +33,6 @@ import random
 import resource
 import shlex
 import socket
-import statistics
 import tempfile
 import time
 from collections.abc import Iterator
@@ -42,7 +41,10 @@ from dataclasses import dataclass
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from web_load import cpu_seconds  # a sibling script: run from the project root as shown
+from web_load import (
+    cpu_seconds,
+    milliseconds,
+)  # a sibling script: run from the project root as shown
 
 from pickomino.web.process import ServerProcess
 
@@ -167,22 +169,9 @@ def open_files(soft: int | None) -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_NOFILE, (before, hard))
 
 
-def percentiles(latencies: list[float]) -> dict[str, float]:
-    """p50, p90, p99 and max in milliseconds (none of fewer than two latencies)."""
-    if len(latencies) < 2:
-        return {}
-    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
-    return {
-        "p50": cuts[49] * 1000,
-        "p90": cuts[89] * 1000,
-        "p99": cuts[98] * 1000,
-        "max": max(latencies) * 1000,
-    }
-
-
 def line(name: str, visited: tuple[list[float], int]) -> str:
     latencies, failed = visited
-    shown = "  ".join(f"{k} {v:7.1f} ms" for k, v in percentiles(latencies).items())
+    shown = "  ".join(f"{k} {v:7.1f} ms" for k, v in milliseconds(latencies).items())
     return f"{name:<16} {len(latencies):5d} answered, {failed} failed  {shown or '-'}"
 
 
@@ -235,7 +224,7 @@ def main() -> int:
     print(f"; its soft limit of open files: {args.open_files}" if args.open_files else "")
     print(line("before", baseline) + f"  server CPU {cpu_before:.0%}")
     print(line("under attack", attacked) + f"  server CPU {cpu_during:.0%}")
-    before, during = percentiles(baseline[0]), percentiles(attacked[0])
+    before, during = milliseconds(baseline[0]), milliseconds(attacked[0])
     if before and during:
         p50, p99 = during["p50"] / before["p50"], during["p99"] / before["p99"]
         print(f"ratio under attack / before: p50 {p50:.2f}x, p99 {p99:.2f}x")

@@ -110,15 +110,7 @@ def test_a_request_whose_headers_never_end_is_cut(start):
     server = start("--request-timeout", "1")
     with raw(server) as slow:
         slow.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        deadline = time.monotonic() + BOUND
-        while time.monotonic() < deadline:
-            try:
-                slow.sendall(b"X-Slow: 1\r\n")
-            except (BrokenPipeError, ConnectionResetError):
-                return  # cut
-            if closed_within(slow, 0.2) is not None:  # a poll between two lines
-                return
-        pytest.fail(f"still open after {BOUND} s of trickled headers")
+        assert_cut_while_trickling(slow, b"X-Slow: 1\r\n", "trickled headers")
 
 
 def test_a_body_that_trickles_is_cut_at_the_same_deadline(start):
@@ -130,15 +122,21 @@ def test_a_body_that_trickles_is_cut_at_the_same_deadline(start):
             b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
         )
-        deadline = time.monotonic() + BOUND
-        while time.monotonic() < deadline:
-            try:
-                slow.sendall(b" ")
-            except (BrokenPipeError, ConnectionResetError):
-                return  # cut
-            if closed_within(slow, 0.2) is not None:  # a poll between two bytes
-                return
-        pytest.fail(f"still open after {BOUND} s of a trickled body")
+        assert_cut_while_trickling(slow, b" ", "a trickled body")
+
+
+def assert_cut_while_trickling(slow: socket.socket, piece: bytes, what: str) -> None:
+    """Send ``piece`` now and then (polling for the close between two) until the server
+    cuts the connection; fail if it is still open after :data:`BOUND` seconds."""
+    deadline = time.monotonic() + BOUND
+    while time.monotonic() < deadline:
+        try:
+            slow.sendall(piece)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # cut
+        if closed_within(slow, 0.2) is not None:
+            return
+    pytest.fail(f"still open after {BOUND} s of {what}")
 
 
 def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
