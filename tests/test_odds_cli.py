@@ -24,7 +24,7 @@ from test_solver import (
 )
 
 from pickomino.core import TILES, GameState, TileTaken
-from pickomino.core.position import parse_tiles, with_real_dice
+from pickomino.core.position import parse_tiles
 from pickomino.solver import TurnValues
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -177,7 +177,7 @@ def test_odds_refuses_a_negative_stake():
 def legal_names(me="", opponents=("",), down="", kept="", rolled=None) -> set[str]:
     """The legal choices, from the engine, in the situation the command is given."""
     stacks = [parse_tiles(me), *(parse_tiles(opponent) for opponent in opponents)]
-    state = with_real_dice(GameState.from_position(stacks, parse_tiles(down)), kept, rolled)
+    state = GameState.from_position(stacks, parse_tiles(down)).with_real_dice(kept, rolled)
     return {action.name for action in state.legal_actions()}
 
 

@@ -74,7 +74,7 @@ def advise(
     as_json: bool,
 ) -> None:
     """Rank your choices in a situation: chance of a tile, expected worms, bust risk."""
-    from pickomino.core.position import parse_tiles, with_real_dice
+    from pickomino.core.position import parse_tiles
     from pickomino.solver.advice import advice_report
 
     w = words()
@@ -95,7 +95,7 @@ def advise(
         else:
             stacks = [parse_tiles(me), *(parse_tiles(o) for o in opponents or ("",))]
             start = GameState.from_position(stacks, parse_tiles(down), 0, rules)
-            state, seat = with_real_dice(start, kept, rolled), 0
+            state, seat = start.with_real_dice(kept, rolled), 0
     except PickominoError as error:
         raise click.UsageError(refusal(error, w)) from None
     report = advice_report(state, seat, kept, rolled)

@@ -16,7 +16,9 @@ Eight fields, separated by spaces::
   (``keep`` only), or ``-``;
 - *rules*: a preset, or a preset followed by options (``official,lower_tile=any``).
 
-A position that no game can reach (a roll that leaves nothing to keep, a choice of one
+This module reads and writes the line (its syntax); :meth:`GameState.from_text
+<pickomino.core.state.GameState.from_text>` builds the state through the engine's moves, so
+that a position no game can reach (a roll that leaves nothing to keep, a choice of one
 claim, a finished game with tiles on the grill) is refused, as the engine would refuse it.
 
 >>> from pickomino.core import GameState
@@ -30,13 +32,12 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from pickomino.core.actions import keep
-from pickomino.core.dice import Counts, format_dice, parse_dice, points
-from pickomino.core.errors import BadInput, IllegalAction
-from pickomino.core.rules import NUM_DICE, TILES, Rules, worms_on
-from pickomino.core.state import _NO_DICE, GameState, Phase, _bit
+from pickomino.core.dice import Counts, format_dice, parse_dice
+from pickomino.core.errors import BadInput
+from pickomino.core.phase import Phase
+from pickomino.core.rules import Rules, worms_on
 
 NONE = "-"
 FIELDS = ("stacks", "down", "to", "turn", "phase", "kept", "rolled", "rules")
@@ -63,146 +64,58 @@ def parse_tiles(text: str) -> list[int]:
     return tiles
 
 
-def with_real_dice(state: GameState, kept: str = "", rolled: str | None = None) -> GameState:
-    """``state`` (the start of a turn) with the real dice ``kept`` so far and just
-    ``rolled`` (not yet, with ``None``): the score keeper's dice helper and ``advise``. A
-    roll that leaves nothing to keep busts, as in the game: the turn has then passed on.
+@dataclass(frozen=True)
+class Position:
+    """The eight fields of a position's line, read and checked for their syntax (whether
+    a game can reach them is the state's to say).
 
-    >>> from pickomino.core import GameState
-    >>> turn = with_real_dice(GameState.from_position([[25], [28, 31]]), "WW44", "4455")
-    >>> turn.total, turn.phase.value
-    (18, 'keep')
+    >>> Position.read("25/- - 1 3 keep WW 123455 bga").rolled
+    (1, 1, 1, 1, 2, 0)
     """
-    kept_counts = parse_dice(kept)
-    if sum(kept_counts) >= NUM_DICE or kept_counts.count(0) == 0:
-        raise BadInput("turn_already_over", "R8")
-    turn = state.from_position(
-        state.stacks, state.face_down, state.current, state.rules, kept=kept_counts
-    )
-    if rolled is None:
-        return turn
-    roll = parse_dice(rolled)
-    left = NUM_DICE - sum(kept_counts)
-    if sum(roll) != left:
-        raise BadInput("rolled_count", "R5", given=sum(roll), count=left)
-    try:
-        if any(kept_counts):
-            turn.apply("roll")
-        turn.apply_roll(roll)
-    except IllegalAction as error:  # pragma: no cover - checked above
-        raise BadInput(error.code, error.rule, **error.params) from None
-    return turn
+
+    stacks: list[list[int]]
+    down: list[int]
+    current: int
+    turn: int
+    phase: Phase
+    kept: Counts
+    rolled: Counts | None  #: the dice just rolled (in the keep phase only)
+    rules: Rules
+
+    @classmethod
+    def read(cls, text: str) -> Position:
+        fields = str(text).split()
+        if len(fields) != len(FIELDS):
+            raise BadInput("position_fields", given=len(fields), fields=" ".join(FIELDS))
+        stacks, down, current, turn, phase_name, kept, rolled, rules = fields
+        phase = next((p for p in Phase if p.value == phase_name), None)
+        if phase is None:
+            phases = [p.value for p in Phase]
+            raise BadInput("position_phase", given=phase_name[:20], phases=phases)
+        if (rolled != NONE) != (phase is Phase.KEEP):
+            raise BadInput("position_roll", phase=phase.value)
+        return cls(
+            [_tiles(part) for part in stacks.split("/")], _tiles(down), _number(current),
+            _number(turn, least=1), phase, parse_dice("" if kept == NONE else kept),
+            None if rolled == NONE else parse_dice(rolled), Rules.parse(rules),
+        )  # fmt: skip
+
+    def write(self) -> str:
+        return " ".join(
+            [
+                "/".join(_tiles_text(stack) for stack in self.stacks),
+                _tiles_text(self.down),
+                str(self.current),
+                str(self.turn),
+                self.phase.value,
+                format_dice(self.kept) or NONE,
+                format_dice(self.rolled) if self.rolled else NONE,
+                self.rules.to_text(),
+            ]
+        )
 
 
-def to_text(state: GameState) -> str:
-    """The position's line (see the module's docstring)."""
-    stacks = "/".join(_tiles_text(stack) for stack in state.stacks)
-    return " ".join(
-        [
-            stacks,
-            _tiles_text(state.face_down),
-            str(state.current),
-            str(state.turn),
-            state.phase.value,
-            format_dice(state.kept_counts()) or NONE,
-            format_dice(state.roll) or NONE,
-            state.rules.to_text(),
-        ]
-    )
-
-
-def from_text(text: str) -> GameState:
-    """The state a position's line describes, built through the engine's own moves so
-    that only reachable positions are accepted."""
-    fields = str(text).split()
-    if len(fields) != len(FIELDS):
-        raise BadInput("position_fields", given=len(fields), fields=" ".join(FIELDS))
-    stacks_text, down, to, turn, phase_text, kept, rolled, rules_text = fields
-    stacks = [_tiles(part) for part in stacks_text.split("/")]
-    phase = next((p for p in Phase if p.value == phase_text), None)
-    if phase is None:
-        raise BadInput("position_phase", given=phase_text[:20], phases=[p.value for p in Phase])
-    rules = Rules.parse(rules_text)
-    kept_counts = parse_dice("" if kept == NONE else kept)
-    roll = None if rolled == NONE else rolled
-    if (roll is not None) != (phase is Phase.KEEP):
-        raise BadInput("position_roll", phase=phase.value)
-    if phase is Phase.OVER:
-        state = _finished(stacks, _tiles(down), _number(to), rules, kept_counts)
-    else:
-        start = GameState.from_position(stacks, _tiles(down), _number(to), rules)
-        state = _reach(start, phase, kept, kept_counts, roll)
-    state.turn = _number(turn, least=1)
-    return state
-
-
-def _reach(
-    start: GameState, phase: Phase, kept: str, kept_counts: Counts, roll: str | None
-) -> GameState:
-    """From the start of the turn to ``phase`` with the dice given, by the engine's moves."""
-    if phase is Phase.KEEP:
-        state = with_real_dice(start, "" if kept == NONE else kept, roll)
-    elif phase is Phase.ROLL:
-        state = with_real_dice(start, "" if kept == NONE else kept)
-        if any(kept_counts):
-            state.apply("roll")
-    elif phase is Phase.CLAIM and _ends_turn(kept_counts):
-        state = _keep_last(start, kept_counts)
-    elif any(kept_counts):  # roll_or_stop, claim: with dice kept
-        state = with_real_dice(start, kept)
-        if phase is Phase.CLAIM:
-            state.apply("stop")
-    else:
-        state = start
-    if state.phase is not phase or state.current != start.current:
-        raise BadInput("position_unreachable", phase=phase.value)
-    return state
-
-
-def _ends_turn(kept: Counts) -> bool:
-    """No dice left, or every face kept: the turn ended with the keep (R8)."""
-    return sum(kept) >= NUM_DICE or all(kept)
-
-
-def _keep_last(start: GameState, kept: Counts) -> GameState:
-    """The turn whose last keep (of the highest face kept) ended it (R8): the dice before,
-    a roll that shows that face as often (and faces already kept for any other dice left),
-    and the keep."""
-    face = max(f for f, count in enumerate(kept) if count)
-    before = [*kept[:face], 0, *kept[face + 1 :]]
-    rolled = [0] * 6
-    rolled[face] = kept[face]
-    extra = NUM_DICE - sum(before) - kept[face]
-    if extra:  # all six faces kept with dice to spare: they show a face kept before
-        rolled[next(f for f, count in enumerate(before) if count)] += extra
-    state = with_real_dice(start, format_dice(before), format_dice(rolled))
-    if state.current == start.current and state.phase is not Phase.OVER:
-        state.apply(keep(face))
-    return state
-
-
-def _finished(
-    stacks: Sequence[Sequence[int]],
-    down: list[int],
-    last: int,
-    rules: Rules,
-    kept: Counts,
-) -> GameState:
-    """A finished game: every tile in a stack or face down (R18)."""
-    held = sorted([*(tile for stack in stacks for tile in stack), *down])
-    if held != list(TILES) or sum(kept) > NUM_DICE:
-        raise BadInput("position_unreachable", phase=Phase.OVER.value)
-    state = GameState(len(stacks), rules, last)
-    state.stacks = [list(stack) for stack in stacks]
-    state.face_down_mask = sum(_bit(tile) for tile in down)
-    state.grill_mask = 0
-    state.phase, state.claims, state.roll = Phase.OVER, (), _NO_DICE
-    state.kept, state.dice_left = list(kept), NUM_DICE - sum(kept)
-    state.total = points(kept)
-    return state
-
-
-def _tiles_text(tiles: Sequence[int]) -> str:
+def _tiles_text(tiles: list[int]) -> str:
     return ",".join(map(str, tiles)) or NONE
 
 

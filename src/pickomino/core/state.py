@@ -21,7 +21,6 @@ leaves the state untouched.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import Enum
 from fractions import Fraction
 
 from pickomino.core import actions as A
@@ -30,6 +29,7 @@ from pickomino.core.dice import (
     ROLLS,
     Counts,
     face_mask,
+    format_dice,
     parse_dice,
     points,
     roll_outcomes,
@@ -48,6 +48,8 @@ from pickomino.core.events import (
     TileTaken,
     TileTurned,
 )
+from pickomino.core.phase import Phase
+from pickomino.core.position import Position
 from pickomino.core.rules import (
     FACE_POINTS,
     FACE_SYMBOLS,
@@ -96,16 +98,6 @@ def claims_for(
                     return (A.steal(total),)
                 claims.append(A.steal(total))
     return tuple(claims)
-
-
-class Phase(Enum):
-    """What the state waits for."""
-
-    ROLL = "roll"  #: a dice roll (chance)
-    KEEP = "keep"  #: the player to keep one face of the roll (R6)
-    ROLL_OR_STOP = "roll_or_stop"  #: the player to roll again or stop (R8, R10)
-    CLAIM = "claim"  #: the player to choose among several claimable tiles (R12)
-    OVER = "over"  #: nothing: the game has ended (R18)
 
 
 def _bit(tile: int) -> int:
@@ -543,21 +535,61 @@ class GameState:
     def to_text(self) -> str:
         """This position as one line of text that :meth:`from_text` reads back to an equal
         state (:mod:`pickomino.core.position`: the notation)."""
-        from pickomino.core import position  # which builds states: imported when used
+        kept, roll = self.kept_counts(), self.roll
+        return Position(
+            [list(stack) for stack in self.stacks], list(self.face_down), self.current,
+            self.turn, self.phase, kept, roll if any(roll) else None, self.rules,
+        ).write()  # fmt: skip
 
-        return position.to_text(self)
-
-    @staticmethod
-    def from_text(text: str) -> GameState:
-        """The state a position's line describes; a position no game can reach is refused.
+    @classmethod
+    def from_text(cls, text: str) -> GameState:
+        """The state a position's line describes, built through the engine's own moves, so
+        that a position no game can reach is refused.
 
         >>> state = GameState.from_text("25/28,31 36 1 4 roll - - short")
         >>> state.current, state.top(1), state.grill[-1], state.to_text()
         (1, 31, 35, '25/28,31 36 1 4 roll - - short')
         """
-        from pickomino.core import position
+        position = Position.read(text)
+        if position.phase is Phase.OVER:
+            state = _finished(cls, position)
+        else:
+            start = cls.from_position(
+                position.stacks, position.down, position.current, position.rules
+            )
+            state = _reach(start, position)
+        state.turn = position.turn
+        return state
 
-        return position.from_text(text)
+    def with_real_dice(self, kept: str = "", rolled: str | None = None) -> GameState:
+        """This state's turn (from its start) with the real dice ``kept`` so far and just
+        ``rolled`` (not yet, with ``None``): the score keeper's dice helper and ``advise``.
+        A roll that leaves nothing to keep busts, as in the game: the turn has then passed
+        on.
+
+        >>> turn = GameState.from_position([[25], [28, 31]]).with_real_dice("WW44", "4455")
+        >>> turn.total, turn.phase.value
+        (18, 'keep')
+        """
+        kept_counts = parse_dice(kept)
+        if sum(kept_counts) >= NUM_DICE or kept_counts.count(0) == 0:
+            raise BadInput("turn_already_over", "R8")
+        turn = self.from_position(
+            self.stacks, self.face_down, self.current, self.rules, kept=kept_counts
+        )
+        if rolled is None:
+            return turn
+        roll = parse_dice(rolled)
+        left = NUM_DICE - sum(kept_counts)
+        if sum(roll) != left:
+            raise BadInput("rolled_count", "R5", given=sum(roll), count=left)
+        try:
+            if any(kept_counts):
+                turn.apply("roll")
+            turn.apply_roll(roll)
+        except IllegalAction as error:  # pragma: no cover - checked above
+            raise BadInput(error.code, error.rule, **error.params) from None
+        return turn
 
     def __deepcopy__(self, memo: dict[int, object]) -> GameState:
         """:meth:`copy`: rules and actions are immutable and shared (``apply`` finds legal
@@ -595,3 +627,66 @@ class GameState:
             f"<GameState turn {self.turn}, seat {self.current}, {self.phase.value}, "
             f"total {self.total}, grill {list(self.grill)}>"
         )
+
+
+# ----------------------------------------------------- a position's text, as a state
+def _reach(start: GameState, position: Position) -> GameState:
+    """From the start of the turn to the position's phase with its dice, by the engine's
+    moves; refused if the moves lead elsewhere (a bust, a claim taken at once)."""
+    phase, kept = position.phase, position.kept
+    written = format_dice(kept)
+    if phase is Phase.KEEP:
+        rolled = format_dice(position.rolled) if position.rolled else ""
+        state = start.with_real_dice(written, rolled)
+    elif phase is Phase.ROLL:
+        state = start.with_real_dice(written)
+        if any(kept):
+            state.apply("roll")
+    elif phase is Phase.CLAIM and _ends_turn(kept):
+        state = _keep_last(start, kept)
+    elif any(kept):  # roll_or_stop, claim: with dice kept
+        state = start.with_real_dice(written)
+        if phase is Phase.CLAIM:
+            state.apply("stop")
+    else:
+        state = start
+    if state.phase is not phase or state.current != start.current:
+        raise BadInput("position_unreachable", phase=phase.value)
+    return state
+
+
+def _ends_turn(kept: Counts) -> bool:
+    """No dice left, or every face kept: the turn ended with the keep (R8)."""
+    return sum(kept) >= NUM_DICE or all(kept)
+
+
+def _keep_last(start: GameState, kept: Counts) -> GameState:
+    """The turn whose last keep (of the highest face kept) ended it (R8): the dice before,
+    a roll that shows that face as often (and faces already kept for any other dice left),
+    and the keep."""
+    face = max(f for f, count in enumerate(kept) if count)
+    before = [*kept[:face], 0, *kept[face + 1 :]]
+    rolled = [0] * 6
+    rolled[face] = kept[face]
+    extra = NUM_DICE - sum(before) - kept[face]
+    if extra:  # all six faces kept with dice to spare: they show a face kept before
+        rolled[next(f for f, count in enumerate(before) if count)] += extra
+    state = start.with_real_dice(format_dice(before), format_dice(rolled))
+    if state.current == start.current and state.phase is not Phase.OVER:
+        state.apply(A.keep(face))
+    return state
+
+
+def _finished(cls: type[GameState], position: Position) -> GameState:
+    """A finished game: every tile in a stack or face down (R18)."""
+    kept, down = position.kept, position.down
+    held = sorted([*(tile for stack in position.stacks for tile in stack), *down])
+    if held != list(TILES) or sum(kept) > NUM_DICE:
+        raise BadInput("position_unreachable", phase=Phase.OVER.value)
+    state = cls(len(position.stacks), position.rules, position.current)
+    state.stacks = [list(stack) for stack in position.stacks]
+    state.face_down_mask = sum(_bit(tile) for tile in down)
+    state.grill_mask = 0
+    state.phase, state.claims, state.roll = Phase.OVER, (), _NO_DICE
+    state.kept, state.dice_left, state.total = list(kept), NUM_DICE - sum(kept), points(kept)
+    return state

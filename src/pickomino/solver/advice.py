@@ -94,7 +94,8 @@ def advice_report(
     the turn's outlook before a roll or every choice ranked with its odds.
 
     ``state`` is ``seat``'s turn with ``kept`` kept and ``rolled`` just rolled (see
-    :func:`pickomino.core.position.with_real_dice`); if the roll busted, the turn has passed on."""
+    :meth:`~pickomino.core.state.GameState.with_real_dice`); if the roll busted, the turn
+    has passed on."""
     report: dict[str, object] = {
         "kept": kept.upper(),
         "total": points(parse_dice(kept)),

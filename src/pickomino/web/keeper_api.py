@@ -31,7 +31,6 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
-from pickomino.core.position import with_real_dice
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
@@ -137,7 +136,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         if state.is_over:
             raise refused(409, "game_over", "R18")
         try:
-            turn = with_real_dice(state, body.kept, body.rolled)
+            turn = state.with_real_dice(body.kept, body.rolled)
         except PickominoError as error:
             raise refusal(400, error) from None
         return advice_report(turn, state.current, body.kept, body.rolled)

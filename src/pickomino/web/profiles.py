@@ -32,50 +32,10 @@ import sqlalchemy as sa
 from pickomino.web.forms import name_keys
 from pickomino.web.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.ratings import NEW, Rating, bot_level, bot_player, rate
-from pickomino.web.store import Store, games
+from pickomino.web.store import Store
+from pickomino.web.tables import games, pending, profiles, ratings, results
 
 log = logging.getLogger("pickomino.web")
-metadata = sa.MetaData()
-
-profiles = sa.Table(
-    "profiles",
-    metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
-    sa.Column("key_hash", sa.String(64), nullable=False),  # SHA-256 of the key, in hex
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("look_key", sa.String(64)),  # the name's other key (see name_keys); NULL: old
-    sa.Column("claimed_from", sa.String(64)),  # see address_hash; NULL: claimed before
-)
-sa.Index("profiles_look_key", profiles.c.look_key, unique=True)  # migration 0004
-
-results = sa.Table(
-    "results",
-    metadata,
-    sa.Column("game_id", sa.String(32), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("player", sa.String(32), nullable=False, index=True),  # profile id or bot-LEVEL
-    sa.Column("rank", sa.Integer, nullable=False),
-    sa.Column("worms", sa.Integer, nullable=False),
-    sa.Column("players", sa.Integer, nullable=False),  # seats in the game
-    sa.Column("win", sa.Float, nullable=False),  # 1 for a win, 1/k for a win shared by k, else 0
-    sa.Column("rated", sa.Boolean, nullable=False),
-    sa.Column("mu", sa.Float),  # the rating after the game (rated games only)
-    sa.Column("sigma", sa.Float),
-    sa.Column("finished", sa.Float, nullable=False),
-)
-
-ratings = sa.Table(
-    "ratings",
-    metadata,
-    sa.Column("player", sa.String(32), primary_key=True),
-    sa.Column("mu", sa.Float, nullable=False),
-    sa.Column("sigma", sa.Float, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
-)
-
-pending = sa.Table("pending", metadata, sa.Column("game_id", sa.String(32), primary_key=True))
 
 
 #: A rating is provisional (below the ranked players) until its rated games were against

@@ -23,20 +23,7 @@ import sqlalchemy as sa
 from pickomino.core import GameRecord
 from pickomino.web.room import Room
 from pickomino.web.store import Store
-
-metadata = sa.MetaData()
-
-rematches = sa.Table(
-    "rematches",
-    metadata,
-    sa.Column("game_id", sa.String(32), primary_key=True),  # the finished game
-    sa.Column("new_game_id", sa.String(32), nullable=False),  # drawn with the offer
-    sa.Column("status", sa.String(16), nullable=False),  # offered | declined | started
-    sa.Column("offered_by", sa.Integer, nullable=False),
-    sa.Column("accepted", sa.Text, nullable=False),  # JSON list of seat numbers
-    sa.Column("declined_by", sa.Integer),
-    sa.Column("updated", sa.Float, nullable=False),
-)
+from pickomino.web.tables import rematches
 
 #: What a new game carries over from the finished one's record (who plays as which profile,
 #: whether it is rated, who created it).

@@ -28,6 +28,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from pickomino.web import tables
+
 FOLDER = Path(__file__).parent
 #: The revision a database made before migrations is stamped at (then upgraded from).
 BEFORE_MIGRATIONS = "0001"
@@ -36,10 +38,8 @@ LOCK_SPACE = 0x504D
 
 
 def target_metadata() -> list[sa.MetaData]:
-    """Every table the code declares (imported here: those modules use the store)."""
-    from pickomino.web import profiles, rematch, store
-
-    return [store.metadata, profiles.metadata, rematch.metadata]
+    """Every table the code declares (:mod:`pickomino.web.tables`)."""
+    return [tables.metadata]
 
 
 def alembic_config(db: sa.Connection, folder: Path = FOLDER) -> Config:
