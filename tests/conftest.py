@@ -87,7 +87,8 @@ def english_fragments(keys: Iterable[str], words: Any) -> set[str]:
             part.strip()
             for text in texts
             for part in PLACEHOLDER.split(text)
-            if not PLACEHOLDER.fullmatch(part) and len(part.strip()) >= 4
+            if not PLACEHOLDER.fullmatch(part)
+            and len(part.strip()) >= 4
             and any(c.isalpha() for c in part)
         }
 

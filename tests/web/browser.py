@@ -65,8 +65,10 @@ class Pages:
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
         page.on(
             "console",
-            lambda message: "Content Security Policy" in message.text
-            and self.errors.append(f"{page.url}: {message.text}"),
+            lambda message: (
+                "Content Security Policy" in message.text
+                and self.errors.append(f"{page.url}: {message.text}")
+            ),
         )
         self.pages.append(page)
 

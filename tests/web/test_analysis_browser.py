@@ -147,4 +147,3 @@ def test_the_coach_is_for_the_seated_person_off_by_default_and_remembered(
         ann.get_by_test_id("stop-button").click()
         expect(ann.get_by_test_id("game")).not_to_have_attribute("data-seq", "2")
         expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
-

@@ -144,9 +144,7 @@ def test_a_refusal_links_to_its_rule_in_the_readers_language(
         ann.goto(server.url + game["seats"][0]["link"])
         ann.get_by_test_id("roll-button").click()
         expect(ann.get_by_test_id("notice-text")).to_have_text(
-            catalogues("de")["error.no_stop_now"].format(
-                waiting=catalogues("de")["waiting.roll"]
-            )
+            catalogues("de")["error.no_stop_now"].format(waiting=catalogues("de")["waiting.roll"])
         )
         badge = ann.get_by_test_id("notice-rule").get_by_test_id("rule-link")
         expect(badge).to_have_attribute("href", "/rules#R8")
