@@ -13,7 +13,7 @@ only ever samples legal ones. The agent sits in a random seat each game. It writ
 - with ``--evaluate GAMES``, the shipped greedy bot's tournaments against ``random``,
   ``simple`` and ``expected`` (``learned_results.json`` beside the curve).
 
-The command that made the shipped bot is in the README ("A learned bot").
+The command that made the shipped bot is in docs/learning.md ("A learned bot").
 
 Run: ``.venv/bin/python scripts/train_ppo.py [--minutes 10] [--seed 1] [--evaluate 4000]``
 """

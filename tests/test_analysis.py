@@ -257,7 +257,7 @@ def _accuracies(game_number: int) -> list[tuple[str, float]]:
 
 def accuracy_by_bot(games: int, jobs: int = 2) -> dict[str, tuple[float, float]]:
     """Each bot's mean accuracy over a round robin of ``games`` two-player games, with the
-    half-width of its 95% interval (README: the table of the bots' accuracy)."""
+    half-width of its 95% interval (docs/analysis.md: the table of the bots' accuracy)."""
     found: dict[str, list[float]] = {bot: [] for bot in BOTS}
     for results in parallel_map(_accuracies, range(games), jobs):
         for bot, value in results:

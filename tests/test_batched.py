@@ -124,7 +124,7 @@ def test_batched_engine_and_bots_play_in_lockstep_with_the_core(bot, preset, pla
 
 
 #: Games per preset of the long lock-step run: 3,360 in the suite (560 per player count),
-#: more on demand (``PICKOMINO_LOCKSTEP_GAMES=10080`` plays 30,240 in all, as for the README).
+#: more on demand (``PICKOMINO_LOCKSTEP_GAMES=10080`` plays 30,240 in all, as for docs/learning.md).
 LONG_RUN = int(os.environ.get("PICKOMINO_LOCKSTEP_GAMES", "3360"))
 
 

@@ -246,7 +246,7 @@ def test_scripts_refuse_bad_arguments_without_a_traceback(script, args, message)
 
 @pytest.mark.slow  # the strategist searches two turns ahead at every turn of two games
 def test_give_away_script_reports_every_depth_and_phase():
-    """``scripts/expected_give_away.py`` as a user runs it (README, bots section)."""
+    """``scripts/expected_give_away.py`` as a user runs it (docs/bots.md)."""
     result = run_script("expected_give_away.py", "--games", "2", "--turns", "1,2", "--jobs", "1")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

@@ -22,7 +22,7 @@ from pickomino.core.actions import ACTIONS
 from pickomino.observation import flatten_batch, observe
 
 #: The policy trained against ``simple`` in 2-player games, from a warm start that imitates
-#: ``expected`` (see the README).
+#: ``expected`` (see docs/learning.md, "A learned bot").
 WEIGHTS = Path(__file__).with_name("learned_2p.npz")
 
 
