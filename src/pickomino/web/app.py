@@ -119,6 +119,7 @@ from pickomino.web.room import Room, new_game_id
 from pickomino.web.rooms import Rooms
 from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
 from pickomino.web.seats_api import seats_router
+from pickomino.web.stopping import stop_within
 from pickomino.web.store import POOL, Store, shown_id
 from pickomino.web.view import replay_frames
 from pickomino.web.words import words_router
@@ -250,8 +251,8 @@ def create_app(
         for task in tasks:
             task.cancel()
         if cluster is not None:
-            await cluster.stop()
-        await rooms.stop()
+            await cluster.stop()  # each of its parts within a deadline
+        await stop_within(rooms.stop(), "the games' bots and clocks")
         reviews.close()
         store.close()
 

@@ -24,6 +24,7 @@ from pickomino.web.notify import Listener
 from pickomino.web.presence import CHANNEL as PRESENCE
 from pickomino.web.presence import Presence
 from pickomino.web.rooms import Rooms
+from pickomino.web.stopping import stop_within
 from pickomino.web.store import CHANNEL, NOT_A_MOVE, parse_notice
 
 log = logging.getLogger("pickomino.web")
@@ -56,9 +57,10 @@ class Cluster:
         await self.presence.start()
 
     async def stop(self) -> None:
-        await self.listener.stop()
-        await self.presence.stop()
-        await self.leases.stop()
+        """Each part within its deadline, so that one stuck part cannot hold the others."""
+        await stop_within(self.listener.stop(), "the listener of other processes' notices")
+        await stop_within(self.presence.stop(), "the announcer of who is connected")
+        await stop_within(self.leases.stop(), "the holder of the games' leases")
 
     async def listening(self) -> None:
         """Listening (again): notices may have been missed meanwhile."""
