@@ -192,7 +192,8 @@ def test_out_of_time_a_bot_plays_the_rest_of_the_turn_then_the_person_plays_on(d
 
 def test_out_of_time_the_person_cannot_act_and_a_client_says_nothing_about_time(database):
     with TestClient(app(database)) as client:  # the stand-in bot stands still
-        game = create(client, {"seats": ANN_BOB, "clock": {"per_turn": 0.2}})
+        # 2 s: time to connect before the clock runs out, even on a machine under load
+        game = create(client, {"seats": ANN_BOB, "clock": {"per_turn": 2.0}})
         claim(client, game, 1)
         with client.websocket_connect(socket_path(game, 0)) as ann:
             first = until(ann, lambda s: True)
