@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from playwright.sync_api import Route, WebSocketRoute, expect
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from pickomino.bots import make_bot
 from pickomino.core import Game
@@ -302,6 +302,34 @@ def test_the_lobby_offers_only_open_seats(server: ServerProcess, pages: Pages) -
         expect(lobby.get_by_test_id("player-name")).to_have_text(["Ann", "Cy"])
         for page in (ann, lobby):
             expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+
+
+def hold_options(page: Page) -> list[Route]:
+    """The page's requests for /api/options, held until the test lets each go on."""
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/options", hold)
+    return held
+
+
+def test_the_form_buttons_wait_for_the_form(server: ServerProcess, pages: Pages) -> None:
+    """Until /api/options has come (a slow network, a loaded server), the lobby's and the
+    keeper's "add a player" and "create" buttons are disabled: a click then did nothing."""
+    with pages.checked():
+        for path, buttons in (("/", ("add-seat", "create-game")),
+                              ("/keeper", ("add-name", "create-sheet"))):  # fmt: skip
+            page = pages.new()
+            held = hold_options(page)  # its answer waits
+            page.goto(server.url + path)
+            page.wait_for_function("() => !document.documentElement.classList.contains('wordless')")
+            for button in buttons:
+                expect(page.get_by_test_id(button)).to_be_disabled()
+            held[0].continue_()
+            for button in buttons:
+                expect(page.get_by_test_id(button)).to_be_enabled()
 
 
 def test_player_rows_keep_what_was_typed(server: ServerProcess, pages: Pages) -> None:

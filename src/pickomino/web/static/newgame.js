@@ -122,6 +122,8 @@ export function setupNewGame(options, onCreated) {
 
   players.add(playsAsProfile() ? profile().name : saved.lastName(), INVITED);
   players.add(botName(2), "medium").dataset.auto = "true";
+  // Disabled in the page until now: a click before the options came would do nothing.
+  form.querySelector("[data-testid=create-game]").disabled = false;
 }
 
 function showCreated(game, people) {

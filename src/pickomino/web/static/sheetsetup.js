@@ -50,6 +50,7 @@ export function setupSheetForm(options, names, onCreated) {
 
   const first = names.length >= fewest ? names : ["", ""];
   for (const name of first.slice(0, most)) players.add(name);
+  $("create-sheet").disabled = false; // disabled in the page until the form works
 }
 
 /** Lists the sheets this browser knows, then asks the server how each is now (another
