@@ -93,6 +93,9 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         play_until_over(ann, {0: ann})
 
         ann.get_by_test_id("analysis-open").click()
+        # The review runs in a process of its own, started on the first one: on a loaded
+        # machine that takes seconds beyond the page's usual wait.
+        expect(ann.get_by_test_id("analysis-player").first).to_be_visible(timeout=60_000)
         blunder = ann.locator(f'[data-testid=analysis-decision][data-move="{len(moves)}"]')
         expect(blunder).to_have_attribute("data-label", "blunder")  # notable: shown at once
         expect(blunder).to_contain_text(f"Turn {turn} · Ann: Stop")
