@@ -21,7 +21,7 @@ from analysis_speed import game_record
 from fastapi import HTTPException
 
 from pickomino.core import GameRecord
-from pickomino.web.analysis_api import WAITING, Reviews, review_process
+from pickomino.web.api.analysis import WAITING, Reviews, review_process
 
 BURST, SHORT = "10.0.0.1", "10.0.0.2"
 

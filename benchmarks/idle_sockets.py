@@ -41,12 +41,11 @@ from dataclasses import dataclass
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from web_load import (
+from web_load import (  # a sibling script: run from the project root as shown
+    ServerProcess,
     cpu_seconds,
     milliseconds,
-)  # a sibling script: run from the project root as shown
-
-from pickomino.web.process import ServerProcess
+)
 
 ATTACKER, VISITOR = "127.0.0.2", "127.0.0.1"
 REQUEST = b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"

@@ -60,6 +60,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 import urllib.request
@@ -71,7 +72,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from pickomino.core import Game
-from pickomino.web.process import ServerProcess, TemporaryPostgres
+
+# The server harness the web tests use (tests/web/server_process.py): one copy for both.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from web.server_process import ServerProcess, TemporaryPostgres  # noqa: E402
 
 FACES = "12345W"  # keep faces in increasing value, as the action names spell them
 STOP_TOTAL = 25  # stop (with a worm kept) from this total on, most of the time

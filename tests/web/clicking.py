@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from pickomino.web.process import ServerProcess
+from .server_process import ServerProcess
 
 # What the observing page shows: the game is over, or a person (which seat) is to move.
 PERSON_TO_MOVE = """() => {

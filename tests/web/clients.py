@@ -10,8 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.i18n import catalogue
+from pickomino.web.db.store import Store
 from pickomino.web.protocol import merge_log
-from pickomino.web.store import Store
 
 #: The refusals the pages can word: every ``error.*`` id of the English game catalogue.
 ERROR_IDS = frozenset(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pickomino.web.process import ServerProcess, TemporaryPostgres, postgres_program
+from .server_process import ServerProcess, TemporaryPostgres, postgres_program
 
 
 @pytest.fixture

@@ -23,12 +23,13 @@ from pickomino.analysis import LABEL_NAMES, LABELS, review
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
-from pickomino.web import analysis_api, create_app
-from pickomino.web.analysis_api import Reviews, verdict
-from pickomino.web.process import ServerProcess
-from pickomino.web.store import SeatRow, Store
+from pickomino.web import create_app
+from pickomino.web.api import analysis as analysis_api
+from pickomino.web.api.analysis import Reviews, verdict
+from pickomino.web.db.store import SeatRow, Store
 
 from .clients import refused_http
+from .server_process import ServerProcess
 from .wire import words_in
 
 OLD_WEB_GAME = Path(__file__).parents[1] / "data" / "record-web-before-i18n.json"

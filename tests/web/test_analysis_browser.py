@@ -16,10 +16,10 @@ from pickomino.analysis import FairPlanner, TurnView
 from pickomino.bots import make_bot
 from pickomino.core import Game
 from pickomino.core.actions import ROLL, STOP
-from pickomino.web.process import ServerProcess
 
 from .browser import Pages, browser, pages
 from .clicking import create_game, play_until_over
+from .server_process import ServerProcess
 from .test_browser import store_moves
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use

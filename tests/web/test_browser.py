@@ -16,12 +16,12 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 from pickomino.bots import make_bot
 from pickomino.core import Game
 from pickomino.core.events import tie_break
-from pickomino.web.process import ServerProcess
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clicking import create_game, play_until_over
 from .clients import age
+from .server_process import ServerProcess
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 

@@ -19,8 +19,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
-from pickomino.web import room as room_module
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
+from pickomino.web.game import room as room_module
 
 from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
 from .wire import check_message

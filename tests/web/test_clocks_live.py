@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from pickomino.web.process import ServerProcess
-
 from .browser import Pages, browser, pages
 from .clicking import create_game, play_one_action, player
+from .server_process import ServerProcess
 from .test_server import open_seat, play_until, receive
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use

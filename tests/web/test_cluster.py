@@ -18,11 +18,11 @@ from websockets.sync.client import connect
 
 from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries
-from pickomino.web.lease import LOCK_SPACE
-from pickomino.web.process import ServerProcess, TemporaryPostgres
-from pickomino.web.store import Store
+from pickomino.web.cluster.lease import LOCK_SPACE
+from pickomino.web.db.store import Store
 
 from .clients import follow, refused
+from .server_process import ServerProcess, TemporaryPostgres
 from .test_server import DEADLINE, create, open_seat, receive, wait_until
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from pickomino.analysis import FairPlanner, TurnView, label_of
 from pickomino.core import Game
 from pickomino.web import create_app
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
 
 from .clients import create, next_of, refused, socket_path
 from .test_analysis_api import bots_game

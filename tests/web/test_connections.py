@@ -22,10 +22,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from pickomino.web.process import ServerProcess
 from pickomino.web.protocol import IDLE
 
 from .clients import refused, refused_http
+from .server_process import ServerProcess
 
 pytestmark = pytest.mark.slow  # real server processes
 

@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from pickomino.cli import main
-from pickomino.web.process import ServerProcess
-from pickomino.web.store import APPLICATION, Store
+from pickomino.web.db.store import APPLICATION, Store
+
+from .server_process import ServerProcess
 
 STORE = "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s"
 

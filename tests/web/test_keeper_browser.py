@@ -15,11 +15,11 @@ from playwright.sync_api import expect
 from pickomino.core import Rules
 from pickomino.i18n import Words
 from pickomino.table.sheet import ScoreSheet
-from pickomino.web.process import ServerProcess
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
 
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clicking import Sheet, grill_tile, player, tap
+from .server_process import ServerProcess
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 WORDS = Words("en")

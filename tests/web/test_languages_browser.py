@@ -18,10 +18,9 @@ from importlib.resources import files
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from pickomino.web.process import ServerProcess
-
 from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
 from .clicking import create_game, grill_tile, play_until_over, tap
+from .server_process import ServerProcess
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 

@@ -19,11 +19,12 @@ from alembic import command
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
 
-from pickomino.web import create_app, migrations
-from pickomino.web.process import ServerProcess, TemporaryPostgres
-from pickomino.web.store import Store, database_url
+from pickomino.web import create_app
+from pickomino.web.db import migrations
+from pickomino.web.db.store import Store, database_url
 
 from .clients import next_of
+from .server_process import ServerProcess, TemporaryPostgres
 from .test_protocol import latest_state
 
 ROUNDS = 2  # released together at the catalog lock, they raced in the first round already

@@ -13,7 +13,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries, standing_dict
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
-from pickomino.web.store import SeatRow, Store
+from pickomino.web.db.store import SeatRow, Store
 
 from .clients import next_of
 from .wire import check_message

@@ -15,9 +15,8 @@ import httpx
 import psycopg
 import pytest
 
-from pickomino.web.process import ServerProcess
-
 from .clients import follow, refused
+from .server_process import ServerProcess
 from .test_cluster import database, lease_holder
 from .test_server import open_seat, receive, wait_until
 

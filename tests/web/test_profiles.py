@@ -17,10 +17,11 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
-from pickomino.web import create_app, migrations
-from pickomino.web.profile_keys import parse_code, recovery_code
-from pickomino.web.profiles import ProfileStore
-from pickomino.web.store import Store
+from pickomino.web import create_app
+from pickomino.web.db import migrations
+from pickomino.web.db.profile_keys import parse_code, recovery_code
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.store import Store
 
 from .clients import HELD, create, next_of, refused, refused_http, socket_path
 from .test_clocks import pick

@@ -11,9 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from pickomino.web.process import ServerProcess
-
 from .browser import Pages, browser, pages
+from .server_process import ServerProcess
 from .test_profiles import finish_offline
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use

@@ -14,8 +14,8 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries
 from pickomino.web import create_app
+from pickomino.web.db.store import Store
 from pickomino.web.protocol import MAX_MESSAGE
-from pickomino.web.store import Store
 
 from .clients import create as create_game
 from .clients import invalid, next_of, refused, refused_http, socket_path

@@ -10,10 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from pickomino.web.process import ServerProcess
-
 from .browser import Pages, browser, pages
 from .clicking import create_game
+from .server_process import ServerProcess
 from .test_profiles import finish_offline
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use

@@ -19,10 +19,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
-from pickomino.web.outbox import Outbox
+from pickomino.web.db.store import Store
+from pickomino.web.game.outbox import Outbox
+from pickomino.web.game.room import Room
 from pickomino.web.protocol import FELL_BEHIND, TOO_MANY
-from pickomino.web.room import Room
-from pickomino.web.store import Store
 
 from .clients import create, invalid, next_of, refused, refused_http, socket_path
 

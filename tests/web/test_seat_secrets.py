@@ -19,12 +19,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from pickomino.core import GameRecord
+from pickomino.web.db.store import Store
 from pickomino.web.errors import Refused
-from pickomino.web.process import ServerProcess, TemporaryPostgres
-from pickomino.web.room import Room
-from pickomino.web.store import Store
+from pickomino.web.game.room import Room
 
 from .clients import next_of, refused, refused_http, socket_path
+from .server_process import ServerProcess, TemporaryPostgres
 from .test_profiles import as_profile, claim, finish_offline, token
 from .test_protocol import fast_app
 from .test_server import DEADLINE

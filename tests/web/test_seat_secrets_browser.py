@@ -9,10 +9,9 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from pickomino.web.process import ServerProcess
-
 from .browser import PHONE, Pages, browser, pages
 from .clicking import create_game
+from .server_process import ServerProcess
 
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 

@@ -16,7 +16,8 @@ from click.testing import CliRunner, Result
 
 from pickomino.cli import main
 from pickomino.web import addresses
-from pickomino.web.process import ServerProcess, free_port
+
+from .server_process import ServerProcess, free_port
 
 PASSWORD = "Sw0rdf1sh-42"
 
@@ -97,7 +98,7 @@ def test_workers_need_postgresql_and_are_refused_with_sqlite_before_starting(
 def test_workers_on_postgresql_build_their_apps_from_the_same_options(
     postgres_cluster, served: dict, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pickomino.web.workers import FACTORY, OPTIONS
+    from pickomino.web.cluster.workers import FACTORY, OPTIONS
 
     monkeypatch.setenv(OPTIONS, "")  # serve sets it; put back as it was after the test
     database = postgres_cluster.new_database()

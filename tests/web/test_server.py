@@ -11,10 +11,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from pickomino.web.process import ServerProcess
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
 
 from .clients import follow, refused, socket_path
+from .server_process import ServerProcess
 
 # A real server process per test, killed and restarted: the full run (CI).
 pytestmark = pytest.mark.slow

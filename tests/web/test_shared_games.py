@@ -9,9 +9,9 @@ import asyncio
 import pytest
 
 from pickomino.core import GameRecord
+from pickomino.web.db.store import StaleMoves, Store
 from pickomino.web.errors import Refused
-from pickomino.web.room import Room
-from pickomino.web.store import StaleMoves, Store
+from pickomino.web.game.room import Room
 
 
 def two_memories(database: str) -> tuple[Store, Room, Room]:

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from pickomino.web.process import ServerProcess
+from .server_process import ServerProcess
 
 pytestmark = pytest.mark.slow  # a real server, a few hundred sockets
 

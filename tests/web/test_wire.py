@@ -16,9 +16,9 @@ from websockets.sync.client import ClientConnection, connect
 from pickomino.core import Rules
 from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.web import create_app
-from pickomino.web.process import ServerProcess
 
 from .clients import create, follow, refused_http
+from .server_process import ServerProcess
 from .wire import check_entry, check_message, check_ranking, check_refusal, check_table, words_in
 
 DEADLINE = 60  # seconds to wait for one message from a live server (a bound, not a timing)

@@ -31,7 +31,7 @@ LOG_FIELDS = {
     "returned": {"seat", "tile"},
     "turned": {"tile"},
     "game_over": {"ranking", "tie_break"},
-    "timeout": {"seat", "turn", "bot"},  # the table's own entries (pickomino.web.seating)
+    "timeout": {"seat", "turn", "bot"},  # the table's own entries (pickomino.web.game.seating)
     "away": {"seat", "why", "bot"},
     "back": {"seat"},
 }

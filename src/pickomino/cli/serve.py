@@ -84,9 +84,9 @@ def serve(
 
     from pickomino.web import create_app
     from pickomino.web.addresses import start_lines
-    from pickomino.web.connections import GuardedProtocol, open_files_for
-    from pickomino.web.store import default_database, masked, shared_database
-    from pickomino.web.workers import FACTORY, OPTIONS, tune_collector
+    from pickomino.web.cluster.workers import FACTORY, OPTIONS, tune_collector
+    from pickomino.web.db.store import default_database, masked, shared_database
+    from pickomino.web.guard.connections import GuardedProtocol, open_files_for
 
     w = words()
     target = database or str(default_database())
@@ -138,7 +138,7 @@ def serve(
         # named: uvicorn would otherwise believe any local process.
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
-        http=GuardedProtocol,  # deadlines and limits per connection (web/connections.py)
+        http=GuardedProtocol,  # deadlines and limits per connection (web/guard/connections.py)
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
         log_level="warning",

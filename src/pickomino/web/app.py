@@ -18,16 +18,16 @@ HTTP:
   it (409 when no open seat is free: the invited seats are never given away);
 - a person taking a seat gets a new secret for it (the invite link is spent), and gets back
   in from another device with their profile's key or a transfer link: see
-  :mod:`pickomino.web.seats_api`;
+  :mod:`pickomino.web.api.seats`;
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
   ended); ``GET /api/games/{id}/replay`` frames; ``GET /api/games/{id}/analysis`` the review
-  of a finished game (:mod:`pickomino.web.analysis_api`);
+  of a finished game (:mod:`pickomino.web.api.analysis`);
 - ``POST /api/mine``: the games of the seat tokens a browser holds ("My games", see
-  :mod:`pickomino.web.mine_api`); ``/api/games/{id}/rematch``: a finished game's rematch
-  (:mod:`pickomino.web.rematch_api`);
+  :mod:`pickomino.web.api.mine`); ``/api/games/{id}/rematch``: a finished game's rematch
+  (:mod:`pickomino.web.api.rematch`);
 - ``GET /keeper`` the score keeper for a game with the real box (API in
-  :mod:`pickomino.web.keeper_api`).
-- ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.apidocs`).
+  :mod:`pickomino.web.api.keeper`).
+- ``GET /api/docs``: this API in Swagger UI, served offline (:mod:`pickomino.web.api.docs`).
 
 A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
 :mod:`pickomino.web.errors`; an address with no route too: ``no_page``); a request of the
@@ -36,7 +36,7 @@ wrong shape is a 422 with FastAPI's list of problems (``type``, ``loc``, ``ctx``
 WebSocket ``/ws/games/{id}?token=…``: see :mod:`pickomino.web.protocol`.
 
 On PostgreSQL any number of processes (``serve --workers N``, or on several hosts) share the
-games: :mod:`pickomino.web.cluster`.
+games: :mod:`pickomino.web.cluster.bridge`.
 """
 
 from __future__ import annotations
@@ -67,10 +67,23 @@ from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import GameRecord, PickominoError, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.web.addresses import own_origin
-from pickomino.web.analysis_api import Reviews, analysis_router
-from pickomino.web.apidocs import add_api_docs
-from pickomino.web.cluster import Cluster
-from pickomino.web.connections import GUARD, ConnectionGuard, ServerBusy, trusted_proxies
+from pickomino.web.api.analysis import Reviews, analysis_router
+from pickomino.web.api.docs import add_api_docs
+from pickomino.web.api.keeper import keeper_router
+from pickomino.web.api.mine import mine_router
+from pickomino.web.api.profiles import (
+    ProfileKey,
+    profile_of,
+    profiles_router,
+    refuse_profile_names,
+    seat_name,
+)
+from pickomino.web.api.rematch import rematch_router
+from pickomino.web.api.seats import seats_router
+from pickomino.web.api.words import words_router
+from pickomino.web.cluster.bridge import Cluster
+from pickomino.web.db.profiles import ESTABLISHED_OPPONENTS, ProfileStore, has_results
+from pickomino.web.db.store import POOL, Store, shown_id
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (
     CLOCK_MINIMUM,
@@ -85,19 +98,15 @@ from pickomino.web.forms import (
     parse_rules,
     start_seat,
 )
-from pickomino.web.headers import SecurityHeaders
-from pickomino.web.keeper_api import keeper_router
-from pickomino.web.limits import ConnectionLimits
-from pickomino.web.mine_api import mine_router
-from pickomino.web.outbox import Outbox
-from pickomino.web.profiles import ESTABLISHED_OPPONENTS, ProfileStore, has_results
-from pickomino.web.profiles_api import (
-    ProfileKey,
-    profile_of,
-    profiles_router,
-    refuse_profile_names,
-    seat_name,
-)
+from pickomino.web.game.outbox import Outbox
+from pickomino.web.game.rematch import RematchStore
+from pickomino.web.game.room import Room, new_game_id
+from pickomino.web.game.rooms import Rooms
+from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER
+from pickomino.web.game.view import replay_frames
+from pickomino.web.guard.connections import GUARD, ConnectionGuard, ServerBusy, trusted_proxies
+from pickomino.web.guard.headers import SecurityHeaders
+from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.protocol import (
     BAD_TOKEN,
     IDLE,
@@ -113,16 +122,7 @@ from pickomino.web.protocol import (
     Vote,
     parse_message,
 )
-from pickomino.web.rematch import RematchStore
-from pickomino.web.rematch_api import rematch_router
-from pickomino.web.room import Room, new_game_id
-from pickomino.web.rooms import Rooms
-from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER
-from pickomino.web.seats_api import seats_router
 from pickomino.web.stopping import stop_within
-from pickomino.web.store import POOL, Store, shown_id
-from pickomino.web.view import replay_frames
-from pickomino.web.words import words_router
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 log = logging.getLogger("pickomino.web")
@@ -215,7 +215,7 @@ def create_app(
     ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
     ``db_pool`` connections to the database.
 
-    Connections (:mod:`pickomino.web.connections`, when served by ``serve``): a whole
+    Connections (:mod:`pickomino.web.guard.connections`, when served by ``serve``): a whole
     request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
     connections at once from one address (the proxies of ``forwarded_allow_ips`` exempt),
     503 beyond ``max_connections`` in all; a game's socket that sends nothing for

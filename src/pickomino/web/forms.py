@@ -26,9 +26,9 @@ from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.web.errors import refusal, refused
+from pickomino.web.game.seating import TimeControl
 from pickomino.web.lookalike import invisible, skeleton
 from pickomino.web.protocol import RateLimits
-from pickomino.web.seating import TimeControl
 
 
 def _printable(name: str) -> str:
@@ -178,7 +178,7 @@ CLOCK_MINIMUM = 30.0
 
 class ClockSpec(BaseModel):
     """A game's time control: ``per_turn`` seconds a turn, or a ``bank`` of seconds for the
-    whole game plus ``increment`` seconds a turn (see :mod:`pickomino.web.seating`)."""
+    whole game plus ``increment`` seconds a turn (see :mod:`pickomino.web.game.seating`)."""
 
     model_config = ConfigDict(extra="forbid")
     per_turn: Annotated[StrictFloat, Field(gt=0, le=WEEK, allow_inf_nan=False)] | None = None

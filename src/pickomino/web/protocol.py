@@ -9,7 +9,7 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 - ``{"type": "hint"}``: the solver's view of the current choices (to the sender only, and
   only to the player to move);
 - ``{"type": "coach"}``: the win chance of each current choice, its cost and label (to the
-  sender only, and only to the player to move; see :mod:`pickomino.web.coaching`);
+  sender only, and only to the player to move; see :mod:`pickomino.web.game.coach_message`);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``;
 - ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2, whose person is
@@ -29,7 +29,7 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 
 Server → client — data and message ids, never sentences (every page words them in its
 reader's language): ``welcome`` (your seat, once; with ``token``, the seat's new secret,
-when the link you opened just gave you the seat: see :mod:`pickomino.web.seats_api`),
+when the link you opened just gave you the seat: see :mod:`pickomino.web.api.seats`),
 ``state`` (after every change; its
 ``log`` holds the entries from number ``log_start`` on: all of them in the first state
 after connecting or a sync, then only the new ones; an entry is a turn's heading
@@ -37,7 +37,7 @@ after connecting or a sync, then only the new ones; an entry is a turn's heading
 "face": "W", "count": 3, "total": 15}``, see :func:`pickomino.core.events.event_dict`),
 ``presence`` (``{"type": "presence", "online": [true, false, …]}``, per seat, when a player
 comes or goes), ``hint``, ``coach``, ``rematch`` (``{"type": "rematch", "offer": …}`` after
-a finished game's offer changes, as :mod:`pickomino.web.rematch_api` shows it to the
+a finished game's offer changes, as :mod:`pickomino.web.api.rematch` shows it to the
 connection's seat), ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
 "params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing; ``seat_moved``: your
 seat went to another device, this connection watches from now on).

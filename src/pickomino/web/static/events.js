@@ -8,7 +8,7 @@ import { botLabel } from "./words.js";
 const FACES = "12345W";
 // The rule behind each bust reason: pickomino.core.events.BUST_RULES (a test compares them).
 export const BUST_RULES = { no_new_face: "R7", no_worm: "R10", too_low: "R13", reported: "R15" };
-// Why a bot plays for a person (pickomino.web.seating): the log's words for each reason.
+// Why a bot plays for a person (pickomino.web.game.seating): the log's words for each reason.
 const AWAY = { absent: "log.away.absent", timeouts: "log.away.timeouts", vote: "log.away.vote" };
 
 /** "1233WWW5" (or ["4", "W"]) → "1 2 3 3 5 W W W"; "-" for no dice. */

@@ -1,5 +1,5 @@
-"""The API of rematches (see :mod:`.rematch`); a seat acts by its token in the ``Seat-Token``
-header.
+"""The API of rematches (see :mod:`pickomino.web.game.rematch`); a seat acts by its token in
+the ``Seat-Token`` header.
 
 - ``GET /api/games/{id}/rematch`` → ``{"offer": null}`` or ``{"offer": {status, offered_by,
   accepted, waiting_for, declined_by, start_player, game, seat, token}}``: anyone may look
@@ -25,12 +25,12 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
+from pickomino.web.api.profiles import SeatToken, seat_of
+from pickomino.web.db.profiles import has_results
 from pickomino.web.errors import refused
-from pickomino.web.profiles import has_results
-from pickomino.web.profiles_api import SeatToken, seat_of
-from pickomino.web.rematch import Offer, RematchStore, next_start, rematch_record
-from pickomino.web.room import Room, new_game_id
-from pickomino.web.seating import DEFAULT_TAKEOVER, TimeControl
+from pickomino.web.game.rematch import Offer, RematchStore, next_start, rematch_record
+from pickomino.web.game.room import Room, new_game_id
+from pickomino.web.game.seating import DEFAULT_TAKEOVER, TimeControl
 
 
 def rematch_router(

@@ -28,15 +28,15 @@ from urllib.parse import unquote
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
-from pickomino.web import migrations
-from pickomino.web.tables import games, moves, seats, sheets, table_events
+from pickomino.web.db import migrations
+from pickomino.web.db.tables import games, moves, seats, sheets, table_events
 
 #: The statuses of a game still to be played (the others: "over" and "abandoned").
 UNFINISHED = ("open", "playing")
 
 
 #: PostgreSQL's channel on which every committed change of a game is announced to every
-#: server process (see :mod:`pickomino.web.cluster`).
+#: server process (see :mod:`pickomino.web.cluster.bridge`).
 CHANNEL = "pickomino_games"
 #: A notice's move number when the change was not a move (a seat, the status).
 NOT_A_MOVE = -1
@@ -124,7 +124,7 @@ class StoredGame:
     updated: float
     seats: list[SeatRow]
     moves: list[str]
-    seating: str | None = None  #: see :mod:`pickomino.web.seating`
+    seating: str | None = None  #: see :mod:`pickomino.web.game.seating`
     events: list[TableEvent] = field(default_factory=list)
 
 

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 
 from pickomino.core import RecordError
-from pickomino.web.presence import Presence
-from pickomino.web.room import Room
-from pickomino.web.seating import AWAY_AFTER
-from pickomino.web.store import UNFINISHED, Store
+from pickomino.web.cluster.presence import Presence
+from pickomino.web.db.store import UNFINISHED, Store
+from pickomino.web.game.room import Room
+from pickomino.web.game.seating import AWAY_AFTER
 
 log = logging.getLogger("pickomino.web")
 
@@ -27,8 +27,8 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
-        #: With several processes (:mod:`.cluster`): leases a game to this process, whether
-        #: it could; ``None``: this process drives every game's bots.
+        #: With several processes (:mod:`pickomino.web.cluster`): leases a game to this process,
+        #: whether it could; ``None``: this process drives every game's bots.
         self.take: Callable[[str], Awaitable[bool]] | None = None
         #: With several processes: who is connected to the others; ``None``: only this one.
         self.presence: Presence | None = None
@@ -104,7 +104,7 @@ class Rooms:
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game (settled: one that ended
         just before is recorded) and let its bots play (with several processes: under
-        their lease, :mod:`.cluster`)."""
+        their lease, :mod:`pickomino.web.cluster`)."""
         for game_id in self.store.game_ids(UNFINISHED):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)

@@ -6,12 +6,12 @@ per game, sent at once when they change and again every :data:`BEAT` seconds. Wh
 process announced holds for :data:`EXPIRES` seconds after its last announcement, so the
 people of a process that dies (even ``kill -9``) are shown offline within that time; one
 that stops says so on its way out. A room sees the union of its own sockets and what the
-others announce (:meth:`pickomino.web.room.Room.online`); the dot, the away alarm and the
+others announce (:meth:`pickomino.web.game.room.Room.online`); the dot, the away alarm and the
 votes follow from it.
 
-Each announcement carries its process's origin (:attr:`pickomino.web.store.Store.origin`,
+Each announcement carries its process's origin (:attr:`pickomino.web.db.store.Store.origin`,
 new for every app): a process ignores its own, and everything it heard lives in its
-:class:`Presence`, which lives and stops with its :class:`pickomino.web.cluster.Cluster`.
+:class:`Presence`, which lives and stops with its :class:`pickomino.web.cluster.bridge.Cluster`.
 """
 
 from __future__ import annotations

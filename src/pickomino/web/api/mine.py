@@ -22,8 +22,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from pickomino.web.room import Room
-from pickomino.web.store import Store
+from pickomino.web.db.store import Store
+from pickomino.web.game.room import Room
 
 #: Seats one request may ask about (a browser keeps one token per game it sat in).
 MOST_SEATS = 100

@@ -3,7 +3,7 @@
 uvicorn's own supervisor binds the port once and starts N worker processes that accept on
 that one socket (and starts a worker again if one dies); each worker builds its app here,
 from the options ``serve`` put in the environment. The processes share nothing but the
-PostgreSQL database (see :mod:`pickomino.web.cluster`), so the same holds for processes on
+PostgreSQL database (see :mod:`pickomino.web.cluster.bridge`), so the same holds for processes on
 several hosts behind one proxy.
 """
 
@@ -18,7 +18,7 @@ from fastapi import FastAPI
 #: The environment variable carrying ``create_app``'s keyword arguments to the workers.
 OPTIONS = "PICKOMINO_SERVE_OPTIONS"
 #: What uvicorn imports in each worker.
-FACTORY = "pickomino.web.workers:worker_app"
+FACTORY = "pickomino.web.cluster.workers:worker_app"
 
 
 def tune_collector() -> None:

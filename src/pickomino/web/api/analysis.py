@@ -45,8 +45,8 @@ from pickomino.analysis import LABELS, review
 from pickomino.core import Game, GameRecord, Phase, format_dice
 from pickomino.web.errors import Refused, refused
 from pickomino.web.forms import client_address
+from pickomino.web.game.room import Room
 from pickomino.web.protocol import RateLimits
-from pickomino.web.room import Room
 
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
 KEPT = 32

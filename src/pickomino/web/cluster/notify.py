@@ -2,10 +2,10 @@
 ``LISTEN/NOTIFY``, no broker of our own and no polling.
 
 The process that stores a change (a move, a seat taken, a status) sends a notice inside the
-same transaction (:meth:`pickomino.web.store.Store._announce`), so PostgreSQL delivers it at
+same transaction (:meth:`pickomino.web.db.store.Store._announce`), so PostgreSQL delivers it at
 commit, in commit order, and never for a change rolled back. The notice carries only the
 game's id and its move count: each process that holds the game reads what it lacks from the
-database (:meth:`pickomino.web.room.Room.catch_up`) and tells its own sockets.
+database (:meth:`pickomino.web.game.room.Room.catch_up`) and tells its own sockets.
 
 A notice sent while this process was not listening (its connection lost and made again) is
 lost; so each time listening (re)starts, every game in memory catches up once.
@@ -29,8 +29,8 @@ RETRY = (0.5, 8.0)
 
 class Listener:
     """One connection per process, listening on each of ``channels`` (the games' changes,
-    :data:`pickomino.web.store.CHANNEL`, and who is connected,
-    :data:`pickomino.web.presence.CHANNEL`) and handing each notice to its channel's
+    :data:`pickomino.web.db.store.CHANNEL`, and who is connected,
+    :data:`pickomino.web.cluster.presence.CHANNEL`) and handing each notice to its channel's
     handler."""
 
     def __init__(

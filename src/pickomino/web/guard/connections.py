@@ -17,7 +17,7 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   431 ``headers_too_big`` and the connection closed (httptools sets no bound of its own,
   so within its deadline one connection could fill the memory with headers);
 - a **cap per address**: one address holds at most ``per_address`` HTTP connections (not
-  counting game sockets, which the app counts apart, see :mod:`pickomino.web.limits`); one
+  counting game sockets, which the app counts apart, see :mod:`pickomino.web.guard.limits`); one
   more is closed at once, before it costs anything. The proxies named by
   ``--forwarded-allow-ips`` are exempt: every visitor comes through them (the proxy limits
   its clients; the app's limits see the forwarded addresses);

@@ -1,12 +1,12 @@
 """Alembic's environment: run the revisions on the connection that
-:func:`pickomino.web.migrations.upgrade` (or :func:`~pickomino.web.migrations.new_revision`)
+:func:`pickomino.web.db.migrations.upgrade` (or :func:`~pickomino.web.db.migrations.new_revision`)
 hands over, inside its transaction (no alembic.ini, no URL of its own)."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from pickomino.web.migrations import target_metadata
+from pickomino.web.db.migrations import target_metadata
 
 connection = context.config.attributes["connection"]
 context.configure(

@@ -3,7 +3,7 @@ memory to the others'.
 
 - Moves are serialised by the database (a unique move number per game): a process whose
   memory of a game is behind is refused by it, catches up and answers ``stale``
-  (:meth:`pickomino.web.room.Room.act`).
+  (:meth:`pickomino.web.game.room.Room.act`).
 - Every committed change reaches every process by ``LISTEN/NOTIFY`` (:mod:`.notify`): a game
   in memory with sockets (or bots to drive) catches up and tells its sockets; one with
   neither is marked behind, and catches up when somebody comes.
@@ -19,13 +19,13 @@ import logging
 
 import sqlalchemy as sa
 
-from pickomino.web.lease import Leases
-from pickomino.web.notify import Listener
-from pickomino.web.presence import CHANNEL as PRESENCE
-from pickomino.web.presence import Presence
-from pickomino.web.rooms import Rooms
+from pickomino.web.cluster.lease import Leases
+from pickomino.web.cluster.notify import Listener
+from pickomino.web.cluster.presence import CHANNEL as PRESENCE
+from pickomino.web.cluster.presence import Presence
+from pickomino.web.db.store import CHANNEL, NOT_A_MOVE, parse_notice
+from pickomino.web.game.rooms import Rooms
 from pickomino.web.stopping import stop_within
-from pickomino.web.store import CHANNEL, NOT_A_MOVE, parse_notice
 
 log = logging.getLogger("pickomino.web")
 

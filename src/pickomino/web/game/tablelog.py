@@ -1,6 +1,6 @@
 """The log a table shows: the engine's events (:func:`pickomino.core.events.log_entries`)
 with the table's own entries among them (a timeout, a seat handed to a bot or back: see
-:mod:`pickomino.web.seating`), each after the moves that were played before it, under the
+:mod:`pickomino.web.game.seating`), each after the moves that were played before it, under the
 heading of the turn it happened in. Built the same way live, entry by entry, and from the
 stored moves and entries after a restart, so a page gets the same log either way.
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from pickomino.core import Event, GameState
 from pickomino.core.events import log_entries
-from pickomino.web.store import TableEvent
+from pickomino.web.db.store import TableEvent
 
 #: One move of a game's history: (turn, seat, move, events).
 HistoryItem = tuple[int, int, str, list[Event]]

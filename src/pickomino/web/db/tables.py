@@ -1,5 +1,5 @@
 """The database's tables, every one, in one place: the schema the migrations
-(:mod:`pickomino.web.migrations`) build and compare with. It imports nothing of the web
+(:mod:`pickomino.web.db.migrations`) build and compare with. It imports nothing of the web
 app, so the store, the profiles, the rematches and the migrations all read it without a
 circle. A new table or column goes here, and into a new revision."""
 
@@ -21,7 +21,7 @@ games = sa.Table(
     # The turn being played, or the number of turns played once over, for the lobby (NULL
     # for a game stored before this column existed, until its next turn).
     sa.Column("turns", sa.Integer),
-    # Who plays each person's seat now and the running clock (pickomino.web.seating, as
+    # Who plays each person's seat now and the running clock (pickomino.web.game.seating, as
     # JSON); NULL until a game needs it (no clock, nobody ever away).
     sa.Column("seating", sa.Text),
 )

@@ -7,7 +7,7 @@ and only then is the new state broadcast. Dice come from a cryptographic generat
 game is driven by the table layer (:class:`pickomino.table.Session`), like every face.
 
 What goes to the browsers is data, never words: the table, the log as events
-(:mod:`.tablelog`), refusals as message ids (:mod:`.errors`).
+(:mod:`.tablelog`), refusals as message ids (:mod:`pickomino.web.errors`).
 
 Who plays a person's seat and how long they have is the room's :class:`.Seating`, stored
 with the game: when a person's time runs out, when they are disconnected on their turn for
@@ -34,12 +34,12 @@ from pickomino.core import Game, GameRecord
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step, players
-from pickomino.web.coaching import Coach, no_advice
+from pickomino.web.db.store import SeatRow, StaleMoves, Store, StoredGame, TableEvent
 from pickomino.web.errors import Refused, refusal_message
-from pickomino.web.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
-from pickomino.web.store import SeatRow, StaleMoves, Store, StoredGame, TableEvent
-from pickomino.web.tablelog import TableLog
-from pickomino.web.view import table_view
+from pickomino.web.game.coach_message import Coach, no_advice
+from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
+from pickomino.web.game.tablelog import TableLog
+from pickomino.web.game.view import table_view
 
 log = logging.getLogger("pickomino.web")
 #: Seconds before a timeout or an absence that could not be stored is tried again.
@@ -141,7 +141,8 @@ class Room:
         #: Seconds the person to move may be disconnected before a bot plays for them
         #: (0: never), counted while somebody else at the table is connected.
         self.away_after = away_after
-        #: The seats connected to other server processes (:mod:`.presence`); with one, none.
+        #: The seats connected to other server processes (:mod:`pickomino.web.cluster.presence`);
+        #: with one, none.
         self.elsewhere: Callable[[], frozenset[int]] = frozenset
         #: Called when the seats connected to this process change (to tell the others).
         self.on_seated: Callable[[], None] = lambda: None
@@ -156,7 +157,8 @@ class Room:
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         self._tasks: set[asyncio.Task[None]] = set()
         #: Whether this process plays the game's bots: always with SQLite; with PostgreSQL,
-        #: while it holds the game's lease (:mod:`.lease`), so that one process does.
+        #: while it holds the game's lease (:mod:`pickomino.web.cluster.lease`), so that one
+        #: process does.
         self.drives_bots = True
         #: Another process changed the game and nobody here was told yet: catch up before
         #: anybody is shown it (set instead of catching up when nobody here watches).
@@ -970,9 +972,9 @@ class Room:
         await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
 
     async def presence_changed(self) -> None:
-        """People came to or left another process (:mod:`.presence`): this process's pages
-        see it; the process keeping the game's time (its lease holder) counts the votes
-        again and sets the away alarm, as for a coming or going here."""
+        """People came to or left another process (:mod:`pickomino.web.cluster.presence`): this
+        process's pages see it; the process keeping the game's time (its lease holder) counts
+        the votes again and sets the away alarm, as for a coming or going here."""
         if self.drives_bots and self._count_votes():
             await self.broadcast()
             self.wake_bots()

@@ -34,6 +34,7 @@ from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
+from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
     GameSetup,
@@ -41,8 +42,7 @@ from pickomino.web.forms import (
     parse_rules,
     start_seat,
 )
-from pickomino.web.store import Store
-from pickomino.web.view import table_view
+from pickomino.web.game.view import table_view
 
 #: The answer to a sheet that does not exist and to a key that does not open it: the same,
 #: so that a stranger cannot even learn which sheets exist.

@@ -26,10 +26,10 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, Request
 
+from pickomino.web.api.profiles import ProfileKey, SeatToken, must_open, seat_of
+from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.errors import Refused, refusal, refused
-from pickomino.web.profiles import ProfileStore
-from pickomino.web.profiles_api import ProfileKey, SeatToken, must_open, seat_of
-from pickomino.web.room import Room
+from pickomino.web.game.room import Room
 
 
 def seats_router(

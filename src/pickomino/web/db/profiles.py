@@ -29,11 +29,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
+from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
+from pickomino.web.db.store import Store
+from pickomino.web.db.tables import games, pending, profiles, ratings, results
 from pickomino.web.forms import name_keys
-from pickomino.web.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
-from pickomino.web.ratings import NEW, Rating, bot_level, bot_player, rate
-from pickomino.web.store import Store
-from pickomino.web.tables import games, pending, profiles, ratings, results
 
 log = logging.getLogger("pickomino.web")
 

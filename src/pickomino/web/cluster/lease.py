@@ -25,7 +25,7 @@ from typing import Protocol
 
 import psycopg
 
-from pickomino.web.store import UNFINISHED
+from pickomino.web.db.store import UNFINISHED
 
 log = logging.getLogger("pickomino.web")
 
@@ -47,7 +47,7 @@ SELECT id FROM candidates WHERE pg_try_advisory_lock(%(space)s, hashtext(id))
 
 
 class LeaseHolder(Protocol):
-    """What the leases drive (:class:`pickomino.web.cluster.Cluster`)."""
+    """What the leases drive (:class:`pickomino.web.cluster.bridge.Cluster`)."""
 
     async def drive(self, game_id: str) -> bool:
         """Catch the game up and play its bots from now on; whether it could."""

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from pickomino.core import GameRecord
-from pickomino.web.room import Room
-from pickomino.web.store import Store
-from pickomino.web.tables import rematches
+from pickomino.web.db.store import Store
+from pickomino.web.db.tables import rematches
+from pickomino.web.game.room import Room
 
 #: What a new game carries over from the finished one's record (who plays as which profile,
 #: whether it is rated, who created it).

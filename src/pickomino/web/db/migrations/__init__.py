@@ -28,7 +28,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from pickomino.web import tables
+from pickomino.web.db import tables
 
 FOLDER = Path(__file__).parent
 #: The revision a database made before migrations is stamped at (then upgraded from).
@@ -38,7 +38,7 @@ LOCK_SPACE = 0x504D
 
 
 def target_metadata() -> list[sa.MetaData]:
-    """Every table the code declares (:mod:`pickomino.web.tables`)."""
+    """Every table the code declares (:mod:`pickomino.web.db.tables`)."""
     return [tables.metadata]
 
 

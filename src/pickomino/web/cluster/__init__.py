@@ -1,0 +1,2 @@
+"""Several server processes on one PostgreSQL database: change notices, leases, presence and
+the workers."""

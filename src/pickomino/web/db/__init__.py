@@ -1,0 +1,2 @@
+"""Where the web app keeps what lasts: games, sheets, profiles, results and ratings, and the
+schema's migrations."""

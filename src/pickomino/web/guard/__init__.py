@@ -1,0 +1,2 @@
+"""The server's edge with strangers: connection deadlines and shares, socket limits, security
+headers."""
