@@ -26,7 +26,7 @@ from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
 from pickomino.web.api import analysis as analysis_api
 from pickomino.web.api.analysis import Reviews, verdict
-from pickomino.web.db.store import SeatRow, Store
+from pickomino.web.db.store import Store, StoredSeat
 
 from .clients import refused_http
 from .server_process import ServerProcess
@@ -46,7 +46,9 @@ def bots_game(seed: int = 5) -> Game:
 def store_game(database: str, game_id: str, record: GameRecord, status: str) -> None:
     """A game in the database as the server keeps it (bots in every seat)."""
     bots = record.meta.get("bots") or ["medium"] * len(record.seats)
-    rows = [SeatRow(n, name, bots[n] or "hard", None, True) for n, name in enumerate(record.seats)]
+    rows = [
+        StoredSeat(n, name, bots[n] or "hard", None, True) for n, name in enumerate(record.seats)
+    ]
     header = json.dumps({**record.to_dict(), "moves": []})
     store = Store(database)
     try:

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from pickomino.cli import main
-from pickomino.web.db.store import APPLICATION, Store
+from pickomino.web.db.database import APPLICATION
+from pickomino.web.db.store import Store
 
 from .server_process import ServerProcess
 

@@ -13,7 +13,7 @@ from pickomino.core import GameState
 from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
-from pickomino.web.db.store import database_url
+from pickomino.web.db.database import database_url
 
 from .clients import invalid, refused_http
 

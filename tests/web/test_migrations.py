@@ -21,7 +21,8 @@ from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
 from pickomino.web.db import migrations
-from pickomino.web.db.store import Store, database_url
+from pickomino.web.db.database import database_url
+from pickomino.web.db.store import Store
 
 from .clients import next_of
 from .server_process import ServerProcess, TemporaryPostgres

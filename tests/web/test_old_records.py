@@ -13,7 +13,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries, standing_dict
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
-from pickomino.web.db.store import SeatRow, Store
+from pickomino.web.db.store import Store, StoredSeat
 
 from .clients import next_of
 from .wire import check_message
@@ -35,7 +35,7 @@ def store_old_game(database: str, game_id: str, moves: list[str], status: str) -
     record = GameRecord(seats=["Ann", "Robo"])
     record.meta = {"seed": 7, "bots": ["medium", "medium"], "result": OLD_RESULT}
     header = record.to_json(indent=None)
-    rows = [SeatRow(0, "Ann", "medium", None, True), SeatRow(1, "Robo", "medium", None, True)]
+    rows = [StoredSeat(0, "Ann", "medium", None, True), StoredSeat(1, "Robo", "medium", None, True)]
     store = Store(database)
     try:
         store.create_game(game_id, header, rows)

@@ -85,7 +85,7 @@ def serve(
     from pickomino.web import create_app
     from pickomino.web.addresses import start_lines
     from pickomino.web.cluster.workers import FACTORY, OPTIONS, tune_collector
-    from pickomino.web.db.store import default_database, masked, shared_database
+    from pickomino.web.db.database import default_database, masked, shared_database
     from pickomino.web.guard.connections import GuardedProtocol, open_files_for
 
     w = words()

@@ -92,7 +92,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
     def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
-        stored = store.load_sheet(sheet_id)
+        stored = store.sheets.load(sheet_id)
         if stored is None or not _opens(stored.secret, key):
             raise refused(404, "no_sheet")
         try:
@@ -106,7 +106,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         return sheet
 
     def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
-        store.save_sheet(sheet_id, json.dumps(sheet.to_dict()), _status(sheet))
+        store.sheets.save(sheet_id, json.dumps(sheet.to_dict()), _status(sheet))
         return sheet_view(sheet_id, sheet)
 
     @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
@@ -114,7 +114,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         rules: Rules = parse_rules(spec.rules)
         sheet = ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names)))
         sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
-        store.create_sheet(sheet_id, key, json.dumps(sheet.to_dict()), _status(sheet))
+        store.sheets.create(sheet_id, key, json.dumps(sheet.to_dict()), _status(sheet))
         return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
     @router.get("/{sheet_id}")

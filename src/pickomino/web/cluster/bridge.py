@@ -23,7 +23,7 @@ from pickomino.web.cluster.lease import Leases
 from pickomino.web.cluster.notify import Listener
 from pickomino.web.cluster.presence import CHANNEL as PRESENCE
 from pickomino.web.cluster.presence import Presence
-from pickomino.web.db.store import CHANNEL, NOT_A_MOVE, parse_notice
+from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, parse_notice
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.stopping import stop_within
 

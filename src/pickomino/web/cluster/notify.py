@@ -2,7 +2,7 @@
 ``LISTEN/NOTIFY``, no broker of our own and no polling.
 
 The process that stores a change (a move, a seat taken, a status) sends a notice inside the
-same transaction (:meth:`pickomino.web.db.store.Store._announce`), so PostgreSQL delivers it at
+same transaction (:func:`pickomino.web.db.notices.announce`), so PostgreSQL delivers it at
 commit, in commit order, and never for a change rolled back. The notice carries only the
 game's id and its move count: each process that holds the game reads what it lacks from the
 database (:meth:`pickomino.web.game.room.Room.catch_up`) and tells its own sockets.
@@ -29,7 +29,7 @@ RETRY = (0.5, 8.0)
 
 class Listener:
     """One connection per process, listening on each of ``channels`` (the games' changes,
-    :data:`pickomino.web.db.store.CHANNEL`, and who is connected,
+    :data:`pickomino.web.db.notices.CHANNEL`, and who is connected,
     :data:`pickomino.web.cluster.presence.CHANNEL`) and handing each notice to its channel's
     handler."""
 

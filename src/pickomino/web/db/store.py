@@ -1,12 +1,12 @@
-"""Where the web app keeps its games: an SQL database through SQLAlchemy Core.
+"""Where the web app keeps its games, in the database :mod:`.database` opens.
 
 A game is stored as its record (the header: rules, seats, start player, meta) and its
 moves, one row per move, appended *before* anything is broadcast. Loading a game replays its
 moves through the engine, so after a crash (even ``kill -9``) every game goes on from its
-last stored move. The same code runs on SQLite (a file, the default) and PostgreSQL.
+last stored move. Every change is announced to the other server processes (:mod:`.notices`).
 
 >>> store = Store("sqlite://")  # in memory, for the example
->>> store.create_game("g1", '{"seats": ["Ann", "Bob"]}', [SeatRow(0, "Ann", None, "t0")])
+>>> store.create_game("g1", '{"seats": ["Ann", "Bob"]}', [StoredSeat(0, "Ann", None, "t0")])
 >>> store.append_moves("g1", 0, ["dice 11223345", "keep 3"])
 >>> store.load("g1").moves
 ['dice 11223345', 'keep 3']
@@ -15,81 +15,36 @@ last stored move. The same code runs on SQLite (a file, the default) and Postgre
 from __future__ import annotations
 
 import json
-import re
 import secrets
-import sys
 import time
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import sqlalchemy as sa
-from platformdirs import user_data_path
 
-from pickomino.web.db import migrations
-from pickomino.web.db.tables import games, moves, seats, sheets, table_events
+from pickomino.web.db.database import in_memory, open_database
+from pickomino.web.db.ids import valid_id
+from pickomino.web.db.notices import NOT_A_MOVE, announce
+from pickomino.web.db.sheets import SheetStore
+from pickomino.web.db.tables import games, moves, seats, table_events
 
 #: The statuses of a game still to be played (the others: "over" and "abandoned").
 UNFINISHED = ("open", "playing")
-
-
-#: PostgreSQL's channel on which every committed change of a game is announced to every
-#: server process (see :mod:`pickomino.web.cluster.bridge`).
-CHANNEL = "pickomino_games"
-#: A notice's move number when the change was not a move (a seat, the status).
-NOT_A_MOVE = -1
 #: The most connections one process's store holds (``serve --db-pool``): its queries run on
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
-#: How PostgreSQL names the store's connections (``pg_stat_activity.application_name``).
-APPLICATION = "pickomino-store"
 
 
 class StaleMoves(Exception):
     """A move number already taken: another process stored a move of the game first."""
 
 
-def notice(origin: str, game_id: str, seq: int) -> str:
-    """The payload announcing a change: who made it, which game, and how many moves the game
-    has now (``NOT_A_MOVE`` for a seat or status change). Ids hold no spaces.
-
-    >>> notice("p1", "g1", 7), parse_notice("p1 g1 7")
-    ('p1 g1 7', ('p1', 'g1', 7))
-    """
-    return f"{origin} {game_id} {seq}"
-
-
-def parse_notice(payload: str) -> tuple[str, str, int] | None:
-    """``(origin, game id, seq)``, or ``None`` for a payload of another shape."""
-    parts = payload.split(" ")
-    if len(parts) != 3 or not valid_id(parts[1]) or not parts[2].lstrip("-").isdigit():
-        return None
-    return parts[0], parts[1], int(parts[2])
-
-
-def valid_id(text: str) -> bool:
-    """Ids are URL-safe tokens; anything else (e.g. a NUL, which PostgreSQL refuses) names
-    no game or sheet and is not looked up."""
-    return re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text) is not None
-
-
-def shown_id(text: str, limit: int = 40) -> str:
-    """An id as a refusal quotes it: cut to ``limit`` characters, so that a 404 does not
-    echo whatever huge text was asked for, and with every invisible character (a control,
-    a right-to-left mark) shown as ``�``. Not in quotes: the words around it (in the
-    reader's language) quote it as that language does.
-
-    >>> shown_id("a" + chr(0x202E) + "b"), shown_id("x" * 50, 4)  # a right-to-left mark
-    ('a�b', 'xxxx…')
-    """
-    shown = "".join(char if char.isprintable() else "\ufffd" for char in text[:limit])
-    return shown + ("…" if len(text) > limit else "")
-
-
 @dataclass
-class SeatRow:
+class StoredSeat:
+    """A seat of a game as stored (a row of ``seats``), secrets and all."""
+
     seat: int
     name: str
     bot: str | None
@@ -98,12 +53,6 @@ class SeatRow:
     open_seat: bool = False
     spent: str | None = None
     transfer: str | None = None
-
-
-@dataclass
-class StoredSheet:
-    data: str  #: the sheet as JSON
-    secret: str | None  #: the key its link carries (None: a sheet from before keys)
 
 
 @dataclass
@@ -122,116 +71,32 @@ class StoredGame:
     status: str
     created: float
     updated: float
-    seats: list[SeatRow]
+    seats: list[StoredSeat]
     moves: list[str]
     seating: str | None = None  #: see :mod:`pickomino.web.game.seating`
     events: list[TableEvent] = field(default_factory=list)
 
 
-def default_database() -> Path:
-    """A per-user file, e.g. ``~/.local/share/pickomino/games.sqlite3`` on Linux."""
-    return user_data_path("pickomino") / "games.sqlite3"
-
-
-def database_url(database: str | Path) -> str:
-    """An SQLAlchemy URL from ``--database``: a PostgreSQL URL or a path to an SQLite file."""
-    text = str(database)
-    if text.startswith(("postgresql://", "postgres://")):
-        return "postgresql+psycopg://" + text.split("://", 1)[1]
-    if "://" in text:
-        return text  # any SQLAlchemy URL, e.g. sqlite:// for a database in memory
-    path = Path(text).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
-
-
-def shared_database(database: str | Path) -> bool:
-    """Whether ``--database`` names a PostgreSQL database, which several server processes
-    may share (an SQLite file is one process's own).
-
-    >>> shared_database("postgresql://db.example/games"), shared_database("games.sqlite3")
-    (True, False)
-    """
-    return str(database).startswith(("postgresql://", "postgres://", "postgresql+"))
-
-
-def masked(text: str, database: str | Path) -> str:
-    """``text`` with the password of ``--database`` (if its URL has one) replaced by
-    ``***``: in any URL with a password, and wherever it stands alone (as typed or as
-    decoded), for whatever the server prints or logs about the database.
-
-    >>> url = "postgresql://ann:s%40cret@db.example/games"
-    >>> masked(url, url)
-    'postgresql://ann:***@db.example/games'
-    >>> masked("login 's@cret' failed", url)
-    "login '***' failed"
-    """
-    text = re.sub(r"(://[^/@:\s]*):[^@\s]*@", r"\1:***@", text)
-    found = re.search(r"://[^/@:]*:([^@]*)@", str(database))
-    for secret in {found.group(1), unquote(found.group(1))} if found else ():
-        if secret:
-            text = re.sub(rf"(?<![\w%]){re.escape(secret)}(?![\w%])", "***", text)
-    return text
-
-
-def _sqlite_pragmas(connection, _record) -> None:
-    # WAL: a committed move survives the process being killed; readers never block writers.
-    # No automatic checkpoints: they would run inside some player's commit and stall the
-    # server for milliseconds; Store.checkpoint() does them from a worker thread instead.
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
-def _engine_with_driver(url: sa.URL, pool: int) -> sa.Engine:
-    """An engine for ``url`` holding at most ``pool`` connections (no overflow: the sum over
-    the processes must fit the server's ``max_connections``); a missing driver is told with
-    what to install, not a traceback (psycopg comes with pickomino, but a Python set up by
-    hand may lack it)."""
-    named = {"application_name": APPLICATION} if url.get_backend_name() == "postgresql" else {}
-    try:
-        return sa.create_engine(url, pool_size=pool, max_overflow=0, connect_args=named)
-    except ModuleNotFoundError as error:
-        package = "psycopg[binary]" if error.name == "psycopg" else error.name
-        raise RuntimeError(
-            f"the {url.get_backend_name()} driver {error.name} is not installed in this "
-            f"Python; install it with: {sys.executable} -m pip install '{package}'"
-        ) from None
-
-
 class Store:
-    """The games table, their seats and moves; every method is one transaction."""
+    """The games table, their seats and moves; every method is one transaction. The score
+    keeper's sheets are in the same database (:attr:`sheets`)."""
 
     def __init__(self, database: str | Path, pool: int = POOL) -> None:
-        url = sa.make_url(database_url(database))
-        self.in_memory = url.drivername == "sqlite" and url.database in (None, "", ":memory:")
-        if self.in_memory:
-            # One shared connection, or every connection would see its own empty database.
-            self.engine = sa.create_engine(
-                url, poolclass=sa.StaticPool, connect_args={"check_same_thread": False}
-            )
-        else:
-            self.engine = _engine_with_driver(url, pool)
-        if self.engine.dialect.name == "sqlite":
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        migrations.upgrade(self.engine)  # the schema, under a lock: see .migrations
+        self.engine = open_database(database, pool)
+        self.in_memory = in_memory(self.engine.url)
+        self.sheets = SheetStore(self.engine)
         #: This process, in the notices it sends (so it can skip its own).
         self.origin = secrets.token_hex(4)
 
     @property
     def shared(self) -> bool:
-        """See :func:`shared_database` (changes are announced on :data:`CHANNEL`)."""
+        """See :func:`.database.shared_database` (changes are announced: see :mod:`.notices`)."""
         return self.engine.dialect.name == "postgresql"
 
     def _announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
-        """Announce a change to every process, inside its transaction: PostgreSQL delivers
-        the notice at commit (and never if it rolls back)."""
+        """Announce a change to the other processes, if they share the database."""
         if self.shared:
-            payload = notice(self.origin, game_id, seq)
-            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+            announce(db, self.origin, game_id, seq)
 
     def close(self) -> None:
         self.checkpoint()
@@ -251,7 +116,7 @@ class Store:
                 db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # ---------------------------------------------------------------- writes
-    def create_game(self, game_id: str, header: str, seat_rows: list[SeatRow]) -> None:
+    def create_game(self, game_id: str, header: str, seat_rows: list[StoredSeat]) -> None:
         now = time.time()
         with self.engine.begin() as db:
             db.execute(
@@ -432,7 +297,7 @@ class Store:
             created=row.created,
             updated=row.updated,
             seats=[
-                SeatRow(
+                StoredSeat(
                     r.seat,
                     r.name,
                     r.bot,
@@ -515,31 +380,3 @@ class Store:
         )
         with self.engine.connect() as db:
             return {(r.game_id, r.seat): r.token for r in db.execute(query).all()}
-
-    # ------------------------------------------------------------ score sheets
-    def create_sheet(self, sheet_id: str, secret: str, data: str, status: str) -> None:
-        now = time.time()
-        with self.engine.begin() as db:
-            db.execute(
-                sheets.insert().values(
-                    id=sheet_id, secret=secret, data=data, status=status, created=now, updated=now
-                )
-            )
-
-    def save_sheet(self, sheet_id: str, data: str, status: str) -> None:
-        """Write a sheet whole (it is small) after a change."""
-        with self.engine.begin() as db:
-            db.execute(
-                sheets.update()
-                .where(sheets.c.id == sheet_id)
-                .values(data=data, status=status, updated=time.time())
-            )
-
-    def load_sheet(self, sheet_id: str) -> StoredSheet | None:
-        if not valid_id(sheet_id):
-            return None
-        with self.engine.connect() as db:
-            row = db.execute(
-                sa.select(sheets.c.data, sheets.c.secret).where(sheets.c.id == sheet_id)
-            ).first()
-        return None if row is None else StoredSheet(row.data, row.secret)

@@ -34,7 +34,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
 from pickomino.table import Session, SystemDice, apply, next_step, players
-from pickomino.web.db.store import SeatRow, StaleMoves, Store, StoredGame, TableEvent
+from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat, TableEvent
 from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.game.coach_message import Coach, no_advice
 from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
@@ -64,7 +64,7 @@ class Seat:
         return self.bot is None
 
     @classmethod
-    def stored(cls, row: SeatRow) -> Seat:
+    def stored(cls, row: StoredSeat) -> Seat:
         return cls(
             row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
         )
@@ -197,7 +197,7 @@ class Room:
         if clock is not None:
             record.meta["clock"] = clock.to_dict()
         rows = [
-            SeatRow(
+            StoredSeat(
                 n,
                 name,
                 bot,

@@ -1,0 +1,53 @@
+"""Where the score keeper keeps its sheets (games played with the real box, see
+:mod:`pickomino.table.sheet`): each stored whole, as JSON, after every change; a sheet is
+small, and only its link's holder changes it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from pickomino.web.db.ids import valid_id
+from pickomino.web.db.tables import sheets
+
+
+@dataclass
+class StoredSheet:
+    data: str  #: the sheet as JSON
+    secret: str | None  #: the key its link carries (None: a sheet from before keys)
+
+
+class SheetStore:
+    """The sheets table, in the games' database; every method is one transaction."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    def create(self, sheet_id: str, secret: str, data: str, status: str) -> None:
+        now = time.time()
+        with self.engine.begin() as db:
+            db.execute(
+                sheets.insert().values(
+                    id=sheet_id, secret=secret, data=data, status=status, created=now, updated=now
+                )
+            )
+
+    def save(self, sheet_id: str, data: str, status: str) -> None:
+        """Write a sheet whole (it is small) after a change."""
+        with self.engine.begin() as db:
+            db.execute(
+                sheets.update()
+                .where(sheets.c.id == sheet_id)
+                .values(data=data, status=status, updated=time.time())
+            )
+
+    def load(self, sheet_id: str) -> StoredSheet | None:
+        if not valid_id(sheet_id):
+            return None
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(sheets.c.data, sheets.c.secret).where(sheets.c.id == sheet_id)
+            ).first()
+        return None if row is None else StoredSheet(row.data, row.secret)
