@@ -83,7 +83,8 @@ from pickomino.web.api.seats import seats_router
 from pickomino.web.api.words import words_router
 from pickomino.web.cluster.bridge import Cluster
 from pickomino.web.db.ids import shown_id
-from pickomino.web.db.profiles import ESTABLISHED_OPPONENTS, ProfileStore, has_results
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import ESTABLISHED_OPPONENTS, has_results
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.errors import Refused, refusal_message, refused
 from pickomino.web.forms import (

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from fastapi import APIRouter, Depends, HTTPException, Request
 
 from pickomino.web.api.profiles import SeatToken, seat_of
-from pickomino.web.db.profiles import has_results
+from pickomino.web.db.results import has_results
 from pickomino.web.errors import refused
 from pickomino.web.game.rematch import Offer, RematchStore, next_start, rematch_record
 from pickomino.web.game.room import Room, new_game_id

@@ -1,49 +1,23 @@
-"""Profiles, results and ratings in the web app's database (beside the games, same engine).
-
-- ``profiles``: a claimed name (unique, compared as :func:`~pickomino.web.forms.name_keys`
-  compares names: the hashes of its two keys), the hash of its key (see
-  :mod:`.profile_keys`) and of the address it was claimed from (:func:`address_hash`);
-- ``results``: one row per seat of a finished game played by a profile or a bot level, with
-  its rank and worms and, when the game was rated, the rating after it (the history the
-  profile page charts);
-- ``ratings``: each rated player's rating now;
-- ``pending``: games whose results are still to be recorded. A game goes in *before* it has
-  a profile's seat or is set up as rated, and leaves in the very transaction that records
-  its results: a game is rated exactly once, and a crash between the game's end and its
-  results only delays them to the next start.
-
-Which seat is whose travels in the game's record (``meta.profiles``, a profile id or
-``null`` per seat), as ``meta.bots`` says which seat is a bot: a game is its record.
+"""Profiles in the web app's database (beside the games, same engine): ``profiles``, a
+claimed name (unique, compared as :func:`~pickomino.web.forms.name_keys` compares names: the
+hashes of its two keys), the hash of its key (see :mod:`.profile_keys`) and of the address it
+was claimed from (:func:`address_hash`). A profile's results and ratings: :mod:`.results`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import ipaddress
-import itertools
-import json
-import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
-from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
+from pickomino.web.db.results import ResultStore
 from pickomino.web.db.store import Store
-from pickomino.web.db.tables import games, pending, profiles, ratings, results
+from pickomino.web.db.tables import profiles
 from pickomino.web.forms import name_keys
-
-log = logging.getLogger("pickomino.web")
-
-
-#: A rating is provisional (below the ranked players) until its rated games were against
-#: this many different opponents (a bot level is one).
-ESTABLISHED_OPPONENTS = 5
-#: Two profiles' games together past this many rated ones in a day are not rated.
-PAIR_GAMES_A_DAY = 5
-DAY = 24 * 3600.0
 
 
 class NameClaimed(Exception):
@@ -81,45 +55,13 @@ def _key_hashes(name: str, salt: str = "") -> dict[str, str]:
     return {"name_key": _digest(case + salt), "look_key": _digest(look + salt)}
 
 
-def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
-    """Who each seat is for the ratings: a profile id, a bot level (``bot-hard``), or
-    ``None`` for a person without a profile (left out of the ratings)."""
-    profile_ids = meta.get("profiles") or [None] * seats
-    bots = meta.get("bots") or [None] * seats
-    return [
-        profile_id or (bot_player(bot) if bot else None)
-        for profile_id, bot in zip(profile_ids, bots, strict=True)
-    ]
-
-
-def is_rated(meta: dict[str, Any], seats: int) -> bool:
-    """A game set up as rated moves ratings if a profile plays and it has two rated players
-    at least (profiles, bot levels): bots' ratings move only in games with people. (Who
-    played whom may still make it unrated: see :meth:`ProfileStore.record`.)"""
-    players = seat_players(meta, seats)
-    people = any(meta.get("profiles") or [])
-    return bool(meta.get("rated")) and people and len({player for player in players if player}) > 1
-
-
-def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
-    """Per seat, who a game's end is recorded for: every rated player of a rated game, else
-    the profiles alone (an unrated game counts among a profile's games, not a bot's)."""
-    if is_rated(meta, seats):
-        return seat_players(meta, seats)
-    return meta.get("profiles") or [None] * seats
-
-
-def has_results(meta: dict[str, Any], seats: int) -> bool:
-    """Whether a game's end will be recorded, as far as its seats are known now (a profile
-    taking a seat later marks the game then)."""
-    return any(recorded_players(meta, seats))
-
-
-class ProfileStore:
-    """Every method is one transaction."""
+class ProfileStore(ResultStore):
+    """The profiles, and (from :class:`~pickomino.web.db.results.ResultStore`) their results
+    and ratings: the one object the app keeps for both. Every method is one transaction."""
 
     def __init__(self, store: Store) -> None:
-        self.store, self.engine = store, store.engine
+        super().__init__(store.engine)
+        self.store = store
         self._key_old_names()
 
     def _key_old_names(self) -> None:
@@ -145,7 +87,6 @@ class ProfileStore:
                 taken.update(keys.values())
                 db.execute(profiles.update().where(profiles.c.id == row.id).values(**keys))
 
-    # ------------------------------------------------------------ profiles
     def claim(self, name: str, address: str) -> tuple[Profile, str]:
         """A new profile for ``name``, claimed from ``address``, and its key (the only time
         the key exists outside the browser); :class:`NameClaimed` if the name is taken."""
@@ -199,228 +140,3 @@ class ProfileStore:
             ).all()
         found = {key for row in rows for key in row}
         return {name for name, hashes in keys.items() if hashes & found}
-
-    def names(self, ids: list[str]) -> dict[str, str]:
-        if not ids:
-            return {}
-        with self.engine.connect() as db:
-            rows = db.execute(
-                sa.select(profiles.c.id, profiles.c.name).where(profiles.c.id.in_(ids))
-            ).all()
-        return {row.id: row.name for row in rows}
-
-    # ------------------------------------------------------------- results
-    def expect_results(self, game_id: str) -> None:
-        """Mark a game whose results are to be recorded when it ends (before the seat or
-        setup that makes it so is stored)."""
-        with self.engine.begin() as db:
-            if db.execute(pending.select().where(pending.c.game_id == game_id)).first() is None:
-                db.execute(pending.insert().values(game_id=game_id))
-
-    def record(self, game_id: str, meta: dict[str, Any], seats: int) -> bool:
-        """Record a finished game's results (see :func:`recorded_players`) and, if it is
-        rated (:func:`is_rated`, and its profiles may rate each other: :meth:`_fair`), their
-        new ratings: once (``False`` if it was not pending: done before)."""
-        now = time.time()
-        ranking = {standing["seat"]: standing for standing in meta["ranking"]}
-        winners = sum(standing["rank"] == 1 for standing in ranking.values())
-        with self.engine.begin() as db:
-            done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount
-            recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
-            if not done or recorded.first() is not None:
-                return False
-            rated = is_rated(meta, seats) and self._fair(db, meta.get("profiles") or [], now)
-            profiles_only = meta.get("profiles") or [None] * seats
-            players = seat_players(meta, seats) if rated else profiles_only
-            seated = [(n, player) for n, player in enumerate(players) if player is not None]
-            after: dict[str, Rating] = {}
-            if rated:
-                before = self._ratings(db, [player for _, player in seated])
-                after = rate([(player, ranking[n]["rank"]) for n, player in seated], before)
-                self._save_ratings(db, after, before, now)
-            rows = [
-                {
-                    "game_id": game_id,
-                    "seat": n,
-                    "player": player,
-                    "rank": ranking[n]["rank"],
-                    "worms": ranking[n]["worms"],
-                    "players": seats,
-                    "win": 1 / winners if ranking[n]["rank"] == 1 else 0.0,
-                    "rated": rated,
-                    "mu": after[player].mu if rated else None,
-                    "sigma": after[player].sigma if rated else None,
-                    "finished": now,
-                }  # fmt: skip
-                for n, player in seated
-            ]
-            if rows:
-                db.execute(results.insert(), rows)
-        return True
-
-    def _fair(self, db: sa.Connection, profile_ids: list[str | None], now: float) -> bool:
-        """Whether the profiles of a rated game may rate each other: not two claimed from
-        one address (one person's spare profiles), not a pair that played
-        :data:`PAIR_GAMES_A_DAY` rated games together in the last day."""
-        people = sorted({profile for profile in profile_ids if profile})
-        addresses = db.execute(
-            sa.select(profiles.c.claimed_from).where(
-                profiles.c.id.in_(people), profiles.c.claimed_from.is_not(None)
-            )
-        ).scalars().all()  # fmt: skip
-        if len(addresses) != len(set(addresses)):
-            return False
-        mine, theirs = results.alias(), results.alias()
-        for one, other in itertools.combinations(people, 2):
-            together = db.execute(
-                sa.select(sa.func.count(sa.distinct(mine.c.game_id)))
-                .join(theirs, theirs.c.game_id == mine.c.game_id)
-                .where(mine.c.player == one, theirs.c.player == other, mine.c.rated)
-                .where(mine.c.finished > now - DAY)
-            ).scalar_one()
-            if together >= PAIR_GAMES_A_DAY:
-                return False
-        return True
-
-    def settle(self) -> list[str]:
-        """At start: record the results of pending games that ended (the server stopped
-        between a game's end and its results) and forget abandoned ones. The ids recorded."""
-        with self.engine.connect() as db:
-            rows = db.execute(
-                sa.select(games.c.id, games.c.status, games.c.header).join(
-                    pending, pending.c.game_id == games.c.id
-                )
-            ).all()
-        recorded = []
-        for row in rows:
-            try:
-                if row.status == "over":
-                    header = json.loads(row.header)
-                    if self.record(row.id, header["meta"], len(header["seats"])):
-                        recorded.append(row.id)
-                elif row.status == "abandoned":
-                    with self.engine.begin() as db:
-                        db.execute(pending.delete().where(pending.c.game_id == row.id))
-            except Exception:  # still pending: the next start tries again
-                log.exception("could not record the results of game %s", row.id)
-        return recorded
-
-    def _ratings(self, db: sa.Connection, players: list[str]) -> dict[str, Rating]:
-        rows = db.execute(ratings.select().where(ratings.c.player.in_(set(players)))).all()
-        return {row.player: Rating(row.mu, row.sigma) for row in rows}
-
-    def _save_ratings(
-        self, db: sa.Connection, after: dict[str, Rating], before: dict[str, Rating], now: float
-    ) -> None:
-        for player, rating in after.items():
-            values = {"mu": rating.mu, "sigma": rating.sigma, "updated": now}
-            if player in before:
-                db.execute(ratings.update().where(ratings.c.player == player).values(**values))
-            else:
-                db.execute(ratings.insert().values(player=player, **values))
-
-    # --------------------------------------------------------------- reads
-    def leaderboard(self, limit: int = 100) -> list[dict[str, object]]:
-        """The rated players, the established ones first (see
-        :data:`ESTABLISHED_OPPONENTS`), each best conservative rating (μ − 3σ) first, with
-        their rated games and share of wins in them."""
-        ordinal = ratings.c.mu - 3 * ratings.c.sigma
-        met = _opponents().subquery()
-        provisional = sa.func.coalesce(met.c.opponents, 0) < ESTABLISHED_OPPONENTS
-        query = (
-            sa.select(
-                ratings.c.player,
-                ratings.c.mu,
-                ratings.c.sigma,
-                provisional.label("provisional"),
-                sa.func.count().label("games"),
-                sa.func.sum(results.c.win).label("wins"),
-            )  # fmt: skip
-            .join(results, results.c.player == ratings.c.player)
-            .outerjoin(met, met.c.player == ratings.c.player)
-            .where(results.c.rated)
-            .group_by(ratings.c.player, ratings.c.mu, ratings.c.sigma, met.c.opponents)
-            .order_by(provisional, ordinal.desc(), ratings.c.player)
-            .limit(limit)
-        )
-        with self.engine.connect() as db:
-            rows = db.execute(query).all()
-        names = self.names([row.player for row in rows if bot_level(row.player) is None])
-        return [
-            {
-                **_who(row.player, names),
-                "rating": _rating(Rating(row.mu, row.sigma)),
-                "provisional": bool(row.provisional),
-                "games": row.games,
-                "win_share": row.wins / row.games,
-            }
-            for row in rows
-        ]
-
-    def player(self, player: str, limit: int = 500) -> dict[str, object] | None:
-        """A profile's or bot level's page: its rating, games (rated or not), share of wins,
-        mean worms, and its last ``limit`` results, oldest first (rated ones with the
-        rating after them). ``None`` for an unknown profile."""
-        names = self.names([player]) if bot_level(player) is None else {}
-        if bot_level(player) is None and player not in names:
-            return None
-        with self.engine.connect() as db:
-            rating = db.execute(ratings.select().where(ratings.c.player == player)).first()
-            met = _opponents(player).subquery()
-            opponents = db.execute(sa.select(met.c.opponents)).scalar() or 0
-            totals = db.execute(
-                sa.select(
-                    sa.func.count().label("games"),
-                    sa.func.sum(results.c.win).label("wins"),
-                    sa.func.avg(results.c.worms).label("worms"),
-                ).where(results.c.player == player)  # fmt: skip
-            ).one()
-            rows = db.execute(
-                results.select()
-                .where(results.c.player == player)
-                .order_by(results.c.finished.desc(), results.c.game_id.desc())
-                .limit(limit)
-            ).all()
-        return {
-            **_who(player, names),
-            "rating": _rating(Rating(rating.mu, rating.sigma) if rating else NEW),
-            "rated": rating is not None,
-            "provisional": opponents < ESTABLISHED_OPPONENTS,
-            "games": totals.games,
-            "win_share": (totals.wins or 0) / totals.games if totals.games else None,
-            "mean_worms": None if totals.worms is None else float(totals.worms),  # a Decimal
-            "results": [
-                {
-                    "game": row.game_id,
-                    "finished": row.finished,
-                    "rank": row.rank,
-                    "players": row.players,
-                    "worms": row.worms,
-                    "rated": row.rated,
-                    "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
-                }  # fmt: skip
-                for row in reversed(rows)
-            ],
-        }
-
-
-def _opponents(player: str | None = None) -> sa.Select[Any]:
-    """Per rated player (or only ``player``), how many different opponents its rated games
-    were against."""
-    mine, theirs = results.alias(), results.alias()
-    query = (
-        sa.select(mine.c.player, sa.func.count(sa.distinct(theirs.c.player)).label("opponents"))
-        .join(theirs, (theirs.c.game_id == mine.c.game_id) & (theirs.c.player != mine.c.player))
-        .where(mine.c.rated)
-        .group_by(mine.c.player)
-    )
-    return query if player is None else query.where(mine.c.player == player)
-
-
-def _who(player: str, names: dict[str, str]) -> dict[str, object]:
-    """A rated player as the pages show it: a profile's name, or a bot's level."""
-    return {"player": player, "name": names.get(player), "bot": bot_level(player)}
-
-
-def _rating(rating: Rating) -> dict[str, float]:
-    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
