@@ -61,7 +61,6 @@ class ProfileStore(ResultStore):
 
     def __init__(self, store: Store) -> None:
         super().__init__(store.engine)
-        self.store = store
         self._key_old_names()
 
     def _key_old_names(self) -> None:
