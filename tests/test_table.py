@@ -14,6 +14,7 @@ from pickomino.table import (
     Seat,
     SeededDice,
     Session,
+    StalePlan,
     SystemDice,
     TypedDice,
     advance,
@@ -195,3 +196,81 @@ def test_hint_rows_rank_the_choices_of_the_player_to_move():
     rows = table.hint_rows()
     assert {r.action for r in rows} == set(table.actions())
     assert rows == sorted(rows, key=lambda r: -r.worms)
+
+
+# ------------------------------------------------------------------ a bot's step in parts
+def test_a_bots_step_planned_thought_out_and_played_is_the_step_it_takes_at_once():
+    """Plan, think, play: the same moves as :meth:`Session.step`; thinking changes nothing."""
+    at_once, in_parts = (session(Seat("Robo", "medium"), Seat("Bot", "easy")) for _ in range(2))
+    for _ in range(12):
+        at_once.step()
+        plan = in_parts.plan()
+        step = plan.think()
+        assert in_parts.game.record.moves == at_once.game.record.moves[:-1]  # not played yet
+        in_parts.play(plan, step)
+    assert in_parts.game.record.moves == at_once.game.record.moves
+    assert in_parts.state == at_once.state
+
+
+def test_a_plan_the_game_moved_on_from_is_refused_and_changes_nothing():
+    table = session(Seat("Robo", "medium"), Seat("Bot", "easy"))
+    plan = table.plan()
+    step = plan.think()
+    table.step()  # another step was played meanwhile (a catch-up, another process)
+    moves, state = list(table.game.record.moves), table.state.copy()
+    with pytest.raises(StalePlan):
+        table.play(plan, step)
+    assert table.game.record.moves == moves and table.state == state
+
+
+@pytest.mark.parametrize("holder", [None, "hard"])
+def test_a_plan_for_a_seat_that_changed_hands_is_refused(holder):
+    """The person took their seat back (``None``), or another bot stands in now: the seat's
+    holder now has the decision, even if it would decide the same."""
+    table = session(Seat("Ann"), Seat("Bob"))
+    table.stand_in(0, "easy")
+    plan = table.plan()
+    step = plan.think()
+    table.stand_in(0, holder)
+    with pytest.raises(StalePlan):
+        table.play(plan, step)
+    assert table.game.record.moves == []
+    table.stand_in(0, "easy")  # back to a bot: a new bot, so the old plan is still refused
+    with pytest.raises(StalePlan):
+        table.play(plan, step)
+    fresh = table.plan()
+    table.play(fresh, fresh.think())  # a plan for the seat's holder now is played
+    assert len(table.game.record.moves) == 1
+
+
+def test_a_plan_may_be_played_with_a_legal_action_instead_of_its_thought():
+    """A face whose bot failed plays a legal action of the plan's state instead."""
+    table = session(Seat("Robo", "medium"), Seat("Bob"))
+    table.step()  # the roll: a decision is due
+    plan = table.plan()
+    first = plan.state.legal_actions()[0]
+    table.play(plan, first)
+    assert table.game.record.moves[-1] == first.name
+
+
+def test_only_a_bots_turn_is_planned_and_real_dice_are_not_thought_out():
+    with pytest.raises(IllegalAction) as refused:
+        session(Seat("Ann"), Seat("Robo", "medium")).plan()  # Ann's turn
+    assert refused.value.code == "not_a_bot_turn" and refused.value.rule == "R4"
+    real = session(Seat("Robo", "medium"), Seat("Ann"), dice=TypedDice())
+    plan = real.plan()
+    with pytest.raises(IllegalAction) as refused:
+        plan.think()  # somebody must type in the dice
+    assert refused.value.code == "dice_wanted" and refused.value.rule == "R5"
+
+
+def test_a_plan_is_thought_out_on_its_own_copy_while_the_game_goes_on():
+    """Thinking touches nothing of the session: its state may change meanwhile (in a face,
+    another thread), and the plan still thinks about the game as it stood."""
+    table = session(Seat("Robo", "medium"), Seat("Bot", "easy"))
+    table.step()  # the first roll: Robo decides next
+    plan = table.plan()
+    table.step()  # the game goes on before the plan is thought out
+    assert plan.state != table.state
+    step = plan.think()
+    assert step in plan.state.legal_actions()

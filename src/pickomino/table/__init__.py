@@ -8,7 +8,7 @@ game played with the real box at a table is kept on a score sheet (``ScoreSheet`
 from pickomino.table.dice import Dice, KeyedDice, SeededDice, SystemDice, TypedDice
 from pickomino.table.loop import Step, advance, apply, next_step, turn_starts
 from pickomino.table.seats import Person, Player, Seat, parse_seats, players
-from pickomino.table.session import HintRow, Session
+from pickomino.table.session import HintRow, Plan, Session, StalePlan
 from pickomino.table.sheet import ScoreSheet
 
 __all__ = [
@@ -16,11 +16,13 @@ __all__ = [
     "HintRow",
     "KeyedDice",
     "Person",
+    "Plan",
     "Player",
     "ScoreSheet",
     "Seat",
     "SeededDice",
     "Session",
+    "StalePlan",
     "Step",
     "SystemDice",
     "TypedDice",

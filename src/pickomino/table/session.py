@@ -21,6 +21,21 @@ controller changes only between steps, as a face calls these between them:
 (True, [])
 >>> session.stand_in(0, None); session.waiting_person()
 0
+
+A bot's step is planned, thought out and played in three parts, so that a face may think in
+a worker thread while the game goes on: the plan is taken now (a copy of the state, and who
+has the decision), thinking it out touches nothing of the session, and the step is played
+only if the game is still where the plan found it (:meth:`Session.step` does all three):
+
+>>> robo = Session(Game(["Ann", "Robo"]), [Seat("Ann"), Seat("Robo", "easy")], SeededDice(2))
+>>> robo.stand_in(0, "easy"); plan = robo.plan(); step = plan.think()
+>>> robo.stand_in(0, None)  # Ann takes her seat back while her bot thinks: she decides
+>>> robo.play(plan, step)
+Traceback (most recent call last):
+...
+pickomino.table.session.StalePlan: the game moved on, or the seat changed hands
+>>> robo.game.record.moves
+[]
 """
 
 from __future__ import annotations
@@ -33,8 +48,39 @@ from pickomino.bots import make_bot
 from pickomino.core import Event, Game, GameState, IllegalAction
 from pickomino.core.record import DICE_PREFIX
 from pickomino.table.dice import Dice, TypedDice
-from pickomino.table.loop import apply, next_step
+from pickomino.table.loop import Step, apply, next_step
 from pickomino.table.seats import Person, Player, Seat, players
+
+
+class StalePlan(Exception):
+    """A bot's step planned for a game that moved on meanwhile, or for a seat that changed
+    hands: it is not played (the new state, or the seat's new holder, has the decision)."""
+
+    def __init__(self) -> None:
+        super().__init__("the game moved on, or the seat changed hands")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a bot's next step is for: the game's state as it stood (a copy), how many moves
+    it had, and the seat's player then. Its own copies make :meth:`think` safe in a worker
+    thread while the game goes on; :meth:`Session.play` checks the rest."""
+
+    state: GameState
+    moves: int
+    seat: int
+    player: Player
+    players: tuple[Player, ...]
+    dice: Dice
+
+    def think(self) -> Step:
+        """The step (a roll, or the player's decision), thought out on the plan's copy of
+        the state. Raises :class:`IllegalAction` when the dice are real: somebody must type
+        them in."""
+        step = next_step(self.state, self.players, self.dice)
+        if step is None:
+            raise IllegalAction("R5", "dice_wanted", count=self.state.dice_left)
+        return step
 
 
 @dataclass(frozen=True)
@@ -73,9 +119,9 @@ class Session:
 
     def stand_in(self, seat: int, bot: str | None) -> None:
         """Let ``bot`` play a person's ``seat`` from the next step on (``None``: the person
-        plays again). Call it between steps; a face that thinks a step out on a copy of the
-        state meanwhile drops it if the seat's player changed (``players[seat]`` is another
-        object): the seat's new holder has the decision."""
+        plays again). Call it between steps: a step planned before (:meth:`plan`) and thought
+        out meanwhile is refused when played (the seat's player is another object now), as
+        the seat's new holder has the decision."""
         if not self.seats[seat].is_person or self.stand_ins.get(seat) == bot:
             return
         if bot is None:
@@ -93,12 +139,27 @@ class Session:
 
     # ------------------------------------------------------------------ moves
     def step(self) -> list[Event]:
-        """One step of a bot's turn (a roll or a decision), so faces can show it at a pace."""
+        """One step of a bot's turn (a roll or a decision), so faces can show it at a pace:
+        planned, thought out and played at once."""
+        plan = self.plan()
+        return self.play(plan, plan.think())
+
+    def plan(self) -> Plan:
+        """The plan of a bot's next step: for the game as it stands now, by the seat's player
+        now (see :class:`Plan`). Raises :class:`IllegalAction` when no bot has the turn."""
         if not self.is_bot_turn():
             raise IllegalAction("R4", "not_a_bot_turn")
-        step = next_step(self.state, self.players, self.dice)
-        if step is None:  # the dice are real: somebody must type them in
-            raise IllegalAction("R5", "dice_wanted", count=self.state.dice_left)
+        seat, players = self.state.current, tuple(self.players)
+        moves = len(self.game.record.moves)
+        return Plan(self.state.copy(), moves, seat, players[seat], players, self.dice)
+
+    def play(self, plan: Plan, step: Step) -> list[Event]:
+        """Play ``step``, the plan's thought (or a legal action of the plan's state: a face
+        plays one when its bot fails), if the game is still where the plan found it: no move
+        made since, and the seat's player the same. Raises :class:`StalePlan`, changing
+        nothing, if not: a person who took the seat back, or moved, wins."""
+        if len(self.game.record.moves) != plan.moves or self.players[plan.seat] is not plan.player:
+            raise StalePlan
         return apply(self.game, step)
 
     def decide(self, command: str) -> list[Event]:
