@@ -18,6 +18,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
+from pickomino.table import session as session_module
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
 from pickomino.web.game import room as room_module
@@ -420,14 +421,14 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
     """The bot's step is thought out on a copy of the state in a worker thread; the person
     takes the seat back meanwhile: the step is dropped, and the person's move is played."""
     thinking, go_on = threading.Event(), threading.Event()
-    real_next_step = room_module.next_step
+    real_next_step = session_module.next_step
 
     def slow_next_step(*args):
         thinking.set()
         go_on.wait(30)
         return real_next_step(*args)
 
-    monkeypatch.setattr(room_module, "next_step", slow_next_step)
+    monkeypatch.setattr(session_module, "next_step", slow_next_step)
     try:
         with TestClient(app(database, bot_delay=0, away_after=0.2)) as client:
             game = create(client, {"seats": ANN_BOB, "start_player": 1})

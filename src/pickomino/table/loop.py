@@ -3,8 +3,9 @@ a decision is made by the seat's player, until a person must decide (or type in 
 or the game is over.
 
 Tournaments, environments, ``selfplay``, the terminal game and the web app all drive
-games with these three functions; the web app takes one step at a time, thinking on a copy
-of the state in a worker thread (:func:`next_step`), and applies it after (:func:`apply`).
+games with these three functions; the web app takes one step at a time through its session,
+thinking on a copy of the state in a worker thread and playing the step only if nothing
+moved meanwhile (:meth:`pickomino.table.session.Session.plan`).
 
 >>> from pickomino.bots import make_bot
 >>> from pickomino.core import GameState

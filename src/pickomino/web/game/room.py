@@ -33,7 +33,7 @@ from typing import Any
 from pickomino.core import Game, GameRecord
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.table import Seat as TableSeat
-from pickomino.table import Session, SystemDice, apply, next_step, players
+from pickomino.table import Session, StalePlan, SystemDice, players
 from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat, TableEvent
 from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.game.coach_message import Coach, no_advice
@@ -928,24 +928,24 @@ class Room:
                 await self.broadcast()
 
     async def _bot_step(self) -> bool:
-        """One step of the play loop (a roll or a bot's decision), thought out in a worker
-        thread on a copy of the state, so other games stay responsive, then played;
-        ``False`` if it was dropped."""
-        state, seq, session = self.game.state, self.seq, self.session
+        """One step of the play loop (a roll or a bot's decision), planned now, thought out
+        in a worker thread on the plan's copy of the state, so other games stay responsive,
+        then played through the session; ``False`` if it was dropped."""
+        session = self.session
         if not session.is_bot_turn():  # the person came back while the bot waited
             return False
-        players = list(session.players)  # as they are now, whatever changes meanwhile
-        player = players[state.current]
+        plan = session.plan()
         try:
-            step = await asyncio.to_thread(next_step, state.copy(), players, session.dice)
+            step = await asyncio.to_thread(plan.think)
         except Exception:  # a bug in a bot must not stop the game: log it, play on
             log.exception("the bot of game %s failed; it plays a legal action", self.id)
-            step = state.legal_actions()[0]
+            step = session.state.legal_actions()[0]
         # Played only if nothing moved meanwhile and the seat is still the bot's: a person
         # who took it back (or a person's move) wins, and the bot's step is dropped.
-        if step is None or seq != self.seq or session.players[state.current] is not player:
+        try:
+            self._commit(lambda: session.play(plan, step))
+        except StalePlan:
             return False
-        self._commit(lambda: apply(self.game, step))
         return True
 
     async def stop(self) -> None:
