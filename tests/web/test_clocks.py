@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from pickomino.table import session as session_module
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
-from pickomino.web.game import room as room_module
+from pickomino.web.game.alarms import Alarm
 
 from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
 from .wire import check_message
@@ -406,7 +406,7 @@ def test_a_person_disconnected_on_their_turn_is_away_while_others_wait(database)
         game = create(client, {"seats": ANN_BOB, "start_player": 1})
         claim(client, game, 1)  # Bob took his seat, and is gone
         room = client.app.state.rooms.rooms[game["id"]]
-        assert room._away_alarm.when is None  # nobody waits for Bob: no alarm
+        assert room.alarms.away.when is None  # nobody waits for Bob: no alarm
         with client.websocket_connect(socket_path(game, 0)) as ann:
             away = until(ann, lambda s: s["seats"][1]["away"])
             assert entries(away, "away") == [
@@ -443,7 +443,7 @@ def test_a_person_taking_the_seat_back_while_the_bot_thinks_drops_the_bots_step(
                     bob.send_json({"type": "back"})
                     back = until(bob, lambda s: not s["seats"][1]["away"])
                     go_on.set()  # the bot's roll comes now: too late
-                    bots = client.app.state.rooms.rooms[game["id"]]._bot_task
+                    bots = client.app.state.rooms.rooms[game["id"]].bots.task
                     wait_until(bots.done, "the bot's step is over")
                     bob.send_json({"type": "sync"})
                     assert until(bob, lambda s: True)["seq"] == back["seq"] == 0  # dropped
@@ -475,7 +475,7 @@ def test_an_alarm_that_rang_a_moment_early_rings_again_when_set_to_its_time_agai
             else:
                 again.set()
 
-        alarm = room_module.Alarm(ring)
+        alarm = Alarm(ring)
         deadline = time.time() + 0.01
         alarm.set(deadline)
         await asyncio.wait_for(again.wait(), 10)

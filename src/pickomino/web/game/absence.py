@@ -1,0 +1,162 @@
+"""People gone from a game, and the votes of the others to let a bot play for them.
+
+A person disconnected on their turn is handed over to a bot after ``away_after`` seconds
+(while somebody else at the table is connected: the others wait for them), and the others
+may vote a bot in for a person gone: a majority of the game's people carries the vote, or
+of those present once the person has been gone ``vote_after`` seconds
+(:meth:`.Seating.carried`). A person takes their seat back with a ``back`` message. When to
+look again is the alarms' (:mod:`.alarms`); what is decided is stored with the seating.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from pickomino.web.errors import Refused
+from pickomino.web.game.seating import AWAY_AFTER, Note, Seating
+
+if TYPE_CHECKING:
+    from pickomino.web.game.room import Room
+
+
+class Absence:
+    """Since when each person not connected has been gone, and what their absence decides."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        #: Since when each person not connected has been gone, as this process saw it
+        #: (:meth:`note_presence`): everybody since the start, as how long anybody was
+        #: gone while the server was down is unknown (a restart starts the wait again, so
+        #: it never turns a minority vote into a majority).
+        self._left = dict.fromkeys(range(len(room.seats)), time.time())
+
+    @property
+    def people(self) -> int:
+        """How many of the game's seats are people's."""
+        return sum(seat.is_person for seat in self.room.seats)
+
+    @property
+    def vote_after(self) -> float:
+        """Seconds a person must be gone before the votes of the people present (fewer
+        than half of the game's people, maybe one) hand their seat over: the patience
+        ``away_after`` shows a person on their turn, or its default where that is never."""
+        return self.room.away_after or AWAY_AFTER
+
+    def long_gone(self, seat: int, now: float) -> bool:
+        """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
+        return seat in self._left and now >= self._left[seat] + self.vote_after
+
+    def note_presence(self) -> None:
+        """Keep since when each person not connected has been gone: from the first time
+        this process sees them gone (called whenever somebody comes or goes, so never
+        earlier than they left); forgotten while they are connected."""
+        now = time.time()
+        for seat, here in enumerate(self.room.audience.online()):
+            if here:
+                self._left.pop(seat, None)
+            else:
+                self._left.setdefault(seat, now)
+
+    def votes_ripen(self) -> float | None:
+        """When the first person with votes for a bot will have been gone long enough for
+        the votes of the people present to count (``None``: no vote waits for that)."""
+        now = time.time()
+        left = [self._left[seat] for seat in self.room.seating.votes if seat in self._left]
+        times = [when + self.vote_after for when in left]
+        return min((when for when in times if when > now), default=None)
+
+    def absent_turn(self) -> tuple[int, int] | None:
+        """(seat, turn) when the person to move is disconnected while somebody else at the
+        table is connected (the others wait for them); ``None`` otherwise."""
+        room = self.room
+        state = room.game.state
+        seat = state.current
+        if (
+            not room.away_after
+            or not room.commits.person_decides(room.seating)
+            or room.audience.online()[seat]
+            or not room.audience.present() - {seat}
+        ):
+            return None
+        return seat, state.turn
+
+    async def vote(self, voter: int | None, seat: int) -> None:
+        """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
+        connected); it does once the votes carry (:meth:`Seating.carried`: a majority of
+        the game's people, or of those present once the person has been gone
+        ``vote_after`` seconds)."""
+        room = self.room
+        if voter is None:
+            raise Refused("spectators_cannot_vote")
+        self._check_playing()
+        if not 0 <= seat < len(room.seats):
+            raise Refused("no_seat", seat=seat, high=len(room.seats) - 1)
+        name = room.seats[seat].name
+        if seat == voter:
+            raise Refused("vote_own_seat")
+        if not room.seats[seat].is_person:
+            raise Refused("vote_bot_seat", name=name)
+        if room.seating.away[seat]:
+            raise Refused("vote_seat_away", name=name)
+        if room.audience.online()[seat]:
+            raise Refused("vote_seat_online", name=name)
+        if voter in room.seating.votes.get(seat, ()):
+            raise Refused("voted_already", name=name)
+        present, now = room.audience.present(), time.time()
+        long_gone = self.long_gone(seat, now)
+
+        def cast(seating: Seating) -> list[Note]:
+            if seating.vote(voter, seat, present, self.people, long_gone):
+                return seating.hand_over(seat, "vote", now)
+            return []
+
+        room.commits.change_seating(cast)
+        await room.broadcast()
+        room.wake_bots()
+
+    async def come_back(self, seat: int | None) -> None:
+        """A person takes back the seat a bot plays for them, from its next decision (a
+        step the bot is thinking out meanwhile is dropped: see :mod:`.bot_driver`)."""
+        room = self.room
+        if seat is None:
+            raise Refused("spectators_cannot_play")
+        self._check_playing()
+        if not room.seating.away[seat]:
+            raise Refused("not_away")
+        room.commits.change_seating(lambda seating: seating.come_back(seat))
+        await room.broadcast()
+        room.wake_bots()
+
+    def _check_playing(self) -> None:
+        status = self.room.status
+        if status == "abandoned":
+            raise Refused("game_abandoned")
+        if status == "open":
+            raise Refused("not_started", names=self.room.holders.waiting())
+        if status == "over":
+            raise Refused("game_over", "R18")
+
+    def count_votes(self) -> bool:
+        """After somebody came or went, or a person has been gone long enough: votes for a
+        person who is here now end, and votes that carry now hand their seat over
+        (:meth:`Seating.carried`). ``True`` if that changed anything."""
+        room = self.room
+        self.note_presence()
+        if not room.seating.votes or room.status != "playing":
+            return False
+        online, present, now = room.audience.online(), room.audience.present(), time.time()
+
+        def count(seating: Seating) -> list[Note]:
+            notes: list[Note] = []
+            for seat in list(seating.votes):
+                if online[seat]:
+                    del seating.votes[seat]
+                elif seating.carried(seat, present, self.people, self.long_gone(seat, now)):
+                    notes += seating.hand_over(seat, "vote", now)
+            return notes
+
+        try:
+            return room.commits.change_seating(count)
+        except Refused:  # logged; the next coming or going counts again
+            return False

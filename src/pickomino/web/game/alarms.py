@@ -1,0 +1,129 @@
+"""A game's three timers at most, set only when their time changes: its clock (a bot plays
+the rest of the turn of a person out of time), the absence of the person to move (a bot
+plays for them: :mod:`.absence`), and the votes for a person gone long enough for the votes
+of those present to count. Only the process that plays the game's bots keeps its time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from pickomino.web.errors import Refused
+
+if TYPE_CHECKING:
+    from pickomino.web.game.room import Room
+
+log = logging.getLogger("pickomino.web")
+#: Seconds before a timeout or an absence that could not be stored is tried again.
+RETRY_AFTER = 5.0
+
+
+class Alarm:
+    """One call at a (Unix) time, set again only when the time changes: a game's clock or
+    its absence check is a handle in the event loop's heap, not a task that polls, so
+    hundreds of games cost nothing while they wait. It rings once per time it is set to, and
+    may be set to that time again after it rang (the event loop's clock is not the wall
+    clock: it may ring a moment before the time it was set to)."""
+
+    def __init__(self, ring: Callable[[], None]) -> None:
+        self.ring = ring
+        self.when: float | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    def set(self, when: float | None) -> None:
+        if when == self.when:
+            return
+        self.cancel()
+        self.when = when
+        if when is not None:
+            delay = max(0.0, when - time.time())
+            self._handle = asyncio.get_running_loop().call_later(delay, self._rang)
+
+    def _rang(self) -> None:
+        self._handle = self.when = None
+        self.ring()
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle = self.when = None
+
+
+class Alarms:
+    """The room's clock, away and votes alarms, and the work they start when they ring."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.clock = Alarm(lambda: self._spawn(self.time_out()))
+        self.away = Alarm(lambda: self._spawn(self._mark_absent()))
+        self.votes = Alarm(lambda: self._spawn(self._count_ripe_votes()))
+        self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
+        #: What the alarms started and is not over yet (the room's stop cancels it).
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def set(self) -> None:
+        """The clock's alarm at its deadline, the absence alarm ``away_after`` seconds
+        after the person to move was last seen, while it is their turn, and the votes'
+        alarm when a person with votes for a bot will have been gone ``vote_after``."""
+        room, absence = self.room, self.room.absence
+        absence.note_presence()
+        playing = room.status == "playing" and room.drives_bots  # one process keeps time
+        self.clock.set(room.seating.deadline if playing else None)
+        absent = absence.absent_turn() if playing else None
+        if absent != self._absent:
+            self._absent = absent
+            self.away.set(time.time() + room.away_after if absent else None)
+        self.votes.set(absence.votes_ripen() if playing else None)
+
+    def cancel(self) -> None:
+        self.clock.cancel()
+        self.away.cancel()
+        self.votes.cancel()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def time_out(self) -> None:
+        """The clock ran out: a bot plays the rest of the turn (the alarm may ring a moment
+        early, or for a deadline that is no longer: then it is only set again)."""
+        room = self.room
+        now = time.time()
+        if room.status == "playing" and room.seating.expired(now):
+            try:
+                room.commits.change_seating(lambda seating: seating.time_out(now))
+            except Refused:  # logged; try again in a while
+                self.clock.set(now + RETRY_AFTER)
+                return
+            await room.broadcast()
+        room.wake_bots()
+
+    async def _count_ripe_votes(self) -> None:
+        """A person with votes for a bot has been gone long enough: the votes carry, or
+        fewer are needed now (or the alarm rang a moment early: then it is only set
+        again)."""
+        room = self.room
+        if not room.absence.count_votes():
+            room.seating_changes += 1  # the votes needed, in the cached whole state
+        await room.broadcast()
+        room.wake_bots()
+
+    async def _mark_absent(self) -> None:
+        """The person to move has been disconnected for ``away_after`` seconds."""
+        room = self.room
+        absent = room.absence.absent_turn()
+        if absent is None or absent != self._absent:
+            return
+        now = time.time()
+        try:
+            room.commits.change_seating(lambda seating: seating.hand_over(absent[0], "absent", now))
+        except Refused:  # logged; the alarm rings again after another while
+            self.away.set(now + RETRY_AFTER)
+            return
+        await room.broadcast()
+        room.wake_bots()

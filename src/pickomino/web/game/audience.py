@@ -1,0 +1,183 @@
+"""Who is connected to a game on this server process, and what they are sent: the whole
+state to a client that arrives (built once per version of what it shows, however many
+arrive), every new state to all of them with only the log entries not sent before, and a
+few bytes of presence when a player comes or goes. People connected to other processes
+count as online too (:attr:`.Room.elsewhere`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from pickomino.web.errors import Refused, refusal_message
+from pickomino.web.game.state_message import state_message
+
+if TYPE_CHECKING:
+    from pickomino.web.game.room import Room
+
+#: Sends one message (JSON text) to one client.
+Send = Callable[[str], Awaitable[None]]
+
+
+class Audience:
+    """The room's connections here, each with its seat (``None``: a spectator)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.connections: dict[Send, int | None] = {}
+        #: Connections whose seat was given a new secret elsewhere (another device): they
+        #: watch from now on, and are told so (:meth:`tell_moved`).
+        self._moved: list[Send] = []
+        self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
+        self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
+
+    def online(self) -> list[bool]:
+        """Per seat: is somebody connected to it (to this process or another)."""
+        seated = self.seated_here() | self.room.elsewhere()
+        return [n in seated for n in range(len(self.room.seats))]
+
+    def seated_here(self) -> frozenset[int]:
+        """The seats with a connection to this process."""
+        return frozenset(seat for seat in self.connections.values() if seat is not None)
+
+    @property
+    def watchers(self) -> int:
+        return sum(seat is None for seat in self.connections.values())
+
+    def present(self) -> set[int]:
+        """The seats of the people connected now (to this process or another)."""
+        online = self.online()
+        return {n for n, seat in enumerate(self.room.seats) if seat.is_person and online[n]}
+
+    # ------------------------------------------------------- comings and goings
+    async def connect(self, send: Send, seat: int | None, claiming: bool = False) -> None:
+        """A client arrives (``claiming``: it just took its seat, see :meth:`.Room.take`):
+        it alone gets the whole state. The others hear of it only when it changes something
+        for them: a seat taken (the whole state) or a player coming online (a small
+        presence message); a spectator costs them nothing, so N spectators joining cost
+        O(N) messages, not O(N²)."""
+        room = self.room
+        if room.behind:
+            room.catch_up()
+        await self.tell_moved()
+        arriving = seat is not None and not self.online()[seat]
+        self.connections[send] = seat
+        if seat is not None:
+            room.on_seated()
+        await self.send_full(send)  # built before any later state can be sent to it
+        if arriving and room.absence.count_votes():  # votes for them end: they are here
+            await self.broadcast()
+        elif claiming:
+            await self.broadcast(skip=send)
+        elif arriving:
+            await self.announce_presence(skip=send)
+        room.wake_bots()
+
+    async def disconnect(self, send: Send, seat: int | None) -> None:
+        """A client left (or was dropped); if it was a seat's last connection, the others
+        see that player offline."""
+        room = self.room
+        self.connections.pop(send, None)
+        if seat is not None:
+            room.on_seated()
+        if seat is not None and not self.online()[seat]:
+            await self._came_or_went(count_votes=True)  # a voter left: the others may count
+        if room.ended and not self.connections:
+            room.on_idle(room)
+
+    async def presence_changed(self) -> None:
+        """People came to or left another process (:mod:`pickomino.web.cluster.presence`):
+        this process's pages see it; the process keeping the game's time (its lease holder)
+        counts the votes again and sets the away alarm, as for a coming or going here."""
+        await self._came_or_went(count_votes=self.room.drives_bots)
+
+    async def _came_or_went(self, count_votes: bool) -> None:
+        """A player came online or went offline: if this process ``count_votes``, votes
+        for a person who is here now end and votes that carry now hand their seat over
+        (:meth:`.Absence.count_votes`), and everyone gets the new state; else (or if that
+        changed nothing) they see who is online, and the away alarm is set again."""
+        room = self.room
+        if count_votes and room.absence.count_votes():
+            await self.broadcast()
+            room.wake_bots()
+        else:
+            await self.announce_presence()
+            room.alarms.set()
+
+    def demote(self, seat: int) -> None:
+        """The seat's connections here watch from now on: its secret is another's."""
+        for send, held in self.connections.items():
+            if held == seat:
+                self.connections[send] = None
+                self._moved.append(send)
+
+    async def tell_moved(self) -> None:
+        """Tell the connections :meth:`demote` made watchers why (and who is online now)."""
+        moved, self._moved = self._moved, []
+        if moved:
+            message = refusal_message(Refused("seat_moved"))
+            for send in moved:
+                with contextlib.suppress(Exception):  # gone meanwhile: nothing to tell
+                    await send(message)
+            await self.announce_presence()
+
+    # ---------------------------------------------------------------- messages
+    async def send_full(self, send: Send) -> None:
+        """The state with the whole log: on connecting, or when a client asks to resync.
+        Built once per version of what it shows, however many spectators come meanwhile."""
+        room = self.room
+        online = self.online()
+        seats = tuple(
+            (s.name, s.bot, s.open, s.claimed, online[n]) for n, s in enumerate(room.seats)
+        )  # a seat's kind too: a seat nobody took may go to a bot
+        entries = len(room.table_log.entries)
+        version = (room.seq, room.status, seats, entries, room.seating_changes)
+        if self._full is None or self._full[0] != version:
+            self._full = (version, json.dumps(state_message(room)))
+        await send(_stamped(self._full[1]))
+
+    async def broadcast(self, skip: Send | None = None) -> None:
+        """The new state to everyone (but ``skip``, who has it), with only the log lines
+        not sent before."""
+        room = self.room
+        message = _stamped(json.dumps(state_message(room, self._log_sent)))  # once for all
+        self._log_sent = len(room.table_log.entries)
+        await self._send_all(message, skip)
+
+    async def announce_presence(self, skip: Send | None = None) -> None:
+        """Who is online, when a player comes or goes: a few bytes, not the whole state."""
+        await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
+
+    async def send_each(self, message_for: Callable[[int | None], str]) -> None:
+        """To every client, the message for its seat (``None``: a spectator), for what
+        differs by seat (a rematch's new seat token goes to its seat alone)."""
+        for send, seat in list(self.connections.items()):
+            try:
+                await send(message_for(seat))
+            except Exception:  # a client gone or far behind (its outbox closes it)
+                self.connections.pop(send, None)
+
+    async def _send_all(self, message: str, skip: Send | None) -> None:
+        """Players first, then spectators: a send only queues the message, and each
+        connection's writer runs in the order it was woken, so however many watch, the
+        players' copies are written before the spectators' (see :mod:`.outbox`)."""
+        players = [send for send, seat in self.connections.items() if seat is not None]
+        watchers = [send for send, seat in self.connections.items() if seat is None]
+        for send in players + watchers:
+            if send == skip:
+                continue
+            try:
+                await send(message)
+            except Exception:  # a client gone or far behind (its outbox closes it)
+                self.connections.pop(send, None)
+
+
+def _stamped(state: str) -> str:
+    """A state message (JSON text) with the server's time as it is sent (``now``): the page
+    counts the clock down from the deadline as the server sees it, whatever its own clock
+    says. Added to the text, so a state built once for many still says the time it leaves."""
+    return f'{state[:-1]}, "now": {time.time()!r}}}'

@@ -1,0 +1,81 @@
+"""The task that plays a game's bots (a bot's seat, or a person's a bot stands in for), one
+step at a time through the table's session (:meth:`pickomino.table.Session.plan`): each
+step is thought out in a worker thread on a copy of the state, so other games stay
+responsive, then played only if nothing moved meanwhile and the seat is still the bot's
+(a person who took it back, or a person's move, wins and the bot's step is dropped).
+
+A bot that fails is logged and a legal action is played instead: a bug in a bot must not
+stop the game. A step that cannot be stored is tried again after a pause that grows up to
+a minute (the database away?); moves another process stored first are followed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from pickomino.table import StalePlan
+from pickomino.web.db.store import StaleMoves
+
+if TYPE_CHECKING:
+    from pickomino.web.game.room import Room
+
+log = logging.getLogger("pickomino.web")
+
+
+class BotDriver:
+    """The room's bot task, running while it is a bot's turn in a started game."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        """Make sure the bot task runs when it is a bot's turn in a started game (a bot's
+        seat, or a person's a bot stands in for), and the alarms are set."""
+        room = self.room
+        room.alarms.set()
+        idle = self.task is None or self.task.done()
+        if idle and self._driving():
+            self.task = asyncio.create_task(self._play())
+
+    def _driving(self) -> bool:
+        room = self.room
+        return room.drives_bots and room.status == "playing" and room.session.is_bot_turn()
+
+    async def _play(self) -> None:
+        room, failures = self.room, 0
+        while self._driving():
+            # After a failure (the database away?) wait longer, up to a minute, then retry.
+            await asyncio.sleep(room.bot_delay if not failures else min(60, 2**failures))
+            try:
+                played = await self._step()
+                failures = 0
+            except StaleMoves:  # the lease moved on meanwhile: follow what was stored
+                await room.refresh()
+                continue
+            except Exception:
+                failures += 1
+                log.exception("a bot of game %s could not play (try %d)", room.id, failures)
+                continue
+            if played:  # a dropped step changed nothing: nobody hears of it
+                await room.broadcast()
+
+    async def _step(self) -> bool:
+        """One step of the play loop (a roll or a bot's decision), planned now, thought out
+        in a worker thread, then played and stored; ``False`` if it was dropped."""
+        room, session = self.room, self.room.session
+        if not session.is_bot_turn():  # the person came back while the bot waited
+            return False
+        plan = session.plan()
+        try:
+            step = await asyncio.to_thread(plan.think)
+        except Exception:  # a bug in a bot must not stop the game: log it, play on
+            log.exception("the bot of game %s failed; it plays a legal action", room.id)
+            step = session.state.legal_actions()[0]
+        try:
+            room.commits.commit(lambda: session.play(plan, step))
+        except StalePlan:  # a person took the seat back, or moved: the step is dropped
+            return False
+        return True

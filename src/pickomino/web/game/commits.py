@@ -1,0 +1,200 @@
+"""Every change of a game is stored before memory keeps it: a step's moves (with the clock,
+when the step ended a turn), a change of who plays the seats (with its log entries), the
+status. If storing fails, memory takes the change back, so it never runs ahead of the
+database; moves another process stored first are caught up on (:meth:`Commits.catch_up`),
+as the stored game is the truth and memory only ever follows it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pickomino.core.events import standing_dict, tie_break
+from pickomino.web.db.store import StaleMoves, TableEvent
+from pickomino.web.errors import Refused
+from pickomino.web.game.seat_holders import Seat
+from pickomino.web.game.seating import Note, Seating
+from pickomino.web.game.tablelog import TableLog
+
+if TYPE_CHECKING:
+    from pickomino.web.game.room import Room
+
+log = logging.getLogger("pickomino.web")
+
+
+class Commits:
+    """The room's changes, stored first; and what other processes stored, played in."""
+
+    def __init__(self, room: Room, notes: int) -> None:
+        self.room = room
+        self._notes = notes  #: the table's own log entries stored so far
+
+    # ---------------------------------------------------------------- moves
+    def commit(self, step: Callable[[], object]) -> None:
+        """Play a step in the engine, then store its moves (and the clock, when the step
+        stopped or started one); if storing fails they are taken back, so memory never runs
+        ahead of the database."""
+        room = self.room
+        game = room.game
+        first, turn = room.seq, game.state.turn
+        history_before = len(game.history)
+        step()  # raises, changing nothing, if the engine refuses
+        try:
+            state = game.state
+            turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
+            # Within a turn the clock stays as it is (it starts and stops with turns and
+            # with the seating's own changes): settling it costs only at a turn's end.
+            timed = room.seating.control is not None and turns is not None
+            seating = self.settled(room.seating.copy()) if timed else None
+            changed = seating is not None and seating.to_json() != room.seating.to_json()
+            room.store.append_moves(
+                room.id, first, game.record.moves[first:], turns,
+                seating.to_json() if seating is not None and changed else None,
+            )  # fmt: skip
+        except StaleMoves:
+            game.truncate(first)  # the stored moves are the game's: catch up on them
+            raise
+        except Exception:
+            log.exception("could not store moves of game %s; taking them back", room.id)
+            game.truncate(first)  # in memory: the database may be what failed
+            raise Refused("not_saved") from None
+        if seating is not None and changed:
+            room.seating = seating
+            room.seating_changes += 1
+        room.table_log.moves(game.history[history_before:])
+        self.stand_ins()  # a bot that played the rest of a timed-out turn stands down
+        if game.state.is_over:
+            self.finish()
+        else:
+            room.alarms.set()
+
+    # ------------------------------------------------------------ catching up
+    def catch_up(self, moves_only: bool = False) -> bool:
+        """Read what other processes stored since this one last looked (moves, and unless
+        ``moves_only`` seats, status and who plays the seats) and play it into memory;
+        whether anything changed. The stored game is the truth: memory only ever follows it.
+        A timed game reads it all: a turn's end moves its clock."""
+        room = self.room
+        room.behind = False
+        if moves_only and room.seating.control is None:
+            return self._play_stored(room.store.moves_from(room.id, room.seq))
+        stored = room.store.load(room.id, from_seq=room.seq)
+        if stored is None:
+            return False
+        changed = self._play_stored(stored.moves)
+        header = json.loads(stored.header)
+        room.game.record.meta = header["meta"]
+        for row in stored.seats:
+            seat = Seat.stored(row)
+            if seat != room.seats[row.seat]:
+                if room.seats[row.seat].claimed and seat.token != room.seats[row.seat].token:
+                    room.audience.demote(row.seat)  # the seat moved to a device elsewhere
+                room.holders.put(row.seat, seat)
+                changed = True
+        if stored.status != room.status:
+            room.status, changed = stored.status, True
+        seating = Seating.load(stored.seating, room.game.record.meta, len(room.seats))
+        if seating.to_json() != room.seating.to_json() or len(stored.events) != self._notes:
+            room.seating, changed = seating, True
+            room.seating_changes += 1
+            room.table_log = TableLog.replayed(room.game.history, stored.events, room.game.state)
+            self._notes = len(stored.events)
+            self.stand_ins()
+            room.alarms.set()
+        return changed
+
+    def _play_stored(self, moves: list[str]) -> bool:
+        game = self.room.game
+        history_before = len(game.history)
+        for move in moves:
+            game.push(move)  # stored by a process that checked it: legal
+        self.room.table_log.moves(game.history[history_before:])
+        return bool(moves)
+
+    # --------------------------------------------------------------- status
+    def finish(self) -> None:
+        """The game is over: its result in the record (as data: pages word it; the lobby
+        lists it without replaying the game), stored with the status."""
+        room = self.room
+        ranking = room.game.state.ranking()
+        meta = room.game.record.meta
+        meta.pop("result", None)  # the English sentence older versions kept
+        meta["ranking"] = [standing_dict(standing) for standing in ranking]
+        meta["tie_break"] = tie_break(ranking)
+        self.set_status("over")
+        room.on_finish(room)
+        room.alarms.cancel()
+        if not room.audience.connections:
+            room.on_idle(room)
+
+    def set_status(self, status: str) -> None:
+        self.room.status = status
+        self.room.store.set_status(self.room.id, status, self.header())
+
+    def header(
+        self, renamed: dict[int, str] | None = None, meta: dict[str, object] | None = None
+    ) -> str:
+        """The record without its moves, as stored in the games table (with seats
+        ``renamed`` and ``meta`` updated before memory is)."""
+        header = self.room.game.record.to_dict()
+        for seat, name in (renamed or {}).items():
+            header["seats"][seat] = name
+        header["meta"] = {**header["meta"], **(meta or {})}
+        header["moves"] = []
+        return json.dumps(header)
+
+    # ---------------------------------------------------- who plays the seats
+    def person_decides(self, seating: Seating) -> bool:
+        """Whether a person, not a bot, has the game's decision."""
+        room = self.room
+        state = room.game.state
+        return (
+            room.status == "playing"
+            and not state.is_over
+            and room.seats[state.current].is_person
+            and not seating.stood_in(state.current, state.turn)
+        )
+
+    def settled(self, seating: Seating) -> Seating:
+        """``seating`` with its clock settled for the game as it stands now."""
+        state = self.room.game.state
+        seating.settle(time.time(), state.turn, state.current, self.person_decides(seating))
+        return seating
+
+    def change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
+        """Change who plays the seats (or the clock) on a copy, store it with the log
+        entries ``change`` returns, then keep it; ``False`` if nothing changed. Raises
+        :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing."""
+        room = self.room
+        seating = room.seating.copy()
+        notes = change(seating)
+        self.settled(seating)
+        stored = seating.to_json()
+        if not notes and stored == room.seating.to_json():
+            return False
+        try:
+            room.store.save_seating(room.id, stored, [TableEvent(room.seq, n) for n in notes])
+        except Exception:
+            log.exception("could not store the seating of game %s", room.id)
+            raise Refused("not_saved") from None
+        room.seating = seating
+        room.seating_changes += 1
+        self._notes += len(notes)
+        state = room.game.state
+        for note in notes:
+            room.table_log.note(note, state.turn, state.current)
+        self.stand_ins()
+        room.alarms.set()
+        return True
+
+    def stand_ins(self) -> None:
+        """The session's bots for people agree with the seating."""
+        room = self.room
+        turn, bot = room.game.state.turn, room.seating.takeover
+        for number, seat in enumerate(room.seats):
+            if seat.is_person:
+                room.session.stand_in(number, bot if room.seating.stood_in(number, turn) else None)
