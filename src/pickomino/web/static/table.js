@@ -111,6 +111,7 @@ function onlineDot(online) {
     class: `dot ${online ? "online" : "offline"}`,
     testid: "online-dot",
     data: { online },
+    role: "img",
     title: label,
     "aria-label": label,
   });
