@@ -40,3 +40,24 @@ export function s(tag, attrs = {}, ...kids) {
   }
   return children(node, kids);
 }
+
+const FOCUSABLE = "button, a[href], input, select, textarea, summary, [tabindex]";
+const usable = (node) => !node.disabled && node.getClientRects().length > 0;
+
+/**
+ * Runs `draw()`, which draws `node` anew. A focus that was on a control inside, now gone or
+ * disabled, goes to the control of the same test id at the same place (or the last of them),
+ * else to `fallback`, else to the node's first control: never to the page's body.
+ */
+export function keepFocus(node, draw, fallback = null) {
+  const was = document.activeElement;
+  const inside = was !== node && node.contains(was);
+  const testid = inside ? was.dataset?.testid : null;
+  const alike = () => (testid ? [...node.querySelectorAll(`[data-testid="${testid}"]`)] : []);
+  const index = alike().indexOf(was);
+  draw();
+  if (!inside || (was.isConnected && usable(was))) return;
+  const same = alike().filter(usable);
+  const next = same[Math.min(index, same.length - 1)] ?? [fallback, ...node.querySelectorAll(FOCUSABLE)].find((n) => n && usable(n));
+  next?.focus();
+}

@@ -9,7 +9,7 @@
 import { createAnnouncer } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
-import { fill, h } from "./dom.js";
+import { fill, h, keepFocus } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
 import { renderHint } from "./hint.js";
@@ -341,7 +341,7 @@ function renderWaiting() {
   if (box.hidden) return;
   const links = saved.invites(gameId).filter((link) => !state.seats[link.seat].bot && !state.seats[link.seat].open);
   const open = state.seats.some((s) => s.open && !s.claimed);
-  fill(
+  keepFocus(box, () => fill(
     box,
     h("h2", {}, t("wait.title", { names: state.waiting_for })),
     h(
@@ -357,7 +357,7 @@ function renderWaiting() {
     ),
     links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
     saved.invites(gameId).length ? absentSeats(gameId, state, token) : null,
-  );
+  )); // a seat given to a bot: the focus stays in the box
 }
 
 function setupAnimationToggle() {
