@@ -9,7 +9,7 @@
 import { createAnnouncer } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
-import { fill, h, keepFocus } from "./dom.js";
+import { fill, h, refill } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
 import { renderHint } from "./hint.js";
@@ -341,8 +341,8 @@ function renderWaiting() {
   if (box.hidden) return;
   const links = saved.invites(gameId).filter((link) => !state.seats[link.seat].bot && !state.seats[link.seat].open);
   const open = state.seats.some((s) => s.open && !s.claimed);
-  keepFocus(box, () => fill(
-    box,
+  refill(
+    box, // a seat given to a bot: the focus stays in the box
     h("h2", {}, t("wait.title", { names: state.waiting_for })),
     h(
       "p",
@@ -357,7 +357,7 @@ function renderWaiting() {
     ),
     links.length ? inviteList(links, (n) => state.seats[n].claimed) : null,
     saved.invites(gameId).length ? absentSeats(gameId, state, token) : null,
-  )); // a seat given to a bot: the focus stays in the box
+  );
 }
 
 function setupAnimationToggle() {

@@ -7,7 +7,7 @@
 // keeps their new seat's token and goes there.
 
 import { getJSON, postJSON } from "./api.js";
-import { fill, h, keepFocus } from "./dom.js";
+import { h, refill } from "./dom.js";
 import { list, t } from "./i18n.js";
 import * as saved from "./storage.js";
 
@@ -45,8 +45,8 @@ export function setupRematch(node, { gameId, token, seat, names }) {
       h("button", { type: "button", class: `btn${quiet ? " quiet" : ""}`, testid, on: { click: () => ask(what) } }, t(key));
     const seated = seat !== null;
     const mine = offer && offer.accepted.includes(seat);
-    keepFocus(node, () => fill(
-      node,
+    refill(
+      node, // drawn anew: a focus in the panel stays there
       h("h2", { tabindex: "-1" }, t("rematch.title")),
       offer ? h("p", { testid: "rematch-status", data: { status: offer.status } }, describe(offer, names)) : null,
       offer?.status === "offered"
@@ -60,7 +60,7 @@ export function setupRematch(node, { gameId, token, seat, names }) {
         ? h("a", { class: "btn", href: `/games/${encodeURIComponent(offer.game)}`, testid: "rematch-watch" }, t("rematch.watch"))
         : null,
       error ? h("p", { class: "error", role: "alert", testid: "rematch-error" }, error) : null,
-    )); // drawn anew: a focus in the panel stays there
+    );
     if (!seated && !offer) node.hidden = true; // nothing to see yet
   }
 
