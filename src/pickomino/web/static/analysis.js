@@ -46,7 +46,9 @@ export function labelBadge(label) {
 export function analysisSection({ gameId, names, seat, frames, replay, detail }) {
   const body = h("div", { class: "analysis-body", testid: "analysis-body" });
   const open = h("button", { type: "button", class: "btn primary", testid: "analysis-open" }, t("analysis.open"));
+  const title = h("h3", { tabindex: "-1" }, t("analysis.title"));
   open.addEventListener("click", async () => {
+    title.focus(); // the button goes: the focus stays in the section, on its heading
     open.remove();
     fill(body, h("p", { class: "placeholder" }, t("analysis.loading")));
     let review;
@@ -61,7 +63,7 @@ export function analysisSection({ gameId, names, seat, frames, replay, detail })
   return h(
     "section",
     { class: "analysis", testid: "analysis" },
-    h("h3", {}, t("analysis.title")),
+    title,
     h("p", { class: "muted" }, t("analysis.about")),
     open,
     body,
@@ -174,6 +176,7 @@ function decisionList(review, { names, frames, replay, detail }) {
   function pick(decision) {
     chosen = decision.move;
     draw();
+    list.querySelector(".decision.selected")?.focus(); // the list is drawn anew: keep the place
     replay.show(frames.findIndex((frame, i) => i > 0 && frame.turn === decision.turn));
     explain(detail, decision, names);
     detail.scrollIntoView({ block: "nearest" });

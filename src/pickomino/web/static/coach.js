@@ -80,13 +80,18 @@ export function createCoach({ setup, panel, ask }) {
     const sentence = warning(choice, advice.choices.get(advice.best));
     const button = (words, testid, kind, onClick) =>
       h("button", { type: "button", class: `btn ${kind}`, testid, on: { click: onClick } }, t(words));
+    const before = document.activeElement; // the move's control: the focus goes back to it
+    const again = () => {
+      hide();
+      if (before?.isConnected) before.focus();
+    };
     fill(
       panel,
       h("p", {}, labelBadge(choice.label), " ", h("span", { testid: "coach-text" }, sentence)),
       h(
         "div",
         { class: "buttons" },
-        button("coach.again", "coach-again", "primary", hide),
+        button("coach.again", "coach-again", "primary", again),
         button("coach.anyway", "coach-anyway", "", () => {
           hide();
           play();
@@ -95,6 +100,7 @@ export function createCoach({ setup, panel, ask }) {
     );
     panel.dataset.action = action;
     panel.hidden = false;
+    panel.querySelector("[data-testid=coach-again]").focus(); // read with the warning
   }
 
   return {

@@ -3,7 +3,7 @@
 // stop, with the odds, for the player whose turn it is on the sheet. The tapped dice are
 // cleared when the sheet moves on (an entry, an undo): they belong to one turn.
 
-import { fill, h } from "./dom.js";
+import { fill, h, keepFocus } from "./dom.js";
 import { renderHint } from "./hint.js";
 import { percent, signed, t } from "./i18n.js";
 import { notice } from "./notice.js";
@@ -77,27 +77,30 @@ export function diceHelper(node, api) {
     draw();
   }
 
-  // The dice so far, each a button taking it off again; no face to add once all 8 are in.
+  // The dice so far, each a button taking it off again; no face to add once all 8 are in. A
+  // die tapped away leaves the focus on the pad's next die (or face to add).
   function draw() {
     const full = dice.rolled.length + dice.kept.length >= DICE;
-    for (const [which, parts] of Object.entries(pads)) {
-      const faces = dice[which];
-      parts.count.textContent = t("dice", { count: faces.length });
-      fill(
-        parts.dice,
-        faces.length
-          ? faces.map((face, i) =>
-              die(face, {
-                className: "small",
-                label: t("die.take_off", { face: faceName(face) }),
-                onClick: () => set(which, faces.filter((_, j) => j !== i)),
-              }),
-            )
-          : h("span", { class: "placeholder" }, t(which === "rolled" ? "helper.not_rolled" : "dice.nothing_kept")),
-      );
-      parts.clear.disabled = !faces.length;
-      for (const button of parts.faces.children) button.disabled = full;
-    }
+    for (const [which, parts] of Object.entries(pads)) keepFocus(parts.node, () => drawPad(which, parts, full));
+  }
+
+  function drawPad(which, parts, full) {
+    const faces = dice[which];
+    parts.count.textContent = t("dice", { count: faces.length });
+    fill(
+      parts.dice,
+      faces.length
+        ? faces.map((face, i) =>
+            die(face, {
+              className: "small",
+              label: t("die.take_off", { face: faceName(face) }),
+              onClick: () => set(which, faces.filter((_, j) => j !== i)),
+            }),
+          )
+        : h("span", { class: "placeholder" }, t(which === "rolled" ? "helper.not_rolled" : "dice.nothing_kept")),
+    );
+    parts.clear.disabled = !faces.length;
+    for (const button of parts.faces.children) button.disabled = full;
   }
 
   async function ask() {

@@ -40,3 +40,27 @@ export function s(tag, attrs = {}, ...kids) {
   }
   return children(node, kids);
 }
+
+const FOCUSABLE = "button, a[href], input, select, textarea, summary, [tabindex]";
+const usable = (node) => !node.disabled && node.getClientRects().length > 0;
+
+/**
+ * Runs `draw()`, which draws `node` anew. A focus that was on a control inside, now gone or
+ * disabled, goes to the control of the same test id at the same place (or the last of them),
+ * else to the node's first control: never to the page's body.
+ */
+export function keepFocus(node, draw) {
+  const was = document.activeElement;
+  const inside = was !== node && node.contains(was);
+  const testid = inside ? was.dataset?.testid : null;
+  const alike = () => (testid ? [...node.querySelectorAll(`[data-testid="${testid}"]`)] : []);
+  const index = alike().indexOf(was);
+  draw();
+  if (!inside || (was.isConnected && usable(was))) return;
+  const same = alike().filter(usable);
+  const next = same[Math.min(index, same.length - 1)] ?? [...node.querySelectorAll(FOCUSABLE)].find(usable);
+  next?.focus();
+}
+
+/** fill() for a panel drawn anew while it may hold the focus: it stays in the panel. */
+export const refill = (node, ...kids) => keepFocus(node, () => fill(node, ...kids));

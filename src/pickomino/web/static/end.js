@@ -42,7 +42,8 @@ export async function showEnd(node, gameId, state, seat) {
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, t("end.loading")));
   fill(
     node,
-    h("h2", {}, state.table.over ? turnText(state, seat) : t("end.abandoned")), // "Game over after 36 turns"
+    // "Game over after 36 turns"; where the focus goes when the table gives way to this panel
+    h("h2", { tabindex: "-1" }, state.table.over ? turnText(state, seat) : t("end.abandoned")),
     state.table.over ? verdictLine(state.table.ranking, seat, names) : null,
     state.table.over
       ? rankingList(state.table, names)

@@ -2,7 +2,8 @@
 // server sends each event as data (pickomino.core.events.event_dict), the page says it in
 // its reader's language, with the rule behind a bust as a link.
 
-import { t } from "./i18n.js";
+import { list, t } from "./i18n.js";
+import { faceName } from "./pieces.js";
 import { botLabel } from "./words.js";
 
 const FACES = "12345W";
@@ -11,27 +12,34 @@ export const BUST_RULES = { no_new_face: "R7", no_worm: "R10", too_low: "R13", r
 // Why a bot plays for a person (pickomino.web.game.seating): the log's words for each reason.
 const AWAY = { absent: "log.away.absent", timeouts: "log.away.timeouts", vote: "log.away.vote" };
 
-/** "1233WWW5" (or ["4", "W"]) → "1 2 3 3 5 W W W"; "-" for no dice. */
-export function spacedDice(dice) {
-  const faces = [...(Array.isArray(dice) ? dice.join("") : dice).toUpperCase()];
-  faces.sort((a, b) => FACES.indexOf(a) - FACES.indexOf(b));
-  return faces.join(" ") || "-";
+// "1233WWW5" (or ["4", "W"]) → ["1", "2", "3", "3", "5", "W", "W", "W"].
+function faces(dice) {
+  const sorted = [...(Array.isArray(dice) ? dice.join("") : dice).toUpperCase()];
+  return sorted.sort((a, b) => FACES.indexOf(a) - FACES.indexOf(b));
 }
+
+/** "1233WWW5" (or ["4", "W"]) → "1 2 3 3 5 W W W"; "-" for no dice. */
+export const spacedDice = (dice) => faces(dice).join(" ") || "-";
+
+/** The same dice for the ear: "1, 3, worm, and worm" (a screen reader would spell "W"). */
+export const spokenDice = (dice) => list(faces(dice).map(faceName));
 
 /**
  * One log entry in words, `names` being the players': {text, rule, heading}. A turn's
- * heading ("Turn 3 – Bob") is marked `heading`; a bust names its rule.
+ * heading ("Turn 3 – Bob") is marked `heading`; a bust names its rule. `spoken` says the
+ * dice as faces, for the announcements (announce.js).
  */
-export function describeEntry(entry, names) {
+export function describeEntry(entry, names, { spoken = false } = {}) {
   const name = entry.seat == null ? "" : names[entry.seat];
+  const dice = spoken ? spokenDice : spacedDice;
   switch (entry.type) {
     case "turn":
       return { text: t("turn.heading", { turn: entry.turn, name }), heading: true };
     case "rolled":
-      return { text: t("event.rolled", { name, dice: spacedDice(entry.dice) }) };
+      return { text: t("event.rolled", { name, dice: dice(entry.dice) }) };
     case "kept":
       return {
-        text: t("event.kept", { name, dice: spacedDice(entry.face.repeat(entry.count)), total: entry.total }),
+        text: t("event.kept", { name, dice: dice(entry.face.repeat(entry.count)), total: entry.total }),
       };
     case "took":
       return {

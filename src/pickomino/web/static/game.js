@@ -6,14 +6,16 @@
 // address (replaced, not a new history entry), so neither copying the address nor the
 // history holds the seat.
 
+import { createAnnouncer } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
-import { fill, h } from "./dom.js";
+import { fill, h, refill } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
 import { renderHint } from "./hint.js";
 import { describeError, list, loadWords, seconds, t } from "./i18n.js";
 import { inviteList } from "./invites.js";
+import { setupKeys } from "./keys.js";
 import { createLog } from "./log.js";
 import { absentSeats } from "./moderation.js";
 import { notice, setupNotice } from "./notice.js";
@@ -51,13 +53,17 @@ let endShown = false;
 let hearRematch = null; // set once the game is over: draws the rematch offers
 let arrived = false; // the first state of this page load came (see comeBackOnArrival)
 let moveShown = null; // what the move-seat box was drawn for (see renderMoveSeat)
+let engaged = false; // the player has acted or moved the focus into the tray: it follows the game
 const updateLog = createLog($("log"));
+const announce = createAnnouncer($("announcer"));
 
 await loadWords();
 setupNotice();
 setupAnimationToggle();
 const notifyTurn = setupNotify($("notify"));
 highlightSameFaces($("roll"));
+setupShortcuts();
+$("tray").addEventListener("focusin", () => (engaged = true));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
 const claimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
 if (claimed?.token) keep(claimed.token);
@@ -177,7 +183,26 @@ function watchFromNowOn(message) {
 
 // A move the person chose: the coach, if on, may warn first and ask to confirm.
 function act(action) {
+  engaged = true;
   if (!busy) coach.guard(action, () => play(action));
+}
+
+// R rolls, S stops, 1–5 keep that face and 6 or W the worms, H asks for the hint: each only
+// when the move is the player's to make now.
+function setupShortcuts() {
+  const legal = (action) => seat !== null && state?.table.current === seat && state.actions.includes(action);
+  const move = (action) => legal(action) && act(action);
+  const keep = (key) => move(`keep ${key === "6" || key === "w" ? "W" : key}`);
+  setupKeys(
+    $("help-open"),
+    [
+      { keys: ["r"], words: "keys.roll", run: () => move("roll") },
+      { keys: ["s"], words: "keys.stop", run: () => move("stop") },
+      { keys: ["1", "2", "3", "4", "5", "6", "w"], words: "keys.keep", run: keep },
+      { keys: ["h"], words: "keys.hint", run: () => $("controls").hidden || askHint() },
+    ],
+    { announcing: true },
+  );
 }
 
 function play(action) {
@@ -241,6 +266,8 @@ function render() {
   if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;
   if (!updateLog(state.log, state.log_start, names)) send({ type: "sync" }); // entries were missed
+  const playing = state.status === "playing" && !table.over;
+  announce({ entries: state.log, start: state.log_start, names, table: playing ? table : null, you: seat });
 
   if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
@@ -252,6 +279,31 @@ function render() {
     hearRematch = setupRematch($("rematch"), { gameId, token, seat, names });
   }
   renderMoveSeat();
+  followFocus(mine);
+}
+
+// The focus follows the game once the player takes part: on the control they most likely
+// want next (after Roll the first die they may keep, after keeping Roll, when tiles are
+// offered the first tile), else on the turn line (the others play, or the answer is on its
+// way) or the end's heading: never lost to the page's body when a redraw removes the control
+// it was on. A focus the player put anywhere else stays where it is.
+function followFocus(mine) {
+  if (!engaged) return;
+  const now = document.activeElement;
+  const lost = !now || now === document.body || !now.isConnected || !now.getClientRects().length;
+  const heading = $("end").hidden ? null : $("end").querySelector("h2");
+  if (!lost && now !== $("turn") && now !== heading) return;
+  const next = (mine && !busy && nextControl()) || heading || $("turn");
+  if (next !== now) next.focus();
+}
+
+function nextControl() {
+  const tray = $("tray");
+  return (
+    tray.querySelector("[data-testid=claim]:enabled") ??
+    tray.querySelector("#roll button.die") ??
+    tray.querySelector("[data-testid=roll-button]:enabled")
+  );
 }
 
 // The way into this seat on another device (or into this browser's profile's seat here);
@@ -289,8 +341,8 @@ function renderWaiting() {
   if (box.hidden) return;
   const links = saved.invites(gameId).filter((link) => !state.seats[link.seat].bot && !state.seats[link.seat].open);
   const open = state.seats.some((s) => s.open && !s.claimed);
-  fill(
-    box,
+  refill(
+    box, // a seat given to a bot: the focus stays in the box
     h("h2", {}, t("wait.title", { names: state.waiting_for })),
     h(
       "p",

@@ -4,7 +4,7 @@
 // working), forget it on this browser.
 
 import { getJSON, postJSON } from "./api.js";
-import { fill, h } from "./dom.js";
+import { h, refill } from "./dom.js";
 import { t } from "./i18n.js";
 import { copyAndSay } from "./invites.js";
 import { playsAsProfile, profile, savePlayAs, saveProfile } from "./profilekey.js";
@@ -25,7 +25,7 @@ export function setupProfilePanel(node) {
 
   function draw(showCode = false) {
     const held = profile();
-    fill(node, held ? holder(held, showCode) : newcomer(), error);
+    refill(node, held ? holder(held, showCode) : newcomer(), error); // the focus stays in the panel
   }
 
   // No profile here yet: claim a name, or bring one from another device.

@@ -133,11 +133,12 @@ function showCreated(game, people) {
   again.addEventListener("click", () => {
     panel.hidden = true;
     form.hidden = false;
+    form.querySelector("input")?.focus(); // the panel and its button are gone
   });
   const open = game.seats.filter((seat) => seat.open).length;
   fill(
     panel,
-    h("h3", {}, t("created.title")),
+    h("h3", { tabindex: "-1" }, t("created.title")),
     h(
       "p",
       {},
@@ -169,5 +170,6 @@ function showCreated(game, people) {
   );
   form.hidden = true;
   panel.hidden = false;
+  panel.querySelector("h3").focus(); // the form (and its button) is gone: the focus comes here
 }
 

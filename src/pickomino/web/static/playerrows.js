@@ -36,8 +36,10 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     const number = h("span", { class: "seat-number" });
     const row = h("li", { class: testids.row, testid: testids.row }, number, nameInput, control, remove);
     remove.addEventListener("click", () => {
+      const next = row.nextElementSibling ?? row.previousElementSibling; // the focus goes there
       row.remove();
       refresh();
+      parts.get(next)?.nameInput.focus();
     });
     parts.set(row, { number, nameInput, control, remove });
     list.append(row);

@@ -7,7 +7,7 @@
 // keeps their new seat's token and goes there.
 
 import { getJSON, postJSON } from "./api.js";
-import { fill, h } from "./dom.js";
+import { h, refill } from "./dom.js";
 import { list, t } from "./i18n.js";
 import * as saved from "./storage.js";
 
@@ -45,9 +45,9 @@ export function setupRematch(node, { gameId, token, seat, names }) {
       h("button", { type: "button", class: `btn${quiet ? " quiet" : ""}`, testid, on: { click: () => ask(what) } }, t(key));
     const seated = seat !== null;
     const mine = offer && offer.accepted.includes(seat);
-    fill(
-      node,
-      h("h2", {}, t("rematch.title")),
+    refill(
+      node, // drawn anew: a focus in the panel stays there
+      h("h2", { tabindex: "-1" }, t("rematch.title")),
       offer ? h("p", { testid: "rematch-status", data: { status: offer.status } }, describe(offer, names)) : null,
       offer?.status === "offered"
         ? h("p", { class: "muted", testid: "rematch-waiting" }, t("rematch.starts_with", { name: names[offer.start_player] }))

@@ -36,9 +36,11 @@ export function replayViewer(frames, names, onStep = () => {}) {
   function show(i) {
     const index = Math.max(0, Math.min(last, i));
     const frame = frames[index];
+    const pressed = document.activeElement;
     slider.value = index;
     first.disabled = prev.disabled = index === 0;
     next.disabled = end.disabled = index === last;
+    if ([first, prev, next, end].includes(pressed) && pressed.disabled) slider.focus(); // not lost
     label.textContent =
       index === 0 ? t("replay.start") : t("turn.heading", { turn: frame.turn, name: names[frame.seat] });
     label.dataset.step = index;

@@ -11,6 +11,8 @@ try {
   const response = await fetch(`/i18n/${language()}/rules.html`);
   if (!response.ok) throw new Error(String(response.status));
   $("rules").innerHTML = await response.text(); // the server's own text (rendered Markdown)
+  // A wide table scrolls sideways on a phone: in the tab order, so the keyboard can scroll it.
+  for (const table of $("rules").querySelectorAll("table")) table.tabIndex = 0;
   showTarget();
 } catch (failure) {
   $("rules-error").textContent = t("rulespage.failed", { why: failure.message });

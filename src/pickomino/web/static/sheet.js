@@ -4,9 +4,11 @@
 // other tile says why it cannot be had), and the server applies the rules; this page only
 // shows and asks.
 
+import { createAnnouncer } from "./announce.js";
 import { fill, h } from "./dom.js";
 import { describeEntry } from "./events.js";
 import { t } from "./i18n.js";
+import { setupKeys } from "./keys.js";
 import { createLog } from "./log.js";
 import { notice } from "./notice.js";
 import { tile, wormsOn } from "./pieces.js";
@@ -20,6 +22,7 @@ const $ = (id) => document.getElementById(id);
 export async function openSheet(api, onView) {
   const root = $("sheet");
   const updateLog = createLog($("log"));
+  const announce = createAnnouncer($("announcer")); // each entry said, as the log says it
   let view = null;
   let busy = false; // a change is on its way: a second tap waits for its answer
   let drawn = 0; // views drawn, so that a late answer cannot draw over a newer view
@@ -29,7 +32,16 @@ export async function openSheet(api, onView) {
     drawn += 1;
     render(view);
     updateLog(view.log, 0, view.names); // the whole log each time: it follows the newest line
+    announce({ entries: view.log, start: 0, names: view.names, table: view.table.over ? null : view.table });
     onView(view);
+  }
+
+  // After an entry (or undo, redo) the tapped control may be gone or disabled: the focus goes
+  // to who plays now, or to the end's heading, never to the page's body.
+  function followFocus() {
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected && !now.disabled && now.getClientRects().length) return;
+    (view.table.over ? $("end").querySelector("h2") : $("turn-who")).focus();
   }
 
   async function change(what, body) {
@@ -44,6 +56,7 @@ export async function openSheet(api, onView) {
     } finally {
       busy = false;
       root.classList.remove("busy");
+      followFocus();
     }
   }
 
@@ -79,6 +92,13 @@ export async function openSheet(api, onView) {
   // With the count seen, so a stale page cannot undo or redo what another phone entered.
   $("undo").addEventListener("click", () => change("undo", { count: view.count }));
   $("redo").addEventListener("click", () => change("redo", { count: view.count }));
+  // B enters a bust, U undoes, Y redoes: as the buttons do, when they can.
+  const press = (node) => node && !node.disabled && node.click();
+  setupKeys($("help-open"), [
+    { keys: ["b"], words: "keys.bust", run: () => press($("entries").querySelector("[data-testid=bust-button]")) },
+    { keys: ["u"], words: "keys.undo", run: () => press($("undo")) },
+    { keys: ["y"], words: "keys.redo", run: () => press($("redo")) },
+  ]);
   // Another phone may keep the same sheet: look again when this one wakes up.
   document.addEventListener("visibilitychange", async () => {
     if (document.hidden || !view) return;
@@ -134,7 +154,7 @@ function render(view) {
   if (over)
     fill(
       end,
-      h("h2", {}, t("keeper.over")),
+      h("h2", { tabindex: "-1" }, t("keeper.over")),
       rankingList(table, names),
       h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, t("keeper.new_game")),
     );

@@ -2,7 +2,7 @@
 // alone reopens your seat; the server replaces a link's secret by one for this browser alone
 // when it gives the seat), the invite links of games created here, the last name typed,
 // whether dice roll with an animation, whether the coach is on (and from which label it
-// warns), and the language chosen (i18n.js). localStorage may
+// warns), how much the announcements say, and the language chosen (i18n.js). localStorage may
 // be off (private modes): then nothing is remembered and nothing breaks.
 
 export function read(key) {
@@ -78,6 +78,15 @@ export function heldSeats() {
   } catch {
     return [];
   }
+}
+
+/** What the announcements say (announce.js): "all" players' moves, or only "mine". */
+export function announceMode() {
+  return read("pickomino.announce") === "mine" ? "mine" : "all";
+}
+
+export function saveAnnounceMode(mode) {
+  write("pickomino.announce", mode);
 }
 
 /** Whether this person asked for a notification when it is their turn (and allowed it). */

@@ -63,11 +63,13 @@ export function renderPlayers(node, table, seats, { you = null, current = null, 
           "div",
           { class: "player-body" },
           stack(table.stacks[n]),
+          // The count is seen as a number by a worm and heard as words ("3 worms").
           h(
             "p",
-            { class: "player-worms", testid: "player-worms", "aria-label": t("worms", { count: table.worms[n] }) },
+            { class: "player-worms" },
             wormIcon(),
-            h("strong", {}, String(table.worms[n])),
+            h("strong", { testid: "player-worms", "aria-hidden": "true" }, String(table.worms[n])),
+            h("span", { class: "visually-hidden" }, t("worms", { count: table.worms[n] })),
           ),
         ),
         onVote && current !== null && n !== you && !seat.bot && !seat.online && !seat.away
@@ -111,6 +113,7 @@ function onlineDot(online) {
     class: `dot ${online ? "online" : "offline"}`,
     testid: "online-dot",
     data: { online },
+    role: "img",
     title: label,
     "aria-label": label,
   });

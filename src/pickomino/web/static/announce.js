@@ -1,0 +1,61 @@
+// The game said aloud: a polite live region (a screen reader reads what is added to it once
+// it has finished speaking) that tells each new log entry in the reader's language, in the
+// log's own words (events.js) with the dice said as faces: every roll, what was kept and the
+// total, a stop's tile taken or stolen, a bust and the tile returned, whose turn it is, the
+// end and its ranking. How much is said is the reader's choice (storage.js): every player's
+// moves, or only their own and what touches them (a tile stolen from them, the end).
+
+import { h } from "./dom.js";
+import { describeEntry, rankingLines } from "./events.js";
+import { t } from "./i18n.js";
+import { announceMode } from "./storage.js";
+
+const KEPT = 40; // lines kept in the region: enough to read back, few enough to stay light
+
+/**
+ * Returns hear({entries, start, names, table, you}), for every state or sheet drawn:
+ * `entries` are the log from entry number `start` on, `table` says whose turn it is (null
+ * once no turn is played: not started, over, abandoned) and `you` is the listener's seat (null:
+ * watching, or a score sheet). What was there at the first call is history, not news. A turn
+ * is said as it begins (its heading in the log comes only with its first move).
+ */
+export function createAnnouncer(region) {
+  let heard = null; // log entries already known
+  let turn = null; // the turn said last, "turn seat"
+  let owner = null; // the seat whose turn the log's entries are in now
+  return function hear({ entries, start, names, table, you = null }) {
+    const end = start + entries.length;
+    const mode = you === null ? "all" : announceMode();
+    // A gap (a sync follows) or fewer entries (an undo on a sheet): nothing new.
+    const news = heard !== null && start <= heard && end >= heard ? entries.slice(heard - start) : [];
+    const lines = [];
+    for (const entry of news) {
+      if (entry.type === "turn") owner = entry.seat;
+      else if (mode === "all" || entry.type === "game_over" || [entry.seat ?? owner, entry.victim].includes(you))
+        lines.push(...spoken(entry, names));
+    }
+    const now = table ? `${table.turn} ${table.current}` : null;
+    if (heard !== null && now && now !== turn && (mode === "all" || table.current === you)) {
+      lines.push(
+        table.current === you
+          ? t("doing.turn", { turn: table.turn, doing: t("doing.you.roll") })
+          : t("turn.heading", { turn: table.turn, name: names[table.current] }),
+      );
+    }
+    [heard, turn] = [end, now];
+    if (lines.length) say(region, lines);
+  };
+}
+
+function say(region, lines) {
+  region.append(...lines.map((line) => h("p", { testid: "announcement" }, line)));
+  while (region.childElementCount > KEPT) region.firstElementChild.remove();
+}
+
+// An entry's words (and the ranking after the end). Only "mine" leaves out other players'
+// entries: an entry is theirs by the seat it names or, naming none (a tile turned down), by
+// the turn it is in. Turn headings are not said here but as turns begin.
+function spoken(entry, names) {
+  const text = describeEntry(entry, names, { spoken: true }).text;
+  return entry.type === "game_over" ? [text, ...rankingLines(entry.ranking, entry.tie_break, names)] : [text];
+}

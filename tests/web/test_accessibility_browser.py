@@ -1,0 +1,306 @@
+"""Everyone can play (issue 26), in a real browser against a real ``pickomino serve``:
+axe-core finds no WCAG 2.0, 2.1 or 2.2 (A and AA) violation on any page in its main states,
+at desktop and phone size; a turn is played with the keyboard alone, the focus following the
+game after every action; a bot's turn is told by the live region, dice, total and tile, in
+English and in German; the score keeper is kept by keyboard and heard too.
+
+One server for the module, its games set up once (moves written while it is stopped), so
+the module stays quick.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from pickomino.web.db.store import Store
+
+from .browser import DESKTOP, PHONE, Pages, browser, pages
+from .clicking import Sheet, create_game
+from .server_process import ServerProcess
+from .test_profiles import finish_offline
+
+__all__ = ["browser", "pages"]  # the fixtures the tests below use
+
+pytestmark = pytest.mark.slow  # a real server and browser
+
+#: The rules axe checks: WCAG 2.0, 2.1 and 2.2, levels A and AA.
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
+BOT = {"name": "Robo", "bot": "easy"}
+#: Ann kept five worms (25) and rolls three fives: 40, and no tile 40, so any lower tile of
+#: the grill may be chosen (R11c with lower_tile=any).
+CHOOSING = ["dice WWWWW555", "keep W", "roll", "dice 555", "keep 5"]
+#: Ann rolled: the dice wait to be kept.
+ROLLED = ["dice 1233W455"]
+
+# Where the focus is: the test id of the element (its face, for a die), or the tag.
+FOCUSED = """() => {
+    const now = document.activeElement;
+    if (!now || now === document.body) return "body";
+    return now.dataset.testid ?? now.tagName.toLowerCase();
+}"""
+# What the focus should be on now, from what the page shows: the first die to keep, Roll,
+# the first tile to choose; the turn line while others play; the end's heading.
+EXPECTED_FOCUS = """() => {
+    const game = document.querySelector("[data-testid=game]").dataset;
+    if (game.over === "true") return "h2";
+    if (game.yourTurn !== "true") return "turn-info";
+    if (document.querySelector("[data-testid=claim]")) return "claim";
+    return game.phase === "keep" ? "die" : "roll-button";
+}"""
+
+
+@dataclass
+class Table:
+    """The module's server and what it holds: games in every state, a sheet, a profile."""
+
+    server: ServerProcess
+    games: dict[str, dict]
+    sheet: Sheet
+    profile: dict
+
+    def seat(self, game: str, seat: int = 0) -> str:
+        return self.server.url + self.games[game]["seats"][seat]["link"]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    server = ServerProcess(tmp_path_factory.mktemp("a11y") / "games.sqlite3").start()
+    try:
+        profile = httpx.post(server.url + "/api/profiles", json={"name": "Pia"}).json()
+        games = {
+            "waiting": create_game(server, [{"name": "Ann"}, {"name": "Bob"}]),
+            "to roll": create_game(server, [{"name": "Ann"}, BOT], start_player=0),
+            "rolled": create_game(server, [{"name": "Ann"}, BOT], start_player=0),
+            "choosing": create_game(
+                server, [{"name": "Ann"}, BOT], rules="official,lower_tile=any", start_player=0
+            ),
+            "keyboard": create_game(server, [{"name": "Ann"}, BOT], start_player=0),
+        }
+        over = httpx.post(
+            server.url + "/api/games",
+            json={"seats": [{"name": "Pia"}, BOT], "start_player": 0},
+            headers={"Profile-Key": profile["code"]},
+        )
+        games["over"] = over.raise_for_status().json()
+        server.stop()  # moves written as if played: the server replays them as it starts
+        store = Store(str(server.database))
+        try:
+            store.append_moves(games["rolled"]["id"], 0, ROLLED)
+            store.append_moves(games["choosing"]["id"], 0, CHOOSING)
+        finally:
+            store.close()
+        finish_offline(str(server.database), games["over"])  # rated: the leaderboard has it
+        server.start()
+        sheet = Sheet(server, ["Ann", "Bob", "Cy"])
+        sheet.post("entries", {"entry": "take 23", "count": 0}).raise_for_status()
+        yield Table(server, games, sheet, profile)
+    finally:
+        server.stop()
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe's WCAG violations on the page as it is: one line per rule and element."""
+    found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {node['failureSummary']}"
+        for violation in found
+        for node in violation["nodes"]
+    ]
+
+
+# ------------------------------------------------------------------------- axe
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_page_in_any_state_breaks_wcag(
+    table: Table, pages: Pages, viewport: dict[str, int]
+) -> None:
+    url = table.server.url
+    states = [  # (name, address, what shows when the page is ready)
+        ("lobby", url + "/", "[data-testid=games-over] [data-testid=game-row]"),
+        ("waiting for players", table.seat("waiting"), "[data-testid=waiting]:visible"),
+        ("my turn to roll", table.seat("to roll"), "[data-testid=roll-button]:enabled"),
+        ("dice to keep", table.seat("rolled"), "[data-testid=roll] button.die"),
+        ("a tile to choose", table.seat("choosing"), "[data-testid=claim]"),
+        ("game over", table.seat("over"), "[data-testid=chart-line]"),
+        ("keeper", url + "/keeper", "[data-testid=create-sheet]:enabled"),
+        ("a score sheet", table.sheet.url, "[data-testid=sheet][data-count='1']"),
+        ("leaderboard", url + "/leaderboard", "[data-testid=board-row]"),
+        ("profile", f"{url}/profiles/{table.profile['id']}", "[data-testid=chart-line]"),
+        ("rules", url + "/rules", "#R1"),
+        ("my games", url + "/mine", "[data-testid=mine-over] li"),  # this browser's seats
+    ]
+    found: dict[str, list[str]] = {}
+    with pages.checked():
+        page = pages.new(viewport)
+        for name, address, ready in states:
+            page.goto(address)
+            expect(page.locator(ready).first).to_be_attached()
+            found[name] = axe_violations(page)
+            if name == "my turn to roll":  # the shortcuts' help, over the table
+                page.keyboard.press("?")
+                expect(page.get_by_test_id("help-dialog")).to_be_visible()
+                found["shortcuts"] = axe_violations(page)
+            if name == "game over":  # the Analysis, asked for
+                page.get_by_test_id("analysis-open").click()
+                expect(page.get_by_test_id("analysis-player").first).to_be_visible(timeout=60_000)
+                page.get_by_test_id("analysis-all").check()
+                page.get_by_test_id("analysis-decision").first.click()
+                expect(page.get_by_test_id("analysis-detail")).to_be_visible()
+                found["analysis"] = axe_violations(page)
+    assert {name: lines for name, lines in found.items() if lines} == {}
+
+
+# -------------------------------------------------------------------- keyboard
+def expect_focus_follows(page: Page) -> str:
+    """Waits until the focus is where the game says (never the body); returns where."""
+    page.wait_for_function(f"() => ({FOCUSED})() === ({EXPECTED_FOCUS})()", polling=20)
+    return page.evaluate(FOCUSED)
+
+
+def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> None:
+    with pages.checked():
+        ann = pages.open(table.seat("keyboard"))
+        game = ann.get_by_test_id("game")
+        expect(game).to_have_attribute("data-your-turn", "true")
+        # Roll comes before the dice in the page's order: as the turn is played.
+        assert ann.evaluate(
+            """() => {
+                const roll = document.querySelector("[data-testid=roll-button]");
+                const dice = document.querySelector("[data-testid=roll]");
+                return (roll.compareDocumentPosition(dice) & Node.DOCUMENT_POSITION_FOLLOWING) > 0;
+            }"""
+        )
+        # A key pressed in a field is the field's: R in the language list rolls nothing.
+        ann.get_by_test_id("lang-switch").focus()
+        ann.keyboard.press("r")
+        ann.wait_for_timeout(300)
+        expect(game).to_have_attribute("data-phase", "roll")
+        for _ in range(10):  # on to Roll with Tab: the table's first control after the bar
+            if ann.evaluate(FOCUSED) == "roll-button":
+                break
+            ann.keyboard.press("Tab")
+        assert ann.evaluate(FOCUSED) == "roll-button"
+
+        # The help dialog opens with "?", closes with Escape, and the focus comes back.
+        ann.keyboard.press("?")
+        expect(ann.get_by_test_id("help-dialog")).to_be_visible()
+        expect(ann.get_by_test_id("shortcut").first).to_contain_text("Roll the dice")
+        ann.keyboard.press("Escape")
+        expect(ann.get_by_test_id("help-dialog")).to_be_hidden()
+        assert ann.evaluate(FOCUSED) == "roll-button"
+
+        # One turn: Enter on what has the focus (Roll, a die) or the shortcut (R, a face's
+        # number or W), S to stop once it takes a tile; the focus checked after every action.
+        places = []
+        for step in range(24):
+            now = game.get_attribute("data-seq")
+            place = ann.evaluate(FOCUSED)
+            if place == "roll-button":
+                total = int(ann.get_by_test_id("total").get_attribute("data-total") or 0)
+                worm = ann.get_by_test_id("kept").locator('[data-face="W"]').count() > 0
+                stop = worm and total >= 25 and ann.get_by_test_id("stop-button").is_enabled()
+                key = "s" if stop else ("r" if step % 2 else "Enter")
+            elif place == "die":
+                face = ann.evaluate("document.activeElement.dataset.face")
+                key = "Enter" if step % 2 else ("w" if face == "W" else face)
+            else:  # a tile to choose
+                key = "Enter"
+            ann.keyboard.press(key)
+            expect(game).not_to_have_attribute("data-seq", now)
+            places.append(expect_focus_follows(ann))
+            if game.get_attribute("data-your-turn") != "true":
+                break
+        assert places[-1] == "turn-info" and "die" in places and "roll-button" in places
+        # Robo plays; then the turn is Ann's again, and the focus is on Roll.
+        expect(game).to_have_attribute("data-current", "0", timeout=20_000)
+        if game.get_attribute("data-over") != "true":
+            expect(ann.get_by_test_id("roll-button")).to_be_focused()
+
+
+def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pages: Pages) -> None:
+    with pages.checked():
+        ann = pages.open(table.seat("choosing"))
+        expect(ann.get_by_test_id("claim")).to_have_count(16)
+        ann.keyboard.press("?")  # only Ann's moves said from now on
+        ann.get_by_test_id("announce-mine").check()
+        ann.keyboard.press("Escape")
+        for _ in range(20):
+            if ann.evaluate(FOCUSED) == "claim":
+                break
+            ann.keyboard.press("Tab")
+        expect(ann.get_by_test_id("claim").first).to_be_focused()  # the first tile: 21
+        ann.keyboard.press("Tab")
+        ann.keyboard.press("Enter")  # the second tile: 22
+        said = ann.get_by_test_id("announcer")
+        expect(said).to_contain_text("Ann took 22 from the grill with 40")
+        assert expect_focus_follows(ann) in ("turn-info", "roll-button")  # Robo's turn, or Ann's
+        expect(said).to_contain_text("Turn 3 · Your turn: roll the dice", timeout=20_000)
+        expect(ann.get_by_test_id("roll-button")).to_be_focused()
+        assert "Robo" not in said.text_content()
+
+
+def test_the_keeper_is_kept_by_keyboard_and_heard(table: Table, pages: Pages) -> None:
+    sheet = Sheet(table.server, ["Ann", "Bob"])
+    with pages.checked():
+        page = pages.open(sheet.url)
+        expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "0")
+        page.locator('[data-testid=grill] [data-entry="take 21"]').focus()
+        page.keyboard.press("Enter")
+        said = page.get_by_test_id("announcer")
+        expect(said).to_contain_text("Ann took 21 from the grill")
+        expect(said).to_contain_text("Turn 2 – Bob")
+        expect(page.get_by_test_id("turn-who")).to_be_focused()
+        page.keyboard.press("b")  # Bob busts
+        expect(said).to_contain_text("Bob busts")
+        expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "2")
+        page.keyboard.press("u")  # undone: Bob is to play again
+        expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "1")
+        expect(said.get_by_test_id("announcement").last).to_have_text("Turn 2 – Bob")
+        assert page.evaluate(FOCUSED) != "body"
+
+
+# ------------------------------------------------------------------ live region
+#: How each language says a roll (its dice), a keep (the total) and a tile won (the total).
+SAYS = {
+    "en": {
+        "rolled": r"\w+ rolled (.+)",
+        "kept": r"\w+ kept .+ \(total (\d+)\)",
+        "won": r"\w+ (?:took \d+ from the grill|stole \d+ from \w+) with (\d+)",
+    },
+    "de": {
+        "rolled": r"\w+ würfelt (.+)",
+        "kept": r"\w+ legt .+ heraus \(Summe (\d+)\)",
+        "won": r"\w+ (?:nimmt|klaut \w+) mit (\d+) die \d+(?: vom Grill)?",
+    },
+}
+WORM = {"en": "worm", "de": "Wurm"}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_live_region_tells_a_bots_turn(table: Table, pages: Pages, language: str) -> None:
+    """Two bots play; a watcher hears their turns, one line an event, in their language:
+    each roll's dice (faces as words), each keep with the total, and the tile won with it."""
+    says = {what: re.compile(f"^{pattern}$") for what, pattern in SAYS[language].items()}
+    bots = [{"name": "Robo", "bot": "easy"}, {"name": "Mimi", "bot": "easy"}]
+    with pages.checked():
+        game = create_game(table.server, bots, start_player=0)
+        page = pages.open(f"{table.server.url}/games/{game['id']}", locale=language)
+        said = page.get_by_test_id("announcement")
+        expect(said.filter(has_text=says["won"]).first).to_be_attached(timeout=30_000)
+        lines = said.all_text_contents()
+        won = next(n for n, line in enumerate(lines) if says["won"].match(line))
+        kept = [says["kept"].match(line) for line in lines[:won]]
+        rolled = [says["rolled"].match(line) for line in lines[:won]]
+        assert any(rolled) and any(kept), lines
+        last_keep = [match for match in kept if match][-1]
+        assert says["won"].match(lines[won])[1] == last_keep[1], lines
+        for roll in filter(None, rolled):
+            faces = re.split(r", | and | und ", roll[1].replace(", and ", ", "))
+            assert set(faces) <= {"1", "2", "3", "4", "5", WORM[language]}, roll[0]
