@@ -122,7 +122,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
 
-    app.include_router(pages_router(STATIC))
+    app.include_router(pages_router())
     app.include_router(keeper_router(store, limit_creations))
     lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
     limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
