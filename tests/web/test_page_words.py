@@ -1,6 +1,7 @@
 """The pages' words live in the catalogues, not in the pages: the HTML holds no text of its
 own, every message id the pages ask for has English words, and what the browser knows of the
-game's rules agrees with the engine. (Read from the files: fast, no browser.)"""
+game's rules agrees with the engine. (The pages as the server puts them together, and the
+scripts' files: fast, no browser.)"""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ import pytest
 
 from pickomino.core.events import BUST_RULES
 from pickomino.i18n import LANGUAGES, catalogue
+from pickomino.web.api.pages import PAGES, Page
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "pickomino" / "web" / "static"
-#: apidocs.html is Swagger's own.
-PAGES = ["index.html", "game.html", "keeper.html", "rules.html", "leaderboard.html", "profile.html"]
 #: Text an HTML page may hold: a close button's cross.
 SYMBOLS = {"×"}
 
@@ -55,15 +55,15 @@ def english() -> dict:
     return {**catalogue("en", "game"), **catalogue("en", "web")}
 
 
-def read_page(name: str) -> PageText:
+def read_page(page: Page) -> PageText:
     parser = PageText()
-    parser.feed((STATIC / name).read_text(encoding="utf-8"))
+    parser.feed(page.render())
     return parser
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_a_page_holds_no_words_of_its_own_and_starts_hidden(name: str) -> None:
-    page = read_page(name)
+@pytest.mark.parametrize("shown", PAGES, ids=lambda shown: shown.name)  # /api/docs: Swagger's
+def test_a_page_holds_no_words_of_its_own_and_starts_hidden(shown: Page) -> None:
+    name, page = shown.name, read_page(shown)
     assert set(page.texts) <= SYMBOLS, f"{name} holds text: {page.texts}"
     assert page.wordless, f"{name} would show before its words are loaded"
     assert page.inline == [], f"{name} has inline {page.inline}: the CSP blocks them"

@@ -30,6 +30,9 @@ from pickomino.web.game.seating import TimeControl
 from pickomino.web.lookalike import invisible, skeleton
 from pickomino.web.protocol import RateLimits
 
+#: Every bot a seat may name: the difficulties people choose from, then the bots by name.
+BOT_NAMES = (*DIFFICULTIES, *BOTS)
+
 
 def _printable(name: str) -> str:
     """No character nobody sees: a newline or a right-to-left mark would make the log and
@@ -107,7 +110,7 @@ def _bot_labels() -> tuple[frozenset[str], tuple[str, ...]]:
             before = template.split("{level}")[0].strip()
             if before and unicodedata.category(before[-1]).startswith("P"):
                 beginnings.update(name_keys(before))
-            for bot in (*DIFFICULTIES, *BOTS):
+            for bot in BOT_NAMES:
                 for level in (bot, words.get(f"bot.{bot}", bot)):
                     labels.update(name_keys(template.format(level=level)))
     return frozenset(labels), tuple(sorted(beginnings))

@@ -38,16 +38,14 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.web.db.profile_keys import recovery_code
 from pickomino.web.db.profiles import NameClaimed, Profile, ProfileStore
 from pickomino.web.errors import Refused, refusal, refused
-from pickomino.web.forms import Name, client_address, name_keys
+from pickomino.web.forms import BOT_NAMES, Name, client_address, name_keys
 from pickomino.web.game.room import Room
 
 ProfileKey = Annotated[str | None, Header(alias="Profile-Key", max_length=100)]
 SeatToken = Annotated[str | None, Header(alias="Seat-Token", max_length=100)]
-BOT_NAMES = (*DIFFICULTIES, *BOTS)
 
 
 class NewProfile(BaseModel):

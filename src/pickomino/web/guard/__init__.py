@@ -1,2 +1,2 @@
-"""The server's edge with strangers: connection deadlines and shares, socket limits, security
-headers."""
+"""The server's edge with strangers: connection deadlines and shares, socket limits, a bound
+on request bodies, security headers."""

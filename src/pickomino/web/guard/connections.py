@@ -12,7 +12,7 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   ``request_timeout`` seconds after the connection opened, or after the previous answer on
   a kept-alive connection; bytes arriving do not extend it. Past it, the connection is
   closed (the app sees a request only once it is whole: a page's requests have no body, the
-  API's at most 16 KiB, see :class:`pickomino.web.app.BodyLimit`);
+  API's at most 16 KiB, see :class:`pickomino.web.guard.body_limit.BodyLimit`);
 - a **header size**: at most ``MAX_HEADER_BYTES`` (as nginx's default buffers); beyond,
   431 ``headers_too_big`` and the connection closed (httptools sets no bound of its own,
   so within its deadline one connection could fill the memory with headers);
@@ -30,7 +30,7 @@ one tested code path (uvicorn's h11 protocol has the same hooks, its upgrade tak
 request event, should it ever be needed).
 
 A game socket that says nothing for its own deadline is closed by the app (the page pings;
-see :mod:`pickomino.web.app`).
+see :mod:`pickomino.web.api.play_socket`).
 """
 
 from __future__ import annotations

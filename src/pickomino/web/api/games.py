@@ -1,0 +1,232 @@
+"""The API of games: the lobby's form, creating a game, the lobby's list, taking an open
+seat, and a game's record and replay.
+
+- ``GET /api/options``: presets, rule options and bot levels for the lobby form;
+- ``POST /api/games`` ``{"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Guest",
+  "open": true}, {"name": "Bot", "bot": "hard"}], "rules": "official",
+  "start_player": 0 | "random", "clock": null | {"per_turn": 60} | {"bank": 300,
+  "increment": 10}, "takeover": "medium"}`` → the game's id and an invite link per invited
+  person (the links hold the seats' secret tokens: only the creator gets them). The first
+  invited person is the creator, seated at once; an ``open`` seat has no link: anyone may
+  take it from the lobby. ``clock``: the people's time (none by default), in seconds, at
+  least the server's ``clock_minimum`` (400 ``clock_too_short`` otherwise); ``takeover``:
+  the bot that plays for a person who is away or out of time;
+- ``GET /api/games``: games for the lobby, newest activity first (no secrets);
+- ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
+  it (409 when no open seat is free: the invited seats are never given away);
+- ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
+  ended); ``GET /api/games/{id}/replay`` frames.
+
+A person taking a seat gets a new secret for it (the invite link is spent), and gets back in
+from another device with their profile's key or a transfer link: see
+:mod:`pickomino.web.api.seats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
+from pydantic_core import PydanticCustomError
+
+from pickomino.bots import DIFFICULTIES
+from pickomino.core import GameRecord, RecordError
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
+from pickomino.web.db.ids import shown_id
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import ESTABLISHED_OPPONENTS, has_results
+from pickomino.web.errors import Refused, refused
+from pickomino.web.forms import (
+    BOT_NAMES,
+    CLOCK_PRESETS,
+    ClockSpec,
+    GameSetup,
+    Name,
+    name_keys,
+    parse_rules,
+    start_seat,
+)
+from pickomino.web.game.room import Room, new_game_id
+from pickomino.web.game.rooms import Rooms
+from pickomino.web.game.seating import DEFAULT_TAKEOVER
+from pickomino.web.game.view import replay_frames
+
+#: Record fields kept secret until the game has ended (the bots' seeds follow from it).
+SECRET_META = ("seed",)
+
+
+class SeatRequest(BaseModel):
+    """A seat the lobby asks for: a person invited by a secret link (the default), a
+    person's ``open`` seat that anyone may take from the lobby, or a ``bot``."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    bot: Literal[BOT_NAMES] | None = None  # type: ignore[valid-type]
+    open: StrictBool = False
+
+    @model_validator(mode="after")
+    def _bots_are_not_open(self) -> SeatRequest:
+        if self.bot is not None and self.open:
+            raise PydanticCustomError("bot_not_open", "a bot's seat cannot be open")
+        return self
+
+
+class NewGame(GameSetup):
+    seats: Annotated[list[SeatRequest], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    #: Whether the game's end moves the ratings of its profiles and bots (see .profiles).
+    rated: StrictBool = True
+    clock: ClockSpec | None = None
+    takeover: Literal[BOT_NAMES] = DEFAULT_TAKEOVER  # type: ignore[valid-type]
+
+    def player_names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def open_seats(self) -> frozenset[int]:
+        return frozenset(n for n, seat in enumerate(self.seats) if seat.open)
+
+    def creator_seat(self) -> int | None:
+        """The creator's own seat: the first invited person's (``None``: every person's
+        seat is open, so the creator only watches or joins like anybody)."""
+        invited = (n for n, s in enumerate(self.seats) if s.bot is None and not s.open)
+        return next(invited, None)
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Room]:
+    """The API's way to a game by its id: the game, or a refusal (404 ``no_game``, 500
+    ``game_damaged``); ``keep=False`` for a look that need not keep an ended game in memory
+    (see :meth:`~pickomino.web.game.rooms.Rooms.get`)."""
+
+    def room_of(game_id: str) -> Room:
+        try:
+            room = rooms.get(game_id, keep)
+        except RecordError as error:
+            raise refused(500, "game_damaged", why=error) from None
+        if room is None:
+            raise refused(404, "no_game", id=shown_id(game_id))
+        return room
+
+    return room_of
+
+
+def secret_link(base_url: str, game_id: str, secret: str) -> str:
+    """The game's page that opens a seat with its ``secret`` (on ``base_url``, the public
+    address, if any: else a path on the address the asker used)."""
+    return f"{base_url}/games/{game_id}?token={secret}"
+
+
+def games_router(
+    rooms: Rooms,
+    profiles: ProfileStore,
+    limit_creations: Callable[[Request], None],
+    limit_joins: Callable[[Request], None],
+    base_url: str,
+    clock_minimum: float,
+) -> APIRouter:
+    """``base_url``: the public address invite links are made on (``""``: paths);
+    ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank."""
+    router = APIRouter(tags=["games"])
+    look = room_finder(rooms, keep=False)  # an ended game need not stay in memory
+
+    def link(room: Room, seat: int) -> str | None:
+        """A seat's secret link; ``None`` for a bot and for an open seat nobody took yet."""
+        token = room.seats[seat].token
+        return secret_link(base_url, room.id, token) if token else None
+
+    @router.get("/api/options")
+    async def options() -> dict[str, object]:
+        return {
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "rules": [option.to_dict() for option in Rules.options()],  # their description
+            "bots": list(BOT_NAMES),
+            "difficulties": DIFFICULTIES,
+            "players": [MIN_PLAYERS, MAX_PLAYERS],
+            "clocks": [c for c in CLOCK_PRESETS if ClockSpec(**c).shortest() >= clock_minimum],
+            "takeover": DEFAULT_TAKEOVER,
+            "established_opponents": ESTABLISHED_OPPONENTS,  # see .profiles
+        }
+
+    @router.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
+    async def create_game(spec: NewGame, profile_key: ProfileKey = None) -> dict[str, object]:
+        names, creator = spec.player_names(), spec.creator_seat()
+        profile = profile_of(profiles, profile_key)  # the creator plays as this profile
+        invited = [n for n, s in enumerate(spec.seats) if s.bot is None and not s.open]
+        meta: dict[str, object] = {"rated": spec.rated, "creator": creator}
+        if profile is not None:
+            if creator is None:
+                raise refused(400, "no_seat_for_profile")
+            names[creator] = profile.name
+            others = names[:creator] + names[creator + 1 :]
+            if name_keys(profile.name) & set().union(*map(name_keys, others)):
+                raise refused(409, "name_taken", name=profile.name)
+            meta["profiles"] = [profile.id if n == creator else None for n in range(len(names))]
+            invited.remove(creator)
+        refuse_profile_names(profiles, [names[n] for n in invited if n == creator])
+        refuse_profile_names(profiles, [names[n] for n in invited if n != creator], invited=True)
+        start = start_seat(spec.start_player, len(names))
+        record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
+        if spec.clock is not None and spec.clock.shortest() < clock_minimum:
+            raise refused(400, "clock_too_short", least=clock_minimum)
+        bots = [seat.bot for seat in spec.seats]
+        game_id = new_game_id()
+        if has_results({**meta, "bots": bots}, len(names)):
+            profiles.expect_results(game_id)  # before the game exists: never missed
+        room = Room.create(
+            rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
+            clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
+            away_after=rooms.away_after,
+        )  # fmt: skip
+        rooms.add(room)
+        await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once
+        return {
+            "id": room.id,
+            "url": f"{base_url}/games/{room.id}",
+            "seats": [
+                {"seat": n, "name": s.name, "bot": s.bot, "open": s.open, "link": link(room, n)}
+                for n, s in enumerate(room.seats)
+            ],
+        }
+
+    @router.get("/api/games")
+    async def list_games() -> list[dict[str, object]]:
+        return rooms.store.listing()
+
+    @router.post("/api/games/{game_id}/join", dependencies=[Depends(limit_joins)])
+    async def join(game_id: str, body: Join, profile_key: ProfileKey = None) -> dict[str, object]:
+        profile = profile_of(profiles, profile_key)  # to play as this profile
+        room = look(game_id)
+        if room.status == "abandoned":
+            raise refused(409, "game_abandoned")
+        seat = room.free_open_seat()
+        if seat is None:
+            raise refused(409, "no_open_seat")
+        name = seat_name(profiles, room, seat, body.name, profile)
+        try:
+            room.claim(seat, name, profile=profile.id if profile else None)
+        except Refused:  # another process gave it meanwhile
+            raise refused(409, "no_open_seat") from None
+        await room.broadcast()
+        room.wake_bots()
+        return {"seat": seat, "name": name, "link": link(room, seat)}
+
+    @router.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, object]:
+        room = look(game_id)
+        record = room.game.record.to_dict()
+        if not room.ended:
+            record["meta"] = {k: v for k, v in record["meta"].items() if k not in SECRET_META}
+        return record
+
+    @router.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str) -> dict[str, object]:
+        room = look(game_id)
+        return {"seats": room.game.seats, "frames": replay_frames(room.game.record)}
+
+    return router

@@ -1,0 +1,180 @@
+"""The WebSocket of a game's page, ``/ws/games/{id}?token=…``: a player's (the token opens a
+seat) or a spectator's (no token). What is said on it: :mod:`pickomino.web.protocol`.
+
+Before a socket is let in: one opened by a page of another site (its ``Origin`` neither the
+address asked nor the public address) is refused (403 ``foreign_origin``); spectators come in
+one at a time; an unknown or damaged game, a token of no seat, or one address or game over
+its share of sockets (:mod:`pickomino.web.guard.limits`) is told why and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi import APIRouter, WebSocket
+from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketDisconnect
+
+from pickomino.core import PickominoError, RecordError
+from pickomino.web.addresses import own_origin
+from pickomino.web.db.ids import shown_id
+from pickomino.web.errors import Refused, refusal_message
+from pickomino.web.forms import client_address
+from pickomino.web.game.outbox import Outbox
+from pickomino.web.game.room import Room
+from pickomino.web.game.rooms import Rooms
+from pickomino.web.guard.limits import ConnectionLimits
+from pickomino.web.protocol import (
+    BAD_TOKEN,
+    IDLE,
+    NO_GAME,
+    TOO_MANY,
+    Act,
+    Back,
+    BadMessage,
+    CoachRequest,
+    Hint,
+    RateLimit,
+    Sync,
+    Vote,
+    parse_message,
+)
+
+
+def play_socket_router(
+    rooms: Rooms,
+    limits: ConnectionLimits,
+    public_url: str | None,
+    message_rate: float,
+    idle: float,
+) -> APIRouter:
+    """A client sending more than ``message_rate`` messages a second (after a burst) is cut
+    off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
+    every 25 s). ``public_url``: the public address, whose pages may open sockets too."""
+    router = APIRouter()
+
+    @router.websocket("/ws/games/{game_id}")
+    async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        origin = websocket.headers.get("origin")  # a browser's; other clients send none
+        if origin is not None and not own_origin(origin, websocket.headers.get("host"), public_url):
+            foreign = {"detail": Refused("foreign_origin").to_dict()}
+            await websocket.send_denial_response(JSONResponse(foreign, status_code=403))
+            return
+        if not token:  # a spectator
+            await limits.spectators_one_at_a_time()
+        await websocket.accept()
+        try:
+            room = rooms.get(game_id)
+        except RecordError as error:
+            await _refuse(websocket, Refused("game_damaged", why=error), 1011)
+            return
+        if room is None:
+            await _refuse(websocket, Refused("no_game", id=shown_id(game_id)), NO_GAME)
+            return
+        try:
+            seat = room.seat_of(token)
+        except Refused as refusal:
+            await _refuse(websocket, refusal, BAD_TOKEN)
+            return
+        address = client_address(websocket.client)
+        too_many = limits.refusal(address, room.watchers, seat is not None)
+        if too_many:
+            await _refuse(websocket, too_many, TOO_MANY)
+            return
+        with limits.held(address, seat is not None):
+            try:  # an invite or transfer link gives the seat a secret for this browser
+                fresh = room.take(seat, token) if seat is not None and token else None
+            except Refused as refusal:
+                await _refuse(websocket, refusal, BAD_TOKEN)
+                return
+            await room.tell_moved()
+            limit = RateLimit(message_rate)
+            await _serve_client(websocket, room, seat, limit, fresh, idle)
+
+    return router
+
+
+async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
+    """Say why, then close with ``code`` (the reason's id as the close reason)."""
+    await websocket.send_text(refusal_message(refusal))
+    await websocket.close(code, refusal.code)
+
+
+async def _say_and_close(websocket: WebSocket, outbox: Outbox, refusal: Refused, code: int) -> None:
+    """Say why after what is queued, then close with ``code`` (the reason's id as reason)."""
+    await outbox.send(refusal_message(refusal))
+    await outbox.drain()
+    await websocket.close(code, refusal.code)
+
+
+async def _serve_client(
+    websocket: WebSocket,
+    room: Room,
+    seat: int | None,
+    limit: RateLimit,
+    fresh: str | None,
+    idle: float,
+) -> None:
+    """One client's messages, until it leaves, floods, sends something too big or nothing
+    for ``idle`` seconds; ``fresh``: the seat's new secret, when this client just took the
+    seat (for it alone)."""
+    outbox = Outbox(websocket)
+    send = outbox.send
+    name = room.seats[seat].name if seat is not None else None
+    welcome = {"type": "welcome", "seat": seat, "name": name}
+    try:
+        await send(json.dumps({**welcome, "token": fresh} if fresh else welcome))
+        await room.connect(send, seat, claiming=fresh is not None)
+        while True:
+            try:
+                async with asyncio.timeout(idle):
+                    message = await websocket.receive()
+            except TimeoutError:
+                await _say_and_close(websocket, outbox, Refused("idle"), IDLE)
+                return
+            seat = room.connections.get(send)  # a seat moved to another device: watching
+            if message["type"] == "websocket.disconnect":
+                return
+            if not limit.allow():
+                await _say_and_close(websocket, outbox, Refused("flood"), 1008)
+                return
+            text = message.get("text")
+            if text is None:
+                await send(refusal_message(Refused("binary_message")))
+                continue
+            try:
+                parsed = parse_message(text)
+            except BadMessage as error:
+                await send(refusal_message(error))
+                continue
+            if isinstance(parsed, Act):
+                try:
+                    await room.act(seat, parsed.action, parsed.seq)
+                except PickominoError as refusal:  # the room's, or the engine's
+                    await send(refusal_message(refusal))
+            elif isinstance(parsed, Hint):
+                try:
+                    await send(json.dumps(room.hint(seat)))
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
+            elif isinstance(parsed, CoachRequest):
+                try:
+                    await send(json.dumps(await room.coach_advice(seat)))
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
+            elif isinstance(parsed, Sync):
+                await room.send_full(send)
+            elif isinstance(parsed, Vote | Back):
+                try:
+                    await (room.vote(seat, parsed.seat) if isinstance(parsed, Vote)
+                           else room.come_back(seat))  # fmt: skip
+                except Refused as refusal:
+                    await send(refusal_message(refusal))
+            else:
+                await send(json.dumps({"type": "pong"}))
+    except (WebSocketDisconnect, ConnectionError):  # gone, or too far behind
+        return
+    finally:
+        await room.disconnect(send, seat)
+        await outbox.stop()
