@@ -45,6 +45,11 @@ For each N, the games in ``--ladder`` are played in turn; it reports the most ga
 a players' p99 under 100 ms, and the cross-process delay of a move: from the mover sending
 ``act`` to the other seat (on the other process) reading the state with that move.
 
+The profile (``--profile OUT``): py-spy samples the server for the timed window and writes
+its collapsed stacks to OUT; the report then groups them into the parts of an action
+(``profile_summary.py``: storing, sending, the engine ...) with each part's share and its
+microseconds of the server's CPU per action.
+
 Run: ``.venv/bin/python benchmarks/web_load.py --games 200 --seconds 30``
 (``--think 0 --games 50 --seconds 20`` for the saturating case; ``--games 50 --spectators
 500`` for the storm; ``--games 200 --clocked 200`` for clocks; ``--seed`` for other dice
@@ -59,7 +64,9 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,6 +82,7 @@ from pickomino.core import Game
 
 # The server harness the web tests use (tests/web/server_process.py): one copy for both.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from profile_summary import read_stacks, summarise, table  # noqa: E402  (beside this file)
 from web.server_process import ServerProcess, TemporaryPostgres  # noqa: E402
 
 FACES = "12345W"  # keep faces in increasing value, as the action names spell them
@@ -87,6 +95,7 @@ MAX_ENGINE_ACTIONS = 100_000  # bounds one baseline game (they last a few hundre
 MAX_MESSAGE = 16 * 2**20  # the first state after connecting carries the whole log
 THINK_SPREAD = 0.5  # a think time is uniform in think * (1 +- this): no lockstep
 STORM_AFTER = 1.0  # seconds into the timed window when the spectators come
+PROFILE_RATE = 250  # py-spy's samples per second with --profile
 
 
 # --------------------------------------------------------------------------- the policy
@@ -170,6 +179,7 @@ class Run:
     stats: Stats = field(default_factory=Stats)
     start: asyncio.Event = field(default_factory=asyncio.Event)
     deadline: float = float("inf")  # event-loop time
+    profile: Path | None = None  #: where py-spy writes the server's stacks (``--profile``)
     crossings: list[float] = field(default_factory=list)  # seconds: act to the other seat
     games_opened: int = 0  # spreads games and their seats over the processes
 
@@ -388,17 +398,44 @@ async def load(run: Run, games: int, seconds: float) -> Window:
     games_sockets = await open_games(run, games)
     run.stats.started = games
     pids = [server.process.pid for server in run.servers if server.process]
+    spy = record_profile(pids[0], seconds, run.profile) if run.profile else None
     server_cpu, client_cpu = sum(map(cpu_seconds, pids)), time.process_time()
     start = time.perf_counter()
     run.deadline = asyncio.get_running_loop().time() + seconds
     run.start.set()
     slots = [play_slot(run, n, sockets) for n, sockets in enumerate(games_sockets)]
     await asyncio.gather(*slots, *([run_storm(run)] if run.storm.spectators else []))
-    return Window(
+    window = Window(
         time.perf_counter() - start,
         sum(map(cpu_seconds, pids)) - server_cpu,
         time.process_time() - client_cpu,
     )
+    if spy is not None:
+        await asyncio.to_thread(finish_profile, spy, seconds + 30)
+    return window
+
+
+def finish_profile(spy: subprocess.Popen, timeout: float) -> None:
+    """Wait for py-spy, which writes its file as it stops; kill it if it hangs."""
+    try:
+        spy.wait(timeout)
+    except subprocess.TimeoutExpired:
+        spy.kill()
+        spy.wait()
+
+
+def record_profile(pid: int, seconds: float, out: Path) -> subprocess.Popen:
+    """py-spy sampling the server for the timed window, its stacks (``--format raw``, one
+    collapsed stack and its count a line) written to ``out`` for ``profile_summary.py``.
+    ``--nonblocking`` reads the server without pausing it, so the profile does not slow what
+    it measures; idle frames (the event loop waiting) are left out, so the samples are the
+    server at work (and, on a busy machine, waiting for a core: shares, not times)."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    command = [
+        spy, "record", "--pid", str(pid), "--format", "raw", "--output", str(out),
+        "--duration", str(max(1, round(seconds))), "--rate", str(PROFILE_RATE), "--nonblocking",
+    ]  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 # --------------------------------------------------------------------------- report
@@ -518,12 +555,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ladder", default="50,100,150,200,300", help="games at once tried for each --processes"
     )
+    parser.add_argument(
+        "--profile", type=Path, metavar="OUT", help="py-spy's stacks of the server to OUT (SQLite)"
+    )
     args = parser.parse_args(argv)
     counts = (args.games, args.think, args.spectators, args.clocked)
     if args.games + args.clocked < 1 or args.seconds <= 0 or min(counts) < 0:
         parser.error("--games (with --clocked) and --seconds must be positive; --think,"
                      " --spectators not negative")  # fmt: skip
     if args.processes:
+        if args.profile:
+            parser.error("--profile profiles the one SQLite server: not with --processes")
         return processes_main(args)
     clock = (
         {"per_turn": args.clock}
@@ -543,13 +585,31 @@ def main(argv: list[str] | None = None) -> int:
             storm = Storm(args.spectators)
             run = Run(
                 [server], args.think, args.seed, refill=not args.no_refill, storm=storm,
-                clock=clock, clocked=spread(args.clocked, slots),
+                clock=clock, clocked=spread(args.clocked, slots), profile=args.profile,
             )  # fmt: skip
             window = asyncio.run(load(run, slots, args.seconds))
         finally:
             server.stop()
     report(args, run, window, engine_rate)
+    if args.profile:
+        report_profile(args.profile, window, len(run.stats.latencies), engine_rate)
     return 0
+
+
+def report_profile(out: Path, window: Window, actions: int, engine_rate: float) -> None:
+    """Where the server's CPU went (``profile_summary.py``), in microseconds per action: each
+    part's share of py-spy's samples times the CPU per action measured from ``/proc``.
+    py-spy counts a running thread also while it waits for a core, so on a busy machine its
+    samples outnumber the CPU time; the shares hold, the total is taken from ``/proc``."""
+    if not out.exists():
+        print(f"profile: py-spy wrote no {out} (is it installed, may it read the server?)")
+        return
+    parts, _ = summarise(read_stacks(out.read_text().splitlines()))
+    per_action = window.server_cpu / max(actions, 1) * 1e6
+    seconds = sum(parts.values()) / PROFILE_RATE
+    print(f"profile of the server: {out} ({seconds:.1f} s of samples against "
+          f"{window.server_cpu:.1f} s of CPU); the engine: {1e6 / engine_rate:.1f} us")  # fmt: skip
+    print(table(parts, per_action))
 
 
 def server_options(games: int, spectators: int) -> tuple[str, ...]:
