@@ -7,8 +7,9 @@ Every page is one shell (``pages/shell.html``: the head, which loads the page's 
 markup (``pages/{name}.html``). Most bars are alike: the brand, a title, a few links and the
 language switch (``pages/bar.html``, made from the page's :class:`Bar`); the game's and the
 score keeper's are their own (their controls, a title their script fills with the players'
-names), written out in their markup. A page's markup may place ``$notice``, the notice its
-script shows refusals in (``pages/notice.html``).
+names), written out in their markup. A page's markup may place the parts pages share:
+``$notice``, the notice its script shows refusals in (``pages/notice.html``), and ``$log``,
+the table's log (``pages/log.html``: the game's and the score keeper's).
 
 Each page is put together once, when the app is made, and answers GET and HEAD (a link
 checker, a monitor).
@@ -34,6 +35,8 @@ LINKS = {
     "leaderboard": ("/leaderboard", "page.leaderboard"),
     "rules": ("/rules", "page.rules"),
 }
+#: The parts a page's markup may place (``$notice``, ``$log``).
+SHARED_PARTS = ("notice", "log")
 #: The links that open in a tab of their own (the rules, read beside a game).
 NEW_TAB = frozenset({"rules"})
 
@@ -60,7 +63,8 @@ class Page:
     bar: Bar | None
 
     def render(self) -> str:
-        body = _part(self.name).substitute(notice=_part("notice").template.rstrip())
+        shared = {part: _part(part).template.rstrip() for part in SHARED_PARTS}
+        body = _part(self.name).substitute(shared)
         bar = self.bar.render() if self.bar else ""
         return _part("shell").substitute(name=self.name, bar=bar, body=body)
 
