@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.web.db.store import StaleMoves, TableEvent
 from pickomino.web.errors import Refused
-from pickomino.web.game.seat_holders import Seat
+from pickomino.web.game.seat_holders import SeatHolder
 from pickomino.web.game.seating import Note, Seating
 from pickomino.web.game.tablelog import TableLog
 
@@ -89,7 +89,7 @@ class Commits:
         header = json.loads(stored.header)
         room.game.record.meta = header["meta"]
         for row in stored.seats:
-            seat = Seat.stored(row)
+            seat = SeatHolder.stored(row)
             if seat != room.seats[row.seat]:
                 if room.seats[row.seat].claimed and seat.token != room.seats[row.seat].token:
                     room.audience.demote(row.seat)  # the seat moved to a device elsewhere

@@ -33,8 +33,7 @@ import time
 from collections.abc import Callable
 
 from pickomino.core import Game, GameRecord
-from pickomino.table import Seat as TableSeat
-from pickomino.table import Session, SystemDice
+from pickomino.table import Seat, Session, SystemDice
 from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
@@ -43,7 +42,7 @@ from pickomino.web.game.audience import Audience, Send
 from pickomino.web.game.bot_driver import BotDriver
 from pickomino.web.game.coach_message import Coach, no_advice
 from pickomino.web.game.commits import Commits
-from pickomino.web.game.seat_holders import Seat, SeatHolders
+from pickomino.web.game.seat_holders import SeatHolder, SeatHolders
 from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Seating, TimeControl
 from pickomino.web.game.state_message import state_message
 from pickomino.web.game.tablelog import TableLog
@@ -63,8 +62,8 @@ class Room:
         record.moves = list(stored.moves)
         game = Game.from_record(record)
         seed = int(record.meta.get("seed", 0))
-        self.seats = [Seat.stored(row) for row in stored.seats]
-        seats = [TableSeat(seat.name, seat.bot) for seat in self.seats]
+        self.seats = [SeatHolder.stored(row) for row in stored.seats]
+        seats = [Seat(seat.name, seat.bot) for seat in self.seats]
         self.session = Session(game, seats, SystemDice(), seed)
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
         self.status = stored.status

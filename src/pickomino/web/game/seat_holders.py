@@ -14,8 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pickomino.table import Seat as TableSeat
-from pickomino.table import players
+from pickomino.table import Seat, players
 from pickomino.web.db.store import StoredSeat
 from pickomino.web.errors import Refused
 
@@ -24,7 +23,11 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Seat:
+class SeatHolder:
+    """Who holds one seat of a game on the server, as stored: its person (by name) or bot,
+    and the secrets that open it (the table's :class:`pickomino.table.Seat` knows only who
+    plays it)."""
+
     name: str
     bot: str | None
     token: str | None  #: the secret that opens the seat: only its person's browser has it
@@ -38,7 +41,7 @@ class Seat:
         return self.bot is None
 
     @classmethod
-    def stored(cls, row: StoredSeat) -> Seat:
+    def stored(cls, row: StoredSeat) -> SeatHolder:
         return cls(
             row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
         )
@@ -172,16 +175,16 @@ class SeatHolders:
         if not room.store.reseat(room.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
         room.game.record.meta["bots"] = bots
-        self.put(seat, Seat(name, bot, token=None, claimed=False, open=bot is None))
+        self.put(seat, SeatHolder(name, bot, token=None, claimed=False, open=bot is None))
         room.settle_status()
 
-    def put(self, seat: int, new: Seat) -> None:
+    def put(self, seat: int, new: SeatHolder) -> None:
         """Put ``new`` in a seat (its person or bot, name, token) in memory, and its player
         at the table."""
         room = self.room
         room.seats[seat] = new
         room.game.record.seats[seat] = new.name
-        table_seat = TableSeat(new.name, new.bot)
+        table_seat = Seat(new.name, new.bot)
         if room.session.seats[seat] != table_seat:
             room.session.seats[seat] = table_seat
             seed = int(room.game.record.meta.get("seed", 0))
