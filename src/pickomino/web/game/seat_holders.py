@@ -11,40 +11,10 @@ another process stored first is refused, and memory catches up on the stored sea
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pickomino.table import Seat, players
-from pickomino.web.db.store import StoredSeat
 from pickomino.web.errors import Refused
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
-
-
-@dataclass
-class SeatHolder:
-    """Who holds one seat of a game on the server, as stored: its person (by name) or bot,
-    and the secrets that open it (the table's :class:`pickomino.table.Seat` knows only who
-    plays it)."""
-
-    name: str
-    bot: str | None
-    token: str | None  #: the secret that opens the seat: only its person's browser has it
-    claimed: bool
-    open: bool = False  #: anyone may take it from the lobby (else only its invite link)
-    spent: str | None = None  #: the last link's secret that gave the seat: refused as used
-    transfer: str | None = None  #: a one-time secret to take the seat on another device
-
-    @property
-    def is_person(self) -> bool:
-        return self.bot is None
-
-    @classmethod
-    def stored(cls, row: StoredSeat) -> SeatHolder:
-        return cls(
-            row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
-        )
+from pickomino.web.game.shared import SeatHolder, SharedRoom
 
 
 def same(secret: str | None, token: str) -> bool:
@@ -55,7 +25,7 @@ def same(secret: str | None, token: str) -> bool:
 class SeatHolders:
     """The room's seats (:attr:`.Room.seats`) as their holders change, stored first."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
 
     def seat_of(self, token: str | None) -> int | None:
@@ -120,7 +90,7 @@ class SeatHolders:
             profiles = [*self.profiles()]
             profiles[seat] = profile
             meta["profiles"] = profiles
-        header = room.commits.header({seat: name} if name is not None else {}, meta)
+        header = room.header({seat: name} if name is not None else {}, meta)
         if not room.store.claim_seat(room.id, seat, name, header, token):  # first, then memory
             room.catch_up()
             raise Refused("seat_taken")
@@ -148,7 +118,7 @@ class SeatHolders:
         if same(current.transfer, opened_by):
             current.spent = opened_by
         current.token, current.transfer = token, None
-        room.audience.demote(seat)
+        room.demote(seat)
         return token
 
     def transfer(self, seat: int) -> str:
@@ -171,7 +141,7 @@ class SeatHolders:
         name = name or room.seats[seat].name
         bots = list(room.game.record.meta.get("bots") or [s.bot for s in room.seats])
         bots[seat] = bot
-        header = room.commits.header({seat: name}, {"bots": bots})
+        header = room.header({seat: name}, {"bots": bots})
         if not room.store.reseat(room.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
         room.game.record.meta["bots"] = bots
