@@ -11,19 +11,16 @@ look again is the alarms' (:mod:`.alarms`); what is decided is stored with the s
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import AWAY_AFTER, Note, Seating
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
+from pickomino.web.game.shared import SharedRoom
 
 
 class Absence:
     """Since when each person not connected has been gone, and what their absence decides."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
         #: Since when each person not connected has been gone, as this process saw it
         #: (:meth:`note_presence`): everybody since the start, as how long anybody was
@@ -47,12 +44,17 @@ class Absence:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
         return seat in self._left and now >= self._left[seat] + self.vote_after
 
+    def votes_needed(self, seat: int, present: set[int], now: float) -> int:
+        """How many votes hand ``seat`` over (:meth:`.Seating.needed`), with the people
+        ``present`` at the time ``now``."""
+        return self.room.seating.needed(seat, present, self.people, self.long_gone(seat, now))
+
     def note_presence(self) -> None:
         """Keep since when each person not connected has been gone: from the first time
         this process sees them gone (called whenever somebody comes or goes, so never
         earlier than they left); forgotten while they are connected."""
         now = time.time()
-        for seat, here in enumerate(self.room.audience.online()):
+        for seat, here in enumerate(self.room.online()):
             if here:
                 self._left.pop(seat, None)
             else:
@@ -74,9 +76,9 @@ class Absence:
         seat = state.current
         if (
             not room.away_after
-            or not room.commits.person_decides(room.seating)
-            or room.audience.online()[seat]
-            or not room.audience.present() - {seat}
+            or not room.person_decides(room.seating)
+            or room.online()[seat]
+            or not room.present() - {seat}
         ):
             return None
         return seat, state.turn
@@ -99,11 +101,11 @@ class Absence:
             raise Refused("vote_bot_seat", name=name)
         if room.seating.away[seat]:
             raise Refused("vote_seat_away", name=name)
-        if room.audience.online()[seat]:
+        if room.online()[seat]:
             raise Refused("vote_seat_online", name=name)
         if voter in room.seating.votes.get(seat, ()):
             raise Refused("voted_already", name=name)
-        present, now = room.audience.present(), time.time()
+        present, now = room.present(), time.time()
         long_gone = self.long_gone(seat, now)
 
         def cast(seating: Seating) -> list[Note]:
@@ -111,7 +113,7 @@ class Absence:
                 return seating.hand_over(seat, "vote", now)
             return []
 
-        room.commits.change_seating(cast)
+        room.change_seating(cast)
         await room.broadcast()
         room.wake_bots()
 
@@ -124,7 +126,7 @@ class Absence:
         self._check_playing()
         if not room.seating.away[seat]:
             raise Refused("not_away")
-        room.commits.change_seating(lambda seating: seating.come_back(seat))
+        room.change_seating(lambda seating: seating.come_back(seat))
         await room.broadcast()
         room.wake_bots()
 
@@ -133,7 +135,7 @@ class Absence:
         if status == "abandoned":
             raise Refused("game_abandoned")
         if status == "open":
-            raise Refused("not_started", names=self.room.holders.waiting())
+            raise Refused("not_started", names=self.room.waiting())
         if status == "over":
             raise Refused("game_over", "R18")
 
@@ -145,7 +147,7 @@ class Absence:
         self.note_presence()
         if not room.seating.votes or room.status != "playing":
             return False
-        online, present, now = room.audience.online(), room.audience.present(), time.time()
+        online, present, now = room.online(), room.present(), time.time()
 
         def count(seating: Seating) -> list[Note]:
             notes: list[Note] = []
@@ -157,6 +159,6 @@ class Absence:
             return notes
 
         try:
-            return room.commits.change_seating(count)
+            return room.change_seating(count)
         except Refused:  # logged; the next coming or going counts again
             return False

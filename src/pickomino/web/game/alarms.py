@@ -10,12 +10,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pickomino.web.errors import Refused
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
+from pickomino.web.game.shared import SharedRoom
 
 log = logging.getLogger("pickomino.web")
 #: Seconds before a timeout or an absence that could not be stored is tried again.
@@ -56,7 +54,7 @@ class Alarm:
 class Alarms:
     """The room's clock, away and votes alarms, and the work they start when they ring."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
         self.clock = Alarm(lambda: self._spawn(self.time_out()))
         self.away = Alarm(lambda: self._spawn(self._mark_absent()))
@@ -69,15 +67,15 @@ class Alarms:
         """The clock's alarm at its deadline, the absence alarm ``away_after`` seconds
         after the person to move was last seen, while it is their turn, and the votes'
         alarm when a person with votes for a bot will have been gone ``vote_after``."""
-        room, absence = self.room, self.room.absence
-        absence.note_presence()
+        room = self.room
+        room.note_presence()
         playing = room.status == "playing" and room.drives_bots  # one process keeps time
         self.clock.set(room.seating.deadline if playing else None)
-        absent = absence.absent_turn() if playing else None
+        absent = room.absent_turn() if playing else None
         if absent != self._absent:
             self._absent = absent
             self.away.set(time.time() + room.away_after if absent else None)
-        self.votes.set(absence.votes_ripen() if playing else None)
+        self.votes.set(room.votes_ripen() if playing else None)
 
     def cancel(self) -> None:
         self.clock.cancel()
@@ -96,7 +94,7 @@ class Alarms:
         now = time.time()
         if room.status == "playing" and room.seating.expired(now):
             try:
-                room.commits.change_seating(lambda seating: seating.time_out(now))
+                room.change_seating(lambda seating: seating.time_out(now))
             except Refused:  # logged; try again in a while
                 self.clock.set(now + RETRY_AFTER)
                 return
@@ -108,7 +106,7 @@ class Alarms:
         fewer are needed now (or the alarm rang a moment early: then it is only set
         again)."""
         room = self.room
-        if not room.absence.count_votes():
+        if not room.count_votes():
             room.seating_changes += 1  # the votes needed, in the cached whole state
         await room.broadcast()
         room.wake_bots()
@@ -116,12 +114,12 @@ class Alarms:
     async def _mark_absent(self) -> None:
         """The person to move has been disconnected for ``away_after`` seconds."""
         room = self.room
-        absent = room.absence.absent_turn()
+        absent = room.absent_turn()
         if absent is None or absent != self._absent:
             return
         now = time.time()
         try:
-            room.commits.change_seating(lambda seating: seating.hand_over(absent[0], "absent", now))
+            room.change_seating(lambda seating: seating.hand_over(absent[0], "absent", now))
         except Refused:  # logged; the alarm rings again after another while
             self.away.set(now + RETRY_AFTER)
             return

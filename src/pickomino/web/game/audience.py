@@ -10,23 +10,16 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from pickomino.web.errors import Refused, refusal_message
-from pickomino.web.game.state_message import state_message
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
-
-#: Sends one message (JSON text) to one client.
-Send = Callable[[str], Awaitable[None]]
+from pickomino.web.game.shared import Send, SharedRoom
 
 
 class Audience:
     """The room's connections here, each with its seat (``None``: a spectator)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
         self.connections: dict[Send, int | None] = {}
         #: Connections whose seat was given a new secret elsewhere (another device): they
@@ -69,7 +62,7 @@ class Audience:
         if seat is not None:
             room.on_seated()
         await self.send_full(send)  # built before any later state can be sent to it
-        if arriving and room.absence.count_votes():  # votes for them end: they are here
+        if arriving and room.count_votes():  # votes for them end: they are here
             await self.broadcast()
         elif claiming:
             await self.broadcast(skip=send)
@@ -101,12 +94,12 @@ class Audience:
         (:meth:`.Absence.count_votes`), and everyone gets the new state; else (or if that
         changed nothing) they see who is online, and the away alarm is set again."""
         room = self.room
-        if count_votes and room.absence.count_votes():
+        if count_votes and room.count_votes():
             await self.broadcast()
             room.wake_bots()
         else:
             await self.announce_presence()
-            room.alarms.set()
+            room.set_alarms()
 
     def demote(self, seat: int) -> None:
         """The seat's connections here watch from now on: its secret is another's."""
@@ -137,14 +130,14 @@ class Audience:
         entries = len(room.table_log.entries)
         version = (room.seq, room.status, seats, entries, room.seating_changes)
         if self._full is None or self._full[0] != version:
-            self._full = (version, json.dumps(state_message(room)))
+            self._full = (version, json.dumps(room.snapshot()))
         await send(_stamped(self._full[1]))
 
     async def broadcast(self, skip: Send | None = None) -> None:
         """The new state to everyone (but ``skip``, who has it), with only the log lines
         not sent before."""
         room = self.room
-        message = _stamped(json.dumps(state_message(room, self._log_sent)))  # once for all
+        message = _stamped(json.dumps(room.snapshot(self._log_sent)))  # once for all
         self._log_sent = len(room.table_log.entries)
         await self._send_all(message, skip)
 

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from pickomino.table import StalePlan
 from pickomino.web.db.store import StaleMoves
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
+from pickomino.web.game.shared import SharedRoom
 
 log = logging.getLogger("pickomino.web")
 
@@ -27,7 +24,7 @@ log = logging.getLogger("pickomino.web")
 class BotDriver:
     """The room's bot task, running while it is a bot's turn in a started game."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
         self.task: asyncio.Task[None] | None = None
 
@@ -35,7 +32,7 @@ class BotDriver:
         """Make sure the bot task runs when it is a bot's turn in a started game (a bot's
         seat, or a person's a bot stands in for), and the alarms are set."""
         room = self.room
-        room.alarms.set()
+        room.set_alarms()
         idle = self.task is None or self.task.done()
         if idle and self._driving():
             self.task = asyncio.create_task(self._play())
@@ -75,7 +72,7 @@ class BotDriver:
             log.exception("the bot of game %s failed; it plays a legal action", room.id)
             step = session.state.legal_actions()[0]
         try:
-            room.commits.commit(lambda: session.play(plan, step))
+            room.commit(lambda: session.play(plan, step))
         except StalePlan:  # a person took the seat back, or moved: the step is dropped
             return False
         return True

@@ -11,17 +11,13 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.web.db.store import StaleMoves, TableEvent
 from pickomino.web.errors import Refused
-from pickomino.web.game.seat_holders import Seat
 from pickomino.web.game.seating import Note, Seating
+from pickomino.web.game.shared import SeatHolder, SharedRoom
 from pickomino.web.game.tablelog import TableLog
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
 
 log = logging.getLogger("pickomino.web")
 
@@ -29,7 +25,7 @@ log = logging.getLogger("pickomino.web")
 class Commits:
     """The room's changes, stored first; and what other processes stored, played in."""
 
-    def __init__(self, room: Room, notes: int) -> None:
+    def __init__(self, room: SharedRoom, notes: int) -> None:
         self.room = room
         self._notes = notes  #: the table's own log entries stored so far
 
@@ -70,7 +66,7 @@ class Commits:
         if game.state.is_over:
             self.finish()
         else:
-            room.alarms.set()
+            room.set_alarms()
 
     # ------------------------------------------------------------ catching up
     def catch_up(self, moves_only: bool = False) -> bool:
@@ -89,11 +85,11 @@ class Commits:
         header = json.loads(stored.header)
         room.game.record.meta = header["meta"]
         for row in stored.seats:
-            seat = Seat.stored(row)
+            seat = SeatHolder.stored(row)
             if seat != room.seats[row.seat]:
                 if room.seats[row.seat].claimed and seat.token != room.seats[row.seat].token:
-                    room.audience.demote(row.seat)  # the seat moved to a device elsewhere
-                room.holders.put(row.seat, seat)
+                    room.demote(row.seat)  # the seat moved to a device elsewhere
+                room.put(row.seat, seat)
                 changed = True
         if stored.status != room.status:
             room.status, changed = stored.status, True
@@ -104,7 +100,7 @@ class Commits:
             room.table_log = TableLog.replayed(room.game.history, stored.events, room.game.state)
             self._notes = len(stored.events)
             self.stand_ins()
-            room.alarms.set()
+            room.set_alarms()
         return changed
 
     def _play_stored(self, moves: list[str]) -> bool:
@@ -127,8 +123,8 @@ class Commits:
         meta["tie_break"] = tie_break(ranking)
         self.set_status("over")
         room.on_finish(room)
-        room.alarms.cancel()
-        if not room.audience.connections:
+        room.cancel_alarms()
+        if not room.connections:
             room.on_idle(room)
 
     def set_status(self, status: str) -> None:
@@ -188,7 +184,7 @@ class Commits:
         for note in notes:
             room.table_log.note(note, state.turn, state.current)
         self.stand_ins()
-        room.alarms.set()
+        room.set_alarms()
         return True
 
     def stand_ins(self) -> None:

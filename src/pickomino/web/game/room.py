@@ -22,7 +22,9 @@ hands each concern to a part of its own, each in a module of its own: who holds 
 and their secrets (:mod:`.seat_holders`), who is connected and what they are sent
 (:mod:`.audience`, :mod:`.state_message`), absence and votes (:mod:`.absence`), the timers
 (:mod:`.alarms`), the bots' task (:mod:`.bot_driver`), and storing every change before
-memory keeps it, or following what another process stored (:mod:`.commits`).
+memory keeps it, or following what another process stored (:mod:`.commits`). A part knows
+the room only as :class:`.SharedRoom` (:mod:`.shared`): what it asks of another part, the
+room hands on, so no part imports the room or another part.
 """
 
 from __future__ import annotations
@@ -33,18 +35,18 @@ import time
 from collections.abc import Callable
 
 from pickomino.core import Game, GameRecord
-from pickomino.table import Seat as TableSeat
-from pickomino.table import Session, SystemDice
+from pickomino.table import Seat, Session, SystemDice
 from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
 from pickomino.web.game.alarms import Alarms
-from pickomino.web.game.audience import Audience, Send
+from pickomino.web.game.audience import Audience
 from pickomino.web.game.bot_driver import BotDriver
 from pickomino.web.game.coach_message import Coach, no_advice
 from pickomino.web.game.commits import Commits
-from pickomino.web.game.seat_holders import Seat, SeatHolders
-from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Seating, TimeControl
+from pickomino.web.game.seat_holders import SeatHolders
+from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
+from pickomino.web.game.shared import SeatHolder, Send
 from pickomino.web.game.state_message import state_message
 from pickomino.web.game.tablelog import TableLog
 
@@ -63,8 +65,8 @@ class Room:
         record.moves = list(stored.moves)
         game = Game.from_record(record)
         seed = int(record.meta.get("seed", 0))
-        self.seats = [Seat.stored(row) for row in stored.seats]
-        seats = [TableSeat(seat.name, seat.bot) for seat in self.seats]
+        self.seats = [SeatHolder.stored(row) for row in stored.seats]
+        seats = [Seat(seat.name, seat.bot) for seat in self.seats]
         self.session = Session(game, seats, SystemDice(), seed)
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
         self.status = stored.status
@@ -153,11 +155,11 @@ class Room:
         if self.game.state.is_over and self.status != "over":
             self.commits.finish()
             return
-        if self.status == "open" and not self.holders.waiting():
+        if self.status == "open" and not self.waiting():
             self.commits.set_status("playing")
         if self.status == "playing":
             with contextlib.suppress(Refused):  # logged; the next change settles it
-                self.commits.change_seating(lambda seating: [])
+                self.change_seating(lambda seating: [])
 
     # ---------------------------------------------------------------- views
     @property
@@ -205,7 +207,7 @@ class Room:
         if self.status == "abandoned":
             raise Refused("game_abandoned")
         if self.status == "open":
-            raise Refused("not_started", names=self.holders.waiting())
+            raise Refused("not_started", names=self.waiting())
         if state.is_over:
             raise Refused("game_over", "R18")
         if seat != state.current:
@@ -220,7 +222,7 @@ class Room:
         if seq != self.seq:
             raise Refused("stale")
         try:  # the engine's refusal as it is
-            self.commits.commit(lambda: self.session.decide(action))
+            self.commit(lambda: self.session.decide(action))
         except StaleMoves:  # another process moved first: this one was behind
             await self.refresh()
             raise Refused("stale") from None
@@ -238,7 +240,7 @@ class Room:
     async def stop(self) -> None:
         """Cancel the alarms and the game's tasks (the bots', and what the alarms started),
         and wait until they are over."""
-        self.alarms.cancel()
+        self.cancel_alarms()
         bots = [self.bots.task] if self.bots.task is not None else []
         tasks = [*self.alarms.tasks, *bots]
         for task in tasks:
@@ -247,7 +249,7 @@ class Room:
             with contextlib.suppress(BaseException):  # cancelled, or failed: it is over
                 await task
 
-    # ------------------------------------------------ the parts, as the app calls them
+    # ------------------- the parts, as the app and each other call them (see SharedRoom)
     def seat_of(self, token: str | None) -> int | None:
         return self.holders.seat_of(token)
 
@@ -272,6 +274,12 @@ class Room:
     def profiles(self) -> list[str | None]:
         return self.holders.profiles()
 
+    def waiting(self) -> list[str]:
+        return self.holders.waiting()
+
+    def put(self, seat: int, new: SeatHolder) -> None:
+        self.holders.put(seat, new)
+
     @property
     def connections(self) -> dict[Send, int | None]:
         return self.audience.connections
@@ -283,8 +291,14 @@ class Room:
     def online(self) -> list[bool]:
         return self.audience.online()
 
+    def present(self) -> set[int]:
+        return self.audience.present()
+
     def seated_here(self) -> frozenset[int]:
         return self.audience.seated_here()
+
+    def demote(self, seat: int) -> None:
+        self.audience.demote(seat)
 
     async def connect(self, send: Send, seat: int | None, claiming: bool = False) -> None:
         await self.audience.connect(send, seat, claiming)
@@ -313,8 +327,43 @@ class Room:
     async def come_back(self, seat: int | None) -> None:
         await self.absence.come_back(seat)
 
+    def note_presence(self) -> None:
+        self.absence.note_presence()
+
+    def absent_turn(self) -> tuple[int, int] | None:
+        return self.absence.absent_turn()
+
+    def votes_ripen(self) -> float | None:
+        return self.absence.votes_ripen()
+
+    def votes_needed(self, seat: int, present: set[int], now: float) -> int:
+        return self.absence.votes_needed(seat, present, now)
+
+    def count_votes(self) -> bool:
+        return self.absence.count_votes()
+
+    def set_alarms(self) -> None:
+        self.alarms.set()
+
+    def cancel_alarms(self) -> None:
+        self.alarms.cancel()
+
     def wake_bots(self) -> None:
         self.bots.wake()
 
+    def commit(self, step: Callable[[], object]) -> None:
+        self.commits.commit(step)
+
+    def change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
+        return self.commits.change_seating(change)
+
     def catch_up(self, moves_only: bool = False) -> bool:
         return self.commits.catch_up(moves_only)
+
+    def header(
+        self, renamed: dict[int, str] | None = None, meta: dict[str, object] | None = None
+    ) -> str:
+        return self.commits.header(renamed, meta)
+
+    def person_decides(self, seating: Seating) -> bool:
+        return self.commits.person_decides(seating)

@@ -11,37 +11,10 @@ another process stored first is refused, and memory catches up on the stored sea
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from pickomino.table import Seat as TableSeat
-from pickomino.table import players
-from pickomino.web.db.store import StoredSeat
+from pickomino.table import Seat, players
 from pickomino.web.errors import Refused
-
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
-
-
-@dataclass
-class Seat:
-    name: str
-    bot: str | None
-    token: str | None  #: the secret that opens the seat: only its person's browser has it
-    claimed: bool
-    open: bool = False  #: anyone may take it from the lobby (else only its invite link)
-    spent: str | None = None  #: the last link's secret that gave the seat: refused as used
-    transfer: str | None = None  #: a one-time secret to take the seat on another device
-
-    @property
-    def is_person(self) -> bool:
-        return self.bot is None
-
-    @classmethod
-    def stored(cls, row: StoredSeat) -> Seat:
-        return cls(
-            row.name, row.bot, row.token, row.claimed, row.open_seat, row.spent, row.transfer
-        )
+from pickomino.web.game.shared import SeatHolder, SharedRoom
 
 
 def same(secret: str | None, token: str) -> bool:
@@ -52,7 +25,7 @@ def same(secret: str | None, token: str) -> bool:
 class SeatHolders:
     """The room's seats (:attr:`.Room.seats`) as their holders change, stored first."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SharedRoom) -> None:
         self.room = room
 
     def seat_of(self, token: str | None) -> int | None:
@@ -117,7 +90,7 @@ class SeatHolders:
             profiles = [*self.profiles()]
             profiles[seat] = profile
             meta["profiles"] = profiles
-        header = room.commits.header({seat: name} if name is not None else {}, meta)
+        header = room.header({seat: name} if name is not None else {}, meta)
         if not room.store.claim_seat(room.id, seat, name, header, token):  # first, then memory
             room.catch_up()
             raise Refused("seat_taken")
@@ -145,7 +118,7 @@ class SeatHolders:
         if same(current.transfer, opened_by):
             current.spent = opened_by
         current.token, current.transfer = token, None
-        room.audience.demote(seat)
+        room.demote(seat)
         return token
 
     def transfer(self, seat: int) -> str:
@@ -168,20 +141,20 @@ class SeatHolders:
         name = name or room.seats[seat].name
         bots = list(room.game.record.meta.get("bots") or [s.bot for s in room.seats])
         bots[seat] = bot
-        header = room.commits.header({seat: name}, {"bots": bots})
+        header = room.header({seat: name}, {"bots": bots})
         if not room.store.reseat(room.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
         room.game.record.meta["bots"] = bots
-        self.put(seat, Seat(name, bot, token=None, claimed=False, open=bot is None))
+        self.put(seat, SeatHolder(name, bot, token=None, claimed=False, open=bot is None))
         room.settle_status()
 
-    def put(self, seat: int, new: Seat) -> None:
+    def put(self, seat: int, new: SeatHolder) -> None:
         """Put ``new`` in a seat (its person or bot, name, token) in memory, and its player
         at the table."""
         room = self.room
         room.seats[seat] = new
         room.game.record.seats[seat] = new.name
-        table_seat = TableSeat(new.name, new.bot)
+        table_seat = Seat(new.name, new.bot)
         if room.session.seats[seat] != table_seat:
             room.session.seats[seat] = table_seat
             seed = int(room.game.record.meta.get("seed", 0))

@@ -6,28 +6,25 @@ and the log (:mod:`.tablelog`). Data, never words: the pages word it.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
+from pickomino.web.game.shared import SharedRoom
 from pickomino.web.game.view import table_view
 
-if TYPE_CHECKING:
-    from pickomino.web.game.room import Room
 
-
-def state_message(room: Room, log_start: int = 0) -> dict[str, object]:
+def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
     """The whole state for clients; the log from entry ``log_start`` on (a client that has
     the entries before it appends these, so states stay small as a game grows)."""
     state = room.game.state
-    online = room.audience.online()
+    online = room.online()
     profiles = room.profiles()
-    seating, absence = room.seating, room.absence
-    present, now = room.audience.present(), time.time()
+    seating = room.seating
+    present, now = room.present(), time.time()
     return {
         "type": "state",
         "id": room.id,
         "seq": room.seq,
         "status": room.status,
-        "waiting_for": room.holders.waiting(),
+        "waiting_for": room.waiting(),
         "seats": [
             {
                 "name": s.name,
@@ -39,9 +36,7 @@ def state_message(room: Room, log_start: int = 0) -> dict[str, object]:
                 "away": seating.away[n],
                 "stand_in": n in room.session.stand_ins,
                 "votes": seating.votes.get(n, []),
-                "votes_needed": seating.needed(
-                    n, present, absence.people, absence.long_gone(n, now)
-                ),
+                "votes_needed": room.votes_needed(n, present, now),
             }
             for n, s in enumerate(room.seats)
         ],
@@ -55,7 +50,7 @@ def state_message(room: Room, log_start: int = 0) -> dict[str, object]:
     }
 
 
-def _clock_view(room: Room) -> dict[str, object] | None:
+def _clock_view(room: SharedRoom) -> dict[str, object] | None:
     """The time control, the running clock (whose, and when it runs out: the page counts
     down to it from the state's ``now``) and the banks; ``None``: no clock."""
     seating = room.seating
