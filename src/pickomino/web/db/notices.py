@@ -15,6 +15,8 @@ from pickomino.web.db.ids import valid_id
 CHANNEL = "pickomino_games"
 #: A notice's move number when the change was not a move (a seat, the status).
 NOT_A_MOVE = -1
+#: Sending a notice: its ``payload`` (see :func:`notice`) on ``channel``.
+NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload")))
 
 
 def notice(origin: str, game_id: str, seq: int) -> str:
@@ -38,4 +40,4 @@ def parse_notice(payload: str) -> tuple[str, str, int] | None:
 def announce(db: sa.Connection, origin: str, game_id: str, seq: int = NOT_A_MOVE) -> None:
     """Announce a change to every process, inside its transaction: PostgreSQL delivers the
     notice at commit (and never if it rolls back)."""
-    db.execute(sa.select(sa.func.pg_notify(CHANNEL, notice(origin, game_id, seq))))
+    db.execute(NOTIFY, {"channel": CHANNEL, "payload": notice(origin, game_id, seq)})

@@ -26,7 +26,8 @@ import sqlalchemy as sa
 
 from pickomino.web.db.database import in_memory, open_database
 from pickomino.web.db.ids import valid_id
-from pickomino.web.db.notices import NOT_A_MOVE, announce
+from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, NOTIFY, announce, notice
+from pickomino.web.db.prepared import Prepared, driver_transaction
 from pickomino.web.db.sheets import SheetStore
 from pickomino.web.db.tables import games, moves, seats, table_events
 
@@ -87,6 +88,14 @@ class Store:
         self.sheets = SheetStore(self.engine)
         #: This process, in the notices it sends (so it can skip its own).
         self.origin = secrets.token_hex(4)
+        # Storing a move, once per action: see append_moves.
+        self._insert_moves = Prepared(self.engine, moves.insert())
+        self._notify = Prepared(self.engine, NOTIFY) if self.shared else None
+        game = games.update().where(games.c.id == sa.bindparam("game"))
+        self._update_game: dict[tuple[str, ...], Prepared] = {
+            columns: Prepared(self.engine, game, columns)
+            for columns in (("turns", "updated"), ("seating",), ("turns", "updated", "seating"))
+        }
 
     @property
     def shared(self) -> bool:
@@ -141,24 +150,27 @@ class Store:
         given when the moves began a turn or ended the game, is stored for the lobby and
         marks the game as active now (for the lobby's order: once a turn is plenty).
         ``seating``, given when the moves changed it (a clock stopped or started), is
-        stored with them."""
-        with self.engine.begin() as db:
+        stored with them.
+        The statements go straight to the driver (:mod:`.prepared`): they are the one
+        write of every action."""
+        rows = [
+            {"game_id": game_id, "seq": first_seq + i, "move": m} for i, m in enumerate(new_moves)
+        ]
+        values: dict[str, object] = (
+            {} if turns is None else {"turns": turns, "updated": time.time()}
+        )
+        if seating is not None:
+            values["seating"] = seating
+        with driver_transaction(self.engine) as cursor:
             try:
-                db.execute(
-                    moves.insert(),
-                    [
-                        {"game_id": game_id, "seq": first_seq + i, "move": move}
-                        for i, move in enumerate(new_moves)
-                    ],
-                )
-            except sa.exc.IntegrityError:  # the transaction rolls back
+                self._insert_moves.run_many(cursor, rows)
+            except self.engine.dialect.loaded_dbapi.IntegrityError:  # the batch rolls back
                 raise StaleMoves(game_id, first_seq) from None
-            self._announce(db, game_id, first_seq + len(new_moves))
-            values: dict[str, object] = {} if seating is None else {"seating": seating}
-            if turns is not None:
-                values.update(turns=turns, updated=time.time())
+            if self._notify is not None:
+                payload = notice(self.origin, game_id, first_seq + len(new_moves))
+                self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
             if values:
-                db.execute(games.update().where(games.c.id == game_id).values(**values))
+                self._update_game[tuple(values)].run(cursor, {"game": game_id, **values})
 
     def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
         """Store who plays each seat and the clock, and the log entries that say why, at
