@@ -8,12 +8,12 @@ count as online too (:attr:`.Room.elsewhere`).
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable
 
 from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.game.shared import Send, SharedRoom
+from pickomino.web.protocol import encode
 
 
 class Audience:
@@ -130,20 +130,20 @@ class Audience:
         entries = len(room.table_log.entries)
         version = (room.seq, room.status, seats, entries, room.seating_changes)
         if self._full is None or self._full[0] != version:
-            self._full = (version, json.dumps(room.snapshot()))
+            self._full = (version, encode(room.snapshot()))
         await send(_stamped(self._full[1]))
 
     async def broadcast(self, skip: Send | None = None) -> None:
         """The new state to everyone (but ``skip``, who has it), with only the log lines
         not sent before."""
         room = self.room
-        message = _stamped(json.dumps(room.snapshot(self._log_sent)))  # once for all
+        message = _stamped(encode(room.snapshot(self._log_sent)))  # once for all
         self._log_sent = len(room.table_log.entries)
         await self._send_all(message, skip)
 
     async def announce_presence(self, skip: Send | None = None) -> None:
         """Who is online, when a player comes or goes: a few bytes, not the whole state."""
-        await self._send_all(json.dumps({"type": "presence", "online": self.online()}), skip)
+        await self._send_all(encode({"type": "presence", "online": self.online()}), skip)
 
     async def send_each(self, message_for: Callable[[int | None], str]) -> None:
         """To every client, the message for its seat (``None``: a spectator), for what
@@ -173,4 +173,4 @@ def _stamped(state: str) -> str:
     """A state message (JSON text) with the server's time as it is sent (``now``): the page
     counts the clock down from the deadline as the server sees it, whatever its own clock
     says. Added to the text, so a state built once for many still says the time it leaves."""
-    return f'{state[:-1]}, "now": {time.time()!r}}}'
+    return f'{state[:-1]},"now":{time.time()!r}}}'
