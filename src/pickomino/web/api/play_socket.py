@@ -9,7 +9,6 @@ its share of sockets (:mod:`pickomino.web.guard.limits`) is told why and closed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from fastapi import APIRouter, WebSocket
@@ -24,6 +23,7 @@ from pickomino.web.forms import client_address
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
+from pickomino.web.guard.idle import IdleWatch
 from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.protocol import (
     BAD_TOKEN,
@@ -121,6 +121,7 @@ async def _serve_client(
     seat (for it alone)."""
     outbox = Outbox(websocket)
     send = outbox.send
+    watch = IdleWatch(idle)
     name = room.seats[seat].name if seat is not None else None
     welcome = {"type": "welcome", "seat": seat, "name": name}
     try:
@@ -128,8 +129,7 @@ async def _serve_client(
         await room.connect(send, seat, claiming=fresh is not None)
         while True:
             try:
-                async with asyncio.timeout(idle):
-                    message = await websocket.receive()
+                message = await watch.receive(websocket.receive())
             except TimeoutError:
                 await _say_and_close(websocket, outbox, Refused("idle"), IDLE)
                 return
@@ -176,5 +176,6 @@ async def _serve_client(
     except (WebSocketDisconnect, ConnectionError):  # gone, or too far behind
         return
     finally:
+        watch.stop()
         await room.disconnect(send, seat)
         await outbox.stop()
