@@ -13,6 +13,7 @@ Nothing here compares the solver with numbers copied from its own output.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
@@ -92,20 +93,35 @@ def worm_swing(events: list[Event]) -> float:
     return float(swing)
 
 
+def engine_step(node: GameState, move: Action | tuple[int, ...]) -> tuple[GameState | None, list]:
+    """The engine's move from ``node`` (a roll's dice or a decision) on a copy: the next point
+    of the turn, or ``None`` once the step ends it (another player is to move, or the game is
+    over), and the step's events."""
+    child = node.copy()
+    events = child.apply_roll(move) if isinstance(move, tuple) else child.apply(move)
+    return (None if child.current != node.current or child.is_over else child), events
+
+
+def node_key(node: GameState) -> tuple:
+    """A point of a turn: within one turn nothing but the phase, the dice kept and the roll
+    changes."""
+    return (node.phase, node.kept_counts(), node.roll)
+
+
 def fold_turn(state, at_end, mix, decide, first: Action | None = None):
     """Walk the rest of the current player's turn through the engine only.
 
-    A node is memoised on (phase, kept counts, roll): within one turn nothing else changes.
-    A chance node mixes its children with the engine's exact roll probabilities
-    (``mix([(p, result), ...])``); a decision node combines its children with
-    ``decide(node, result_of)``; a step after which another player is to move (or the game is
-    over) ends the turn and yields ``at_end(events)``. ``first`` forces the first action.
-    Returns the result at ``state`` and the memo of every non-final node visited.
+    A node is memoised on :func:`node_key`. A chance node mixes its children with the
+    engine's exact roll probabilities (``mix([(p, result), ...])``); a decision node combines
+    its children with ``decide(node, result_of)``; a step after which another player is to
+    move (or the game is over) ends the turn and yields ``at_end(events)``. ``first`` forces
+    the first action. Returns the result at ``state`` and the memo of every non-final node
+    visited.
     """
-    seat, memo = state.current, {}
+    memo = {}
 
     def result(node):
-        key = (node.phase, node.kept_counts(), node.roll)
+        key = node_key(node)
         if key not in memo:
             if node.is_chance():
                 memo[key] = mix(
@@ -116,24 +132,87 @@ def fold_turn(state, at_end, mix, decide, first: Action | None = None):
         return memo[key]
 
     def follow(node, move):
-        child = node.copy()
-        events = child.apply_roll(move) if isinstance(move, tuple) else child.apply(move)
-        if child.current != seat or child.is_over:
-            return at_end(events)
-        return result(child)
+        child, events = engine_step(node, move)
+        return at_end(events) if child is None else result(child)
 
     return (follow(state, first) if first else result(state)), memo
 
 
+class EngineTurn:
+    """The whole rest of the current player's turn, walked once through the engine only
+    (:func:`engine_step` on every roll the engine offers and every legal action) and kept as
+    a graph: per node (:func:`node_key`), whether it is a chance node, and its moves, each
+    with its exact probability (a roll's) and where it leads: another node, or the end of
+    the turn (``ends``, each distinct list of final events once). An expectimax under one
+    table after another is then arithmetic over the graph, not a new walk of the engine."""
+
+    def __init__(self, state: GameState) -> None:
+        self.nodes: dict[tuple, tuple[bool, list[tuple[float, tuple | None, int]]]] = {}
+        self.ends: list[list[Event]] = []
+        self._end_index: dict[str, int] = {}
+        self.start = self._visit(state)
+
+    def _visit(self, node: GameState) -> tuple:
+        key = node_key(node)
+        if key not in self.nodes:
+            chance = node.is_chance()
+            moves = (
+                [(float(p), dice) for dice, p in node.chance_outcomes()]
+                if chance
+                else [(1.0, action) for action in node.legal_actions()]
+            )
+            edges: list[tuple[float, tuple | None, int]] = []
+            self.nodes[key] = (chance, edges)
+            for p, move in moves:
+                child, events = engine_step(node, move)
+                if child is None:
+                    end = self._end_index.setdefault(repr(events), len(self.ends))
+                    if end == len(self.ends):
+                        self.ends.append(events)
+                    edges.append((p, None, end))
+                else:
+                    edges.append((p, self._visit(child), -1))
+        return key
+
+    def values(self, terminal: Callable[[list[Event]], float]) -> tuple[float, dict]:
+        """The expectimax under ``terminal`` (a finished turn's value, from its events): the
+        value at the start, and at every node."""
+        at_end = [terminal(events) for events in self.ends]
+        memo: dict[tuple, float] = {}
+
+        def value(key: tuple) -> float:
+            found = memo.get(key)
+            if found is None:
+                chance, edges = self.nodes[key]
+                values = [at_end[end] if child is None else value(child) for _, child, end in edges]
+                if chance:
+                    found = sum(p * v for (p, _, _), v in zip(edges, values, strict=True))
+                else:
+                    found = max(values)
+                memo[key] = found
+            return found
+
+        return value(self.start), memo
+
+
+#: The turns walked so far in this test process, by position: the fresh turn's is valued
+#: under dozens of tables (tests/test_odds_cli.py), a mid-turn position's under three.
+_WALKED: dict[str, EngineTurn] = {}
+
+
+def engine_turn(state: GameState) -> EngineTurn:
+    key = json.dumps(state.to_dict())
+    if key not in _WALKED:
+        if len(_WALKED) >= 4:  # a few walks kept: each holds a few hundred thousand moves
+            del _WALKED[next(iter(_WALKED))]
+        _WALKED[key] = EngineTurn(state)
+    return _WALKED[key]
+
+
 def engine_values(state: GameState, terminal: Callable[[list[Event]], float]):
     """Expectimax: the best expected ``terminal`` value at ``state``, and at every node of
-    the turn (the memo of ``fold_turn``)."""
-    return fold_turn(
-        state,
-        terminal,
-        mix=lambda pairs: sum(p * value for p, value in pairs),
-        decide=lambda node, value_of: max(value_of(a) for a in node.legal_actions()),
-    )
+    the turn (:meth:`EngineTurn.values`)."""
+    return engine_turn(state).values(terminal)
 
 
 def _mix_distributions(pairs: list[tuple[float, Counter]]) -> Counter:
