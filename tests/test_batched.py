@@ -132,6 +132,7 @@ def test_batched_engine_and_bots_play_in_lockstep_with_the_core(bot, preset, pla
 LONG_RUN = int(os.environ.get("PICKOMINO_LOCKSTEP_GAMES", "3360"))
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_batched_engine_agrees_with_the_core_over_thousands_of_games(preset):

@@ -65,6 +65,7 @@ def click_stop_and_expect_warning(ann: Page) -> None:
     expect(warning.get_by_test_id("label")).to_have_text("blunder")  # shown capitalised
 
 
+@pytest.mark.long
 def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
     instant_bots: ServerProcess, pages: Pages
 ) -> None:

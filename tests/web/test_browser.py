@@ -55,6 +55,7 @@ def self_play(seed: int) -> Game:
 
 
 # ------------------------------------------------------------------------- tests
+@pytest.mark.long
 def test_two_people_and_a_bot_play_a_whole_game(instant_bots: ServerProcess, pages: Pages) -> None:
     with pages.checked():
         ann = pages.open(instant_bots.url + "/")

@@ -167,6 +167,7 @@ def test_a_refusal_links_to_its_rule_in_the_readers_language(
 
 
 # ----------------------------------------------------------- whole games
+@pytest.mark.long
 @pytest.mark.parametrize(("language", "locale"), LOCALES)
 def test_a_whole_game_against_a_bot_shows_no_english(
     instant_bots: ServerProcess, pages: Pages, language: str, locale: str
