@@ -141,58 +141,63 @@ def fold_turn(state, at_end, mix, decide, first: Action | None = None):
 class EngineTurn:
     """The whole rest of the current player's turn, walked once through the engine only
     (:func:`engine_step` on every roll the engine offers and every legal action) and kept as
-    a graph: per node (:func:`node_key`), whether it is a chance node, and its moves, each
-    with its exact probability (a roll's) and where it leads: another node, or the end of
-    the turn (``ends``, each distinct list of final events once). An expectimax under one
-    table after another is then arithmetic over the graph, not a new walk of the engine."""
+    a graph: its nodes (:func:`node_key`) numbered after all their successors, and per node
+    whether it is a chance node and its moves, each with its exact probability (a roll's)
+    and where it leads: a node, or ``~end``, the end of the turn (``ends``, each distinct
+    list of final events once). An expectimax under one table after another is then
+    arithmetic over flat lists, not a new walk of the engine."""
 
     def __init__(self, state: GameState) -> None:
-        self.nodes: dict[tuple, tuple[bool, list[tuple[float, tuple | None, int]]]] = {}
+        self.number: dict[tuple, int] = {}  # node key -> its number
+        self.chance: list[bool] = []
+        self.first: list[int] = [0]  # node n's moves are first[n]:first[n + 1]
+        self.probability: list[float] = []
+        self.target: list[int] = []
         self.ends: list[list[Event]] = []
-        self._end_index: dict[str, int] = {}
+        self._end_number: dict[str, int] = {}
         self.start = self._visit(state)
 
-    def _visit(self, node: GameState) -> tuple:
+    def _visit(self, node: GameState) -> int:
         key = node_key(node)
-        if key not in self.nodes:
+        number = self.number.get(key)
+        if number is None:
             chance = node.is_chance()
             moves = (
                 [(float(p), dice) for dice, p in node.chance_outcomes()]
                 if chance
                 else [(1.0, action) for action in node.legal_actions()]
             )
-            edges: list[tuple[float, tuple | None, int]] = []
-            self.nodes[key] = (chance, edges)
-            for p, move in moves:
+            targets = []
+            for _, move in moves:
                 child, events = engine_step(node, move)
-                if child is None:
-                    end = self._end_index.setdefault(repr(events), len(self.ends))
-                    if end == len(self.ends):
-                        self.ends.append(events)
-                    edges.append((p, None, end))
-                else:
-                    edges.append((p, self._visit(child), -1))
-        return key
+                targets.append(~self._end(events) if child is None else self._visit(child))
+            number = self.number[key] = len(self.chance)
+            self.chance.append(chance)
+            self.probability += [p for p, _ in moves]
+            self.target += targets
+            self.first.append(len(self.target))
+        return number
+
+    def _end(self, events: list[Event]) -> int:
+        number = self._end_number.setdefault(repr(events), len(self.ends))
+        if number == len(self.ends):
+            self.ends.append(events)
+        return number
 
     def values(self, terminal: Callable[[list[Event]], float]) -> tuple[float, dict]:
         """The expectimax under ``terminal`` (a finished turn's value, from its events): the
-        value at the start, and at every node."""
+        value at the start, and at every node by its key."""
         at_end = [terminal(events) for events in self.ends]
-        memo: dict[tuple, float] = {}
-
-        def value(key: tuple) -> float:
-            found = memo.get(key)
-            if found is None:
-                chance, edges = self.nodes[key]
-                values = [at_end[end] if child is None else value(child) for _, child, end in edges]
-                if chance:
-                    found = sum(p * v for (p, _, _), v in zip(edges, values, strict=True))
-                else:
-                    found = max(values)
-                memo[key] = found
-            return found
-
-        return value(self.start), memo
+        values: list[float] = []
+        first, target, probability = self.first, self.target, self.probability
+        for number, chance in enumerate(self.chance):  # successors come first
+            moves = range(first[number], first[number + 1])
+            found = [values[t] if t >= 0 else at_end[~t] for t in map(target.__getitem__, moves)]
+            if chance:
+                values.append(sum(probability[m] * v for m, v in zip(moves, found, strict=True)))
+            else:
+                values.append(max(found))
+        return values[self.start], {key: values[n] for key, n in self.number.items()}
 
 
 #: The turns walked so far in this test process, by position: the fresh turn's is valued
