@@ -200,18 +200,18 @@ class EngineTurn:
         return values[self.start], {key: values[n] for key, n in self.number.items()}
 
 
-#: The turns walked so far in this test process, by position: the fresh turn's is valued
-#: under dozens of tables (tests/test_odds_cli.py), a mid-turn position's under three.
-_WALKED: dict[str, EngineTurn] = {}
+#: The last turn walked in this test process, by position: the odds value the fresh turn
+#: under dozens of tables (tests/test_odds_cli.py). One only: the fresh turn's walk alone
+#: holds 66,000 nodes and 190,000 moves.
+_LAST_WALK: dict[str, EngineTurn] = {}
 
 
 def engine_turn(state: GameState) -> EngineTurn:
     key = json.dumps(state.to_dict())
-    if key not in _WALKED:
-        if len(_WALKED) >= 4:  # a few walks kept: each holds a few hundred thousand moves
-            del _WALKED[next(iter(_WALKED))]
-        _WALKED[key] = EngineTurn(state)
-    return _WALKED[key]
+    if key not in _LAST_WALK:
+        _LAST_WALK.clear()
+        _LAST_WALK[key] = EngineTurn(state)
+    return _LAST_WALK[key]
 
 
 def engine_values(state: GameState, terminal: Callable[[list[Event]], float]):
