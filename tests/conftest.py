@@ -13,6 +13,13 @@ import pytest
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` first, the others in their usual order: with ``-n`` the
+    workers then end on short tests, instead of one of them starting a game of a minute while
+    the other has nothing left to run."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(autouse=True)
 def _english_unless_told(monkeypatch):
     """A locale that names no language of ours (English), restored after the test: the

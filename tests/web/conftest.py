@@ -18,6 +18,15 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     running.stop()
 
 
+@pytest.fixture
+def instant_bots(tmp_path: Path) -> Iterator[ServerProcess]:
+    """``server`` with bots that move at once: for whole games whose tests watch the
+    people's pages, not the bots' pace (a game is a hundred bot steps or more)."""
+    running = ServerProcess(tmp_path / "games.sqlite3", bot_delay=0).start()
+    yield running
+    running.stop()
+
+
 # ------------------------------------------------------------------ PostgreSQL
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[TemporaryPostgres]:

@@ -65,14 +65,15 @@ def click_stop_and_expect_warning(ann: Page) -> None:
     expect(warning.get_by_test_id("label")).to_have_text("blunder")  # shown capitalised
 
 
+@pytest.mark.long
 def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
-    server: ServerProcess, pages: Pages
+    instant_bots: ServerProcess, pages: Pages
 ) -> None:
     moves, turn = blunder_position()
-    game = create_game(server, SEATS, start_player=0)
-    store_moves(server, {game["id"]: moves})
+    game = create_game(instant_bots, SEATS, start_player=0)
+    store_moves(instant_bots, {game["id"]: moves})
     with pages.checked():
-        ann = pages.open(server.url + game["seats"][0]["link"])
+        ann = pages.open(instant_bots.url + game["seats"][0]["link"])
         root = ann.get_by_test_id("game")
         expect(root).to_have_attribute("data-phase", "roll_or_stop")
         expect(ann.get_by_test_id("coach-toggle")).not_to_be_checked()  # opt-in

@@ -55,9 +55,10 @@ def self_play(seed: int) -> Game:
 
 
 # ------------------------------------------------------------------------- tests
-def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pages) -> None:
+@pytest.mark.long
+def test_two_people_and_a_bot_play_a_whole_game(instant_bots: ServerProcess, pages: Pages) -> None:
     with pages.checked():
-        ann = pages.open(server.url + "/")
+        ann = pages.open(instant_bots.url + "/")
         names, kinds = ann.get_by_test_id("seat-name"), ann.get_by_test_id("seat-kind")
         names.nth(0).fill("Ann")
         kinds.nth(1).select_option("")  # a person
@@ -108,12 +109,12 @@ def test_two_people_and_a_bot_play_a_whole_game(server: ServerProcess, pages: Pa
         expect(ann.get_by_test_id("replay-table").get_by_test_id("tile")).to_have_count(16)
 
         record = ann.request.get(
-            server.url + ann.get_by_test_id("download-record").get_attribute("href")
+            instant_bots.url + ann.get_by_test_id("download-record").get_attribute("href")
         )
         assert record.ok and record.json()["seats"] == ["Ann", "Bob", "Robo"]
 
         # The lobby lists the finished game with its turns and a way to its replay.
-        ann.goto(server.url + "/")
+        ann.goto(instant_bots.url + "/")
         expect(ann.get_by_test_id("games-over").get_by_test_id("game-row")).to_contain_text(
             f"{turns} turns"
         )

@@ -218,6 +218,7 @@ def act_then_answer(
     return refusals, state
 
 
+@pytest.mark.long
 def test_serve_workers_share_one_port_and_one_database(database, tmp_path):
     server = ServerProcess(database, options=("--workers", "2"), log=tmp_path / "workers.log")
     server.start()

@@ -16,6 +16,7 @@ __all__ = ["browser", "database", "pages", "servers"]  # fixtures
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.long
 def test_people_on_two_processes_and_a_spectator_on_a_third_play_to_the_end(servers, pages: Pages):
     game = create_game(servers[0], [{"name": "Ann"}, {"name": "Bob"}], start_player=0)
     ann = pages.open(servers[0].url + game["seats"][0]["link"])

@@ -167,12 +167,13 @@ def test_a_refusal_links_to_its_rule_in_the_readers_language(
 
 
 # ----------------------------------------------------------- whole games
+@pytest.mark.long
 @pytest.mark.parametrize(("language", "locale"), LOCALES)
 def test_a_whole_game_against_a_bot_shows_no_english(
-    server: ServerProcess, pages: Pages, language: str, locale: str
+    instant_bots: ServerProcess, pages: Pages, language: str, locale: str
 ) -> None:
     with pages.checked():
-        ann = pages.open(server.url + "/", locale=locale)
+        ann = pages.open(instant_bots.url + "/", locale=locale)
         assert_no_english(ann, language, "lobby")
         ann.get_by_test_id("seat-name").nth(0).fill("Ann")
         ann.get_by_test_id("seat-kind").nth(1).select_option("easy")
@@ -199,7 +200,7 @@ def test_a_whole_game_against_a_bot_shows_no_english(
         expect(ann.get_by_test_id("replay-lines").locator("li").first).to_be_visible()
         assert_no_english(ann, language, "the replay")
 
-        ann.goto(server.url + "/")
+        ann.goto(instant_bots.url + "/")
         expect(ann.get_by_test_id("game-result")).to_be_visible()  # who won, in words
         assert_no_english(ann, language, "the lobby's finished game")
 
