@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from pickomino.table import session as session_module
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
+from pickomino.web.game import absence as absence_module
 from pickomino.web.game.alarms import Alarm
 
 from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
@@ -349,6 +350,41 @@ def test_a_vote_hands_over_the_seat_of_a_person_gone_away_after_seconds(database
             assert entries(handed, "away") == [
                 {"type": "away", "seat": 1, "why": "vote", "bot": "medium"}
             ]
+
+
+class WallClock:
+    """The wall clock as the votes see it, set by the test."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_votes_counted_a_moment_before_they_ripen_are_counted_again(database, monkeypatch):
+    """The votes' alarm may ring a moment early (uvloop rings up to a millisecond before its
+    time): the count finds Bob not yet gone long enough, and by the time the alarms are set
+    again the wall clock has passed that time. The wait is still to come for the votes, so
+    the alarm rings again at once, instead of never (Ann's vote then waited forever)."""
+    clock = WallClock()
+    monkeypatch.setattr(absence_module, "time", clock)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        claim(client, game, 1)  # Bob came and went: gone from now on
+        gone_since = clock.now
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            until(ann, lambda s: s["status"] == "playing")
+            ann.send_json({"type": "vote", "seat": 1})
+            voted = until(ann, lambda s: s["seats"][1]["votes"] or s["seats"][1]["away"])
+            assert voted["seats"][1]["votes"] == [0] and not voted["seats"][1]["away"]
+            room = client.app.state.rooms.rooms[game["id"]]
+            ripe = gone_since + 60
+            assert client.portal.call(room.votes_ripen) == ripe
+            clock.now = ripe - 0.001  # the alarm rang a millisecond early: not yet
+            assert not client.portal.call(room.count_votes)
+            clock.now = ripe + 0.001  # and the room sets its alarms a moment later
+            assert client.portal.call(room.votes_ripen) == ripe  # due: it rings at once
 
 
 def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):

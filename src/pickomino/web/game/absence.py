@@ -27,6 +27,10 @@ class Absence:
         #: gone while the server was down is unknown (a restart starts the wait again, so
         #: it never turns a minority vote into a majority).
         self._left = dict.fromkeys(range(len(room.seats)), time.time())
+        #: The time the votes were last counted at: a wait that ends after it is still to
+        #: come for the votes, even if the wall clock has passed it since (an alarm that
+        #: rang a moment early counted too soon, and must ring again).
+        self._counted_at = 0.0
 
     @property
     def people(self) -> int:
@@ -62,11 +66,12 @@ class Absence:
 
     def votes_ripen(self) -> float | None:
         """When the first person with votes for a bot will have been gone long enough for
-        the votes of the people present to count (``None``: no vote waits for that)."""
-        now = time.time()
+        the votes of the people present to count (``None``: no vote waits for that). A
+        time passed since the votes were last counted is still returned (its alarm rings
+        at once): the count came too early for it."""
         left = [self._left[seat] for seat in self.room.seating.votes if seat in self._left]
         times = [when + self.vote_after for when in left]
-        return min((when for when in times if when > now), default=None)
+        return min((when for when in times if when > self._counted_at), default=None)
 
     def absent_turn(self) -> tuple[int, int] | None:
         """(seat, turn) when the person to move is disconnected while somebody else at the
@@ -159,6 +164,8 @@ class Absence:
             return notes
 
         try:
-            return room.change_seating(count)
+            changed = room.change_seating(count)
         except Refused:  # logged; the next coming or going counts again
             return False
+        self._counted_at = max(self._counted_at, now)
+        return changed
