@@ -244,6 +244,7 @@ def test_scripts_refuse_bad_arguments_without_a_traceback(script, args, message)
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.long
 @pytest.mark.slow  # the strategist searches two turns ahead at every turn of two games
 def test_give_away_script_reports_every_depth_and_phase():
     """``scripts/expected_give_away.py`` as a user runs it (docs/bots.md)."""

@@ -203,6 +203,7 @@ def play_parallel_beside_core(players: int, reward: str, seed: int) -> Counter[s
     return seen
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("play_beside_core", [play_aec_beside_core, play_parallel_beside_core])
 @settings(max_examples=40, deadline=None)

@@ -313,6 +313,7 @@ def _check_views(app: PickominoApp) -> None:
         assert row.rstrip().endswith(f" {state.top(seat)}" if state.stacks[seat] else "-")
 
 
+@pytest.mark.long
 @pytest.mark.slow  # a whole game against a hard bot in the full-screen app
 def test_app_plays_a_whole_game_with_hint_and_save(tmp_path):
     save = tmp_path / "game.json"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
 from importlib.resources import files
 
@@ -25,6 +26,16 @@ from .server_process import ServerProcess
 __all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module's tests but the whole games (``instant_bots``): each opens
+    games and sheets of its own and none reads the lobby's list, so they can share it."""
+    running = ServerProcess(tmp_path_factory.mktemp("languages") / "games.sqlite3").start()
+    yield running
+    running.stop()
+
 
 I18N = files("pickomino.i18n")
 #: Names the tests type: people's words, in no catalogue.

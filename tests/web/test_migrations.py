@@ -54,6 +54,7 @@ def gate(database: str, waiting: int) -> Iterator[None]:
         holder.commit()
 
 
+@pytest.mark.long
 @pytest.mark.slow  # real server processes on PostgreSQL
 def test_three_processes_started_at_the_same_instant_on_an_empty_postgresql_all_serve(
     postgres_cluster: TemporaryPostgres, tmp_path: Path

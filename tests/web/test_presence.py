@@ -68,6 +68,7 @@ def aways(database: str, game_id: str) -> list[dict]:
     return [entry for (text,) in rows if (entry := json.loads(text))["type"] == "away"]
 
 
+@pytest.mark.long
 def test_a_player_on_another_process_than_the_lease_holder_is_online_and_not_away(
     pair: list[ServerProcess], database: str
 ):

@@ -59,13 +59,14 @@ class Listener:
 
 
 @pytest.mark.slow  # a real server process
-def test_a_whole_game_over_a_real_socket_is_data_and_ids_only(server: ServerProcess):
+def test_a_whole_game_over_a_real_socket_is_data_and_ids_only(instant_bots: ServerProcess):
     seats = [{"name": "Ann"}, {"name": "Robo", "bot": "hard"}]
-    game = httpx.post(server.url + "/api/games", json={"seats": seats, "start_player": 0}).json()
-    link = server.ws_url + game["seats"][0]["link"].replace("/games/", "/ws/games/", 1)
+    spec = {"seats": seats, "start_player": 0}
+    game = httpx.post(instant_bots.url + "/api/games", json=spec).json()
+    link = instant_bots.ws_url + game["seats"][0]["link"].replace("/games/", "/ws/games/", 1)
     with (
         connect(link, open_timeout=10) as ann_socket,
-        connect(f"{server.ws_url}/ws/games/{game['id']}", open_timeout=10) as watcher_socket,
+        connect(f"{instant_bots.ws_url}/ws/games/{game['id']}", open_timeout=10) as watcher_socket,
     ):
         ann, watcher = Listener(ann_socket), Listener(watcher_socket)
         state = ann.next("state")
@@ -94,10 +95,10 @@ def test_a_whole_game_over_a_real_socket_is_data_and_ids_only(server: ServerProc
     kinds = {message["type"] for message in ann.heard}
     assert kinds == {"welcome", "state", "error", "hint", "pong"}
 
-    listed = httpx.get(server.url + "/api/games").json()
+    listed = httpx.get(instant_bots.url + "/api/games").json()
     assert words_in(listed, allowed) == [] and "result" not in listed[0]
     check_ranking(listed[0]["ranking"], listed[0]["tie_break"])
-    frames = httpx.get(f"{server.url}/api/games/{game['id']}/replay").json()["frames"]
+    frames = httpx.get(f"{instant_bots.url}/api/games/{game['id']}/replay").json()["frames"]
     for frame in frames:
         check_table(frame["table"])
         for entry in frame["log"]:
