@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -26,6 +26,11 @@ PHONE = {"width": 390, "height": 844}
 # Dice that tumble in would only slow the clicks down. (A new tab's first document, the blank
 # one before its address loads, has no storage to write to.)
 NO_ANIMATION = "try { localStorage.setItem('pickomino.animate', 'false') } catch {}"
+#: How long a page's action or an ``expect`` waits before it fails (Playwright's defaults:
+#: 30 s and 5 s). A 2-core machine running the suite on both cores can take over 5 s to
+#: show a hint's table or a vote's outcome; nothing here waits that long when it works.
+WAIT_MS = 10_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,7 @@ class Pages:
         browser's language (``navigator.languages``), else Playwright's default, en-US."""
         context = self.browser.new_context(viewport=viewport, locale=locale)
         context.add_init_script(NO_ANIMATION)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         context.on("page", self._watch)  # this one, and any the page opens (a link's new tab)
         self.contexts.append(context)
         return context.new_page()
