@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import cache
 
 from pickomino.core import actions as A
 from pickomino.core.actions import Action
@@ -108,6 +109,7 @@ def _highest(mask: int) -> int | None:
     return mask.bit_length() - 1 + LOWEST_TILE if mask else None
 
 
+@cache  # at most 2**16 masks; read on every look at the grill (the analysis: thousands a game)
 def _tiles_of(mask: int) -> tuple[int, ...]:
     return tuple(tile for tile in TILES if mask & _bit(tile))
 
