@@ -70,19 +70,23 @@ class Cluster:
     # ------------------------------------------------------------- notices
     async def on_notice(self, payload: str) -> None:
         """Another process changed a game: follow it if this one holds the game."""
-        parsed = parse_notice(payload)
-        if parsed is None:
+        heard = parse_notice(payload)
+        if heard is None:
             log.warning("a notice of an unknown shape on %s", CHANNEL)
             return
-        origin, game_id, seq = parsed
-        room = self.rooms.rooms.get(game_id)
-        if origin == self.rooms.store.origin or room is None:
+        room = self.rooms.rooms.get(heard.game_id)
+        if heard.origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
+        moves = heard.moves
         if not room.connections and not room.drives_bots:
             room.behind = True  # nobody here to tell: catch up when somebody comes
-        elif seq == NOT_A_MOVE:  # a seat, the status: read the game
+        elif heard.seq == NOT_A_MOVE:  # a seat, the status: read the game
             await room.refresh()
-        elif seq > room.seq:  # moves it has not read (only those)
+        elif heard.seq <= room.seq:
+            return  # moves it has already read
+        elif moves is not None and not room.behind and heard.seq - len(moves) == room.seq:
+            await room.follow(moves, heard.seating)  # the next moves, carried: nothing to read
+        else:  # moves it has not read (only those)
             await room.refresh(moves_only=True)
 
     async def catch_up_all(self) -> None:

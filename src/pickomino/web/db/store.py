@@ -167,7 +167,8 @@ class Store:
             except self.engine.dialect.loaded_dbapi.IntegrityError:  # the batch rolls back
                 raise StaleMoves(game_id, first_seq) from None
             if self._notify is not None:
-                payload = notice(self.origin, game_id, first_seq + len(new_moves))
+                seq = first_seq + len(new_moves)
+                payload = notice(self.origin, game_id, seq, new_moves, seating)
                 self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
             if values:
                 self._update_game[tuple(values)].run(cursor, {"game": game_id, **values})

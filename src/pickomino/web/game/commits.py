@@ -103,6 +103,18 @@ class Commits:
             room.set_alarms()
         return changed
 
+    def follow(self, moves: tuple[str, ...], seating: str | None) -> bool:
+        """Play in moves another process stored, as its notice carried them (with the clock
+        they left, if they moved it): nothing is read from the database."""
+        room = self.room
+        changed = self._play_stored(list(moves))
+        if seating is not None:
+            room.seating = Seating.load(seating, room.game.record.meta, len(room.seats))
+            room.seating_changes += 1
+            self.stand_ins()
+            room.set_alarms()
+        return changed
+
     def _play_stored(self, moves: list[str]) -> bool:
         game = self.room.game
         history_before = len(game.history)

@@ -237,6 +237,14 @@ class Room:
             await self.broadcast()
             self.wake_bots()
 
+    async def follow(self, moves: tuple[str, ...], seating: str | None) -> None:
+        """Moves another process stored, carried by its notice (see :meth:`.Commits.follow`):
+        played in, then this process's clients told, as :meth:`refresh` does."""
+        if self.commits.follow(moves, seating):
+            await self.tell_moved()
+            await self.broadcast()
+            self.wake_bots()
+
     async def stop(self) -> None:
         """Cancel the alarms and the game's tasks (the bots', and what the alarms started),
         and wait until they are over."""

@@ -1,0 +1,78 @@
+"""Two apps on one PostgreSQL database, in this process: a notice of moves carries them, so
+the other process plays them in without reading the database (issue 29, part 4); a notice
+after one it missed makes it read what it lacks."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from pickomino.web.db.notices import CHANNEL, notice
+from pickomino.web.db.store import Store
+
+from .clients import create, socket_path
+from .server_process import TemporaryPostgres
+from .test_clocks import ANN_BOB, app, claim, until, wait_until
+
+pytestmark = pytest.mark.slow
+
+
+class Reads:
+    """The reads of a game a store makes (it still makes them: this only counts)."""
+
+    def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: list[str] = []
+        for name in ("load", "moves_from"):
+            real = getattr(store, name)
+
+            def counted(*args, _real=real, _name=name, **options):
+                self.made.append(_name)
+                return _real(*args, **options)
+
+            monkeypatch.setattr(store, name, counted)
+
+
+def play_a_turn(ws, state: dict) -> dict:
+    """Ann rolls, keeps and stops (a bust, or a tile): her turn ends. Each state after an
+    action of hers is returned by ``until``."""
+    turn = state["table"]["turn"]
+    while state["table"]["turn"] == turn:
+        action = "stop" if "stop" in state["actions"] else state["actions"][0]
+        ws.send_json({"type": "act", "action": action, "seq": state["seq"]})
+        seq = state["seq"]
+        state = until(ws, lambda s, seq=seq: s["seq"] > seq)
+    return state
+
+
+@pytest.mark.parametrize("clock", [None, {"per_turn": 600}], ids=["untimed", "timed"])
+def test_moves_a_notice_carries_are_played_in_without_reading_the_database(
+    postgres_cluster: TemporaryPostgres, monkeypatch: pytest.MonkeyPatch, clock: dict | None
+):
+    database = postgres_cluster.new_database()
+    spec = {"seats": ANN_BOB, "start_player": 0} | ({"clock": clock} if clock else {})
+    with TestClient(app(database)) as here, TestClient(app(database)) as there:
+        game = create(here, spec)
+        claim(here, game, 1)
+        with (
+            there.websocket_connect(socket_path(game, None)) as watcher,
+            here.websocket_connect(socket_path(game, 0)) as ann,
+        ):
+            started = until(ann, lambda s: s["status"] == "playing")
+            until(watcher, lambda s: s["status"] == "playing")
+            reads = Reads(there.app.state.rooms.store, monkeypatch)
+            ended = play_a_turn(ann, started)
+            seen = until(watcher, lambda s: s["seq"] == ended["seq"])
+            assert reads.made == []  # every move came with its notice
+            assert seen["table"] == ended["table"] and seen["clock"] == ended["clock"]
+            if clock:  # the clock moved to Bob with the turn's end: carried too
+                assert seen["clock"]["seat"] == 1 != started["clock"]["seat"]
+
+            # A notice after one this process missed: it reads what it lacks (nothing new).
+            room = there.app.state.rooms.rooms[game["id"]]
+            gap = notice("elsewhere", game["id"], room.seq + 2, ["keep 5"])
+            with psycopg.connect(database, autocommit=True) as connection:
+                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, gap))
+            wait_until(lambda: bool(reads.made), "the other process reads the moves it lacks")
+            assert reads.made == (["load"] if clock else ["moves_from"])
+            assert room.seq == ended["seq"]  # and plays in none that is not stored
