@@ -28,7 +28,9 @@ def play(state: GameState, bots, rng: random.Random) -> GameState:
 @pytest.mark.parametrize(
     "name",
     [  # the strategist searches two turns ahead at every turn: a whole game takes seconds
-        pytest.param(name, marks=pytest.mark.slow) if name in ("strategist", "expert") else name
+        pytest.param(name, marks=pytest.mark.slow)
+        if name in ("strategist", "expert", "valued")  # valued: the strategist with 3
+        else name
         for name in sorted(BOTS) + sorted(DIFFICULTIES)
     ],
 )

@@ -14,16 +14,13 @@ import numpy as np
 
 from pickomino.bots.strategist import (
     ENDGAME_TILES,
-    Endings,
     Planner,
-    TurnEndings,
-    turn_endings,
-    value_table,
     win_probabilities,
     win_probability,
 )
 from pickomino.core import Action, GameState
 from pickomino.solver import TurnValues, solve
+from pickomino.solver.endings import Endings, TurnEndings, turn_endings, value_table
 from pickomino.solver.solve import TurnSolution
 
 Chances = list[float]

@@ -10,6 +10,7 @@ given the (fully public) state, which action?
 from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot  # noqa: I001
 from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
 from pickomino.bots.strategist import StrategistBot
+from pickomino.bots.valued import ValuedBot
 from pickomino.bots.learned import LearnedBot
 
 __all__ = [
@@ -22,5 +23,6 @@ __all__ = [
     "RandomBot",
     "SimpleBot",
     "StrategistBot",
+    "ValuedBot",
     "make_bot",
 ]

@@ -1,0 +1,108 @@
+"""How far a value function is from agreeing with itself, per player and game: the drift.
+
+At every turn's start of a game, a position's value changes when it is looked at one turn
+further: the exact turn solver over the values of the turn's endings (the mover taking the
+claim best for itself) against the value of the position itself. A perfect value function
+has no such change; summed over a player's turns of one game it is the review's "drift"
+(``docs/analysis.md``). This prints, over the same games, the drift's standard deviation per
+player-game and the mean absolute change per turn, for the shipped win-value network and for
+the strategist's win model (the baseline, in the same run).
+
+Run: ``.venv/bin/python benchmarks/win_values_drift.py [--games 40] [--seed 3]``
+(games of ``expected`` against ``simple``, 2 players).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pickomino.bots import make_bot
+from pickomino.bots.strategist import win_probabilities
+from pickomino.core import GameState
+from pickomino.core.dice import sample_roll
+from pickomino.evaluation import shipped_network, win_chances
+from pickomino.evaluation.values import result
+from pickomino.solver import TurnValues, solve
+from pickomino.solver.endings import turn_endings
+
+Values = Callable[[Sequence[GameState]], np.ndarray]
+
+
+def model_values(states: Sequence[GameState]) -> np.ndarray:
+    """The strategist's win model (exact for a finished game), the chances made to sum to 1."""
+    rows = []
+    for state in states:
+        chances = result(state) if state.is_over else np.array(win_probabilities(state))
+        rows.append(chances / chances.sum())
+    return np.array(rows)
+
+
+def network_values(states: Sequence[GameState]) -> np.ndarray:
+    network = shipped_network(states[0].num_players)
+    assert network is not None, "no network shipped for this table size"
+    return win_chances(states, network)
+
+
+def looked_further(state: GameState, values: Values) -> float:
+    """The mover's value of ``state`` one turn further: its best turn over ``values``."""
+    endings = turn_endings(state)
+    groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
+    mover = state.current
+    best = [float(values(group)[:, mover].max()) for group in groups]
+    end = tuple(best[g + 1] if g >= 0 else best[0] for g in endings.group_of)
+    table = TurnValues(end, best[0], tuple(g >= 0 for g in endings.group_of))
+    return solve(table).start_value
+
+
+def game_drifts(
+    game: int, seed: int, values: dict[str, Values]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Per value function: each seat's drift in this game, and each turn's change."""
+    rng = random.Random(seed * 10_007 + game)
+    bots = [make_bot("expected", game), make_bot("simple", game)][:: 1 if game % 2 else -1]
+    state = GameState(2)
+    drift = {name: [0.0, 0.0] for name in values}
+    changes: dict[str, list[float]] = {name: [] for name in values}
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept):
+            for name, value in values.items():
+                change = looked_further(state, value) - float(value([state])[0, state.current])
+                drift[name][state.current] += change
+                drift[name][1 - state.current] -= change  # two players: the other's is mirrored
+                changes[name].append(abs(change))
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    return {name: (drift[name], changes[name]) for name in values}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    values: dict[str, Values] = {"win model": model_values, "network": network_values}
+    drifts: dict[str, list[float]] = {name: [] for name in values}
+    changes: dict[str, list[float]] = {name: [] for name in values}
+    for game in range(args.games):
+        for name, (drift, change) in game_drifts(game, args.seed, values).items():
+            drifts[name] += drift
+            changes[name] += change
+    print(f"{args.games} games of expected against simple, 2 players (points of win chance)")
+    print("| value function | drift per player-game: SD | max abs | change per turn: mean abs |")
+    print("|---|---|---|---|")
+    for name in values:
+        sd = 100 * statistics.stdev(drifts[name])
+        most = 100 * max(map(abs, drifts[name]))
+        turn = 100 * statistics.mean(changes[name])
+        print(f"| {name} | {sd:.2f} | {most:.1f} | {turn:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,256 @@
+"""Train the value network (``pickomino.evaluation``) by fitted value iteration on positions
+of bot games: each position's target is the exact turn solver's value of the mover's turn,
+its endings valued by the network itself (``turn_tables``); the network is fitted to the
+targets, and again, until it agrees with itself. It starts from the strategist's win model
+(fitted to it first), and a tenth of the positions is held out to show that what it learns
+holds for positions it never saw.
+
+Run (reproducible from ``--seed``; the shipped weights were made by the defaults):
+
+    .venv/bin/python scripts/train_win_values.py --out src/pickomino/evaluation/win_values_2p.npz \\
+        --curve docs/win_values_curve.csv
+
+Each sweep prints the mean |value − target| before fitting (the residual: how far the
+network is from agreeing with its own one-turn search), the same on the held-out positions,
+and after fitting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from pickomino.bots import make_bot
+from pickomino.bots.strategist import win_probabilities
+from pickomino.core import GameState
+from pickomino.core.dice import sample_roll
+from pickomino.evaluation.features import feature_count, features
+from pickomino.evaluation.network import WinNetwork
+from pickomino.evaluation.values import result
+from pickomino.solver import TurnValues, solve
+from pickomino.solver.endings import turn_endings
+
+#: The bots whose games give the positions (``expected`` and ``strategist`` twice as often).
+PLAYERS = ("random", "simple", "expected", "expected", "strategist", "strategist")
+#: Games longer than this many turns (bots that never score) give no more positions.
+LONGEST = 200
+
+
+def positions(games: range, players: int, seed: int) -> list[GameState]:
+    """The turn starts of ``games`` played by bots drawn from :data:`PLAYERS`."""
+    found = []
+    for game in games:
+        rng = random.Random(seed * 1_000_003 + game)
+        bots = [make_bot(rng.choice(PLAYERS), rng.randrange(1 << 30)) for _ in range(players)]
+        state = GameState(players)
+        while not state.is_over and state.turn < LONGEST:
+            if state.is_chance():
+                if not any(state.kept):
+                    found.append(state.copy())
+                state.apply_roll(sample_roll(state.dice_left, rng))
+            else:
+                state.apply(bots[state.current].choose(state))
+    return found
+
+
+class Positions:
+    """Positions with what their targets need: their features, and every ending of their
+    turn (features of the unfinished ones, results of the finished ones) by claim group."""
+
+    def __init__(self, states: list[GameState]) -> None:
+        self.players = states[0].num_players
+        self.x = np.stack([features(state) for state in states])
+        self.mover = np.array([state.current for state in states])
+        self.model = np.stack([np.roll(model_chances(state), -state.current) for state in states])
+        rows: list[np.ndarray] = []
+        self.turns: list[tuple[list[list[tuple[int, int] | np.ndarray]], tuple[int, ...]]] = []
+        for state in states:
+            endings = turn_endings(state)
+            groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
+            valued: list[list[tuple[int, int] | np.ndarray]] = []
+            for group in groups:
+                items: list[tuple[int, int] | np.ndarray] = []
+                for ending in group:
+                    if ending.is_over:
+                        items.append(result(ending))
+                    else:
+                        items.append((len(rows), ending.current))
+                        rows.append(features(ending))
+                valued.append(items)
+            self.turns.append((valued, endings.group_of))
+        self.endings = np.stack(rows)
+
+    def targets(self, network: WinNetwork) -> np.ndarray:
+        """Each position's value under the mover's best turn, its endings valued by
+        ``network``: rows in turn order from the mover, as the network gives them."""
+        chances = network.chances(self.endings)
+        players = self.players
+        out = np.empty((len(self.turns), players))
+        for i, (groups, group_of) in enumerate(self.turns):
+            mover = int(self.mover[i])
+            chosen = []
+            for items in groups:
+                rows = [
+                    item if isinstance(item, np.ndarray) else np.roll(chances[item[0]], item[1])
+                    for item in items
+                ]
+                chosen.append(max(rows, key=lambda row: row[mover]))
+            tables = [
+                TurnValues(
+                    tuple(
+                        float(chosen[g + 1][seat] if g >= 0 else chosen[0][seat]) for g in group_of
+                    ),
+                    float(chosen[0][seat]),
+                    tuple(g >= 0 for g in group_of),
+                )
+                for seat in range(players)
+            ]
+            best = solve(tables[mover])
+            if players == 2:  # each ending's chances sum to 1: so do the turn's
+                by_seat = [best.start_value, 1.0 - best.start_value][:: 1 if mover == 0 else -1]
+            else:
+                by_seat = [
+                    best.start_value if s == mover else best.evaluate(tables[s])
+                    for s in range(players)
+                ]
+            out[i] = np.roll(by_seat, -mover)
+        return out
+
+
+def model_chances(state: GameState) -> np.ndarray:
+    """The strategist's win model, the chances summing to 1 (where training starts)."""
+    chances = np.array(win_probabilities(state))
+    return chances / chances.sum()
+
+
+class Trainer:
+    """Adam on the cross-entropy between the network's chances and soft targets."""
+
+    def __init__(self, sizes: list[int], players: int, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        layers = []
+        for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
+            scale = (0.1 if i == len(sizes) - 2 else 1.0) / math.sqrt(a)
+            layers.append((rng.normal(0, scale, (a, b)), np.zeros(b)))
+        self.network = WinNetwork(layers, players)
+        self.moments = [[np.zeros_like(p) for p in layer] for layer in layers]
+        self.squares = [[np.zeros_like(p) for p in layer] for layer in layers]
+        self.steps = 0
+        self.rng = rng
+
+    def fit(self, x: np.ndarray, y: np.ndarray, epochs: int, rate: float, batch: int = 256) -> None:
+        for _ in range(epochs):
+            order = self.rng.permutation(len(x))
+            for start in range(0, len(x), batch):
+                rows = order[start : start + batch]
+                self._step(x[rows], y[rows], rate)
+
+    def _step(self, x: np.ndarray, y: np.ndarray, rate: float) -> None:
+        network = self.network
+        hidden = network.hidden(x)
+        delta = (network.chances(x, hidden) - y) / len(x)
+        grads = []
+        for i in range(len(network.layers) - 1, -1, -1):
+            weight, _ = network.layers[i]
+            grads.append((hidden[i].T @ delta, delta.sum(axis=0)))
+            if i:
+                delta = (delta @ weight.T) * (1 - hidden[i] ** 2)
+        grads.reverse()
+        self.steps += 1
+        for layer, moment, square, grad in zip(
+            network.layers, self.moments, self.squares, grads, strict=True
+        ):
+            for param, m, v, g in zip(layer, moment, square, grad, strict=True):
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                m_hat, v_hat = m / (1 - 0.9**self.steps), v / (1 - 0.999**self.steps)
+                param -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
+
+
+_CHUNKS: list[Positions] = []
+
+
+def _prepare(job: tuple[range, int, int]) -> Positions:
+    return Positions(positions(*job))
+
+
+def _targets(job: tuple[int, WinNetwork]) -> np.ndarray:
+    return _CHUNKS[job[0]].targets(job[1])
+
+
+def mean_error(network: WinNetwork, x: np.ndarray, y: np.ndarray) -> float:
+    """Mean |chance − target| of the mover."""
+    return float(np.abs(network.chances(x)[:, 0] - y[:, 0]).mean())
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=2000, help="bot games giving positions")
+    parser.add_argument("--sweeps", type=int, default=30)
+    parser.add_argument("--hidden", default="128,128", help="hidden layers' sizes")
+    parser.add_argument("--rate", type=float, default=5e-4, help="Adam's learning rate")
+    parser.add_argument("--epochs", type=int, default=3, help="epochs of fitting per sweep")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True, help="the weights (.npz)")
+    parser.add_argument("--curve", type=Path, help="the sweeps' errors as CSV")
+    args = parser.parse_args(argv)
+    for path in (args.out, args.curve):
+        if path is not None and not path.parent.is_dir():
+            parser.error(f"{path.parent} is not a folder")
+    global _CHUNKS
+    start = time.perf_counter()
+    chunk = max(1, args.games // 10)
+    jobs = [
+        (range(g, min(g + chunk, args.games)), args.players, args.seed)
+        for g in range(0, args.games, chunk)
+    ]
+    with Pool(args.jobs) as pool:
+        _CHUNKS = pool.map(_prepare, jobs)
+    held = _CHUNKS[-1]  # the last chunk's positions are never fitted
+    x = np.concatenate([c.x for c in _CHUNKS[:-1]])
+    print(
+        f"{len(x)} positions to fit, {len(held.x)} held out ({time.perf_counter() - start:.0f} s)"
+    )
+    trainer = Trainer(
+        [feature_count(args.players), *map(int, args.hidden.split(",")), args.players],
+        args.players,
+        args.seed,
+    )
+    trainer.fit(x, np.concatenate([c.model for c in _CHUNKS[:-1]]), 20, 1e-3)
+    rows = []
+    with Pool(args.jobs) as pool:  # forked after the positions: they are shared, not sent
+        for sweep in range(1, args.sweeps + 1):
+            targets = pool.map(_targets, [(k, trainer.network) for k in range(len(_CHUNKS))])
+            y = np.concatenate(targets[:-1])
+            before = mean_error(trainer.network, x, y)
+            held_out = mean_error(trainer.network, held.x, targets[-1])
+            trainer.fit(x, y, args.epochs, args.rate)
+            after = mean_error(trainer.network, x, y)
+            rows.append((sweep, before, held_out, after, time.perf_counter() - start))
+            print(
+                f"sweep {sweep}: residual {before:.5f}, held out {held_out:.5f},"
+                f" after fitting {after:.5f} ({rows[-1][-1]:.0f} s)",
+                flush=True,
+            )
+            trainer.network.save(args.out)
+    if args.curve is not None:
+        with args.curve.open("w", newline="") as file:
+            out = csv.writer(file)
+            out.writerow(["sweep", "residual", "held_out_residual", "fit_error", "seconds"])
+            out.writerows(rows)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

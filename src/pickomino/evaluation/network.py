@@ -1,0 +1,62 @@
+"""The value network: tanh layers over :func:`~pickomino.evaluation.features.features`, then a
+softmax over the seats (in turn order from the mover), so that the chances of a table always
+sum to 1. Its weights ship with the package as ``.npz`` (one file per table size) and run in
+NumPy; ``scripts/train_win_values.py`` makes them."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+Layers = list[tuple[np.ndarray, np.ndarray]]
+HERE = Path(__file__).parent
+
+
+class WinNetwork:
+    """Every seat's win chance from a position's features (rows of a batch)."""
+
+    def __init__(self, layers: Layers, players: int) -> None:
+        self.layers, self.players = layers, players
+
+    @classmethod
+    def load(cls, path: Path | str) -> WinNetwork:
+        with np.load(path) as data:
+            count = sum(1 for key in data.files if key.startswith("w"))
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            return cls(layers, int(data["players"]))
+
+    def save(self, path: Path | str) -> None:
+        arrays: dict[str, np.ndarray] = {"players": np.array(self.players)}
+        arrays |= {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
+        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
+        np.savez(path, allow_pickle=False, **arrays)
+
+    def hidden(self, batch: np.ndarray) -> list[np.ndarray]:
+        """The batch and each hidden layer's output (what training differentiates)."""
+        outputs = [batch]
+        for weight, bias in self.layers[:-1]:
+            outputs.append(np.tanh(outputs[-1] @ weight + bias))
+        return outputs
+
+    def chances(self, batch: np.ndarray, hidden: list[np.ndarray] | None = None) -> np.ndarray:
+        """Each row's chances, the mover's first and the others in turn order."""
+        last = (hidden or self.hidden(batch))[-1]
+        weight, bias = self.layers[-1]
+        logits = last @ weight + bias
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        return odds / odds.sum(axis=1, keepdims=True)
+
+
+def weights_file(players: int) -> Path:
+    """Where the shipped weights for a table of ``players`` live."""
+    return HERE / f"win_values_{players}p.npz"
+
+
+@cache
+def shipped_network(players: int) -> WinNetwork | None:
+    """The shipped network for a table of ``players`` (``None``: none trained for it)."""
+    path = weights_file(players)
+    return WinNetwork.load(path) if path.exists() else None
