@@ -31,12 +31,13 @@ import numpy as np
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
-from pickomino.core.dice import sample_roll
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
 from pickomino.evaluation.values import result
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.endings import turn_endings
+from pickomino.table import SeededDice
+from pickomino.table.loop import turn_starts
 
 #: The bots whose games give the positions (``expected`` and ``strategist`` twice as often).
 PLAYERS = ("random", "simple", "expected", "expected", "strategist", "strategist")
@@ -50,14 +51,10 @@ def positions(games: range, players: int, seed: int) -> list[GameState]:
     for game in games:
         rng = random.Random(seed * 1_000_003 + game)
         bots = [make_bot(rng.choice(PLAYERS), rng.randrange(1 << 30)) for _ in range(players)]
-        state = GameState(players)
-        while not state.is_over and state.turn < LONGEST:
-            if state.is_chance():
-                if not any(state.kept):
-                    found.append(state.copy())
-                state.apply_roll(sample_roll(state.dice_left, rng))
-            else:
-                state.apply(bots[state.current].choose(state))
+        for state in turn_starts(GameState(players), bots, SeededDice(rng=rng)):
+            if state.turn >= LONGEST:
+                break
+            found.append(state.copy())
     return found
 
 

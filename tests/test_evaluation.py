@@ -4,7 +4,6 @@ turn's tables from them, the bot that plays by them, and the training script."""
 from __future__ import annotations
 
 import csv
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,29 +13,26 @@ import pytest
 
 from pickomino.bots import make_bot
 from pickomino.core import GameState, Phase
-from pickomino.core.dice import sample_roll
 from pickomino.evaluation import WinNetwork, shipped_network, turn_tables, win_chances
 from pickomino.evaluation.features import features
 from pickomino.solver import solve
+from pickomino.table import SeededDice
+from pickomino.table.loop import turn_starts
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_win_values.py"
 NETWORK = shipped_network(2)
 
 
-def turn_starts(games: int, seed: int = 5) -> list[GameState]:
+def positions(games: int, seed: int = 5) -> list[GameState]:
     """Positions at the turns' starts of games of ``expected`` against ``simple``."""
-    rng, found = random.Random(seed), []
-    for game in range(games):
-        bots = [make_bot("expected", game), make_bot("simple", game)]
-        state = GameState(2)
-        while not state.is_over:
-            if state.is_chance():
-                if not any(state.kept):
-                    found.append(state.copy())
-                state.apply_roll(sample_roll(state.dice_left, rng))
-            else:
-                state.apply(bots[state.current].choose(state))
-    return found
+    dice = SeededDice(seed)
+    return [
+        state.copy()
+        for game in range(games)
+        for state in turn_starts(
+            GameState(2), [make_bot("expected", game), make_bot("simple", game)], dice
+        )
+    ]
 
 
 def test_a_position_and_its_mirror_read_the_same_and_have_mirrored_chances():
@@ -73,7 +69,7 @@ def test_weights_are_saved_and_read_back(tmp_path):
     path = tmp_path / "net.npz"
     NETWORK.save(path)
     again = WinNetwork.load(path)
-    x = np.stack([features(s) for s in turn_starts(1)])
+    x = np.stack([features(s) for s in positions(1)])
     assert np.array_equal(again.chances(x), NETWORK.chances(x)) and again.players == 2
 
 
@@ -81,11 +77,11 @@ def test_the_shipped_network_agrees_with_its_own_one_turn_search():
     """Trained until it agrees with itself: on positions of games it never saw, its value
     and the exact solver's over its own values one turn ahead differ by under 2 points on
     average (the strategist's win model: about 1.3, see docs/bots.md)."""
-    positions = turn_starts(6)
-    values = win_chances(positions, NETWORK)
+    found = positions(6)
+    values = win_chances(found, NETWORK)
     residuals = [
         abs(solve(turn_tables(state, NETWORK)[state.current]).start_value - row[state.current])
-        for state, row in zip(positions, values, strict=True)
+        for state, row in zip(found, values, strict=True)
     ]
     assert len(residuals) > 100 and np.mean(residuals) < 0.02
 

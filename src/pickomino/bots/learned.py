@@ -19,6 +19,7 @@ from pickomino.bots.base import register
 from pickomino.bots.basic import SimpleBot
 from pickomino.core import Action, GameState
 from pickomino.core.actions import ACTIONS
+from pickomino.evaluation.weights import load_layers, save_layers
 from pickomino.observation import flatten_batch, observe
 
 #: The policy trained against ``simple`` in 2-player games, from a warm start that imitates
@@ -34,16 +35,10 @@ class Policy:
 
     @classmethod
     def load(cls, path: Path | str) -> Policy:
-        with np.load(path) as data:
-            count = sum(1 for key in data.files if key.startswith("w"))
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            return cls(layers, int(data["players"]))
+        return cls(*load_layers(path))
 
     def save(self, path: Path | str) -> None:
-        arrays: dict[str, np.ndarray] = {"players": np.array(self.players)}
-        arrays |= {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
-        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
-        np.savez(path, allow_pickle=False, **arrays)
+        save_layers(path, self.layers, self.players)
 
     def logits(self, flat: np.ndarray) -> np.ndarray:
         """The action logits of a batch of flat observations."""

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-Layers = list[tuple[np.ndarray, np.ndarray]]
+from pickomino.evaluation.weights import Layers, load_layers, save_layers
+
 HERE = Path(__file__).parent
 
 
@@ -22,16 +23,10 @@ class WinNetwork:
 
     @classmethod
     def load(cls, path: Path | str) -> WinNetwork:
-        with np.load(path) as data:
-            count = sum(1 for key in data.files if key.startswith("w"))
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-            return cls(layers, int(data["players"]))
+        return cls(*load_layers(path))
 
     def save(self, path: Path | str) -> None:
-        arrays: dict[str, np.ndarray] = {"players": np.array(self.players)}
-        arrays |= {f"w{i}": w for i, (w, _) in enumerate(self.layers)}
-        arrays |= {f"b{i}": b for i, (_, b) in enumerate(self.layers)}
-        np.savez(path, allow_pickle=False, **arrays)
+        save_layers(path, self.layers, self.players)
 
     def hidden(self, batch: np.ndarray) -> list[np.ndarray]:
         """The batch and each hidden layer's output (what training differentiates)."""
