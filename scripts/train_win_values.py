@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", default="128,128", help="hidden layers' sizes")
     parser.add_argument("--rate", type=float, default=5e-4, help="Adam's learning rate")
     parser.add_argument(
-        "--final-rate", type=float, help="the rate of the last sweep (linear from --rate)"
+        "--final-rate", type=float, default=5e-5, help="the last sweep's (linear from --rate)"
     )
     parser.add_argument("--epochs", type=int, default=3, help="epochs of fitting per sweep")
     parser.add_argument("--jobs", type=int, default=2)
@@ -236,9 +236,8 @@ def main(argv: list[str] | None = None) -> None:
             y = np.concatenate(targets[:-1])
             before = mean_error(trainer.network, x, y)
             held_out = mean_error(trainer.network, held.x, targets[-1])
-            final = args.rate if args.final_rate is None else args.final_rate
             progress = (sweep - 1) / max(1, args.sweeps - 1)
-            trainer.fit(x, y, args.epochs, args.rate + (final - args.rate) * progress)
+            trainer.fit(x, y, args.epochs, args.rate + (args.final_rate - args.rate) * progress)
             after = mean_error(trainer.network, x, y)
             rows.append((sweep, before, held_out, after, time.perf_counter() - start))
             print(
