@@ -26,8 +26,8 @@ from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
 from pickomino.evaluation import shipped_network, win_chances
-from pickomino.evaluation.values import result
-from pickomino.solver import TurnValues, solve
+from pickomino.evaluation.values import result, tables_of
+from pickomino.solver import solve
 from pickomino.solver.endings import turn_endings
 
 Values = Callable[[Sequence[GameState]], np.ndarray]
@@ -52,11 +52,8 @@ def looked_further(state: GameState, values: Values) -> float:
     """The mover's value of ``state`` one turn further: its best turn over ``values``."""
     endings = turn_endings(state)
     groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
-    mover = state.current
-    best = [float(values(group)[:, mover].max()) for group in groups]
-    end = tuple(best[g + 1] if g >= 0 else best[0] for g in endings.group_of)
-    table = TurnValues(end, best[0], tuple(g >= 0 for g in endings.group_of))
-    return solve(table).start_value
+    tables = tables_of([values(group) for group in groups], endings.group_of, state.current)
+    return solve(tables[state.current]).start_value
 
 
 def game_drifts(

@@ -33,8 +33,8 @@ from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
-from pickomino.evaluation.values import result
-from pickomino.solver import TurnValues, solve
+from pickomino.evaluation.values import result, tables_of
+from pickomino.solver import solve
 from pickomino.solver.endings import turn_endings
 from pickomino.table import SeededDice
 from pickomino.table.loop import turn_starts
@@ -93,23 +93,16 @@ class Positions:
         out = np.empty((len(self.turns), players))
         for i, (groups, group_of) in enumerate(self.turns):
             mover = int(self.mover[i])
-            chosen = []
-            for items in groups:
-                rows = [
-                    item if isinstance(item, np.ndarray) else np.roll(chances[item[0]], item[1])
-                    for item in items
-                ]
-                chosen.append(max(rows, key=lambda row: row[mover]))
-            tables = [
-                TurnValues(
-                    tuple(
-                        float(chosen[g + 1][seat] if g >= 0 else chosen[0][seat]) for g in group_of
-                    ),
-                    float(chosen[0][seat]),
-                    tuple(g >= 0 for g in group_of),
+            valued = [
+                np.array(
+                    [
+                        item if isinstance(item, np.ndarray) else np.roll(chances[item[0]], item[1])
+                        for item in items
+                    ]
                 )
-                for seat in range(players)
+                for items in groups
             ]
+            tables = tables_of(valued, group_of, mover)
             best = solve(tables[mover])
             if players == 2:  # each ending's chances sum to 1: so do the turn's
                 by_seat = [best.start_value, 1.0 - best.start_value][:: 1 if mover == 0 else -1]

@@ -44,24 +44,28 @@ def win_chances(states: Sequence[GameState], network: WinNetwork) -> np.ndarray:
 
 def turn_tables(state: GameState, network: WinNetwork) -> list[TurnValues]:
     """Each seat's value table for the turn of ``state.current`` (at any point of it: the
-    endings depend only on the turn's start): every ending valued by ``network``, the
-    claim of each total the one best for the mover."""
+    endings depend only on the turn's start): every ending valued by ``network``."""
     endings = turn_endings(state)
     groups = [[ending for _, ending in endings.bust], *([e for _, e in g] for g in endings.groups)]
     chances = win_chances([ending for group in groups for ending in group], network)
-    mover, chosen, at = state.current, [], 0
-    for group in groups:
-        block = chances[at : at + len(group)]
-        chosen.append(block[block[:, mover].argmax()])
-        at += len(group)
-    success = tuple(group >= 0 for group in endings.group_of)
+    sizes = np.cumsum([len(group) for group in groups])[:-1]
+    return tables_of(np.split(chances, sizes), endings.group_of, state.current)
+
+
+def tables_of(
+    groups: Sequence[np.ndarray], group_of: Sequence[int], mover: int
+) -> list[TurnValues]:
+    """Each seat's value table of a turn from every seat's chance after each ending: the
+    bust's (``groups[0]``, one row) and each claim group's (``groups[k + 1]``, a row per claim,
+    the claim of a total being the one best for the mover); ``group_of`` gives each total's
+    claim group (-1: none, a bust)."""
+    chosen = [block[block[:, mover].argmax()] for block in groups]
+    success = tuple(group >= 0 for group in group_of)
     return [
         TurnValues(
-            tuple(
-                float(chosen[g + 1][seat] if g >= 0 else chosen[0][seat]) for g in endings.group_of
-            ),
+            tuple(float(chosen[g + 1][seat] if g >= 0 else chosen[0][seat]) for g in group_of),
             float(chosen[0][seat]),
             success,
         )
-        for seat in range(state.num_players)
+        for seat in range(len(chosen[0]))
     ]
