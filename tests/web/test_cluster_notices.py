@@ -76,3 +76,13 @@ def test_moves_a_notice_carries_are_played_in_without_reading_the_database(
             wait_until(lambda: bool(reads.made), "the other process reads the moves it lacks")
             assert reads.made == (["load"] if clock else ["moves_from"])
             assert room.seq == ended["seq"]  # and plays in none that is not stored
+
+            # A notice carrying a move the engine refuses (not of ours): the game is read.
+            reads.made.clear()
+            forged = notice("elsewhere", game["id"], room.seq + 1, ["keep 9"])
+            with psycopg.connect(database, autocommit=True) as connection:
+                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, forged))
+            wait_until(lambda: bool(reads.made), "the other process reads the stored game")
+            assert reads.made == ["load"] and room.seq == ended["seq"]
+            watcher.send_json({"type": "sync"})
+            assert until(watcher, lambda s: True)["table"] == ended["table"]

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from pickomino.core.errors import PickominoError
 from pickomino.core.events import standing_dict, tie_break
 from pickomino.web.db.store import StaleMoves, TableEvent
 from pickomino.web.errors import Refused
@@ -105,9 +106,16 @@ class Commits:
 
     def follow(self, moves: tuple[str, ...], seating: str | None) -> bool:
         """Play in moves another process stored, as its notice carried them (with the clock
-        they left, if they moved it): nothing is read from the database."""
+        they left, if they moved it): nothing is read from the database. Moves the engine
+        refuses (a notice not of ours) change nothing: the stored game is read instead."""
         room = self.room
-        changed = self._play_stored(list(moves))
+        first = room.seq
+        try:
+            changed = self._play_stored(list(moves))
+        except PickominoError:
+            log.warning("game %s: a notice carried moves the engine refuses", room.id)
+            room.game.truncate(first)
+            return self.catch_up()
         if seating is not None:
             room.seating = Seating.load(seating, room.game.record.meta, len(room.seats))
             room.seating_changes += 1
