@@ -30,13 +30,16 @@ from pickomino.analysis import (
     label_of,
     review,
 )
-from pickomino.analysis.evaluator import leaf_values
+from pickomino.analysis.evaluator import LearnedPlanner, evaluator_for, leaf_values
+from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probability
-from pickomino.core import Game, GameState, Phase
+from pickomino.core import Game, GameState, Phase, Rules
+from pickomino.evaluation import shipped_network, turn_tables
 from pickomino.sim.tournament import parallel_map
+from pickomino.solver import solve
 from pickomino.solver.advice import rank_choices
-from pickomino.table import SeededDice, advance
+from pickomino.table import SeededDice, advance, turn_starts
 
 DATA = Path(__file__).parent / "data"
 #: Ann holds the 36 (4 worms), Bob the 35; Ann has kept one 5 and no worm, seven dice left.
@@ -224,6 +227,56 @@ def test_the_coach_makes_one_view_a_turn():
     state.apply("keep 1")
     state.apply("stop")  # a bust: Bob's turn
     assert coach.view(state) is not view
+
+
+# ------------------------------------------------------------------- the evaluator
+def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
+    assert isinstance(evaluator_for(GameState(2)), LearnedPlanner)
+    for other in (GameState(3), GameState(2, Rules.preset("bga"))):
+        assert type(evaluator_for(other)) is FairPlanner  # no network learned these
+
+
+def test_the_learned_evaluator_s_turn_is_the_valued_bot_s():
+    """The review's turn values (endings valued in one batch, the mover's chance from the
+    solver) against the valued bot's tables (:func:`turn_tables`), on the positions of a game."""
+    network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
+    bots = [make_bot("expected", 4), make_bot("simple", 5)]
+    starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(4))]
+    for state in starts[::5]:
+        view = TurnView(state, planner)
+        table = turn_tables(state, network)[state.current]
+        assert view.solution.start_value == pytest.approx(solve(table).start_value, abs=1e-12)
+        assert view.chances(state)[state.current] == pytest.approx(solve(table).start_value)
+
+
+# ------------------------------------------------------------------------ the hint
+def test_the_hint_ranks_the_choices_of_the_player_to_move_by_win_chance():
+    hints, state = Hints(), GameState(2)
+    (row,) = hints.rows(state)
+    assert row.action == "roll" and 0 < row.tile < 1 and 0 < row.bust < 1 and 0 < row.win < 1
+    state.apply_roll("1233WWW5")
+    rows = hints.rows(state)
+    assert {r.action for r in rows} == {a.name for a in state.legal_actions()}
+    assert rows == sorted(rows, key=lambda r: -r.win)
+    odds = {choice.action.name: choice for choice in rank_choices(state)}
+    assert all((r.tile, r.worms, r.bust) == (odds[r.action].tile, odds[r.action].value,
+               odds[r.action].bust) for r in rows)  # fmt: skip
+
+
+HINTED_GAMES = [(["expected", "random"], "official"), (["simple", "random", "expected"], "short")]
+
+
+@pytest.mark.parametrize(("bots", "rules"), HINTED_GAMES)
+def test_the_hint_s_best_choice_is_the_review_s(bots, rules):
+    game = Game(bots, Rules.preset(rules))
+    advance(game, [make_bot(bot, seat) for seat, bot in enumerate(bots)], SeededDice(2))
+    decisions = iter(review(game.record).decisions)
+    replay, hints = Game(bots, Rules.preset(rules)), Hints()
+    for move in game.record.moves:
+        if not replay.state.is_chance():
+            best, (first, *_) = next(decisions).best, hints.rows(replay.state)
+            assert (first.action, first.win) == (best.action, pytest.approx(best.value, abs=1e-12))
+        replay.push(move)
 
 
 # -------------------------------------------------------------------- statistics

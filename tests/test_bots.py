@@ -51,7 +51,7 @@ def test_difficulties_map_to_bots():
         "random",
         "simple",
         "expected",
-        "strategist",
+        "valued",
     ]
 
 

@@ -29,7 +29,7 @@ from pickomino.solver import TurnValues
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TARGETS = [str(tile) for tile in TILES]  # "21" .. "36"
-CHOICE_KEYS = {"action", "tile", "expected_worms", "bust"}
+CHOICE_KEYS = {"action", "win", "tile", "expected_worms", "bust"}
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -186,8 +186,12 @@ def assert_choices_schema(report: dict) -> None:
         assert set(choice) == CHOICE_KEYS
         assert 0 <= choice["tile"] <= 1 and 0 <= choice["bust"] <= 1
         assert choice["tile"] + choice["bust"] == pytest.approx(1.0, abs=CLOSE)
-    worms = [round(choice["expected_worms"], 9) for choice in report["choices"]]
-    assert worms == sorted(worms, reverse=True)  # equal up to float rounding counts as a tie
+        assert 0 <= choice["win"] <= 1
+    wins = [choice["win"] for choice in report["choices"]]
+    assert wins == sorted(wins, reverse=True)  # best first by the chance to win the game
+    assert report["best"] == report["choices"][0]["action"]
+    most = min(report["choices"], key=lambda c: (-round(c["expected_worms"], 9), c["bust"]))
+    assert report["best_worms"] == most["action"]  # on a tie in worms, the safer choice
 
 
 def test_advise_table_lists_every_legal_choice():
@@ -203,7 +207,9 @@ def test_advise_table_lists_every_legal_choice():
 
 def test_advise_json_schema_for_a_keep():
     report = run_json("advise", "--kept", "WW4", "--rolled", "12W45")
-    assert {"phase", "choices", "best", "kept", "total", "rolled", "grill"} <= set(report)
+    assert {"phase", "choices", "best", "best_worms", "kept", "total", "rolled", "grill"} <= set(
+        report
+    )
     assert report["phase"] == "keep" and report["total"] == 14  # W W 4 = 5 + 5 + 4
     assert {c["action"] for c in report["choices"]} == {"keep 1", "keep 2", "keep 5"}
     assert report["best"] == report["choices"][0]["action"]
@@ -218,7 +224,7 @@ def test_advise_json_schema_for_a_keep():
 )
 def test_advise_json_matches_hand_worked_cases(case):
     report = run_json("advise", *case.cli_args())
-    assert report["phase"] == "roll_or_stop" and report["best"] == case.best.name
+    assert report["phase"] == "roll_or_stop" and report["best_worms"] == case.best.name
     choices = {c["action"]: c for c in report["choices"]}
     assert set(choices) == legal_names(**case.description()) == {"roll", "stop"}
     assert choices["roll"]["expected_worms"] == pytest.approx(float(case.roll), abs=EXACT)
@@ -233,6 +239,7 @@ def test_advise_before_the_first_roll():
     report = run_json("advise")
     assert report["phase"] == "roll" and report["choices"] == []
     assert report["tile"] + report["bust"] == pytest.approx(1.0, abs=CLOSE)
+    assert 0.4 < report["win"] < 0.6  # the game's first turn: about even
     assert report["expected_worms"] == pytest.approx(expected_worms_by_engine(0.0), abs=CLOSE)
 
 

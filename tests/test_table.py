@@ -76,7 +76,7 @@ def test_seats_are_people_and_bots_with_their_players():
         Seat("Bot 4 (random)", "random"),
     ]
     seated = players(seats, seed=5)
-    assert [type(p).__name__ for p in seated] == ["Person", "StrategistBot", "Person", "RandomBot"]
+    assert [type(p).__name__ for p in seated] == ["Person", "ValuedBot", "Person", "RandomBot"]
     assert seated[0].choose(GameState()) is None  # a person answers through the session
 
 
@@ -186,16 +186,6 @@ def test_a_person_may_name_the_dice_only_when_the_dice_are_real():
     assert real.state.phase.value == "keep" and real.game.record.moves == ["dice 12335WWW"]
     with pytest.raises(IllegalAction):
         real.decide("dice 11111111")  # no roll is due now (R5)
-
-
-def test_hint_rows_rank_the_choices_of_the_player_to_move():
-    table = session(Seat("Ann"), Seat("Bob"))
-    (row,) = table.hint_rows()
-    assert row.action == "roll" and 0 < row.tile < 1 and 0 < row.bust < 1
-    table.decide("roll")
-    rows = table.hint_rows()
-    assert {r.action for r in rows} == set(table.actions())
-    assert rows == sorted(rows, key=lambda r: -r.worms)
 
 
 # ------------------------------------------------------------------ a bot's step in parts

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from getpass import getuser
@@ -126,7 +127,9 @@ def test_plain_mode_plays_a_whole_game_and_refuses_a_bad_command():
     assert played.returncode == 0, played.stderr
     out = played.stdout
     assert "Ann> dance is not a move: write keep 1–5" in out and "Try again" in out
-    assert "[r] roll  tile 76.8%  worms +1.64  bust 23.2%" in out  # the hint before the roll
+    # the hint before the roll: the first player's win chance, then the turn's odds
+    hinted = re.search(r"\[r\] roll  win (\d+\.\d)%  tile 76\.8%  worms \+1\.64  bust 23\.2%", out)
+    assert hinted is not None and 50 < float(hinted[1]) < 55
     assert "Ann> " in out and "Bot 2 (hard) rolled" in out
     lines = out.splitlines()
     over = [number for number, line in enumerate(lines) if "Game over." in line]

@@ -149,9 +149,10 @@ def test_the_full_screen_game_in_danish(tmp_path, words_in, english_of):
             await pilot.press("h")
             assert app.query_one("#hint").border_title == danish("hint.title")
             rows = shown(app, "#hint").splitlines()
-            for row, odds in zip(rows, console.session.hint_rows(), strict=True):
+            for row, odds in zip(rows, console.hints.rows(console.state), strict=True):
                 assert row.endswith(
-                    danish("hint.row", tile=danish.percent(odds.tile, 1),
+                    danish("hint.row", win=danish.percent(odds.win, 1),
+                           tile=danish.percent(odds.tile, 1),
                            worms=danish.signed(odds.worms), bust=danish.percent(odds.bust, 1))
                 )  # fmt: skip
             hint_screen = screen_text(app)

@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 from playwright.sync_api import Page, expect
 
-from pickomino.analysis import FairPlanner, TurnView
+from pickomino.analysis import TurnView, evaluator_for
 from pickomino.bots import make_bot
 from pickomino.core import Game
 from pickomino.core.actions import ROLL, STOP
@@ -43,7 +43,7 @@ def blunder_position() -> tuple[list[str], int]:
             state = game.state
             turn_start = state.is_chance() and state.dice_left == 8
             if turn_start and state.current == 0 and state.stacks[0] and len(state.grill) <= 5:
-                view, after = TurnView(state, FairPlanner()), state.copy()
+                view, after = TurnView(state, evaluator_for(state)), state.copy()
                 after.apply_roll(NO_WORM[0].removeprefix("dice "))
                 after.apply(NO_WORM[1])
                 if view.after(after, ROLL)[0] - view.after(after, STOP)[0] > 0.15:

@@ -219,6 +219,13 @@ def test_a_spectator_sees_everything_but_has_no_controls(
         ann.get_by_test_id("hint-button").click()
         expect(ann.get_by_test_id("hint-row")).to_have_count(keeps)
         expect(ann.get_by_test_id("hint-table")).to_contain_text("Bust risk")
+        # win chance first, best first: the column after the choice falls from row to row
+        header = ann.get_by_test_id("hint-table").locator("thead th")
+        expect(header.nth(1)).to_have_text("Win chance")
+        wins = ann.get_by_test_id("hint-row").evaluate_all(
+            "rows => rows.map(row => parseFloat(row.cells[1].textContent))"
+        )
+        assert wins == sorted(wins, reverse=True) and all(0 < win < 100 for win in wins)
 
 
 def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from pickomino.analysis import FairPlanner, TurnView, label_of
+from pickomino.analysis import TurnView, evaluator_for, label_of
 from pickomino.core import Game
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
@@ -73,7 +73,7 @@ def test_the_coach_values_the_choices_as_the_review_does(database):
         next_of(ann, "state")
         advice = coach(ann)
         played = Game(["Ann", "Bob"], start_player=0)
-        view = TurnView(played.state, FairPlanner())  # at the turn's start, as a review makes it
+        view = TurnView(played.state, evaluator_for(played.state))  # as a review makes it
         for move in NO_WORM:
             played.push(move)
         expected = {a.name: view.after(played.state, a)[0] for a in played.state.legal_actions()}

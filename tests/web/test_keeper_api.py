@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from pickomino.analysis.hint import Hints
 from pickomino.core import GameState
 from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
@@ -125,9 +126,13 @@ def test_the_dice_helper_agrees_with_the_solver_on_the_current_players_position(
     advice = client.post(f"/api/sheets/{sheet['id']}/dice", json={"kept": "", "rolled": "1135WW44"})
     assert advice.status_code == 200
     body = advice.json()
-    expected = rank_choices(GameState.from_text("30/-/- - 1 1 keep - 1135WW44 official"))
-    assert body["phase"] == "keep" and body["best"] == expected[0].action.name
-    assert [c["action"] for c in body["choices"]] == [c.action.name for c in expected]
+    position = GameState.from_text("30/-/- - 1 1 keep - 1135WW44 official")
+    expected = rank_choices(position)
+    assert body["phase"] == "keep" and body["best_worms"] == expected[0].action.name
+    assert {c["action"] for c in body["choices"]} == {c.action.name for c in expected}
+    hint = Hints().rows(position)  # ranked by win chance, as the game's Hint ranks them
+    assert [(c["action"], c["win"]) for c in body["choices"]] == [(r.action, r.win) for r in hint]
+    assert body["best"] == hint[0].action
     assert body["grill"] == [t for t in range(21, 37) if t != 30]
     after = client.post(f"/api/sheets/{sheet['id']}/dice", json={"kept": "WW", "rolled": None})
     assert {c["action"] for c in after.json()["choices"]} == {"roll", "stop"}

@@ -173,6 +173,7 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
             best = phone.get_by_test_id("advice-best")
             expect(best).to_have_attribute("data-action", report["best"])
             first = report["choices"][0]
+            expect(best).to_contain_text(f"{round(first['win'] * 100)}% chance to win the game")
             expect(best).to_contain_text(f"{round(first['tile'] * 100)}% chance of a tile")
             expect(best).to_contain_text(f"{round(first['bust'] * 100)}% bust risk")
             rows = phone.get_by_test_id("hint-row")

@@ -464,9 +464,14 @@ def test_hints_rank_the_legal_choices(client):
         state = latest_state(ann, 1)
         ann.send_json({"type": "hint"})
         rows = next_of(ann, "hint")["rows"]
+        ann.send_json({"type": "coach"})
+        coach = next_of(ann, "coach")
     assert sorted(row["action"] for row in rows) == sorted(state["actions"])
-    assert [row["worms"] for row in rows] == sorted((row["worms"] for row in rows), reverse=True)
-    assert all(0 <= row["tile"] <= 1 and 0 <= row["bust"] <= 1 for row in rows)
+    assert [row["win"] for row in rows] == sorted((row["win"] for row in rows), reverse=True)
+    assert all(0 <= row[odds] <= 1 for row in rows for odds in ("win", "tile", "bust"))
+    # the hint's best is the coach's (and the review's: the same evaluator), its chances too
+    assert [row["action"] for row in rows] == [choice["action"] for choice in coach["choices"]]
+    assert [row["win"] for row in rows] == [choice["value"] for choice in coach["choices"]]
 
 
 def test_a_second_server_on_the_same_database_goes_on_with_the_game(database):

@@ -44,7 +44,7 @@ SEAT |= {"votes_needed"}
 CLOCK = {"per_turn", "bank", "increment", "seat", "deadline", "banks"}
 TABLE = {"grill", "stacks", "worms", "current", "turn", "phase", "roll", "kept", "total"}
 TABLE |= {"dice_left", "over"}
-HINT_ROW = {"action", "tile", "worms", "bust"}
+HINT_ROW = {"action", "win", "tile", "worms", "bust"}
 COACH = {"type", "seq", "best", "choices"}
 COACH_CHOICE = {"action", "value", "cost", "label", "busts"}
 

@@ -1,11 +1,13 @@
 """A game's review: every decision valued in win chance, and the result split into skill and
 luck.
 
-The evaluator is the strongest we have, the strategist's search (:mod:`.bots.strategist`)
-with every player playing their own best (:class:`FairPlanner`): at each turn, every way the
-turn can end is valued as each player's chance to win the game, looking the strategist's
-number of turns ahead, and the exact turn solver gives the value of every point of the turn
-under best play (:class:`TurnView`). So at every step of a game each player has a win
+The evaluator is the strongest we have (:func:`~pickomino.analysis.evaluator.evaluator_for`):
+with two players and the standard rules, the win values learned by self-play
+(:mod:`pickomino.evaluation`; every way a turn can end valued by the network); at other table
+sizes or rules, the strategist's search (:mod:`.bots.strategist`) with every player playing
+their own best (:class:`FairPlanner`), looking the strategist's number of turns ahead. The
+exact turn solver gives the value of every point of the turn under best play
+(:class:`TurnView`). So at every step of a game each player has a win
 chance, and every change of it has one cause:
 
 - a **decision** of the mover changes the mover's chance by ``chosen - best``: minus its
@@ -39,7 +41,7 @@ outcome against the odds of that turn, and cannot value decisions.
 >>> [(d.action, d.label) for d in game_review.decisions]
 [('keep W', 'best'), ('roll', 'best'), ('keep 4', 'best'), ('stop', 'inaccuracy')]
 >>> game_review.decisions[-1].best  # doctest: +ELLIPSIS
-Choice(action='roll', value=0.555...)
+Choice(action='roll', value=0.54...)
 
 With 27 kept and two dice left, rolling on was better at the start of a game.
 >>> ann = game_review.players[0]
@@ -64,7 +66,7 @@ from pickomino.analysis.decisions import (
     label_of,
     review,
 )
-from pickomino.analysis.evaluator import FairPlanner, TurnView
+from pickomino.analysis.evaluator import FairPlanner, LearnedPlanner, TurnView, evaluator_for
 from pickomino.analysis.sheet_review import SheetReview, TurnLuck, review_sheet
 
 __all__ = [
@@ -78,6 +80,7 @@ __all__ = [
     "Decision",
     "FairPlanner",
     "Label",
+    "LearnedPlanner",
     "PlayerReview",
     "Review",
     "Roll",
@@ -86,6 +89,7 @@ __all__ = [
     "TurnView",
     "accuracy",
     "decision_at",
+    "evaluator_for",
     "label_of",
     "review",
     "review_sheet",

@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pickomino.analysis.decisions import decision_at
-from pickomino.analysis.evaluator import FairPlanner, TurnView
-from pickomino.bots.strategist import Planner
+from pickomino.analysis.evaluator import FairPlanner, TurnView, Views
 from pickomino.core import Action, BadInput, Bust, GameState
 
 #: The coach speaks up from a mistake on (see :data:`pickomino.analysis.LABELS`).
@@ -47,13 +46,13 @@ class Advice:
 
 
 class Coach:
-    """Values the moves of the player to move with the review's evaluator, one turn's view
+    """Values the moves of the player to move with the review's evaluator (the game's
+    :func:`~pickomino.analysis.evaluator.evaluator_for`), one turn's view
     kept at a time (the view is made once a turn, the first time it is asked)."""
 
-    def __init__(self, threshold: float = DEFAULT_THRESHOLD, planner: Planner | None = None):
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD, planner: FairPlanner | None = None):
         self.threshold = threshold
-        self.planner = planner or FairPlanner()
-        self._view: tuple[tuple[object, ...], TurnView] | None = None
+        self.views = Views(planner)
 
     def advise(self, state: GameState, action: Action | str) -> Advice | None:
         """Advice on ``action`` in ``state`` when it costs at least the threshold (and is no
@@ -79,7 +78,4 @@ class Coach:
 
     def view(self, state: GameState) -> TurnView:
         """The view of the turn ``state`` is in (made when the turn is first asked about)."""
-        key = (state.turn, state.current, state.grill_mask, *map(tuple, state.stacks))
-        if self._view is None or self._view[0] != key:
-            self._view = (key, TurnView(state, self.planner))
-        return self._view[1]
+        return self.views.of(state)

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView
-from pickomino.bots.strategist import Planner
+from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView, evaluator_for
 from pickomino.core import Game, GameRecord, GameState, Phase, format_dice
 from pickomino.core.record import DICE_PREFIX
 
@@ -201,13 +200,13 @@ class Review:
         }
 
 
-def review(record: GameRecord, planner: Planner | None = None) -> Review:
+def review(record: GameRecord, planner: FairPlanner | None = None) -> Review:
     """Review a game record (any record the engine replays: older ones too; finished or
     not). The record is not changed; one the engine refuses raises
     :class:`~pickomino.core.RecordError` naming the move."""
-    planner = planner or FairPlanner()
     moves = Game.from_record(record).record.moves  # checked, and written as the engine does
     game = Game(record.seats, record.rules, record.start_player)
+    planner = planner or evaluator_for(game.state)
     players = [PlayerReview(seat) for seat in range(len(record.seats))]
     decisions: list[Decision] = []
     rolls: list[Roll] = []

@@ -1,7 +1,10 @@
 """Win chances at every point of a game, under the strongest evaluator we have.
 
-:class:`FairPlanner` is the strategist's search (:mod:`pickomino.bots.strategist`) with every
-player playing their own best; :class:`TurnView` values every point of one turn from it:
+:func:`evaluator_for` picks it for a game: with a table size and rules the win-value network
+was trained for (:mod:`pickomino.evaluation`), :class:`LearnedPlanner` (the exact turn solver
+over the network's values of the turn's endings, as the ``valued`` bot plays); elsewhere
+:class:`FairPlanner`, the strategist's search (:mod:`pickomino.bots.strategist`) with every
+player playing their own best. :class:`TurnView` values every point of one turn from either:
 the mover's chance from the exact turn solver's table, the others' from how the mover's best
 play ends, and a decision by the chances of the point it leads to.
 """
@@ -19,6 +22,7 @@ from pickomino.bots.strategist import (
     win_probability,
 )
 from pickomino.core import Action, GameState
+from pickomino.evaluation import WinNetwork, network_for, win_chances
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.endings import Endings, TurnEndings, turn_endings, value_table
 from pickomino.solver.solve import TurnSolution
@@ -46,8 +50,16 @@ class FairPlanner(Planner):
         if values is None:
             if len(self._leaves) >= self._limit:
                 self._leaves.clear()
-            values = self._leaves[key] = leaf_values(state)
+            values = self._leaves[key] = self.values_at(state)
         return values[seat]
+
+    def values_at(self, state: GameState) -> tuple[float, ...]:
+        """Every seat's value of ``state`` where the search stops."""
+        return leaf_values(state)
+
+    def lookahead(self, state: GameState) -> int:
+        """Turns the evaluator looks past the current one, as the strategist does."""
+        return 2 if len(state.grill) <= ENDGAME_TILES else 1
 
     def endings(self, state: GameState) -> TurnEndings:
         key = (state.rules, *_position(state))
@@ -94,9 +106,43 @@ def leaf_values(state: GameState) -> tuple[float, ...]:
     return win_probabilities(state)
 
 
-def lookahead(state: GameState) -> int:
-    """Turns the evaluator looks past the current one, as the strategist does."""
-    return 2 if len(state.grill) <= ENDGAME_TILES else 1
+class LearnedPlanner(FairPlanner):
+    """Every seat's value from the win-value network, looking no turn past the current one:
+    a turn is the exact solver over the network's values of its endings, valued all at once
+    (one batch) the first time the turn is asked about."""
+
+    def __init__(self, network: WinNetwork, limit: int = 1 << 18) -> None:
+        super().__init__(limit)
+        self.network = network
+
+    def values_at(self, state: GameState) -> tuple[float, ...]:
+        return tuple(map(float, win_chances([state], self.network)[0]))
+
+    def lookahead(self, state: GameState) -> int:
+        return 0
+
+    def endings(self, state: GameState) -> TurnEndings:
+        endings = super().endings(state)
+        fresh: dict[tuple[object, ...], GameState] = {}
+        for ends in (endings.bust, *endings.groups):
+            for _, ending in ends:
+                key = _position(ending)
+                if key not in self._leaves:
+                    fresh[key] = ending
+        if fresh:
+            if len(self._leaves) + len(fresh) > self._limit:
+                self._leaves.clear()
+            chances = win_chances(list(fresh.values()), self.network)
+            for key, row in zip(fresh, chances, strict=True):
+                self._leaves[key] = tuple(map(float, row))
+        return endings
+
+
+def evaluator_for(state: GameState) -> FairPlanner:
+    """The evaluator for the game of ``state``: the network's where one was trained for its
+    table size and rules, else the strategist's search."""
+    network = network_for(state)
+    return FairPlanner() if network is None else LearnedPlanner(network)
 
 
 class TurnView:
@@ -105,11 +151,11 @@ class TurnView:
     own table of this turn's endings). Made at any point of the turn: its tables depend only
     on the position the turn started from."""
 
-    def __init__(self, state: GameState, planner: Planner) -> None:
+    def __init__(self, state: GameState, planner: FairPlanner) -> None:
         self.turn = state.turn
         self.mover = mover = state.current
         self.players = state.num_players
-        self.turns = lookahead(state)
+        self.turns = planner.lookahead(state)
         self.planner = planner
         self.table = planner.turn_values(state, self.turns)
         self.solution: TurnSolution = solve(self.table)
@@ -174,6 +220,24 @@ class TurnView:
             chances = shares(chances)
         self._rolls[index] = chances
         return chances
+
+
+class Views:
+    """One game's evaluator (:func:`evaluator_for`, chosen when first asked) and the view of
+    the turn being played: made when the turn is first asked about and kept for the rest of
+    it (the dice kept since do not change it)."""
+
+    def __init__(self, planner: FairPlanner | None = None) -> None:
+        self.planner = planner
+        self._view: tuple[tuple[object, ...], TurnView] | None = None
+
+    def of(self, state: GameState) -> TurnView:
+        """The view of the turn ``state`` is in."""
+        key = (state.turn, state.current, state.grill_mask, *map(tuple, state.stacks))
+        if self._view is None or self._view[0] != key:
+            self.planner = self.planner or evaluator_for(state)
+            self._view = (key, TurnView(state, self.planner))
+        return self._view[1]
 
 
 def shares(chances: Sequence[float]) -> Chances:

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView
-from pickomino.bots.strategist import Planner
+from pickomino.analysis.evaluator import Chances, FairPlanner, TurnView, evaluator_for
 from pickomino.table.sheet import BUST, ScoreSheet
 
 FORMAT = "pickomino-sheet-review"
@@ -121,10 +120,10 @@ class SheetReview:
         }
 
 
-def review_sheet(sheet: ScoreSheet, planner: Planner | None = None) -> SheetReview:
+def review_sheet(sheet: ScoreSheet, planner: FairPlanner | None = None) -> SheetReview:
     """Each turn of ``sheet`` against its odds (the sheet is not changed)."""
-    planner = planner or FairPlanner()
     replay = ScoreSheet(sheet.names, sheet.rules, sheet.start_player)
+    planner = planner or evaluator_for(replay.state)
     players = [SheetPlayer(seat) for seat in range(len(sheet.names))]
     turns: list[TurnLuck] = []
     now: Chances | None = None

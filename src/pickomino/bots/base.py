@@ -29,7 +29,7 @@ def register(name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]
 
 
 #: Difficulty names for people, each an alias of a bot.
-DIFFICULTIES = {"easy": "random", "medium": "simple", "hard": "expected", "expert": "strategist"}
+DIFFICULTIES = {"easy": "random", "medium": "simple", "hard": "expected", "expert": "valued"}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

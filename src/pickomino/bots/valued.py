@@ -1,7 +1,7 @@
 """The valued bot: each turn solved exactly, its endings valued by the win-value network
 learned by self-play (:mod:`pickomino.evaluation`): every keep, roll, stop and claim aims at
-the highest chance to win the game. At a table size no network was trained for it plays as
-the strategist does.
+the highest chance to win the game. At a table size or with rules no network was trained
+for it plays as the strategist does.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pickomino.bots.base import register
 from pickomino.bots.strategist import StrategistBot
 from pickomino.core import Action, GameState, Phase
-from pickomino.evaluation import shipped_network, turn_tables, win_chances
+from pickomino.evaluation import network_for, turn_tables, win_chances
 from pickomino.solver import solve
 from pickomino.solver.advice import best_action
 from pickomino.solver.solve import TurnSolution
@@ -26,7 +26,7 @@ class ValuedBot:
         self._turn: tuple[tuple[int, int], TurnSolution] | None = None
 
     def choose(self, state: GameState) -> Action:
-        network = shipped_network(state.num_players)
+        network = network_for(state)
         if network is None:
             return self._fallback.choose(state)
         if state.phase is Phase.CLAIM:

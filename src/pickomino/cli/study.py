@@ -73,9 +73,10 @@ def advise(
     rules: Rules,
     as_json: bool,
 ) -> None:
-    """Rank your choices in a situation: chance of a tile, expected worms, bust risk."""
+    """Rank your choices in a situation: win chance, chance of a tile, expected worms, bust
+    risk."""
+    from pickomino.analysis.hint import advice_with_chances
     from pickomino.core.position import parse_tiles
-    from pickomino.solver.advice import advice_report
 
     w = words()
     if position is not None:
@@ -98,7 +99,7 @@ def advise(
             state, seat = start.with_real_dice(kept, rolled), 0
     except PickominoError as error:
         raise click.UsageError(refusal(error, w)) from None
-    report = advice_report(state, seat, kept, rolled)
+    report = advice_with_chances(state, seat, kept, rolled)
     if as_json:
         click.echo(json.dumps(report))
         return
@@ -111,7 +112,7 @@ def advise(
         click.echo(cited(w("cli.advise.bust", reason=report["reason"]), report["rule"], w))
     elif report["phase"] == "roll":
         click.echo(
-            w("cli.advise.roll", tile=w.percent(report["tile"], 2),
+            w("cli.advise.roll", win=w.percent(report["win"], 2), tile=w.percent(report["tile"], 2),
               worms=w.signed(report["expected_worms"], 3), bust=w.percent(report["bust"], 2))
         )  # fmt: skip
     else:
@@ -120,6 +121,6 @@ def advise(
         click.echo(w("cli.advise.header", choice=w("cli.advise.choice").ljust(width)))
         for c in report["choices"]:
             worms = w.signed(c["expected_worms"], 3)
-            tile, bust = percent(c["tile"]), percent(c["bust"])
-            click.echo(f"{labels[c['action']]:<{width}}  {tile}   {worms:>8}  {bust}")
+            win, tile, bust = percent(c["win"]), percent(c["tile"]), percent(c["bust"])
+            click.echo(f"{labels[c['action']]:<{width}}  {win}  {tile}   {worms:>8}  {bust}")
         click.echo(w("cli.advise.best", action=report["best"]))

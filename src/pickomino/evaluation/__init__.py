@@ -8,7 +8,7 @@ chance to win from a turn's start, for the exact turn solver to value a turn's e
 (1.0, True)
 """
 
-from pickomino.evaluation.network import WinNetwork, shipped_network
+from pickomino.evaluation.network import WinNetwork, network_for, shipped_network
 from pickomino.evaluation.values import turn_tables, win_chances
 
-__all__ = ["WinNetwork", "shipped_network", "turn_tables", "win_chances"]
+__all__ = ["WinNetwork", "network_for", "shipped_network", "turn_tables", "win_chances"]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pickomino.core import GameState
+from pickomino.core.rules import Rules
 from pickomino.evaluation.weights import Layers, load_layers, save_layers
 
 HERE = Path(__file__).parent
@@ -55,3 +57,9 @@ def shipped_network(players: int) -> WinNetwork | None:
     """The shipped network for a table of ``players`` (``None``: none trained for it)."""
     path = weights_file(players)
     return WinNetwork.load(path) if path.exists() else None
+
+
+def network_for(state: GameState) -> WinNetwork | None:
+    """The shipped network for the game of ``state``; ``None`` when none was trained for its
+    table size, or its rules are not the standard ones every network learned from."""
+    return shipped_network(state.num_players) if state.rules == Rules() else None

@@ -8,12 +8,11 @@ game played with the real box at a table is kept on a score sheet (``ScoreSheet`
 from pickomino.table.dice import Dice, KeyedDice, SeededDice, SystemDice, TypedDice
 from pickomino.table.loop import Step, advance, apply, next_step, turn_starts
 from pickomino.table.seats import Person, Player, Seat, parse_seats, players
-from pickomino.table.session import HintRow, Plan, Session, StalePlan
+from pickomino.table.session import Plan, Session, StalePlan
 from pickomino.table.sheet import ScoreSheet
 
 __all__ = [
     "Dice",
-    "HintRow",
     "KeyedDice",
     "Person",
     "Plan",

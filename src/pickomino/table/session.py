@@ -83,16 +83,6 @@ class Plan:
         return step
 
 
-@dataclass(frozen=True)
-class HintRow:
-    """One choice with the solver's odds: chance of a tile, expected worms, bust risk."""
-
-    action: str
-    tile: float
-    worms: float
-    bust: float
-
-
 class Session:
     """The engine's :class:`Game`, its seats (people and bots) and its dice."""
 
@@ -196,18 +186,6 @@ class Session:
         if self.state.is_chance():
             return ["roll"]
         return [action.name for action in self.state.legal_actions()]
-
-    def hint_rows(self) -> list[HintRow]:
-        """Each choice of the player to move with the exact solver's odds, best first;
-        empty when none is due."""
-        from pickomino.solver.advice import rank_choices, turn_outlook
-
-        if self.state.is_over:
-            return []
-        if self.state.is_chance():
-            outlook = turn_outlook(self.state)
-            return [HintRow("roll", outlook.success, outlook.value, outlook.bust)]
-        return [HintRow(c.action.name, c.tile, c.value, c.bust) for c in rank_choices(self.state)]
 
     def save(self, path: Path) -> Path:
         path.write_text(self.game.to_json(), encoding="utf-8")

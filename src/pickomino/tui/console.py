@@ -14,6 +14,7 @@ from pathlib import Path
 from shlex import quote
 
 from pickomino.analysis import Advice, Coach, review
+from pickomino.analysis.hint import Hints
 from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
 from pickomino.core.actions import STOP
 from pickomino.core.events import BUST_RULES, BustReason
@@ -56,6 +57,7 @@ class Console:
         self._warned: tuple[int, str, Caution] | None = None
         self._coach: Coach | None = None
         self._coached: frozenset[int] = frozenset()
+        self.hints = Hints()
         self._analysis: tuple[int, list[str]] | None = None  # (moves, lines), once asked
 
     @property
@@ -193,17 +195,19 @@ class Console:
         return [*history, *self.narrate([])]
 
     def hint(self) -> list[str]:
-        """The solver's view of the waiting person's choices, best first."""
+        """The waiting person's choices, best first by win chance, with the turn's odds
+        (:mod:`pickomino.analysis.hint`)."""
         if self.session.waiting_person() is None:
             return [self.words("hint.none")]
         labels = {name: label for _key, name, label in self.labelled_options()}
-        rows = self.session.hint_rows()
+        rows = self.hints.rows(self.state)
         width = max(len(labels.get(row.action, row.action)) for row in rows)
         w = self.words
         return [
             f"{labels.get(row.action, row.action):<{width}}  "
             + w(
                 "hint.row",
+                win=w.percent(row.win, 1),
                 tile=w.percent(row.tile, 1),
                 worms=w.signed(row.worms),
                 bust=w.percent(row.bust, 1),

@@ -6,10 +6,10 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   ``action`` is an engine action name (``keep 1``…``keep W``, ``roll``, ``stop``,
   ``take 26``, ``steal 27``); ``seq`` (required, an integer) is the state version the person
   saw, so a double click on a stale view is refused instead of played twice;
-- ``{"type": "hint"}``: the solver's view of the current choices (to the sender only, and
-  only to the player to move);
+- ``{"type": "hint"}``: each current choice's win chance, best first, with the turn's exact
+  odds beside it (to the sender only, and only to the player to move);
 - ``{"type": "coach"}``: the win chance of each current choice, its cost and label (to the
-  sender only, and only to the player to move; see :mod:`pickomino.web.game.coach_message`);
+  sender only, and only to the player to move; see :mod:`pickomino.web.game.advisor`);
 - ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``;
 - ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2, whose person is

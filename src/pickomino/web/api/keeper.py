@@ -13,7 +13,8 @@ exist, and no request lists sheets: a browser remembers the sheets it created or
   (``count``: the number of entries the client saw, so a double tap is not entered twice)
 - ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n}``)
 - ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n}``: what to
-  keep, and whether to roll or stop, for the current player, with the odds.
+  keep, and whether to roll or stop, for the current player: each choice with its win chance
+  (best first) and the turn's odds (:func:`pickomino.analysis.hint.advice_with_chances`).
 
 Every answer about a sheet is its whole view, as data (its log as events, the results a
 turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
@@ -22,6 +23,7 @@ turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Callable
@@ -30,9 +32,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from pickomino.analysis.hint import advice_with_chances
 from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
-from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
@@ -139,7 +141,10 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
             turn = state.with_real_dice(body.kept, body.rolled)
         except PickominoError as error:
             raise refusal(400, error) from None
-        return advice_report(turn, state.current, body.kept, body.rolled)
+        # the win chances take a search at some table sizes: off the event loop
+        return await asyncio.to_thread(
+            advice_with_chances, turn, state.current, body.kept, body.rolled
+        )
 
     # After /dice: this path would match it too.
     @router.post("/{sheet_id}/{step}")

@@ -155,7 +155,7 @@ async def _serve_client(
                     await send(refusal_message(refusal))
             elif isinstance(parsed, Hint):
                 try:
-                    await send(json.dumps(room.hint(seat)))
+                    await send(json.dumps(await room.hint(seat)))
                 except Refused as refusal:
                     await send(refusal_message(refusal))
             elif isinstance(parsed, CoachRequest):

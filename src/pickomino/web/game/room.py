@@ -39,10 +39,10 @@ from pickomino.table import Seat, Session, SystemDice
 from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
+from pickomino.web.game.advisor import Advisor, no_advice, no_hint
 from pickomino.web.game.alarms import Alarms
 from pickomino.web.game.audience import Audience
 from pickomino.web.game.bot_driver import BotDriver
-from pickomino.web.game.coach_message import Coach, no_advice
 from pickomino.web.game.commits import Commits
 from pickomino.web.game.seat_holders import SeatHolders
 from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
@@ -81,7 +81,7 @@ class Room:
         self.commits = Commits(self, notes=len(stored.events))
         #: The log the table shows: the engine's events and the table's own entries.
         self.table_log = TableLog.replayed(game.history, stored.events, game.state)
-        self.coach = Coach()
+        self.advisor = Advisor()
         self.seating = Seating.load(stored.seating, record.meta, len(self.seats))
         self.seating_changes = 0  #: a version of the seating, for the state's cache
         self.commits.stand_ins()
@@ -181,13 +181,14 @@ class Room:
         :func:`.state_message`)."""
         return state_message(self, log_start)
 
-    def hint(self, seat: int | None) -> dict[str, object]:
-        """The solver's view of the choices, for the player to move only: the others may not
-        look over their shoulder (after the game there is nothing to advise on)."""
+    async def hint(self, seat: int | None) -> dict[str, object]:
+        """The hint (:mod:`.advisor`), for the player to move only: the others may not look
+        over their shoulder (after the game there is nothing to advise on)."""
         if self.status == "playing" and seat != self.game.state.current:
             raise Refused("hint_not_yours")
-        rows = self.session.hint_rows() if self.status == "playing" else []
-        return {"type": "hint", "seq": self.seq, "rows": [vars(row) for row in rows]}
+        if self.status != "playing":
+            return no_hint(self.seq)
+        return await self.advisor.hint(self.game.state, self.seq)
 
     async def coach_advice(self, seat: int | None) -> dict[str, object]:
         """The coach's values of the choices, for the player to move only, like a hint."""
@@ -195,7 +196,7 @@ class Room:
             raise Refused("coach_not_yours")
         if self.status != "playing":
             return no_advice(self.seq)
-        return await self.coach.advice(self.game.state, self.seq)
+        return await self.advisor.advice(self.game.state, self.seq)
 
     # ---------------------------------------------------------------- moves
     async def act(self, seat: int | None, action: str, seq: int) -> None:

@@ -155,6 +155,7 @@ export function diceHelper(node, api) {
 
 const odds = (o) =>
   [
+    t("helper.win_chance", { chance: percent(o.win) }),
     t("helper.tile_chance", { chance: percent(o.tile) }),
     t("helper.worms", { worms: signed(o.expected_worms) }),
     t("helper.bust_risk", { risk: percent(o.bust) }),
@@ -174,7 +175,13 @@ function renderAdvice(node, report, keptFace) {
   const table = h("div", { class: "hint" });
   renderHint(
     table,
-    report.choices.map((c) => ({ action: c.action, tile: c.tile, worms: c.expected_worms, bust: c.bust })),
+    report.choices.map((c) => ({
+      action: c.action,
+      win: c.win,
+      tile: c.tile,
+      worms: c.expected_worms,
+      bust: c.bust,
+    })),
   );
   fill(
     node,

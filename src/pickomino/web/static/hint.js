@@ -1,5 +1,6 @@
-// The solver's advice as a table: for each choice, the chance to end the turn with a tile,
-// the expected worm gain and the risk of busting, best choice first.
+// The hint as a table: for each choice, the chance to win the game (the review's evaluator:
+// best choice first), then the turn's exact odds: the chance to end it with a tile, the
+// expected worm gain and the risk of busting.
 
 import { fill, h } from "./dom.js";
 import { percent, signed, t } from "./i18n.js";
@@ -23,9 +24,13 @@ export function renderHint(node, rows) {
         h(
           "tr",
           {},
-          ["hint.choice", "hint.tile_chance", "hint.expected_worms", "hint.bust_risk"].map((key) =>
-            h("th", { scope: "col" }, t(key)),
-          ),
+          [
+            "hint.choice",
+            "hint.win_chance",
+            "hint.tile_chance",
+            "hint.expected_worms",
+            "hint.bust_risk",
+          ].map((key) => h("th", { scope: "col" }, t(key))),
         ),
       ),
       h(
@@ -41,6 +46,7 @@ export function renderHint(node, rows) {
               actionLabel(row.action),
               i === 0 ? h("span", { class: "badge" }, t("hint.best")) : null,
             ),
+            h("td", {}, percent(row.win)),
             h("td", {}, percent(row.tile)),
             h("td", {}, signed(row.worms)),
             h("td", {}, percent(row.bust)),

@@ -1,9 +1,16 @@
-"""The coach's view of the choices of the player to move: each choice's win chance as the
-game's review values it (:class:`pickomino.analysis.TurnView`), its cost against the best
-choice and its label, and whether it busts at once. The page warns before a costly move
-and asks to confirm; it never plays for anyone.
+"""The advice a player to move may ask for, as the game's review values the choices
+(:class:`pickomino.analysis.TurnView`, one evaluator and one view of the turn per game):
 
-The message (data, no words; chances 0..1, costs in the same unit)::
+- the **hint**: each choice's win chance, best first, with the exact solver's odds of the turn
+  beside it (:mod:`pickomino.analysis.hint`)::
+
+    {"type": "hint", "seq": 7,
+     "rows": [{"action": "roll", "win": 0.74, "tile": 0.81, "worms": 1.9, "bust": 0.19}, …]}
+
+- the **coach**: each choice's win chance, its cost against the best choice and its label,
+  and whether it busts at once. The page warns before a costly move and asks to confirm; it
+  never plays for anyone. The message (data, no words; chances 0..1, costs in the same
+  unit)::
 
     {"type": "coach", "seq": 7, "best": "roll",
      "choices": [{"action": "roll", "value": 0.74, "cost": 0.0, "label": "best", "busts": null},
@@ -11,15 +18,18 @@ The message (data, no words; chances 0..1, costs in the same unit)::
                   "busts": "no_worm"}]}
 
 ``busts`` is the reason the choice ends the turn in a bust for certain (as the log's bust
-events name it), else ``null``. A turn's valuation is built once (10–150 ms, in a worker
-thread) and kept for the rest of the turn.
+events name it), else ``null``. A turn's valuation is built once (in a worker thread: a few
+milliseconds on the learned win values of two players, 10–150 ms on the strategist's search
+at other table sizes) and kept for the rest of the turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from pickomino.analysis import FairPlanner, TurnView, label_of
+from pickomino.analysis import label_of
+from pickomino.analysis.evaluator import Views
+from pickomino.analysis.hint import Hints
 from pickomino.core import GameState
 from pickomino.core.events import Bust
 
@@ -29,13 +39,26 @@ def no_advice(seq: int) -> dict[str, object]:
     return {"type": "coach", "seq": seq, "best": None, "choices": []}
 
 
-class Coach:
-    """One game's coach: the valuation of the turn being played, made when first asked."""
+def no_hint(seq: int) -> dict[str, object]:
+    """No hint to give (the game has not started, or is over)."""
+    return {"type": "hint", "seq": seq, "rows": []}
+
+
+class Advisor:
+    """One game's hint and coach: the valuation of the turn being played, made when first
+    asked by either."""
 
     def __init__(self) -> None:
-        self._turn: tuple[object, ...] | None = None
-        self._view: TurnView | None = None
+        self._views = Views()
+        self._hints = Hints(views=self._views)
         self._lock = asyncio.Lock()  # one valuation at a time, however often it is asked
+
+    async def hint(self, state: GameState, seq: int) -> dict[str, object]:
+        """The hint at ``state`` (version ``seq`` of the game)."""
+        state = state.copy()  # as it is at ``seq``: the game may move on while this waits
+        async with self._lock:
+            rows = await asyncio.to_thread(self._hints.rows, state)
+        return {"type": "hint", "seq": seq, "rows": [vars(row) for row in rows]}
 
     async def advice(self, state: GameState, seq: int) -> dict[str, object]:
         """The choices at ``state`` (version ``seq`` of the game), best first."""
@@ -46,7 +69,7 @@ class Coach:
             return await asyncio.to_thread(self._advice, state, seq)
 
     def _advice(self, state: GameState, seq: int) -> dict[str, object]:
-        view, mover = self._view_of(state), state.current
+        view, mover = self._views.of(state), state.current
         values = {action.name: view.after(state, action)[mover] for action in state.legal_actions()}
         ranked = sorted(values, key=lambda action: -values[action])
         best = values[ranked[0]]
@@ -65,14 +88,6 @@ class Coach:
                 for action in ranked
             ],
         }
-
-    def _view_of(self, state: GameState) -> TurnView:
-        """The turn's valuation: it depends on the position the turn started from, which the
-        dice kept since do not change."""
-        turn = (state.turn, state.current, state.grill_mask, *map(tuple, state.stacks))
-        if self._view is None or self._turn != turn:
-            self._turn, self._view = turn, TurnView(state, FairPlanner())
-        return self._view
 
 
 def busts(state: GameState, action: str) -> str | None:
