@@ -14,14 +14,15 @@ chance, and every change of it has one cause:
   **cost** (never negative; 0 for the best choice and for a forced move), and the others'
   chances too (the mover's slip is their gain: "the others' play");
 - a **roll** changes everyone's chance by what the dice showed against what was expected
-  before the roll: **luck** (expected to be 0, since the value before a roll is the mean of
-  the values after it; exactly so with two players);
+  before the roll: **luck** (expected to be 0, since the value before a roll is exactly the
+  mean of the values after it, for every player);
 - between two turns the valuation looks one turn further ahead: a small **drift**.
 
 So, for every player, ``result - chance at the start = skill + luck + others' play + drift``
 exactly (``skill`` is minus the sum of the player's costs), which :class:`PlayerReview`
-keeps and the tests check. With three players or more, each player's chance is their share
-of the win model's chances (which need not sum to 1 on their own).
+keeps and the tests check. With three players or more, the win model's chances are shared out
+where the search stops (:func:`~pickomino.analysis.evaluator.leaf_values`), so the chances
+sum to 1 at every point.
 
 Labels by cost, in points of win chance (1 point = 1%): best (< 0.5), good (< 2), inaccuracy
 (< 5), mistake (< 10), blunder (10 or more). Accuracy: ``100 * exp(-mean cost / 2 points)``

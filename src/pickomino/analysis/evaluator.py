@@ -11,7 +11,7 @@ play ends, and a decision by the chances of the point it leads to.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
@@ -99,11 +99,17 @@ def _position(state: GameState) -> tuple[object, ...]:
 
 def leaf_values(state: GameState) -> tuple[float, ...]:
     """Every seat's :func:`~pickomino.bots.strategist.win_probability` (the strategist's win
-    model, exact for a finished game)."""
+    model, exact for a finished game), as shares that sum to 1: the model, fitted on
+    two-player games, gives every player of a larger table a chance on its own. Shared out
+    here, where the search stops, every value above is a mean of leaves under one policy,
+    so the chances sum to 1 everywhere and the chance before a roll is exactly the mean of
+    the chances after it (luck averages 0)."""
     if state.num_players == 2 and not state.is_over:  # the model is zero-sum for two
         first = win_probability(state, 0)
         return (first, 1.0 - first)
-    return win_probabilities(state)
+    chances = win_probabilities(state)
+    total = sum(chances)
+    return tuple(chance / total for chance in chances)
 
 
 class LearnedPlanner(FairPlanner):
@@ -197,7 +203,7 @@ class TurnView:
         """Everyone's chance at ``state``, the position this turn ended in, as this turn
         valued its endings (exact once the game is over)."""
         value = self.planner.value_after
-        return shares([value(state, seat, self.turns) for seat in range(state.num_players)])
+        return [value(state, seat, self.turns) for seat in range(state.num_players)]
 
     def _before_roll(self, index: int) -> Chances:
         """Everyone's chance before the mover rolls with the kept dice of state ``index``:
@@ -217,7 +223,6 @@ class TurnView:
             busted = outlook.bust_no_new_face + outlook.bust_no_worm
             for seat, table in self.others.items():
                 chances[seat] = float(totals @ np.asarray(table.end)) + busted * table.bust
-            chances = shares(chances)
         self._rolls[index] = chances
         return chances
 
@@ -238,12 +243,3 @@ class Views:
             self.planner = self.planner or evaluator_for(state)
             self._view = (key, TurnView(state, self.planner))
         return self._view[1]
-
-
-def shares(chances: Sequence[float]) -> Chances:
-    """With three players or more, each player's share of the chances: the win model (fitted
-    on two-player games) gives every player a chance on its own, which need not sum to 1."""
-    if len(chances) == 2:
-        return list(chances)
-    total = sum(chances)
-    return [chance / total for chance in chances] if total > 0 else list(chances)
