@@ -4,11 +4,13 @@ from agreeing with itself: 0 for a perfect one), and how its labels tell the bot
 share of each label, and of the games with at least one mistake or blunder).
 
 Each game seats ``random``, ``simple`` and ``expected`` against the expert (``valued``, as the
-strategist at table sizes without a network), the seats rotated; every game is played from
+strategist at table sizes without a network; ``--expert strategist`` for the strategist), the
+seats rotated; every game is played from
 its own seed and reviewed with the game's evaluator (:func:`pickomino.analysis.evaluator_for`).
 
 Run: ``.venv/bin/python benchmarks/review_accounts.py [--players 2] [--games 60] [--seed 0]
-[--jobs 2]`` (a 2-player review takes a fraction of a second, a 5-player one several).
+[--expert valued] [--jobs 2]`` (a 2-player review takes a fraction of a second, a
+5-player one several).
 """
 
 from __future__ import annotations
@@ -26,21 +28,20 @@ from pickomino.sim.tournament import parallel_map
 from pickomino.table import SeededDice, advance
 
 OTHERS = ("random", "simple", "expected")
-EXPERT = "valued"
 BAD = ("mistake", "blunder")
 
 
-def table_of(game: int, players: int) -> list[str]:
+def table_of(game: int, players: int, expert: str) -> list[str]:
     """The bots of game ``game``: the expert and the others in turn, the seats rotated."""
-    bots = [EXPERT, *(OTHERS[(game + seat) % len(OTHERS)] for seat in range(players - 1))]
+    bots = [expert, *(OTHERS[(game + seat) % len(OTHERS)] for seat in range(players - 1))]
     shift = game % players
     return bots[shift:] + bots[:shift]
 
 
-def reviewed(job: tuple[int, int, int]) -> list[tuple[str, float, float, Counter[str]]]:
+def reviewed(job: tuple[int, int, int, str]) -> list[tuple[str, float, float, Counter[str]]]:
     """Each seat of one game: its bot, luck, drift and labels."""
-    game_number, players, seed = job
-    bots = table_of(game_number, players)
+    game_number, players, seed, expert = job
+    bots = table_of(game_number, players, expert)
     dice_seed = random.Random(seed * 100_003 + game_number).randrange(1 << 30)
     game = Game(bots)
     players_ = [make_bot(bot, dice_seed + seat) for seat, bot in enumerate(bots)]
@@ -62,9 +63,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--expert", default="valued", choices=("valued", "strategist"))
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    jobs = [(game, args.players, args.seed) for game in range(args.games)]
+    jobs = [(game, args.players, args.seed, args.expert) for game in range(args.games)]
     lucks: dict[str, list[float]] = defaultdict(list)
     drifts: list[float] = []
     labels: dict[str, Counter[str]] = defaultdict(Counter)
@@ -80,7 +82,7 @@ def main() -> None:
     print(f"drift per player-game: SD {spread:.2f}, mean {mean:+.2f}")
     header = "bot        luck a game       " + "".join(f"{name:>11}" for name in LABEL_NAMES)
     print(header + "  games with a mistake or worse")
-    for bot in (EXPERT, *OTHERS):
+    for bot in (args.expert, *OTHERS):
         if bot not in lucks:
             continue
         mean, half = mean_and_half(lucks[bot])

@@ -15,6 +15,8 @@ import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,9 +80,18 @@ def check_account(game_review, game: Game) -> None:
 
 # ------------------------------------------------------------------- definitions
 def test_labels_and_accuracy_follow_their_documented_thresholds():
-    cases = {0.0: "best", 0.0049: "best", 0.005: "good", 0.0199: "good", 0.02: "inaccuracy",
+    # with all at stake (or the stake unknown): by the cost alone
+    cases = {0.0: "best", 1e-10: "best", 1e-6: "good", 0.0199: "good", 0.02: "inaccuracy",
              0.05: "mistake", 0.0999: "mistake", 0.10: "blunder", 0.6: "blunder"}  # fmt: skip
+    assert {cost: label_of(cost, stake=1.0) for cost in cases} == cases
     assert {cost: label_of(cost) for cost in cases} == cases
+    # with 5 points at stake: from 20% of it (1 point; at least 0.5), 40% (2; at least 2),
+    # 70% (3.5; at least 3)
+    cases = {0.0099: "good", 0.0101: "inaccuracy", 0.0199: "inaccuracy", 0.0201: "mistake",
+             0.0349: "mistake", 0.0351: "blunder"}  # fmt: skip
+    assert {cost: label_of(cost, stake=0.05) for cost in cases} == cases
+    # with 2 points at stake the least costs hold: 1.99 points (99.5% of it) is an inaccuracy
+    assert label_of(0.0049, stake=0.02) == "good" and label_of(0.0199, stake=0.02) == "inaccuracy"
     assert accuracy([]) == 100.0 and accuracy([0.0, 0.0]) == 100.0
     assert accuracy([0.02]) == pytest.approx(100 / math.e)
     assert accuracy([0.0, 0.04]) == pytest.approx(100 / math.e)  # the mean cost counts
@@ -360,3 +371,15 @@ def test_the_stronger_bot_plays_more_accurately():
     expert, hard, medium, easy = (means[bot] for bot in BOTS)
     assert expert[0] - expert[1] > hard[0] + hard[1]  # the intervals do not overlap
     assert hard[0] - hard[1] > max(medium[0] + medium[1], easy[0] + easy[1])
+
+
+def test_the_review_accounts_benchmark_reports_every_bot():
+    """``benchmarks/review_accounts.py``, a tiny run: a line per bot, the expert's all best."""
+    script = Path(__file__).parents[1] / "benchmarks" / "review_accounts.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--games", "3", "--jobs", "1"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[3:]}
+    assert set(rows) == {"valued", "random", "simple", "expected"}
+    assert rows["valued"][4] == "100.0%"  # the expert plays as the evaluator values

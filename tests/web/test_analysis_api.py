@@ -72,7 +72,7 @@ def test_a_finished_game_is_reviewed_as_data(client, database):
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["seats"] == ["Ann", "Robo"]
-    assert data["thresholds"] == dict(LABELS)
+    assert data["thresholds"] == {t.label: t.to_dict() for t in LABELS}
     assert words_in(data, {"Ann", "Robo"}) == []  # ids and numbers: the page words them
 
     moves = game.record.moves

@@ -82,7 +82,8 @@ def test_the_coach_values_the_choices_as_the_review_does(database):
     roll, stop = advice["choices"]
     assert roll["cost"] == 0 and roll["label"] == "best" and roll["busts"] is None
     assert stop["cost"] == pytest.approx(roll["value"] - stop["value"]) and stop["cost"] > 0
-    assert stop["label"] == label_of(stop["cost"]) and stop["busts"] == "no_worm"
+    stake = advice["choices"][0]["value"] - advice["choices"][-1]["value"]
+    assert stop["label"] == label_of(stop["cost"], stake) and stop["busts"] == "no_worm"
 
 
 def test_the_coach_follows_the_turn_and_keeps_quiet_when_there_is_no_choice(database):

@@ -18,7 +18,8 @@ from pickomino.analysis.decisions import decision_at
 from pickomino.analysis.evaluator import FairPlanner, TurnView, Views
 from pickomino.core import Action, BadInput, Bust, GameState
 
-#: The coach speaks up from a mistake on (see :data:`pickomino.analysis.LABELS`).
+#: The coach speaks up from the cost that makes any decision a mistake (5 points; see
+#: :data:`pickomino.analysis.LABELS`).
 DEFAULT_THRESHOLD = 0.05
 
 

@@ -14,12 +14,35 @@ from pickomino.core.record import DICE_PREFIX
 
 Label = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 LABEL_NAMES: tuple[Label, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
-#: The least cost (in win chance, 0..1) of each label but "best", worst first.
-LABELS: tuple[tuple[Label, float], ...] = (
-    ("blunder", 0.10),
-    ("mistake", 0.05),
-    ("inaccuracy", 0.02),
-    ("good", 0.005),
+#: A choice within this much (0..1) of the best choice is best too: the same value, up to
+#: the rounding of floats. Any other choice is good at least.
+BEST_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Where a label starts: from ``cost`` (0..1) of win chance, whatever was at stake; or
+    from ``share`` of the decision's stake (its best choice's chance minus its worst's), once
+    the cost is at least ``least``: a choice that throws away most of what a decision could
+    win or lose is a mistake even when the decision could only move a few points."""
+
+    label: Label
+    cost: float
+    share: float
+    least: float
+
+    def met(self, cost: float, stake: float) -> bool:
+        return cost >= self.cost or (cost >= self.least and cost >= self.share * stake)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"cost": self.cost, "share": self.share, "least": self.least}
+
+
+#: The labels past "good", worst first (see :class:`Threshold`).
+LABELS: tuple[Threshold, ...] = (
+    Threshold("blunder", 0.10, 0.7, 0.03),
+    Threshold("mistake", 0.05, 0.4, 0.02),
+    Threshold("inaccuracy", 0.02, 0.2, 0.005),
 )
 #: Accuracy's scale: a mean cost of this much (0..1) gives 100/e ≈ 37.
 ACCURACY_SCALE = 0.02
@@ -32,9 +55,12 @@ FORMAT = "pickomino-review"
 VERSION = 1
 
 
-def label_of(cost: float) -> Label:
-    """The label of a decision that cost ``cost`` (0..1) of win chance."""
-    return next((label for label, least in LABELS if cost >= least), "best")
+def label_of(cost: float, stake: float = math.inf) -> Label:
+    """The label of a decision that cost ``cost`` (0..1) of win chance where ``stake`` was at
+    stake (its best choice's chance minus its worst's; unknown: by the cost alone)."""
+    if cost <= BEST_TOLERANCE:
+        return "best"
+    return next((t.label for t in LABELS if t.met(cost, stake)), "good")
 
 
 def accuracy(costs: Sequence[float]) -> float:
@@ -81,8 +107,13 @@ class Decision:
         return len(self.choices) == 1
 
     @property
+    def stake(self) -> float:
+        """What the decision could move: its best choice's chance minus its worst's."""
+        return self.best.value - self.choices[-1].value
+
+    @property
     def label(self) -> Label:
-        return label_of(self.cost)
+        return label_of(self.cost, self.stake)
 
     def to_dict(self) -> dict[str, object]:
         return {

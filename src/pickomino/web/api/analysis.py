@@ -7,8 +7,9 @@ skill, luck, the others' play, drift) with its ``verdict``: ``luck`` when the di
 player's chance at least twice as much as the decisions at the table did (the player's own
 and the others', each counted by its size), ``skill`` in the opposite case, else ``both``.
 Each decision also says where it was made: the dice ``kept`` before it, their ``total`` and,
-for a keep, the ``roll`` (dice as in a record: ``"35WW"``); ``thresholds`` gives each label's
-least cost. Chances and costs are 0..1, rounded to 4 places.
+for a keep, the ``roll`` (dice as in a record: ``"35WW"``); ``thresholds`` gives where each label
+past "good" starts (:class:`pickomino.analysis.decisions.Threshold`: ``{"cost", "share",
+"least"}``). Chances and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
@@ -75,7 +76,7 @@ def review_data(record: GameRecord) -> Review:
         decision.update(where[decision["move"]])
     for player in cast(list[dict[str, Any]], data["players"]):
         player["verdict"] = verdict(player["luck"], player["skill"], player["others"])
-    data["thresholds"] = dict(LABELS)
+    data["thresholds"] = {threshold.label: threshold.to_dict() for threshold in LABELS}
     return cast(Review, _rounded(data))
 
 

@@ -72,7 +72,7 @@ class Advisor:
         view, mover = self._views.of(state), state.current
         values = {action.name: view.after(state, action)[mover] for action in state.legal_actions()}
         ranked = sorted(values, key=lambda action: -values[action])
-        best = values[ranked[0]]
+        best, stake = values[ranked[0]], values[ranked[0]] - values[ranked[-1]]
         return {
             "type": "coach",
             "seq": seq,
@@ -82,7 +82,7 @@ class Advisor:
                     "action": action,
                     "value": values[action],
                     "cost": best - values[action],
-                    "label": label_of(best - values[action]),
+                    "label": label_of(best - values[action], stake),
                     "busts": busts(state, action),
                 }
                 for action in ranked

@@ -200,17 +200,13 @@ function thresholdLegend(thresholds) {
     { class: "legend-labels muted" },
     t("analysis.legend"),
     " ",
-    LABELS.slice(1)
+    LABELS.slice(2)
       .reverse()
-      .map((label) =>
-        h(
-          "span",
-          { class: "threshold" },
-          labelBadge(label),
-          " ",
-          t("analysis.from", { points: number(thresholds[label] * 100, 1) }),
-        ),
-      ),
+      .map((label) => {
+        const { cost, share, least } = thresholds[label];
+        const words = { points: number(cost * 100, 1), share: percent(share, 0), least: number(least * 100, 1) };
+        return h("span", { class: "threshold" }, labelBadge(label), " ", t("analysis.from", words));
+      }),
   );
 }
 
