@@ -44,7 +44,7 @@ outcome against the odds of that turn, and cannot value decisions.
 ...     _ = game.push(move)
 >>> game_review = review(game.record)
 >>> [(d.action, d.label) for d in game_review.decisions]
-[('keep W', 'best'), ('roll', 'best'), ('keep 4', 'best'), ('stop', 'inaccuracy')]
+[('keep W', 'best'), ('roll', 'best'), ('keep 4', 'best'), ('stop', 'mistake')]
 >>> game_review.decisions[-1].best  # doctest: +ELLIPSIS
 Choice(action='roll', value=0.54...)
 
