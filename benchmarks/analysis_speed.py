@@ -1,6 +1,7 @@
 """Analysis speed: a whole game reviewed (``pickomino analyse``), 2 and 5 players, against
-the time to replay the same record, measured in the same run on one core. The targets: a
-2-player game in under 2 s, a 5-player game in under 10 s.
+the time to replay the same record, measured in the same run on one core; and the Hint's
+answer (2, 3 and 5 players), the first of a turn (which values the turn) and a later one. The
+targets: a 2-player game in under 2 s, a 5-player game in under 10 s, a Hint in 100 ms.
 
 Why: a review values every decision of every player with the game's evaluator (for two
 players the learned win values, one solve a turn; for more the strategist's search, a search
@@ -19,9 +20,10 @@ import statistics
 import time
 
 from pickomino.analysis import review
+from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
-from pickomino.core import Game, GameRecord
-from pickomino.table import SeededDice, advance
+from pickomino.core import Game, GameRecord, GameState
+from pickomino.table import SeededDice, advance, turn_starts
 
 #: The bots of each game, drawn per seat: the levels people meet, strongest to weakest.
 BOTS = ("strategist", "expected", "simple", "random")
@@ -54,6 +56,23 @@ def measure(players: int, games: int, seed: int) -> None:
     )
 
 
+def measure_hint(players: int, seed: int) -> None:
+    """The Hint at every seventh turn start of a game of ``expected`` bots: its first answer
+    of the turn, then one after the first roll (the turn's view kept)."""
+    bots = [make_bot("expected", seed + seat) for seat in range(players)]
+    starts = [state.copy() for state in turn_starts(GameState(players), bots, SeededDice(seed))]
+    hints, first, later = Hints(), [], []
+    for state in starts[::7]:
+        first.append(timed(hints.rows, state))
+        state.apply_roll("12345WW3"[: state.dice_left])
+        later.append(timed(hints.rows, state))
+    mean, worst, after = statistics.mean(first), max(first), statistics.mean(later)
+    print(
+        f"hint, {players} players, {len(first)} turns: first of a turn {1000 * mean:.0f} ms "
+        f"(worst {1000 * worst:.0f} ms), later {1000 * after:.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -63,6 +82,9 @@ def main() -> None:
     for players, target in ((2, 2.0), (5, 10.0)):
         print(f"target: under {target:.0f} s a game")
         measure(players, args.games, args.seed)
+    print("target: a Hint in under 100 ms")
+    for players in (2, 3, 5):
+        measure_hint(players, args.seed)
 
 
 if __name__ == "__main__":
