@@ -81,7 +81,10 @@ def test_the_text_gives_every_player_s_account_and_the_decisions_worth_a_look(wh
         accuracy = ENGLISH.number(player.accuracy, 1)
         assert lines[account + 1].startswith(f"  Accuracy {accuracy} over")
         assert f"luck {ENGLISH.signed(100 * player.luck, 1)}," in lines[account + 2]
-        assert name in lines[account + 3]
+        assert lines[account + 3] == "  " + ENGLISH("analysis.rolls", **player.marks)
+        adjusted = ENGLISH.percent(player.adjusted, 1)
+        assert lines[account + 4] == f"  Result without the luck of the dice: {adjusted}"
+        assert name in lines[account + 5] and "(looking further ahead: " in lines[account + 5]
     worth = [d for d in game_review.decisions if d.label in WORTH_SHOWING]
     assert worth  # a random player leaves some
     listed = [line for line in lines if line.startswith("  Turn ")]

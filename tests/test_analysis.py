@@ -26,12 +26,15 @@ from hypothesis import strategies as st
 from pickomino.analysis import (
     Coach,
     FairPlanner,
+    PlayerReview,
+    Roll,
     TurnView,
     accuracy,
     decision_at,
     label_of,
     review,
 )
+from pickomino.analysis.decisions import mark_of
 from pickomino.analysis.evaluator import LearnedPlanner, evaluator_for, leaf_values
 from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
@@ -72,6 +75,10 @@ def check_account(game_review, game: Game) -> None:
         assert chart[0][seat] == player.start and chart[-1][seat] == pytest.approx(player.result)
         rolled = sum(roll.luck[seat] for roll in game_review.rolls)
         assert rolled == pytest.approx(player.luck, abs=1e-9)
+        own = [roll.mark for roll in game_review.rolls if roll.seat == seat and roll.mark]
+        assert sum(player.marks.values()) == len(own)
+        assert all(player.marks[mark] == own.count(mark) for mark in player.marks)
+        assert player.adjusted == pytest.approx(player.start + player.play + player.drift)
     for roll in game_review.rolls:  # who rolled: a roll that busts passes the turn on
         assert game.history[roll.move][:2] == (roll.turn, roll.seat)
     for decision in game_review.decisions:
@@ -124,6 +131,32 @@ def test_with_three_players_the_chance_before_a_roll_is_the_mean_after_it():
         for seat, chance in enumerate(view.chances(rolled)):
             after[seat] += float(probability) * chance
     assert before == pytest.approx(after, abs=1e-12) and sum(before) == pytest.approx(1, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("luck", "skill", "others", "drift", "said"),
+    [
+        (0.40, -0.10, 0.05, 0.0, "luck"),  # the dice moved the chance over twice as much
+        (0.20, -0.05, -0.05, 0.0, "luck"),  # exactly twice: still mostly luck
+        (0.10, -0.15, 0.05, 0.0, "skill"),
+        (0.10, -0.05, 0.02, 0.0, "both"),
+        (0.0, 0.0, 0.0, 0.0, "both"),  # nothing moved it
+        (0.40, -0.10, 0.05, 0.10, "both"),  # the drift counts against the claim: 0.40 < 2 × 0.25
+        (0.05, -0.30, 0.05, 0.20, "both"),  # 0.35 < 2 × 0.25
+        (0.05, -0.30, 0.05, 0.10, "skill"),  # 0.35 ≥ 2 × 0.15
+    ],
+)
+def test_a_result_is_said_to_be_mostly_luck_mostly_skill_or_both(luck, skill, others, drift, said):
+    player = PlayerReview(0, luck=luck, skill=skill, others=others, drift=drift)
+    assert player.verdict == said
+
+
+def test_a_roll_is_marked_by_the_roller_s_luck():
+    marks = {0.2: "very_lucky", 0.10: "very_lucky", 0.0999: "lucky", 0.05: "lucky",
+             0.0499: None, 0.0: None, -0.0499: None, -0.05: "unlucky", -0.0999: "unlucky",
+             -0.10: "very_unlucky", -0.5: "very_unlucky"}  # fmt: skip
+    assert {luck: mark_of(luck) for luck in marks} == marks
+    assert Roll(3, 2, 1, "1234", [0.2, -0.06]).mark == "unlucky"  # the roller's, seat 1
 
 
 # ------------------------------------------------------------ known answers

@@ -102,8 +102,13 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         expect(blunder).to_contain_text(f"Turn {turn} · Ann: Stop")
         expect(ann.get_by_test_id("analysis-player").first).to_have_attribute("data-seat", "0")
         expect(ann.get_by_test_id("analysis-summary").first).to_have_text(
-            re.compile(r"^(Mostly luck|Mostly skill|Luck and skill alike) for Ann: ")
-        )
+            re.compile(r"^(Mostly luck|Mostly skill|Luck and skill alike) for Ann: .*"
+                       r"\(looking further ahead: [+−]\d+\.\d\)\.$")
+        )  # fmt: skip
+        marks = r"^Rolls: \d+ very lucky, \d+ lucky, \d+ unlucky, \d+ very unlucky$"
+        expect(ann.get_by_test_id("analysis-rolls").first).to_have_text(re.compile(marks))
+        adjusted = ann.get_by_test_id("account").first.locator("[data-part=adjusted] td")
+        expect(adjusted).to_have_text(re.compile(r"^−?\d+%$"))
         expect(ann.get_by_test_id("analysis").get_by_test_id("chart-line")).to_have_count(2)
 
         blunder.click()

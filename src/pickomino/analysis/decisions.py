@@ -44,6 +44,16 @@ LABELS: tuple[Threshold, ...] = (
     Threshold("mistake", 0.05, 0.4, 0.02),
     Threshold("inaccuracy", 0.02, 0.2, 0.005),
 )
+#: A roll's mark by the roller's luck (0..1 of win chance), most extreme first: GNU
+#: Backgammon's "very lucky" … "very unlucky". About one roll in fourteen is lucky or better,
+#: one in fifty very lucky (the same for unlucky).
+MARKS: tuple[tuple[str, float], ...] = (
+    ("very_lucky", 0.10),
+    ("lucky", 0.05),
+    ("very_unlucky", -0.10),
+    ("unlucky", -0.05),
+)
+MARK_NAMES = ("very_lucky", "lucky", "unlucky", "very_unlucky")
 #: Accuracy's scale: a mean cost of this much (0..1) gives 100/e ≈ 37.
 ACCURACY_SCALE = 0.02
 #: The labels a review shows unasked: inaccuracies and worse.
@@ -61,6 +71,11 @@ def label_of(cost: float, stake: float = math.inf) -> Label:
     if cost <= BEST_TOLERANCE:
         return "best"
     return next((t.label for t in LABELS if t.met(cost, stake)), "good")
+
+
+def mark_of(luck: float) -> str | None:
+    """The mark of a roll that moved the roller's chance by ``luck`` (0..1), or ``None``."""
+    return next((m for m, edge in MARKS if (luck >= edge if edge > 0 else luck <= edge)), None)
 
 
 def accuracy(costs: Sequence[float]) -> float:
@@ -142,10 +157,15 @@ class Roll:
     dice: str
     luck: Chances
 
+    @property
+    def mark(self) -> str | None:
+        """How lucky the roll was for the roller (:data:`MARKS`), or ``None``."""
+        return mark_of(self.luck[self.seat])
+
     def to_dict(self) -> dict[str, object]:
         return {
             "move": self.move, "turn": self.turn, "seat": self.seat, "dice": self.dice,
-            "luck": self.luck,
+            "luck": self.luck, "mark": self.mark,
         }  # fmt: skip
 
 
@@ -162,6 +182,7 @@ class PlayerReview:
     drift: float = 0.0  # the valuation looking further ahead from one turn to the next
     costs: list[float] = field(default_factory=list)  # of the decisions with a choice
     labels: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABEL_NAMES, 0))
+    marks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MARK_NAMES, 0))
 
     @property
     def accuracy(self) -> float:
@@ -173,18 +194,35 @@ class PlayerReview:
         return self.skill + self.others
 
     @property
+    def adjusted(self) -> float:
+        """The result without the luck of the dice: the chance at the start moved by the
+        decisions at the table and the drift only."""
+        return self.result - self.luck
+
+    @property
+    def _moved(self) -> float:
+        """Everything that moved the player's chance, each part counted by its size."""
+        return abs(self.luck) + abs(self.skill) + abs(self.others) + abs(self.drift)
+
+    @property
     def luck_share(self) -> float:
-        """The dice's share of what moved the player's chance: |luck| against |luck| plus
-        what the decisions moved (the player's own and the others', each counted apart)."""
-        moved = abs(self.luck) + abs(self.skill) + abs(self.others)
-        return abs(self.luck) / moved if moved else 0.5
+        """The dice's share of what moved the player's chance (the drift counted too: what
+        the evaluator could not tell apart)."""
+        return abs(self.luck) / self._moved if self._moved else 0.5
+
+    @property
+    def play_share(self) -> float:
+        """The decisions' share (the player's own and the others', each counted apart)."""
+        return (abs(self.skill) + abs(self.others)) / self._moved if self._moved else 0.5
 
     @property
     def verdict(self) -> Literal["luck", "skill", "both"]:
-        """Mostly luck, mostly skill (the decisions at the table), or both alike."""
+        """Mostly luck, mostly skill (the decisions at the table), or both alike: mostly one
+        only when it moved the chance at least twice as much as the other and the drift
+        together."""
         if self.luck_share >= MOSTLY:
             return "luck"
-        return "skill" if self.luck_share <= 1 - MOSTLY else "both"
+        return "skill" if self.play_share >= MOSTLY else "both"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -198,7 +236,10 @@ class PlayerReview:
             "accuracy": self.accuracy,
             "decisions": len(self.costs),
             "labels": dict(self.labels),
+            "marks": dict(self.marks),
+            "adjusted": self.adjusted,
             "luck_share": self.luck_share,
+            "play_share": self.play_share,
             "verdict": self.verdict,
         }
 
@@ -272,7 +313,9 @@ def review(record: GameRecord, planner: FairPlanner | None = None) -> Review:
         game.push(move)
         changes = book(view.chances(game.state), cause)
         if cause == "luck":
-            rolls.append(Roll(number, turn, mover, move[len(DICE_PREFIX) :], changes))
+            rolls.append(roll := Roll(number, turn, mover, move[len(DICE_PREFIX) :], changes))
+            if roll.mark is not None:
+                players[mover].marks[roll.mark] += 1
         if game.state.turn != turn and not game.state.is_over:  # the next turn looks further
             view = TurnView(game.state, planner)
             book(view.chances(game.state), "drift")

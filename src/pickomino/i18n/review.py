@@ -88,9 +88,12 @@ def player_lines(player: PlayerReview, review: Review, words: Words) -> list[str
               skill=points(player.skill, words), others=points(player.others, words),
               drift=points(player.drift, words))
     )  # fmt: skip
+    lines.append(words("analysis.rolls", **player.marks))
+    if review.finished:
+        lines.append(words("analysis.adjusted", adjusted=words.percent(player.adjusted, 1)))
     lines.append(
         words(VERDICTS[player.verdict], name=name, luck=points(player.luck, words),
-              play=points(player.play, words))
+              play=points(player.play, words), drift=points(player.drift, words))
     )  # fmt: skip
     return [lines[0], *(INDENT + line for line in lines[1:])]
 

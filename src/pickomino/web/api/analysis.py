@@ -62,7 +62,6 @@ SECONDS_PER_WORK = 1e-3
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
 #: A result is mostly luck when the dice's share of what moved the chance is this or more.
-MOSTLY = 2 / 3
 
 Review = dict[str, object]
 
@@ -74,17 +73,8 @@ def review_data(record: GameRecord) -> Review:
     where = _situations(record, {decision["move"] for decision in decisions})
     for decision in decisions:
         decision.update(where[decision["move"]])
-    for player in cast(list[dict[str, Any]], data["players"]):
-        player["verdict"] = verdict(player["luck"], player["skill"], player["others"])
     data["thresholds"] = {threshold.label: threshold.to_dict() for threshold in LABELS}
     return cast(Review, _rounded(data))
-
-
-def verdict(luck: float, skill: float, others: float) -> str:
-    """Mostly ``luck``, mostly ``skill`` (the decisions at the table), or ``both`` alike."""
-    moved = abs(luck) + abs(skill) + abs(others)
-    share = abs(luck) / moved if moved else 0.5  # the dice's share of what moved the chance
-    return "luck" if share >= MOSTLY else "skill" if share <= 1 - MOSTLY else "both"
 
 
 def _situations(record: GameRecord, moves: set[int]) -> dict[int, dict[str, object]]:

@@ -115,8 +115,9 @@ const VERDICTS = {
 
 function playerCard(player, names) {
   const name = names[player.seat];
-  const [luck, skill, others] = [points(player.luck), points(player.skill), points(player.others)];
-  const summary = t(VERDICTS[player.verdict], { name, luck, skill, others });
+  const [luck, skill, others, drift] = ["luck", "skill", "others", "drift"].map((part) => points(player[part]));
+  const summary = t(VERDICTS[player.verdict], { name, luck, skill, others, drift });
+  const marks = Object.fromEntries(Object.entries(player.marks).map(([mark, count]) => [mark, number(count)]));
   return h(
     "article",
     { class: `analysis-player seat-${player.seat}`, testid: "analysis-player", data: { seat: player.seat } },
@@ -146,8 +147,10 @@ function playerCard(player, names) {
         accountRow(t("analysis.start"), percent(player.start)),
         ACCOUNT.map(([key, words]) => accountRow(t(words), points(player[key]), key)),
         accountRow(t("analysis.result"), percent(player.result)),
+        accountRow(t("analysis.adjusted"), percent(player.adjusted), "adjusted"),
       ),
     ),
+    h("p", { class: "rolls", testid: "analysis-rolls", title: t("analysis.rolls_help") }, t("analysis.rolls", marks)),
     h("p", { class: "summary", testid: "analysis-summary" }, summary),
   );
 }
