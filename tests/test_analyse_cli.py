@@ -5,6 +5,7 @@ catalogue."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from functools import cache
@@ -230,3 +231,63 @@ def test_analyse_from_the_shell(record):
     assert done.returncode == 0, done.stderr
     accuracy = Words("nl").number(reviewed().players[0].accuracy, 1)
     assert "," in accuracy and accuracy in done.stdout
+
+
+# ---------------------------------------------------------------- several games
+@pytest.fixture
+def games(tmp_path, whole_game) -> list[Path]:
+    """The whole game of Ann and Bob, and one of BOB (the same player, by name) and Cy."""
+    other = Game(["BOB", "Cy"])
+    advance(other, [make_bot("expected", 1), make_bot("simple", 2)], SeededDice(9))
+    path = tmp_path / "other.json"
+    path.write_text(other.to_json())
+    return [whole_game, path]
+
+
+def test_several_games_are_added_up_per_player_by_name(games):
+    result = analyse(*map(str, games), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["format"] == "pickomino-totals" and [g["file"] for g in data["games"]] == [
+        str(path) for path in games
+    ]
+    reviews = [review(Game.from_json(path.read_text()).record) for path in games]
+    by_name: dict[str, list] = {}
+    for game_review in reviews:
+        for player in game_review.players:
+            by_name.setdefault(game_review.seats[player.seat].casefold(), []).append(player)
+    assert [p["name"] for p in data["players"]] == ["Ann", "Bob", "Cy"]
+    for total in data["players"]:
+        mine = by_name[total["name"].casefold()]
+        assert total["games"] == len(mine) and total["decisions"] == sum(len(p.costs) for p in mine)
+        assert total["result"] == pytest.approx(sum(p.result for p in mine))
+        assert total["luck"] == pytest.approx(sum(p.luck for p in mine))
+        assert total["adjusted"] == pytest.approx(sum(p.result - p.luck for p in mine))
+        costs = [cost for p in mine for cost in p.costs]
+        assert total["accuracy"] == pytest.approx(100 * math.exp(-sum(costs) / len(costs) / 0.02))
+        assert total["marks"] == {m: sum(p.marks[m] for p in mine) for m in total["marks"]}
+    text = analyse(*map(str, games)).output.splitlines()
+    assert text[0] == "2 games: each player's totals, by name; 1 point = 1% of win chance."
+    bob = data["players"][1]
+    assert any(line.startswith(f"Bob: 2 games, {bob['result']:.1f} won (") for line in text)
+
+
+def test_one_player_s_totals_by_name_and_bad_requests_refused_before_any_review(games, sheet):
+    alone = json.loads(analyse(*map(str, games), "--seat", "bob", "--json").output)
+    assert [p["name"] for p in alone["players"]] == ["Bob"]
+    nobody = analyse(*map(str, games), "--seat", "Dee")
+    assert (
+        nobody.exit_code == 2
+        and "no player Dee in these games: give a name (Ann, Bob, or Cy)" in nobody.output
+    )
+    with_sheet = analyse(str(games[0]), str(sheet))
+    assert (
+        with_sheet.exit_code == 1
+        and f"{sheet}: a score sheet is analysed on its own" in with_sheet.output
+    )
+    plotted = analyse(*map(str, games), "--plot", str(games[0].parent / "chances.png"))
+    assert plotted.exit_code == 2 and "--plot draws one game" in plotted.output
+    broken = games[0].parent / "broken.json"
+    broken.write_text("{not json")
+    refused = analyse(str(games[0]), str(broken))
+    assert refused.exit_code == 1 and str(broken) in refused.output

@@ -1,5 +1,6 @@
 """``pickomino analyse``: a saved game reviewed move by move (or a kept score sheet, as far
-as one can be), as text, JSON or a chart of everyone's win chance. The file is only read."""
+as one can be), as text, JSON or a chart of everyone's win chance; several games added up
+per player. The files are only read."""
 
 from __future__ import annotations
 
@@ -17,18 +18,24 @@ from pickomino.table.sheet import ScoreSheet
 
 
 @click.command()
-@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "record", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option("--seat", default=None)
 @JSON_OPTION
 @click.option("--plot", type=OutputFile(image_formats))
-def analyse(record: Path, seat: str | None, as_json: bool, plot: Path | None) -> None:
-    """Analyse a saved game RECORD move by move (or a score sheet, as far as it can be)."""
+def analyse(record: tuple[Path, ...], seat: str | None, as_json: bool, plot: Path | None) -> None:
+    """Analyse a saved game RECORD move by move (or a score sheet, as far as it can be);
+    several records: each player's totals across them."""
     from pickomino.analysis import review, review_sheet
     from pickomino.analysis.chart import CHART_WORDS, plot_chances
     from pickomino.i18n.review import review_lines, sheet_review_lines
 
+    if len(record) > 1:
+        _analyse_games(record, seat, as_json, plot)
+        return
     w = words()
-    loaded = _load(record)
+    loaded = _load(record[0])
     names = loaded.names if isinstance(loaded, ScoreSheet) else loaded.seats
     chosen = None if seat is None else _seat(seat, names)
     if isinstance(loaded, ScoreSheet):
@@ -43,6 +50,47 @@ def analyse(record: Path, seat: str | None, as_json: bool, plot: Path | None) ->
     if plot:
         labels = {part: w(f"cli.analyse.plot.{part}") for part in CHART_WORDS}
         draw_plot(lambda path: plot_chances(chances, turns, names, path, labels), plot, as_json)
+
+
+def _analyse_games(paths: tuple[Path, ...], seat: str | None, as_json: bool, plot: Path | None):
+    """Several game records reviewed and added up per player (``--seat``: one, by name). Every
+    file is loaded and checked before the first review."""
+    from pickomino.analysis import review
+    from pickomino.analysis.totals import totals
+    from pickomino.i18n.review import totals_lines
+
+    w = words()
+    if plot is not None:
+        raise click.UsageError(w("cli.analyse.plot_one"))
+    records = []
+    for path in paths:
+        loaded = _load(path)
+        if isinstance(loaded, ScoreSheet):
+            raise click.ClickException(f"{path}: {w('cli.analyse.sheet_alone')}")
+        records.append(loaded)
+    players = totals([review(game) for game in records])
+    if seat is not None:
+        chosen = [p for p in players if p.name.casefold() == seat.strip().casefold()]
+        if not chosen:
+            names = w.join([p.name for p in players], "or")
+            raise click.BadParameter(
+                w("cli.analyse.no_player", given=seat[:40], names=names), param_hint="--seat"
+            )
+        players = chosen
+    if as_json:
+        games = [
+            {
+                "file": str(path),
+                "seats": game.seats,
+                "finished": Game.from_record(game).state.is_over,
+            }
+            for path, game in zip(paths, records, strict=True)
+        ]
+        data = {"format": "pickomino-totals", "version": 1, "games": games,
+                "players": [player.to_dict() for player in players]}  # fmt: skip
+        click.echo(json.dumps(data))
+    else:
+        click.echo("\n".join(totals_lines(players, len(records), w)))
 
 
 def _load(path: Path) -> GameRecord | ScoreSheet:

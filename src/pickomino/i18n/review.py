@@ -15,6 +15,7 @@ from pickomino.i18n.text import spaced_dice
 if TYPE_CHECKING:
     from pickomino.analysis import Advice, Decision, PlayerReview, Review, SheetReview
     from pickomino.analysis.sheet_review import SheetPlayer
+    from pickomino.analysis.totals import PlayerTotals
 
 #: The words of each label (written out: the catalogue tests find every id in the source).
 LABEL_WORDS = {
@@ -96,6 +97,31 @@ def player_lines(player: PlayerReview, review: Review, words: Words) -> list[str
               play=points(player.play, words), drift=points(player.drift, words))
     )  # fmt: skip
     return [lines[0], *(INDENT + line for line in lines[1:])]
+
+
+def totals_lines(players: Sequence[PlayerTotals], games: int, words: Words) -> list[str]:
+    """Each player's games added up: the wins against those expected, accuracy and labels,
+    luck and marked rolls."""
+    lines = [words("analysis.totals.intro", games=words("analysis.totals.games", count=games))]
+    for player in players:
+        played = words("analysis.totals.games", count=player.games)
+        wins = {
+            part: words.number(getattr(player, part), 1) for part in ("result", "start", "adjusted")
+        }
+        lines += ["", words("analysis.totals.player", name=player.name, games=played, **wins)]
+        counts = [words(LABEL_COUNTS[label], count=player.labels[label]) for label in LABEL_COUNTS]
+        decisions = words("analysis.decisions", count=len(player.costs))
+        accuracy = words.number(player.accuracy, 1)
+        lines.append(INDENT + words("analysis.accuracy", accuracy=accuracy, decisions=decisions,
+                                    labels=words.join(counts)))  # fmt: skip
+        per_game = points(player.luck / player.games, words)
+        lines.append(INDENT + words("analysis.totals.luck", luck=points(player.luck, words),
+                                    per_game=per_game))  # fmt: skip
+        marks = {
+            mark: player.marks[mark] for mark in ("very_lucky", "lucky", "unlucky", "very_unlucky")
+        }
+        lines.append(INDENT + words("analysis.rolls", **marks))
+    return [*lines, "", words("analysis.legend")]
 
 
 def _result(player: PlayerReview | SheetPlayer, review: Review | SheetReview, words: Words) -> str:
