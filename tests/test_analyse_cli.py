@@ -291,3 +291,27 @@ def test_one_player_s_totals_by_name_and_bad_requests_refused_before_any_review(
     broken.write_text("{not json")
     refused = analyse(str(games[0]), str(broken))
     assert refused.exit_code == 1 and str(broken) in refused.output
+
+
+def test_an_annotated_record_carries_its_review_and_replays_like_the_record(record, tmp_path):
+    out = tmp_path / "annotated"  # no ending: .json is added
+    result = analyse(str(record), "--annotate", str(out))
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "annotated.json"
+    assert result.output.splitlines()[-1] == f"Annotated record saved to {written}"
+    annotated = Game.from_json(written.read_text())
+    original = Game.from_json(record.read_text())
+    assert annotated.record.moves == original.record.moves and annotated.state == original.state
+    assert annotated.record.meta["review"] == json.loads(json.dumps(reviewed().to_dict()))
+    assert record.read_text() == game_text()  # the record itself is only read
+
+
+def test_annotate_refuses_a_sheet_several_records_and_an_unwritable_path_before_any_review(
+    record, sheet, tmp_path
+):
+    for args in ([str(sheet)], [str(record), str(record)]):
+        refused = analyse(*args, "--annotate", str(tmp_path / "out.json"))
+        assert refused.exit_code == 2 and "--annotate writes one game's record" in refused.output
+    nowhere = analyse(str(record), "--annotate", str(tmp_path / "no" / "out.json"))
+    assert nowhere.exit_code == 2 and "--annotate" in nowhere.output
+    assert not list(tmp_path.glob("**/out.json"))

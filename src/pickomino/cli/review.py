@@ -24,18 +24,26 @@ from pickomino.table.sheet import ScoreSheet
 @click.option("--seat", default=None)
 @JSON_OPTION
 @click.option("--plot", type=OutputFile(image_formats))
-def analyse(record: tuple[Path, ...], seat: str | None, as_json: bool, plot: Path | None) -> None:
+@click.option("--annotate", type=OutputFile(lambda: ["json"]))
+def analyse(
+    record: tuple[Path, ...], seat: str | None, as_json: bool, plot: Path | None,
+    annotate: Path | None,
+) -> None:  # fmt: skip
     """Analyse a saved game RECORD move by move (or a score sheet, as far as it can be);
     several records: each player's totals across them."""
     from pickomino.analysis import review, review_sheet
     from pickomino.analysis.chart import CHART_WORDS, plot_chances
     from pickomino.i18n.review import review_lines, sheet_review_lines
 
+    w = words()
     if len(record) > 1:
+        if annotate is not None:
+            raise click.UsageError(w("cli.analyse.annotate_one"))
         _analyse_games(record, seat, as_json, plot)
         return
-    w = words()
     loaded = _load(record[0])
+    if annotate is not None and isinstance(loaded, ScoreSheet):
+        raise click.UsageError(w("cli.analyse.annotate_one"))
     names = loaded.names if isinstance(loaded, ScoreSheet) else loaded.seats
     chosen = None if seat is None else _seat(seat, names)
     if isinstance(loaded, ScoreSheet):
@@ -47,6 +55,11 @@ def analyse(record: tuple[Path, ...], seat: str | None, as_json: bool, plot: Pat
         data, lines = game.to_dict(chosen), review_lines(game, w, chosen)
         chances, turns = game.chances, game.turns
     click.echo(json.dumps(data) if as_json else "\n".join(lines))
+    if annotate is not None and isinstance(loaded, GameRecord):
+        annotated = Game.from_record(loaded)
+        annotated.record.meta = {**annotated.record.meta, "review": game.to_dict()}
+        annotate.write_text(annotated.to_json(), encoding="utf-8")
+        click.echo(w("cli.analyse.annotated", path=str(annotate)), err=as_json)
     if plot:
         labels = {part: w(f"cli.analyse.plot.{part}") for part in CHART_WORDS}
         draw_plot(lambda path: plot_chances(chances, turns, names, path, labels), plot, as_json)
