@@ -136,6 +136,7 @@ def test_no_page_in_any_state_breaks_wcag(
         ("profile", f"{url}/profiles/{table.profile['id']}", "[data-testid=chart-line]"),
         ("rules", url + "/rules", "#R1"),
         ("my games", url + "/mine", "[data-testid=mine-over] li"),  # this browser's seats
+        ("analyse a file", url + "/analyse", "[data-testid=record-file]"),
     ]
     found: dict[str, list[str]] = {}
     with pages.checked():

@@ -390,3 +390,33 @@ def test_the_review_process_ends_with_a_killed_server(tmp_path: Path):
     while any(running(child) for child in started):
         assert time.monotonic() < deadline, "the review process outlived the server"
         time.sleep(0.1)
+
+
+def test_a_record_sent_from_a_file_is_replayed_and_reviewed(client):
+    """A record made away from the server (the command line's, with its meta): its seats,
+    frames (the table before the first turn and after each) and the review the game's own
+    route would give; the same record twice is reviewed once."""
+    game = Game(["Ann", "Bob", "Cy"])
+    advance(game, [make_bot("simple", 1), make_bot("random", 2), make_bot("hard", 3)],
+            SeededDice(6))  # fmt: skip
+    game.record.meta = {"seed": 6, "bots": ["simple", "random", "hard"]}
+    answer = client.post("/api/analysis", json=game.record.to_dict())
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["seats"] == ["Ann", "Bob", "Cy"]
+    assert len(data["frames"]) == game.state.turn + 1 and data["frames"][-1]["table"]["over"]
+    expected = review(game.record).to_dict()
+    sent = [chance for chances in data["review"]["chances"] for chance in chances]
+    assert sent == pytest.approx([c for chances in expected["chances"] for c in chances], abs=1e-4)
+    assert [d["label"] for d in data["review"]["decisions"]] == [
+        d["label"] for d in expected["decisions"]
+    ]
+    again = client.post("/api/analysis", json=game.record.to_dict()).json()
+    assert again["review"] == data["review"]
+
+
+def test_a_record_that_does_not_replay_is_refused_with_what_is_wrong(client):
+    record = bots_game().record.to_dict()
+    broken = {**record, "moves": [*record["moves"][:5], "take 36"]}
+    refused_http(client.post("/api/analysis", json=broken), 400, "move_refused", "R11")
+    refused_http(client.post("/api/analysis", json={"moves": 3}), 400, "record_format")

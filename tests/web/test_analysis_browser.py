@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from functools import cache
 
 import pytest
@@ -156,3 +158,34 @@ def test_the_coach_is_for_the_seated_person_off_by_default_and_remembered(
         ann.get_by_test_id("stop-button").click()
         expect(ann.get_by_test_id("game")).not_to_have_attribute("data-seq", "2")
         expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
+
+
+def test_a_record_from_the_command_line_opens_in_the_analysis_page(
+    server: ServerProcess, pages: Pages, tmp_path
+) -> None:
+    """A record saved by `pickomino selfplay --save` (with its meta) is chosen as a file: the
+    page shows its worms, replay and analysis; a file that is no record says so."""
+    record = tmp_path / "selfplay.json"
+    saved = subprocess.run(
+        [sys.executable, "-m", "pickomino", "selfplay", "--bots", "simple,random", "--seed", "3",
+         "--quiet", "--save", str(record)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert saved.returncode == 0, saved.stderr
+    junk = tmp_path / "notes.json"
+    junk.write_text("not a record")
+    with pages.checked():
+        page = pages.open(server.url + "/")
+        page.get_by_test_id("analyse-link").click()
+        expect(page).to_have_url(server.url + "/analyse")
+        page.get_by_test_id("record-file").set_input_files(str(junk))
+        expect(page.get_by_test_id("notice")).to_contain_text("notes.json is not a game record")
+        page.get_by_test_id("record-file").set_input_files(str(record))
+        report = page.get_by_test_id("analyse-report")
+        expect(report.get_by_test_id("analysis-player")).to_have_count(2, timeout=60_000)
+        expect(page.get_by_test_id("analyse-status")).to_have_text("selfplay.json: analysed.")
+        expect(report.get_by_test_id("analysis-player").first).to_contain_text("simple (1)")
+        expect(report.get_by_test_id("chart-line")).to_have_count(4)  # worms and chances
+        report.get_by_test_id("analysis-all").check()
+        report.get_by_test_id("analysis-decision").first.click()
+        expect(report.get_by_test_id("analysis-detail")).to_be_visible()

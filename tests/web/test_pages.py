@@ -67,6 +67,7 @@ TITLES = {
     "leaderboard": ("leaderboard.title", None),
     "profile": ("profile.page", None),
     "mine": ("mine.title", None),
+    "analyse": ("analyse.title", None),
 }
 
 

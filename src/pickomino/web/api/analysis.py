@@ -27,8 +27,10 @@ may have ``per_minute`` reviews computed (those already kept are free), then get
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import heapq
 import itertools
+import json
 import math
 import multiprocessing
 import os
@@ -43,10 +45,11 @@ from typing import Any, cast
 from fastapi import APIRouter, HTTPException, Request
 
 from pickomino.analysis import LABELS, review
-from pickomino.core import Game, GameRecord, Phase, format_dice
-from pickomino.web.errors import Refused, refused
+from pickomino.core import Game, GameRecord, Phase, RecordError, format_dice
+from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import client_address
 from pickomino.web.game.room import Room
+from pickomino.web.game.view import replay_frames
 from pickomino.web.protocol import RateLimits
 
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
@@ -61,7 +64,6 @@ IDLE = 600.0
 SECONDS_PER_WORK = 1e-3
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
-#: A result is mostly luck when the dice's share of what moved the chance is this or more.
 
 Review = dict[str, object]
 
@@ -298,5 +300,19 @@ def analysis_router(room_of: Callable[[str], Room], reviews: Reviews) -> APIRout
             raise refused(409, "game_not_over")
         record = GameRecord.from_dict(room.game.record.to_dict())  # the worker's own copy
         return await reviews.get(game_id, record, client_address(request.client))
+
+    @router.post("/api/analysis")
+    async def analyse_record(body: dict[str, Any], request: Request) -> dict[str, object]:
+        """A record sent as the body (one made on the command line, say; finished or not,
+        its ``meta`` ignored): its seats, its replay frames and its review, computed in the
+        same queue as every game's."""
+        try:
+            record = Game.from_record(GameRecord.from_dict({**body, "meta": {}})).record
+        except RecordError as error:
+            raise refusal(400, error) from None
+        text = json.dumps(record.to_dict(), sort_keys=True).encode()
+        key = "record:" + hashlib.sha256(text).hexdigest()  # the same record: one review
+        data = await reviews.get(key, record, client_address(request.client))
+        return {"seats": record.seats, "frames": replay_frames(record), "review": data}
 
     return router

@@ -34,6 +34,7 @@ LINKS = {
     "mine": ("/mine", "page.mine"),
     "leaderboard": ("/leaderboard", "page.leaderboard"),
     "rules": ("/rules", "page.rules"),
+    "analyse": ("/analyse", "analyse.title"),
 }
 #: The parts a page's markup may place (``$notice``, ``$log``).
 SHARED_PARTS = ("notice", "log")
@@ -72,13 +73,16 @@ class Page:
 #: The bar's links on the pages about players: the leaderboard, a profile, "My games".
 PLAYERS_LINKS = ("lobby", "leaderboard", "rules")
 PAGES = (
-    Page("lobby", ("/",), Bar("lobby.tagline", ("rules", "keeper", "mine", "leaderboard"))),
+    Page(
+        "lobby", ("/",), Bar("lobby.tagline", ("rules", "keeper", "mine", "leaderboard", "analyse"))
+    ),
     Page("game", ("/games/{game_id}",), None),
     Page("keeper", ("/keeper", "/keeper/{sheet_id}"), None),
     Page("rules", ("/rules",), Bar("page.rules", ("lobby", "keeper"))),
     Page("leaderboard", ("/leaderboard",), Bar("leaderboard.title", PLAYERS_LINKS)),
     Page("profile", ("/profiles/{player}",), Bar("profile.page", PLAYERS_LINKS)),
     Page("mine", ("/mine",), Bar("mine.title", PLAYERS_LINKS)),
+    Page("analyse", ("/analyse",), Bar("analyse.title", ("lobby", "rules"))),
 )
 
 

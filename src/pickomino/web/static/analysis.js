@@ -6,7 +6,6 @@
 // choice's chance of winning, the best and the chosen one marked.
 // The review costs the server seconds, so it is made when asked for, not for every visit.
 
-import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { number, percent, signed, t } from "./i18n.js";
@@ -39,11 +38,12 @@ export function labelBadge(label) {
 }
 
 /**
- * The Analysis section: a button that asks for the review, then the view. `replay` is the
- * end screen's replay ({show(i), step(), follow(fn)}: follow hears every step it shows);
- * `detail` is a node beside the replay where a clicked decision is explained.
+ * The Analysis section: a button that asks for the review (`load()`: a promise of it), then
+ * the view. `replay` is the end screen's replay ({show(i), step(), follow(fn)}: follow hears
+ * every step it shows); `detail` is a node beside the replay where a clicked decision is
+ * explained.
  */
-export function analysisSection({ gameId, names, seat, frames, replay, detail }) {
+export function analysisSection({ load, names, seat, frames, replay, detail }) {
   const body = h("div", { class: "analysis-body", testid: "analysis-body" });
   const open = h("button", { type: "button", class: "btn primary", testid: "analysis-open" }, t("analysis.open"));
   const title = h("h3", { tabindex: "-1" }, t("analysis.title"));
@@ -53,7 +53,7 @@ export function analysisSection({ gameId, names, seat, frames, replay, detail })
     fill(body, h("p", { class: "placeholder" }, t("analysis.loading")));
     let review;
     try {
-      review = await getJSON(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+      review = await load();
     } catch (error) {
       fill(body, h("p", { class: "error", testid: "analysis-error" }, t("analysis.failed", { why: error.message })));
       return;

@@ -69,6 +69,16 @@ export async function showEnd(node, gameId, state, seat) {
     fill(body, h("p", { class: "error" }, t("end.replay_failed", { why: error.message })));
     return;
   }
+  const review = state.table.over ? () => getJSON(`${path}/analysis`) : null;
+  fill(body, ...gameReport(frames, names, seat, review));
+}
+
+/**
+ * Every player's worms over the turns, the replay beside it and, given `loadReview` (a
+ * function giving a promise of the review), the Analysis, whose decisions open in the replay:
+ * the end panel's body, and the analysis page's (a record sent from a file).
+ */
+export function gameReport(frames, names, seat, loadReview) {
   const chart = lineChart({
     title: t("chart.title"),
     labels: frames.map((frame) => String(frame.turn)),
@@ -81,9 +91,9 @@ export async function showEnd(node, gameId, state, seat) {
   const followers = [chart.mark]; // the charts' markers follow the replay's step
   const replay = replayViewer(frames, names, (i) => followers.forEach((follow) => follow(i)));
   const detail = h("section", { class: "analysis-detail card", testid: "analysis-detail", hidden: true });
-  const analysis = state.table.over
+  const analysis = loadReview
     ? analysisSection({
-        gameId,
+        load: loadReview,
         names,
         seat,
         frames,
@@ -91,8 +101,7 @@ export async function showEnd(node, gameId, state, seat) {
         detail,
       })
     : null;
-  fill(
-    body,
+  return [
     h(
       "div",
       { class: "end-main" },
@@ -100,5 +109,5 @@ export async function showEnd(node, gameId, state, seat) {
       analysis,
     ),
     h("div", { class: "end-side" }, replay.node, detail),
-  );
+  ];
 }
