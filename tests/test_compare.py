@@ -103,4 +103,4 @@ def test_compare_seats_is_a_count_and_players_is_refused():
     assert old.returncode == 2 and "--players is now --seats in 'compare'" in old.stderr
     helped = " ".join(run("--help").stdout.split())
     assert "--seats" in helped and "--players" not in helped
-    assert "random (easy), simple (medium), expected (hard), valued (expert)" in helped
+    assert "random (easy), simple (medium), expected (hard), strategist, valued (expert)" in helped

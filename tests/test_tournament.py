@@ -119,7 +119,7 @@ def test_tournament_seats_is_a_count_and_players_is_refused():
     helped = " ".join(run("--help").stdout.split())
     assert "--seats" in helped and "--players" not in helped
     # every name a bot answers to, the difficulties too
-    assert "random (easy), simple (medium), expected (hard), valued (expert)" in helped
+    assert "random (easy), simple (medium), expected (hard), strategist, valued (expert)" in helped
 
 
 @pytest.mark.slow
