@@ -178,6 +178,7 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         page = pages.open(server.url + "/")
         page.get_by_test_id("analyse-link").click()
         expect(page).to_have_url(server.url + "/analyse")
+        expect(page.get_by_test_id("record-file")).to_be_enabled()  # the page listens
         page.get_by_test_id("record-file").set_input_files(str(junk))
         expect(page.get_by_test_id("notice")).to_contain_text("notes.json is not a game record")
         page.get_by_test_id("record-file").set_input_files(str(record))
@@ -188,4 +189,15 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         expect(report.get_by_test_id("chart-line")).to_have_count(4)  # worms and chances
         report.get_by_test_id("analysis-all").check()
         report.get_by_test_id("analysis-decision").first.click()
-        expect(report.get_by_test_id("analysis-detail")).to_be_visible()
+        detail = report.get_by_test_id("analysis-detail")
+        expect(detail).to_be_visible()
+        # What if: a choice played from the decision, then on, with everyone's chance
+        detail.get_by_test_id("what-if-open").last.click()
+        what_if = detail.get_by_test_id("what-if")
+        expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)
+        heading = what_if.locator("h5")
+        expect(heading).to_have_text(re.compile(r"^What if: "))
+        before = heading.inner_text()
+        what_if.locator("[data-testid=what-if-roll], [data-testid=what-if-choice]").first.click()
+        expect(heading).not_to_have_text(before)
+        expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)

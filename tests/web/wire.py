@@ -16,7 +16,12 @@ from .clients import ERROR_IDS
 
 #: A text that is data: an id (a phase, a status, a bust reason, a bot, an event type, a rule
 #: option's value, a field's name, a format), a rule, dice or a face (or none), or an action's name.
-DATA = re.compile(r"[a-z_]+(-[a-z_]+)*|R\d{1,2}[a-c]?|[1-5W]{0,8}|keep [1-5W]|take \d\d|steal \d\d")
+#: A position in the notation of ``GameState.to_text``: stacks, face down, seat, turn, phase,
+#: kept, roll, rules (``25/- - 0 3 keep - 12334455 official``).
+POSITION = r"\S+ \S+ \d+ \d+ [a-z_]+ [1-5W-]+ [1-5W-]+ [a-z_]+(,[a-z_]+=[a-z_]+)*"
+DATA = re.compile(
+    r"[a-z_]+(-[a-z_]+)*|R\d{1,2}[a-c]?|[1-5W]{0,8}|keep [1-5W]|take \d\d|steal \d\d|" + POSITION
+)
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 RULE = re.compile(r"R\d{1,2}")
 

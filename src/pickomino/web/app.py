@@ -38,6 +38,7 @@ from pickomino.web.api.keeper import keeper_router
 from pickomino.web.api.mine import mine_router
 from pickomino.web.api.pages import pages_router
 from pickomino.web.api.play_socket import play_socket_router
+from pickomino.web.api.positions import positions_router
 from pickomino.web.api.profiles import profiles_router
 from pickomino.web.api.refusals import add_refusal_handlers
 from pickomino.web.api.rematch import rematch_router
@@ -134,6 +135,7 @@ def create_app(
     )
     app.include_router(words_router())
     app.include_router(analysis_router(looking, reviews))
+    app.include_router(positions_router(limit_lookups))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
     app.include_router(profiles_router(profiles, playing, limit_claims, link))
     app.include_router(seats_router(profiles, playing, link, limit_joins))

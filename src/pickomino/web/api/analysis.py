@@ -1,15 +1,19 @@
-"""A finished game's review for the browser's Analysis view: ``GET /api/games/{id}/analysis``.
+"""A game's review for the browser's Analysis view: ``GET /api/games/{id}/analysis`` for a
+finished game here, ``POST /api/analysis`` for a record sent as the body (with its seats and
+replay frames).
 
 The review is :func:`pickomino.analysis.review` as data (no words: the page says them): every
 player's chance of winning after every move (``chances``, with the ``turns`` they belong to),
 each decision with its choices, cost and label, and each player's account (accuracy, labels,
 skill, luck, the others' play, drift) with its ``verdict``: ``luck`` when the dice moved the
-player's chance at least twice as much as the decisions at the table did (the player's own
-and the others', each counted by its size), ``skill`` in the opposite case, else ``both``.
+player's chance at least twice as much as the decisions at the table (the player's own and
+the others', each counted by its size) and the drift together, ``skill`` in the opposite
+case, else ``both``.
 Each decision also says where it was made: the dice ``kept`` before it, their ``total`` and,
-for a keep, the ``roll`` (dice as in a record: ``"35WW"``); ``thresholds`` gives where each label
-past "good" starts (:class:`pickomino.analysis.decisions.Threshold`: ``{"cost", "share",
-"least"}``). Chances and costs are 0..1, rounded to 4 places.
+for a keep, the ``roll`` (dice as in a record: ``"35WW"``), and its ``position`` as text;
+``thresholds`` gives where each label past "good" starts
+(:class:`pickomino.analysis.decisions.Threshold`: ``{"cost", "share", "least"}``). Chances
+and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
@@ -81,7 +85,8 @@ def review_data(record: GameRecord) -> Review:
 
 def _situations(record: GameRecord, moves: set[int]) -> dict[int, dict[str, object]]:
     """Where each of ``moves`` (indices into the record) was decided: the dice kept, their
-    total and the roll to keep from (none when rolling on or stopping, or claiming)."""
+    total and the roll to keep from (none when rolling on or stopping, or claiming), and the
+    whole position as text (for the page's "what if": :mod:`.positions`)."""
     game, found = Game(record.seats, record.rules, record.start_player), {}
     for number, move in enumerate(record.moves):
         if number in moves:
@@ -90,6 +95,7 @@ def _situations(record: GameRecord, moves: set[int]) -> dict[int, dict[str, obje
                 "kept": format_dice(state.kept_counts()),
                 "total": state.total,
                 "roll": format_dice(state.roll) if state.phase is Phase.KEEP else "",
+                "position": state.to_text(),
             }
         game.push(move)
     return found

@@ -46,3 +46,4 @@ input.addEventListener("change", async () => {
   report.hidden = false;
   report.querySelector("[data-testid=analysis-open]").click(); // the review is here already
 });
+input.disabled = false; // a file chosen from now on is heard

@@ -6,6 +6,7 @@
 // choice's chance of winning, the best and the chosen one marked.
 // The review costs the server seconds, so it is made when asked for, not for every visit.
 
+import { postJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { number, percent, signed, t } from "./i18n.js";
@@ -243,13 +244,66 @@ function decisionRow(decision, names, selected, onClick) {
   );
 }
 
-/** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
-function explain(node, decision, names) {
-  const { roll, kept, total } = decision;
-  const dice = roll
+/** Where a decision (or a step of a "what if") stands: the dice rolled and kept, the total. */
+function diceText({ roll, kept, total }) {
+  return roll
     ? t("analysis.dice", { roll: spacedDice(roll), kept: spacedDice(kept), total })
     : t("analysis.dice_kept", { kept: spacedDice(kept), total });
+}
+
+/**
+ * "What if": `move` played from `position` (a decision's, as text), then on as the viewer
+ * likes (a choice, or a roll of the dice drawn here): everyone's chance of winning at each
+ * step, as the review values it (POST /api/positions/explore).
+ */
+async function whatIf(panel, names, position, move) {
+  let step;
+  try {
+    step = await postJSON("/api/positions/explore", { position, move });
+  } catch (failure) {
+    fill(panel, h("p", { class: "error", testid: "what-if-error" }, t("analysis.failed", { why: failure.message })));
+    return;
+  }
+  const go = (next) => () => whatIf(panel, names, step.position, next);
+  const roll = () => {
+    const faces = "12345W";
+    const drawn = crypto.getRandomValues(new Uint8Array(step.dice_left));
+    return `dice ${[...drawn].map((n) => faces[n % 6]).join("")}`; // 256 = 6 × 42 + 4: near enough
+  };
+  const next =
+    step.phase === "over"
+      ? h("p", {}, t("analysis.what_if_over"))
+      : step.choices.length
+        ? step.choices.map((choice) =>
+            h(
+              "button",
+              { type: "button", class: "btn", testid: "what-if-choice", data: { action: choice.action }, on: { click: go(choice.action) } },
+              `${actionLabel(choice.action)} · ${percent(choice.win, 1)}`,
+            ),
+          )
+        : h(
+            "button",
+            { type: "button", class: "btn primary", testid: "what-if-roll", on: { click: () => go(roll())() } },
+            t("analysis.what_if_roll", { name: names[step.current] }),
+          );
+  fill(
+    panel,
+    h("h5", {}, move.startsWith("dice ") ? t("analysis.what_if_rolled", { roll: spacedDice(move.slice(5)) }) : t("analysis.what_if_played", { action: actionLabel(move) })),
+    step.phase === "over" ? null : h("p", { class: "muted" }, t("analysis.what_if_mover", { name: names[step.current] }), " · ", diceText(step)),
+    h(
+      "ul",
+      { class: "what-if-chances", testid: "what-if-chances" },
+      names.map((name, n) => h("li", { class: `seat-${n}`, data: { seat: n } }, t("analysis.what_if_chance", { name, chance: percent(step.chances[n], 1) }))),
+    ),
+    h("div", { class: "what-if-next" }, next),
+  );
+}
+
+/** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
+function explain(node, decision, names) {
+  const dice = diceText(decision);
   const best = decision.choices[0];
+  const panel = h("section", { class: "what-if", testid: "what-if", "aria-live": "polite" });
   node.hidden = false;
   fill(
     node,
@@ -278,6 +332,20 @@ function explain(node, decision, names) {
               choice.action === decision.action ? h("span", { class: "badge chosen" }, t("analysis.chosen")) : null,
             ),
             h("td", {}, percent(choice.value)),
+            h(
+              "td",
+              {},
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "btn small",
+                  testid: "what-if-open",
+                  on: { click: () => whatIf(panel, names, decision.position, choice.action) },
+                },
+                t("analysis.what_if"),
+              ),
+            ),
           ),
         ),
       ),
@@ -291,5 +359,6 @@ function explain(node, decision, names) {
         ? t("analysis.was_best")
         : t("analysis.gave_away", { points: number(decision.cost * 100, 1) }),
     ),
+    decision.position ? panel : null,
   );
 }
