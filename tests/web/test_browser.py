@@ -64,7 +64,7 @@ def test_two_people_and_a_bot_play_a_whole_game(instant_bots: ServerProcess, pag
         kinds.nth(1).select_option("")  # a person
         names.nth(1).fill("Bob")
         ann.get_by_test_id("add-seat").click()
-        kinds.nth(2).select_option("easy")
+        kinds.nth(2).select_option("medium")  # a bot that scores ends the game sooner
         names.nth(2).fill("Robo")
         ann.get_by_test_id("create-game").click()
 
