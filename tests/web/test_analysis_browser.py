@@ -201,3 +201,5 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         what_if.locator("[data-testid=what-if-roll], [data-testid=what-if-choice]").first.click()
         expect(heading).not_to_have_text(before)
         expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)
+        # the clicked button went with its step: the focus is on the next step's control
+        expect(what_if.locator(":focus")).to_have_count(1)

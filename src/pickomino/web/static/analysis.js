@@ -8,7 +8,7 @@
 
 import { postJSON } from "./api.js";
 import { lineChart } from "./chart.js";
-import { fill, h } from "./dom.js";
+import { fill, h, keepFocus } from "./dom.js";
 import { number, percent, signed, t } from "./i18n.js";
 import { spacedDice } from "./events.js";
 import { actionLabel } from "./words.js";
@@ -266,9 +266,12 @@ async function whatIf(panel, names, position, move) {
   }
   const go = (next) => () => whatIf(panel, names, step.position, next);
   const roll = () => {
-    const faces = "12345W";
-    const drawn = crypto.getRandomValues(new Uint8Array(step.dice_left));
-    return `dice ${[...drawn].map((n) => faces[n % 6]).join("")}`; // 256 = 6 × 42 + 4: near enough
+    const faces = [];
+    while (faces.length < step.dice_left) {
+      const [byte] = crypto.getRandomValues(new Uint8Array(1));
+      if (byte < 252) faces.push("12345W"[byte % 6]); // 252 = 6 × 42: every face alike
+    }
+    return `dice ${faces.join("")}`;
   };
   const next =
     step.phase === "over"
@@ -286,7 +289,8 @@ async function whatIf(panel, names, position, move) {
             { type: "button", class: "btn primary", testid: "what-if-roll", on: { click: () => go(roll())() } },
             t("analysis.what_if_roll", { name: names[step.current] }),
           );
-  fill(
+  // the clicked button goes with the step: the focus moves to the next step's first control
+  keepFocus(panel, () => fill(
     panel,
     h("h5", {}, move.startsWith("dice ") ? t("analysis.what_if_rolled", { roll: spacedDice(move.slice(5)) }) : t("analysis.what_if_played", { action: actionLabel(move) })),
     step.phase === "over" ? null : h("p", { class: "muted" }, t("analysis.what_if_mover", { name: names[step.current] }), " · ", diceText(step)),
@@ -296,7 +300,7 @@ async function whatIf(panel, names, position, move) {
       names.map((name, n) => h("li", { class: `seat-${n}`, data: { seat: n } }, t("analysis.what_if_chance", { name, chance: percent(step.chances[n], 1) }))),
     ),
     h("div", { class: "what-if-next" }, next),
-  );
+  ));
 }
 
 /** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
