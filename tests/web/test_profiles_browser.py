@@ -101,8 +101,19 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
             expect(row).to_have_attribute("data-games", "1")
             expect(row).not_to_have_attribute("data-ordinal", "0")
             expect(row.get_by_test_id("provisional")).to_be_visible()  # one game, few opponents
+        # The game's review, made at the start and kept with the results: asking for it
+        # waits for it.
+        review = ann.request.get(f"{server.url}/api/games/{game_id}/analysis")
+        decisions = review.json()["players"][1]["decisions"]
         rows.filter(has_text="Bob").get_by_test_id("player-link").click()
         expect(ann.get_by_test_id("profile-name")).to_have_text("Bob")
         expect(ann.get_by_test_id("stat-games")).to_contain_text("1")
         expect(ann.get_by_test_id("chart-line")).to_have_count(1)
         expect(ann.get_by_test_id("result-row")).to_have_count(1)
+        shown = ann.request.get(server.url + "/api/profiles/" + ann.url.split("/")[-1]).json()
+        accuracy = str(round(shown["accuracy"]["value"]))
+        expect(ann.get_by_test_id("stat-accuracy")).to_contain_text(accuracy)
+        expect(ann.get_by_test_id("accuracy-note")).to_contain_text(
+            f"In the last reviewed game ({decisions} decisions). Luck of the dice: "
+        )
+        expect(ann.get_by_test_id("result-review")).to_contain_text(f"accuracy {accuracy}, luck")

@@ -69,6 +69,7 @@ from pickomino.analysis.decisions import (
     accuracy,
     decision_at,
     label_of,
+    pooled_accuracy,
     review,
 )
 from pickomino.analysis.evaluator import FairPlanner, LearnedPlanner, TurnView, evaluator_for
@@ -96,6 +97,7 @@ __all__ = [
     "decision_at",
     "evaluator_for",
     "label_of",
+    "pooled_accuracy",
     "review",
     "review_sheet",
 ]

@@ -80,9 +80,15 @@ def mark_of(luck: float) -> str | None:
 
 def accuracy(costs: Sequence[float]) -> float:
     """0–100 from the mean cost of the decisions that had a choice."""
-    if not costs:
+    return pooled_accuracy(sum(costs), len(costs))
+
+
+def pooled_accuracy(cost: float, decisions: int) -> float:
+    """0–100 from ``decisions`` decisions that cost ``cost`` in all (100 for none): the
+    accuracy of several games' decisions together, from each game's count and total."""
+    if not decisions:
         return 100.0
-    return 100.0 * math.exp(-sum(costs) / len(costs) / ACCURACY_SCALE)
+    return 100.0 * math.exp(-cost / decisions / ACCURACY_SCALE)
 
 
 @dataclass(frozen=True)
@@ -235,6 +241,7 @@ class PlayerReview:
             "drift": self.drift,
             "accuracy": self.accuracy,
             "decisions": len(self.costs),
+            "cost": sum(self.costs),
             "labels": dict(self.labels),
             "marks": dict(self.marks),
             "adjusted": self.adjusted,

@@ -54,7 +54,7 @@ from pickomino.web.guard.body_limit import BodyLimit
 from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted_proxies
 from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
-from pickomino.web.lifespan import lifespan, record_results
+from pickomino.web.lifespan import ResultReviews, finished_record, lifespan
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 
@@ -108,18 +108,19 @@ def create_app(
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
-    rooms.on_finish = partial(record_results, profiles)
-    reviews = Reviews(new_games_per_minute)
+    reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
+    results = ResultReviews(profiles, reviews, partial(finished_record, rooms))
+    rooms.on_finish = results.game_ended
     playing, looking = room_finder(rooms), room_finder(rooms, keep=False)
     link = partial(secret_link, base_url)
 
-    running = lifespan(store, rooms, profiles, reviews, guard, abandon_after)
+    running = lifespan(store, rooms, results, guard, abandon_after)
     app = FastAPI(title="pickomino", lifespan=running, docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit)
     app.add_middleware(ServerBusy)  # before reading a body; its answer has the headers below
     app.add_middleware(SecurityHeaders)
     add_refusal_handlers(app)
-    app.state.rooms = rooms
+    app.state.rooms, app.state.reviews = rooms, reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
 

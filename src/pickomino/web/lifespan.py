@@ -1,7 +1,8 @@
 """What the server does besides answering requests, from its start to its stop: at start
-the games are resumed and the results a stop or a crash left unrecorded are recorded; while
-it runs SQLite's log is folded into the database and idle games are abandoned; at stop each
-part is stopped within its deadline (:mod:`pickomino.web.stopping`)."""
+the games are resumed and the results a stop or a crash left unrecorded (or unreviewed) are
+recorded (and reviewed); while it runs SQLite's log is folded into the database, idle games
+are abandoned and finished games with results reviewed; at stop each part is stopped within
+its deadline (:mod:`pickomino.web.stopping`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 
-from pickomino.web.api.analysis import Reviews
+from pickomino.core import GameRecord
+from pickomino.web.api.analysis import OWN, Reviews
 from pickomino.web.cluster.bridge import Cluster
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
@@ -29,8 +31,7 @@ Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[dict[str, object]]]
 def lifespan(
     store: Store,
     rooms: Rooms,
-    profiles: ProfileStore,
-    reviews: Reviews,
+    results: ResultReviews,
     guard: ConnectionGuard,
     abandon_after: float,
 ) -> Lifespan:
@@ -48,26 +49,83 @@ def lifespan(
         if cluster is not None:  # from now on, a game's bots play under its lease only
             await cluster.start()
         rooms.resume_all()
-        profiles.settle()  # games that ended just before a stop or a crash
+        results.profiles.settle()  # games that ended just before a stop or a crash
+        results.review_unreviewed()
         yield {GUARD: guard}  # for serve's protocol, on every connection
         for task in tasks:
             task.cancel()
         if cluster is not None:
             await cluster.stop()  # each of its parts within a deadline
         await stop_within(rooms.stop(), "the games' bots and clocks")
-        reviews.close()
+        results.close()
+        results.reviews.close()
         store.close()
 
     return running
 
 
-def record_results(profiles: ProfileStore, room: Room) -> None:
-    """A game ended: its results and ratings, if it has any (if the database fails now, the
-    next start records them: the game is still pending)."""
-    try:
-        profiles.record(room.id, room.game.record.meta, len(room.seats))
-    except Exception:
-        log.exception("could not record the results of game %s", room.id)
+def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
+    """A finished game's record, a copy for the review process (``None``: no such game, or
+    not over)."""
+    room = rooms.get(game_id, keep=False)
+    if room is None or not room.game.state.is_over:
+        return None
+    return GameRecord.from_dict(room.game.record.to_dict())
+
+
+class ResultReviews:
+    """A game's results with its review: when a game with results ends, they are recorded
+    (if the database fails then, the next start records them: the game is still pending)
+    and the game is reviewed in the reviews' queue, as the server's own asker
+    (:data:`~pickomino.web.api.analysis.OWN`); each recorded seat's decisions, their cost
+    and its luck then join its results (a profile's page shows its accuracy over its last
+    games). A stop before the review only delays it: at start the server reviews the last
+    games left without one (:meth:`review_unreviewed`). The review is kept for the game's
+    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``."""
+
+    def __init__(
+        self,
+        profiles: ProfileStore,
+        reviews: Reviews,
+        record_of: Callable[[str], GameRecord | None],
+    ) -> None:
+        self.profiles, self.reviews, self.record_of = profiles, reviews, record_of
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def game_ended(self, room: Room) -> None:
+        """Record a game's results, and review it if they were recorded here and now."""
+        try:
+            recorded = self.profiles.record(room.id, room.game.record.meta, len(room.seats))
+        except Exception:
+            log.exception("could not record the results of game %s", room.id)
+            return
+        if recorded:
+            self._review([room.id])
+
+    def review_unreviewed(self) -> None:
+        """Review the last games whose results have no review yet."""
+        self._review(self.profiles.unreviewed())
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+
+    def _review(self, game_ids: list[str]) -> None:
+        if game_ids:
+            task = asyncio.get_running_loop().create_task(self._note(game_ids))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _note(self, game_ids: list[str]) -> None:
+        """One game after the other: the server's own reviews take one place in the queue."""
+        for game_id in game_ids:
+            try:
+                record = self.record_of(game_id)
+                if record is None:
+                    continue
+                await self.reviews.get(game_id, record, OWN)  # noted as it is made
+            except Exception:  # the next start tries again
+                log.exception("could not review game %s for its results", game_id)
 
 
 async def _checkpoints(store: Store, every: float = 2.0) -> None:

@@ -25,7 +25,9 @@ long reviews from one address does not hold back another's short one. At most
 :data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
 ``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
 may have ``per_minute`` reviews computed (those already kept are free), then gets 429
-``too_many_analyses``.
+``too_many_analyses``. The server's own reviews (:data:`OWN`: a game with results, as it
+ends: see :class:`pickomino.web.lifespan.ResultReviews`) wait in the same fair queue, beyond
+those limits.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import hashlib
 import heapq
 import itertools
 import json
+import logging
 import math
 import multiprocessing
 import os
@@ -56,6 +59,8 @@ from pickomino.web.game.room import Room
 from pickomino.web.game.view import replay_frames
 from pickomino.web.protocol import RateLimits
 
+log = logging.getLogger("pickomino.web")
+
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
 KEPT = 32
 #: How many reviews may wait (or be under way) at once, from everyone, and from one address.
@@ -66,6 +71,8 @@ NAMED = 100
 IDLE = 600.0
 #: A first guess of a review's seconds per unit of work (players × moves), until measured.
 SECONDS_PER_WORK = 1e-3
+#: The asker of the server's own reviews (not an address: exempt from the limits).
+OWN = "(the server)"
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
 
@@ -171,7 +178,8 @@ class Reviews:
     """The reviews of the last :data:`KEPT` games asked for, computed one at a time in
     ``worker`` (by default a process of their own, started when first needed), the waiting
     ones in a :class:`FairQueue`; their own process ends after ``idle`` seconds without a
-    review. ``computed`` lists the last games reviewed, in order."""
+    review. ``on_reviewed(game_id, review)`` is called with each new review before its askers
+    have it. ``computed`` lists the last games reviewed, in order."""
 
     def __init__(
         self,
@@ -181,9 +189,10 @@ class Reviews:
         per_address: int = PER_ADDRESS,
         worker: Executor | None = None,
         idle: float = IDLE,
+        on_reviewed: Callable[[str, Review], object] | None = None,
     ) -> None:
         self.kept, self.waiting, self.per_address = kept, waiting, per_address
-        self.idle = idle
+        self.idle, self.on_reviewed = idle, on_reviewed
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
@@ -218,10 +227,11 @@ class Reviews:
             self._worker = None
 
     def _enqueue(self, game_id: str, record: GameRecord, address: str) -> asyncio.Future[Review]:
-        if len(self.pending) >= self.waiting or self.asking[address] >= self.per_address:
-            raise self._queue_full()
-        if not self.limits.allow(address):
-            raise refused(429, "too_many_analyses")
+        if address != OWN:
+            if len(self.pending) >= self.waiting or self.asking[address] >= self.per_address:
+                raise self._queue_full()
+            if not self.limits.allow(address):
+                raise refused(429, "too_many_analyses")
         future = self.pending[game_id] = asyncio.get_running_loop().create_future()
         if self._idle is not None:
             self._idle.cancel()
@@ -249,6 +259,7 @@ class Reviews:
             else:
                 self._learn(work(record), time.perf_counter() - started)
                 self._keep(game_id, data)
+                await self._note(game_id, data)
                 future.set_result(data)
             finally:
                 del self.pending[game_id]
@@ -257,6 +268,15 @@ class Reviews:
                     del self.asking[address]
         if self._own_worker:
             self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
+
+    async def _note(self, game_id: str, data: Review) -> None:
+        """``on_reviewed`` (in a thread), before the askers have the review: once they do,
+        whatever it keeps is kept. Its failure is logged (the review still stands)."""
+        if self.on_reviewed is not None:
+            try:
+                await asyncio.to_thread(self.on_reviewed, game_id, data)
+            except Exception:
+                log.exception("could not keep the review of game %s", game_id)
 
     async def _review(self, record: GameRecord) -> Review:
         """``record``'s review from the review process; one that died (killed, out of memory)

@@ -2,7 +2,8 @@
 
 - ``results``: one row per seat of a finished game played by a profile or a bot level, with
   its rank and worms and, when the game was rated, the rating after it (the history the
-  profile page charts);
+  profile page charts); and, once the game is reviewed, the seat's decisions, their cost and
+  its luck (a profile's accuracy over its last :data:`ACCURACY_GAMES` games);
 - ``ratings``: each rated player's rating now;
 - ``pending``: games whose results are still to be recorded. A game goes in *before* it has
   a profile's seat or is set up as rated, and leaves in the very transaction that records
@@ -19,10 +20,12 @@ import itertools
 import json
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
+from pickomino.analysis.decisions import pooled_accuracy
 from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
 from pickomino.web.db.tables import games, pending, profiles, ratings, results
 
@@ -34,6 +37,10 @@ ESTABLISHED_OPPONENTS = 5
 #: Two profiles' games together past this many rated ones in a day are not rated.
 PAIR_GAMES_A_DAY = 5
 DAY = 24 * 3600.0
+#: A profile's accuracy is over its last this many reviewed games.
+ACCURACY_GAMES = 20
+#: At start, the server reviews at most this many games left without a review.
+UNREVIEWED = 50
 
 
 def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
@@ -125,6 +132,38 @@ class ResultStore:
             if rows:
                 db.execute(results.insert(), rows)
         return True
+
+    def note_review(self, game_id: str, review: dict[str, Any]) -> int:
+        """Keep a finished game's review (as the API sends it) in its results: each seat's
+        decisions with a choice, their summed cost and its luck (from its ``players``, as
+        :meth:`~pickomino.analysis.PlayerReview.to_dict` gives them). Rows noted before
+        stay as they are (several processes may review one game). The rows noted (none for
+        a game without results)."""
+        noted = 0
+        with self.engine.begin() as db:
+            for account in review["players"]:
+                noted += db.execute(
+                    results.update()
+                    .where(results.c.game_id == game_id, results.c.seat == account["seat"])
+                    .where(results.c.decisions.is_(None))
+                    .values(
+                        decisions=account["decisions"], cost=account["cost"], luck=account["luck"]
+                    )
+                ).rowcount
+        return noted
+
+    def unreviewed(self, limit: int = UNREVIEWED) -> list[str]:
+        """The last ``limit`` games whose results have no review yet (the server stopped
+        before it was made), the latest first."""
+        query = (
+            sa.select(results.c.game_id)
+            .where(results.c.decisions.is_(None))
+            .group_by(results.c.game_id)
+            .order_by(sa.func.max(results.c.finished).desc(), results.c.game_id)
+            .limit(limit)
+        )
+        with self.engine.connect() as db:
+            return list(db.execute(query).scalars())
 
     def _fair(self, db: sa.Connection, profile_ids: list[str | None], now: float) -> bool:
         """Whether the profiles of a rated game may rate each other: not two claimed from
@@ -243,11 +282,11 @@ class ResultStore:
                     sa.func.avg(results.c.worms).label("worms"),
                 ).where(results.c.player == player)  # fmt: skip
             ).one()
-            rows = db.execute(
-                results.select()
-                .where(results.c.player == player)
-                .order_by(results.c.finished.desc(), results.c.game_id.desc())
-                .limit(limit)
+            latest = results.select().where(results.c.player == player)
+            latest = latest.order_by(results.c.finished.desc(), results.c.game_id.desc())
+            rows = db.execute(latest.limit(limit)).all()
+            reviewed = db.execute(
+                latest.where(results.c.decisions.is_not(None)).limit(ACCURACY_GAMES)
             ).all()
         return {
             **_who(player, names),
@@ -257,6 +296,7 @@ class ResultStore:
             "games": totals.games,
             "win_share": (totals.wins or 0) / totals.games if totals.games else None,
             "mean_worms": None if totals.worms is None else float(totals.worms),  # a Decimal
+            "accuracy": _accuracy(reviewed),
             "results": [
                 {
                     "game": row.game_id,
@@ -266,6 +306,10 @@ class ResultStore:
                     "worms": row.worms,
                     "rated": row.rated,
                     "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
+                    "accuracy": (
+                        None if row.decisions is None else pooled_accuracy(row.cost, row.decisions)
+                    ),
+                    "luck": row.luck,
                 }  # fmt: skip
                 for row in reversed(rows)
             ],
@@ -298,6 +342,20 @@ def _opponents(player: str | None = None) -> sa.Select[Any]:
 def _who(player: str, names: dict[str, str]) -> dict[str, object]:
     """A rated player as the pages show it: a profile's name, or a bot's level."""
     return {"player": player, "name": names.get(player), "bot": bot_level(player)}
+
+
+def _accuracy(rows: Sequence[sa.Row[Any]]) -> dict[str, object] | None:
+    """The accuracy of reviewed results' decisions together (``None`` without any), over
+    how many games and decisions, and their mean luck."""
+    if not rows:
+        return None
+    decisions = sum(row.decisions for row in rows)
+    return {
+        "value": pooled_accuracy(sum(row.cost for row in rows), decisions),
+        "games": len(rows),
+        "decisions": decisions,
+        "luck": sum(row.luck for row in rows) / len(rows),
+    }
 
 
 def _rating(rating: Rating) -> dict[str, float]:

@@ -104,6 +104,11 @@ results = sa.Table(
     sa.Column("mu", sa.Float),  # the rating after the game (rated games only)
     sa.Column("sigma", sa.Float),
     sa.Column("finished", sa.Float, nullable=False),
+    # From the game's review, once made (null until then): the decisions with a choice, their
+    # summed cost in win chance, and the luck of the dice (win chance).
+    sa.Column("decisions", sa.Integer),
+    sa.Column("cost", sa.Float),
+    sa.Column("luck", sa.Float),
 )
 
 ratings = sa.Table(

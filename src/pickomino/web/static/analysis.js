@@ -9,7 +9,7 @@
 import { postJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h, keepFocus } from "./dom.js";
-import { number, percent, signed, t } from "./i18n.js";
+import { number, percent, points, t } from "./i18n.js";
 import { spacedDice } from "./events.js";
 import { actionLabel } from "./words.js";
 
@@ -30,8 +30,6 @@ const ACCOUNT = [
   ["drift", "analysis.drift"],
 ];
 
-/** Points of win chance (0..1 → 0..100), signed, one decimal: "+23.0", "−8.2". */
-const points = (chance) => signed(chance * 100, 1);
 
 /** A label as a coloured badge. */
 export function labelBadge(label) {

@@ -127,6 +127,9 @@ export function signed(x, decimals = 2) {
   return (rounded < 0 ? "−" : "+") + number(Math.abs(rounded), decimals);
 }
 
+/** Points of win chance (0..1 → 0..100), signed, one decimal: "+23.0", "−8.2". */
+export const points = (chance) => signed(chance * 100, 1);
+
 /** "3 s", "3 Sek.": a number of seconds as the language abbreviates it. */
 export function seconds(n) {
   return format("NumberFormat", { style: "unit", unit: "second", unitDisplay: "short" }).format(n);

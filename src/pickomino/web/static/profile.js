@@ -1,11 +1,11 @@
 // A profile's page, /profiles/<id> (or a bot level's, /profiles/bot-hard): its rating, games,
-// share of wins and mean worms, its rating after each rated game as a chart, and its games
-// with their replays.
+// share of wins and mean worms, its accuracy and luck over its last reviewed games, its rating
+// after each rated game as a chart, and its games with their accuracy, luck and replays.
 
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
-import { date, loadWords, number, percent, t } from "./i18n.js";
+import { date, loadWords, number, percent, points, t } from "./i18n.js";
 import { playerName } from "./rated.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +22,7 @@ try {
 }
 
 function stats(page) {
-  const { rating } = page;
+  const { rating, accuracy } = page;
   const stat = (key, value, testid) =>
     h("div", { class: "stat", testid }, h("span", { class: "muted" }, t(key)), h("strong", {}, value));
   return h(
@@ -32,8 +32,16 @@ function stats(page) {
     stat("profile.games", number(page.games), "stat-games"),
     stat("profile.win_share", page.games ? percent(page.win_share) : "–", "stat-wins"),
     stat("profile.mean_worms", page.games ? number(page.mean_worms, 1) : "–", "stat-worms"),
+    stat("profile.accuracy", accuracy ? number(accuracy.value) : "–", "stat-accuracy"),
     page.rated
       ? h("p", { class: "muted stat-note" }, t("rating.mu_sigma", { mu: number(rating.mu, 1), sigma: number(rating.sigma, 1) }))
+      : null,
+    accuracy
+      ? h(
+          "p",
+          { class: "muted stat-note", testid: "accuracy-note" },
+          t("profile.accuracy_over", { count: accuracy.games, decisions: accuracy.decisions, luck: points(accuracy.luck) }),
+        )
       : null,
   );
 }
@@ -83,6 +91,13 @@ function results(page) {
               " · ",
               result.rated ? t("profile.rating_after", { rating: number(result.rating.ordinal, 1) }) : t("profile.not_rated"),
             ),
+            result.accuracy === null
+              ? null
+              : h(
+                  "p",
+                  { class: "muted", testid: "result-review" },
+                  t("profile.game_review", { accuracy: number(result.accuracy), luck: points(result.luck) }),
+                ),
           ),
           h("a", { class: "btn small", href: `/games/${encodeURIComponent(result.game)}?replay=1` }, t("games.replay")),
         ),
