@@ -12,11 +12,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.analysis import ACCURACY_SCALE
+from pickomino.web import lifespan
 from pickomino.web.db import results
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
 from .clients import next_of, socket_path
+from .test_clocks import pick
 from .test_profiles import as_profile, claim, finish_offline
 from .test_protocol import fast_app
 
@@ -28,10 +30,11 @@ AGAINST_A_BOT = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]}
 
 
 def play_to_the_end(ws) -> None:
-    """Seat 0 plays the first action offered whenever it is to move, until the game is over."""
+    """Seat 0 plays as a quick player (:func:`pick`) whenever it is to move, until the game
+    is over."""
     while not (state := next_of(ws, "state"))["table"]["over"]:
         if state["actions"] and state["table"]["current"] == 0:
-            ws.send_json({"type": "act", "action": state["actions"][0], "seq": state["seq"]})
+            ws.send_json({"type": "act", "action": pick(state), "seq": state["seq"]})
 
 
 def pooled(costs_and_counts: list[tuple[float, int]]) -> float:
@@ -42,7 +45,7 @@ def pooled(costs_and_counts: list[tuple[float, int]]) -> float:
 
 
 def test_a_profile_shows_the_accuracy_and_luck_of_its_reviewed_games(database):
-    with TestClient(fast_app(database)) as client:
+    with TestClient(fast_app(database, review_results=True)) as client:
         ann = claim(client, "Ann")
         live = client.post("/api/games", json=AGAINST_A_BOT, headers=as_profile(ann)).json()
         with client.websocket_connect(socket_path(live, 0)) as ws:
@@ -72,7 +75,7 @@ def test_a_profile_shows_the_accuracy_and_luck_of_its_reviewed_games(database):
     }
 
     finish_offline(database, later)  # ended while no server ran: reviewed at the next start
-    with TestClient(fast_app(database)) as client:
+    with TestClient(fast_app(database, review_results=True)) as client:
         reviews.append(client.get(f"/api/games/{later['id']}/analysis").json())
         page = client.get(f"/api/profiles/{ann['id']}").json()
         bot_page = client.get("/api/profiles/bot-easy").json()
@@ -133,3 +136,25 @@ def test_the_accuracy_is_over_the_last_reviewed_games_and_a_review_is_kept_once(
         (100.0, 0.2),
         (None, None),
     ]
+
+
+def test_games_ending_faster_than_reviews_are_reviewed_at_the_next_start(database, monkeypatch):
+    """And a server told not to review results (``--no-review-results``) reviews none."""
+    with monkeypatch.context() as patch:
+        patch.setattr(lifespan, "OWN_WAITING", 0)  # as if many reviews of the server's waited
+        with TestClient(fast_app(database, review_results=True)) as client:
+            ann = claim(client, "Ann")
+            game = client.post("/api/games", json=AGAINST_A_BOT, headers=as_profile(ann)).json()
+            with client.websocket_connect(socket_path(game, 0)) as ws:
+                play_to_the_end(ws)
+            page = client.get(f"/api/profiles/{ann['id']}").json()
+            assert list(client.app.state.reviews.computed) == []
+    assert page["games"] == 1 and page["accuracy"] is None
+    assert page["results"][0]["accuracy"] is None
+    with TestClient(fast_app(database, review_results=False)) as client:
+        assert client.get(f"/api/profiles/{ann['id']}").json()["accuracy"] is None
+        assert list(client.app.state.reviews.computed) == []  # not even at start
+    with TestClient(fast_app(database, review_results=True)) as client:
+        account = client.get(f"/api/games/{game['id']}/analysis").json()["players"][0]
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+    assert page["accuracy"]["decisions"] == account["decisions"]

@@ -327,8 +327,6 @@ def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
         assert rows[best]["win_share"] > 0 and rows[worst]["win_share"] == 0
     with TestClient(fast_app(database)) as client:  # a start more: nothing moves
         assert client.get("/api/leaderboard").json() == board
-        # its review, made at start (the last one stopped first), kept with the results
-        account = client.get(f"/api/games/{game['id']}/analysis").json()["players"][0]
         page = client.get(f"/api/profiles/{ann['id']}").json()
     assert page["name"] == "Ann" and page["games"] == 1 and page["rated"]
     standing = next(s for s in ranking if s["seat"] == 0)
@@ -338,7 +336,7 @@ def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
             "game": game["id"], "finished": page["results"][0]["finished"],
             "rank": standing["rank"], "players": 3, "worms": standing["worms"],
             "rated": True, "rating": rows[ann["id"]]["rating"],
-            "accuracy": pytest.approx(account["accuracy"], rel=1e-3), "luck": account["luck"],
+            "accuracy": None, "luck": None,  # not reviewed: see test_profile_accuracy.py
         }
     ]  # fmt: skip
 

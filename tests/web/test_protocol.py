@@ -24,9 +24,17 @@ from .wire import check_message
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
 
-def fast_app(database: Path, message_rate: float = 1000):
-    """The app for scripted clients, which play and create games far faster than people."""
-    return create_app(database, bot_delay=0, message_rate=message_rate, new_games_per_minute=1e6)
+def fast_app(database: Path, message_rate: float = 1000, review_results: bool = False):
+    """The app for scripted clients, which play and create games far faster than people
+    (and finish them so: their reviews are made when a test asks for them, unless
+    ``review_results``)."""
+    return create_app(
+        database,
+        bot_delay=0,
+        message_rate=message_rate,
+        new_games_per_minute=1e6,
+        review_results=review_results,
+    )
 
 
 @pytest.fixture

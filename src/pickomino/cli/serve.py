@@ -55,6 +55,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
     default=90.0,
     show_default=True,
 )
+@click.option("--review-results/--no-review-results", default=True, show_default=True)
 def serve(
     host: str,
     port: int,
@@ -75,6 +76,7 @@ def serve(
     http_connections_per_address: int,
     max_connections: int,
     socket_idle_timeout: float,
+    review_results: bool,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -113,6 +115,7 @@ def serve(
         "max_connections": max_connections,
         "socket_idle_timeout": socket_idle_timeout,
         "forwarded_allow_ips": forwarded_allow_ips,
+        "review_results": review_results,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]

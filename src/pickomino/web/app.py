@@ -76,6 +76,7 @@ def create_app(
     max_connections: int = 1000,
     socket_idle_timeout: float = 90.0,
     forwarded_allow_ips: str | None = None,
+    review_results: bool = True,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -89,7 +90,9 @@ def create_app(
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
     ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
-    ``db_pool`` connections to the database.
+    ``db_pool`` connections to the database. With ``review_results``, a game with results
+    is reviewed as it ends, for its players' accuracy on their profiles
+    (:class:`~pickomino.web.lifespan.ResultReviews`).
 
     Connections (:mod:`pickomino.web.guard.connections`, when served by ``serve``): a whole
     request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
@@ -109,7 +112,7 @@ def create_app(
     rooms = Rooms(store, bot_delay, away_after)
     profiles = ProfileStore(store)
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
-    results = ResultReviews(profiles, reviews, partial(finished_record, rooms))
+    results = ResultReviews(profiles, reviews, partial(finished_record, rooms), review_results)
     rooms.on_finish = results.game_ended
     playing, looking = room_finder(rooms), room_finder(rooms, keep=False)
     link = partial(secret_link, base_url)

@@ -64,6 +64,10 @@ def lifespan(
     return running
 
 
+#: At most this many batches of the server's own reviews wait at once.
+OWN_WAITING = 24
+
+
 def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
     """A finished game's record, a copy for the review process (``None``: no such game, or
     not over)."""
@@ -81,15 +85,19 @@ class ResultReviews:
     and its luck then join its results (a profile's page shows its accuracy over its last
     games). A stop before the review only delays it: at start the server reviews the last
     games left without one (:meth:`review_unreviewed`). The review is kept for the game's
-    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``."""
+    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``. Not
+    ``eager``: no review of the server's own (a small host's choice); a game's accounts then
+    join its results when somebody asks for its analysis."""
 
     def __init__(
         self,
         profiles: ProfileStore,
         reviews: Reviews,
         record_of: Callable[[str], GameRecord | None],
+        eager: bool = True,
     ) -> None:
         self.profiles, self.reviews, self.record_of = profiles, reviews, record_of
+        self.eager = eager
         self.tasks: set[asyncio.Task[None]] = set()
 
     def game_ended(self, room: Room) -> None:
@@ -99,19 +107,27 @@ class ResultReviews:
         except Exception:
             log.exception("could not record the results of game %s", room.id)
             return
-        if recorded:
+        if recorded and self.eager:
             self._review([room.id])
 
     def review_unreviewed(self) -> None:
         """Review the last games whose results have no review yet."""
-        self._review(self.profiles.unreviewed())
+        if self.eager:
+            self._review(self.profiles.unreviewed())
 
     def close(self) -> None:
         for task in self.tasks:
             task.cancel()
 
     def _review(self, game_ids: list[str]) -> None:
-        if game_ids:
+        """Review ``game_ids`` one after the other, unless :data:`OWN_WAITING` reviews of
+        the server's own wait already (games ended faster than they are reviewed: the rest
+        wait for the next start, their results kept meanwhile)."""
+        if len(self.tasks) >= OWN_WAITING:
+            log.warning(
+                "%d games wait for their review: %s at the next start", OWN_WAITING, game_ids
+            )
+        elif game_ids:
             task = asyncio.get_running_loop().create_task(self._note(game_ids))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
