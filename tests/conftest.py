@@ -3,6 +3,7 @@ that the words the tests expect do not depend on the locale of whoever runs them
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -18,6 +19,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     workers then end on short tests, instead of one of them starting a game of a minute while
     the other has nothing left to run."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: half as many workers again as cores. Many tests spend much of their
+    time waiting (for a browser, a server process, a database, a clock), so a third worker
+    on two cores fills the cores better: the suite took 9 min 39 s with three, about 12
+    with two, on the same quiet 2-core machine."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) * 3 // 2 or 1
 
 
 @pytest.fixture(autouse=True)
