@@ -7,10 +7,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from test_properties import play, setups
 
 import pickomino.envs  # noqa: F401  (registers the environments)
 from pickomino.core import Action
-from pickomino.envs.spaces import flatten
+from pickomino.envs.spaces import flat_observation, flatten, observe
 
 
 def masked_random_episode(env, seed: int):
@@ -136,3 +138,15 @@ def test_flat_observation_is_scaled():
     for observation, _, _ in masked_random_episode(env, 4):
         flat = flatten(observation)
         assert flat.dtype == np.float32 and flat.min() >= 0 and flat.max() <= 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(setups())
+def test_the_flat_observation_is_the_observation_flattened_to_the_bit(setup):
+    """The multi-agent environments' fast path (:func:`flat_observation`) against the
+    observation's arrays flattened, from every seat, in every state of whole games."""
+    for step in play(setup):
+        state = step.game.state
+        for seat in range(state.num_players):
+            fast, slow = flat_observation(state, seat), flatten(observe(state, seat))
+            assert fast.dtype == slow.dtype and fast.tobytes() == slow.tobytes(), state.to_text()

@@ -9,8 +9,11 @@ consulted: only its public face (``agent_selection``, observations, rewards, ter
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -289,3 +292,15 @@ def test_parallel_refuses_a_missing_or_illegal_move_and_changes_nothing():
     trajectory(env, seed=3, policy_seed=3)  # to the end
     with pytest.raises(ValueError, match="game is over"):
         env.step({"player_0": 0, "player_1": 0})
+
+
+def test_the_agents_speed_benchmark_reports_every_table_size():
+    """``benchmarks/agents_speed.py``, a tiny run: a line per table size, with its ratio."""
+    script = Path(__file__).parents[1] / "benchmarks" / "agents_speed.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--steps", "50"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()[1:]
+    assert [line.split()[0] for line in lines] == ["2", "4", "7"]
+    assert all(line.endswith("x)") for line in lines)

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from pickomino.core import NUM_ACTIONS, GameState, Rules
 from pickomino.envs.against_bots import REWARDS, win_rewards
-from pickomino.envs.spaces import flat_size, flatten, observe
+from pickomino.envs.spaces import flat_observation, flat_size
 from pickomino.table import Person, SeededDice, advance
 
 #: An observation: the flat vector and the mask of legal action ids (PettingZoo's classic
@@ -57,10 +57,10 @@ class AgentsTable:
 
     def observe(self, agent: str) -> Observation:
         seat = self.agents.index(agent)
-        observation = observe(self.state, seat)
-        if seat != self.state.current:  # only the player to move has legal actions
-            observation["action_mask"] = np.zeros(NUM_ACTIONS, np.int8)
-        return {"observation": flatten(observation), "action_mask": observation["action_mask"]}
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if seat == self.state.current:  # only the player to move has legal actions
+            mask[self.state.legal_action_ids()] = 1
+        return {"observation": flat_observation(self.state, seat), "action_mask": mask}
 
     def play(self, action: object) -> list[float]:
         """Play a legal action id of the agent to move, then the dice up to the next

@@ -11,6 +11,7 @@ from pickomino.observation import (
     MAX_WORMS,
     NUM_TILES,
     empty_batch,
+    flat_observation,
     flat_size,
     flatten,
     flatten_batch,
@@ -20,6 +21,7 @@ from pickomino.observation import (
 
 __all__ = [
     "empty_batch",
+    "flat_observation",
     "flat_size",
     "flatten",
     "flatten_batch",
