@@ -42,6 +42,11 @@ def store_moves(server: ServerProcess, moves: dict[str, list[str]]) -> None:
     server.start()
 
 
+#: Marks the first element each selector finds; then whether each is still the marked one.
+MARK_ELEMENTS = "(selectors) => selectors.forEach((s) => { document.querySelector(s).marked = 1 })"
+STILL_MARKED = "(selectors) => selectors.map((s) => document.querySelector(s)?.marked === 1)"
+
+
 def self_play(seed: int) -> Game:
     """A whole game of Ann and Robo, both played by the simple bot."""
     game, rng = Game(["Ann", "Robo"]), random.Random(seed)
@@ -130,10 +135,16 @@ def test_reload_and_reconnect_keep_the_seat(server: ServerProcess, pages: Pages)
         expect(root).to_have_attribute("data-seat", "0")
         # The token is kept by the browser, not in the address: copying it gives nothing away.
         expect(ann).to_have_url(f"{server.url}/games/{game['id']}")
+        # A move that leaves the grill and the players as they were does not draw them again
+        # (the same elements stay: nothing to lay out and paint).
+        unchanged = ["[data-testid=grill] [data-tile]", "[data-testid=player]"]
+        ann.evaluate(MARK_ELEMENTS, unchanged)
         ann.get_by_test_id("roll-button").click()
         expect(root).to_have_attribute("data-phase", "keep")
         ann.get_by_test_id("roll").locator("button").first.click()
         expect(root).to_have_attribute("data-seq", "2")
+        assert ann.evaluate(STILL_MARKED, unchanged) == [True, True]
+        assert ann.evaluate(STILL_MARKED, ["[data-testid=kept] .die"]) == [False]  # drawn
         lines = ann.get_by_test_id("log-line").count()
 
         ann.reload()

@@ -248,7 +248,7 @@ function render() {
 
   renderWaiting();
   renderAway();
-  renderGrill($("grill"), table);
+  renderGrill($("grill"), table, { skipUnchanged: true });
   renderSeats();
   $("turn").textContent = turnText(state, seat);
   const clock = runningClock();
@@ -320,7 +320,13 @@ function renderSeats() {
   const { table } = state;
   const current = state.status === "playing" && !table.over ? table.current : null;
   const onVote = seat === null ? null : (n) => send({ type: "vote", seat: n }) || notice(t("table.offline"));
-  renderPlayers($("players"), table, state.seats, { you: seat, current, clock: runningClock(), onVote });
+  renderPlayers($("players"), table, state.seats, {
+    you: seat,
+    current,
+    clock: runningClock(),
+    onVote,
+    skipUnchanged: true,
+  });
 }
 
 // The clocks while the game is played (banks stay on the cards of a finished game otherwise).

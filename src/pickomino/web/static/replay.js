@@ -44,8 +44,8 @@ export function replayViewer(frames, names, onStep = () => {}) {
     label.textContent =
       index === 0 ? t("replay.start") : t("turn.heading", { turn: frame.turn, name: names[frame.seat] });
     label.dataset.step = index;
-    renderGrill(grill, frame.table);
-    renderPlayers(players, frame.table, seats);
+    renderGrill(grill, frame.table, { skipUnchanged: true });
+    renderPlayers(players, frame.table, seats, { skipUnchanged: true });
     fill(
       lines,
       frame.log.flatMap((entry) => entryLines(entry, names)),

@@ -1,17 +1,20 @@
 // Draws a TABLE (the server's view of the game) into the page: the grill, every player's
 // stack and worms, and the dice of the turn. Used for the live game and for replay steps.
 
-import { fill, h } from "./dom.js";
+import { fill, h, refillFrom } from "./dom.js";
 import { seatClock } from "./clock.js";
 import { die, tile, wormIcon, wormsOn } from "./pieces.js";
 import { t } from "./i18n.js";
 import { actionLabel, botLabel } from "./words.js";
 
-export function renderGrill(node, table) {
-  fill(
-    node,
-    table.grill.map((t) => tile(t.tile, t.worms, { where: t.where })),
-  );
+/**
+ * The grill's tiles. `skipUnchanged`: not drawn again when they are as last drawn (for pages
+ * that add nothing to the tiles; the score sheet marks the tiles on offer every time).
+ */
+export function renderGrill(node, table, { skipUnchanged = false } = {}) {
+  const draw = () => table.grill.map((t) => tile(t.tile, t.worms, { where: t.where }));
+  if (skipUnchanged) refillFrom(node, JSON.stringify(table.grill), draw);
+  else fill(node, draw());
 }
 
 /**
@@ -20,64 +23,74 @@ export function renderGrill(node, table) {
  * is connected. `you` is your seat (null when watching); `current` the seat to play,
  * highlighted (null when no turn is being played); `clock` the state's clock (each seat's
  * running clock or bank); `onVote(seat)`, given to a player, votes for a bot to play a seat
- * whose person is not connected.
+ * whose person is not connected; `skipUnchanged`, as for the grill (then `onVote` must act
+ * alike each time).
  */
-export function renderPlayers(node, table, seats, { you = null, current = null, clock = null, onVote = null } = {}) {
-  fill(
-    node,
-    seats.map((seat, n) => {
-      const playing = current === n;
-      return h(
-        "article",
-        {
-          class: `player seat-${n}${playing ? " current" : ""}`,
-          testid: "player",
-          data: { seat: n, current: playing },
-          "aria-current": playing ? "true" : null,
-        },
+export function renderPlayers(
+  node,
+  table,
+  seats,
+  { you = null, current = null, clock = null, onVote = null, skipUnchanged = false } = {},
+) {
+  const draw = () => playerCards(table, seats, { you, current, clock, onVote });
+  if (!skipUnchanged) return fill(node, draw());
+  const key = JSON.stringify([seats, table.stacks, table.worms, you, current, clock, onVote !== null]);
+  refillFrom(node, key, draw); // the same onVote, or one alike (it is the page's)
+}
+
+function playerCards(table, seats, { you, current, clock, onVote }) {
+  return seats.map((seat, n) => {
+    const playing = current === n;
+    return h(
+      "article",
+      {
+        class: `player seat-${n}${playing ? " current" : ""}`,
+        testid: "player",
+        data: { seat: n, current: playing },
+        "aria-current": playing ? "true" : null,
+      },
+      h(
+        "header",
+        { class: "player-head" },
+        h("span", { class: "swatch", "aria-hidden": "true" }),
+        seat.profile
+          ? h(
+              "a",
+              {
+                class: "player-name",
+                testid: "player-name",
+                href: `/profiles/${encodeURIComponent(seat.profile)}`,
+                target: "_blank",
+                title: t("player.profile", { name: seat.name }),
+              },
+              seat.name,
+            )
+          : h("span", { class: "player-name", testid: "player-name" }, seat.name),
+        n === you ? h("span", { class: "badge you", testid: "you-marker" }, t("player.you")) : null,
+        seat.bot ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) })) : null,
+        seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
+        playing ? h("span", { class: "badge playing" }, t("player.to_play")) : null,
+        standInBadge(seat),
+        seat.bot ? null : seatClock(clock, n),
+      ),
+      h(
+        "div",
+        { class: "player-body" },
+        stack(table.stacks[n]),
+        // The count is seen as a number by a worm and heard as words ("3 worms").
         h(
-          "header",
-          { class: "player-head" },
-          h("span", { class: "swatch", "aria-hidden": "true" }),
-          seat.profile
-            ? h(
-                "a",
-                {
-                  class: "player-name",
-                  testid: "player-name",
-                  href: `/profiles/${encodeURIComponent(seat.profile)}`,
-                  target: "_blank",
-                  title: t("player.profile", { name: seat.name }),
-                },
-                seat.name,
-              )
-            : h("span", { class: "player-name", testid: "player-name" }, seat.name),
-          n === you ? h("span", { class: "badge you", testid: "you-marker" }, t("player.you")) : null,
-          seat.bot ? h("span", { class: "badge bot" }, t("player.bot", { level: botLabel(seat.bot) })) : null,
-          seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
-          playing ? h("span", { class: "badge playing" }, t("player.to_play")) : null,
-          standInBadge(seat),
-          seat.bot ? null : seatClock(clock, n),
+          "p",
+          { class: "player-worms" },
+          wormIcon(),
+          h("strong", { testid: "player-worms", "aria-hidden": "true" }, String(table.worms[n])),
+          h("span", { class: "visually-hidden" }, t("worms", { count: table.worms[n] })),
         ),
-        h(
-          "div",
-          { class: "player-body" },
-          stack(table.stacks[n]),
-          // The count is seen as a number by a worm and heard as words ("3 worms").
-          h(
-            "p",
-            { class: "player-worms" },
-            wormIcon(),
-            h("strong", { testid: "player-worms", "aria-hidden": "true" }, String(table.worms[n])),
-            h("span", { class: "visually-hidden" }, t("worms", { count: table.worms[n] })),
-          ),
-        ),
-        onVote && current !== null && n !== you && !seat.bot && !seat.online && !seat.away
-          ? voteBox(seats, n, you, onVote)
-          : null,
-      );
-    }),
-  );
+      ),
+      onVote && current !== null && n !== you && !seat.bot && !seat.online && !seat.away
+        ? voteBox(seats, n, you, onVote)
+        : null,
+    );
+  });
 }
 
 // A bot plays this person's seat: until they are back, or for the rest of a turn whose
@@ -162,8 +175,7 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
         })
       : h("span", { class: "placeholder" }, rollPlaceholder(table)),
   );
-  fill(
-    kept,
+  refillFrom(kept, table.kept.join(""), () =>
     table.kept.length
       ? table.kept.map((face) => die(face, { className: "small" }))
       : h("span", { class: "placeholder" }, t("dice.nothing_kept")),
