@@ -125,7 +125,9 @@ class ResultReviews:
         wait for the next start, their results kept meanwhile)."""
         if len(self.tasks) >= OWN_WAITING:
             log.warning(
-                "%d games wait for their review: %s at the next start", OWN_WAITING, game_ids
+                "%d reviews of finished games wait already: %s reviewed at the next start",
+                OWN_WAITING,
+                ", ".join(game_ids),
             )
         elif game_ids:
             task = asyncio.get_running_loop().create_task(self._note(game_ids))
