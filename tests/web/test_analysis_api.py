@@ -25,7 +25,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
 from pickomino.web.api import analysis as analysis_api
-from pickomino.web.api.analysis import Reviews
+from pickomino.web.api.analysis import OWN, Reviews
 from pickomino.web.db.store import Store, StoredSeat
 
 from .clients import refused_http
@@ -218,6 +218,30 @@ def test_an_address_may_have_only_so_many_reviews_computed(worker):
     refusal, computed = asyncio.run(ask())
     assert refusal.status_code == 429 and refusal.detail["id"] == "too_many_analyses"
     assert len(computed) == 11
+
+
+def test_the_servers_own_reviews_pass_the_limits_and_no_address_passes_for_them(worker):
+    """The server's own reviews (no address) are beyond the per-address limits and not
+    counted among those waiting; an address that names itself as they are named does not
+    share them, and another address still has its places."""
+    games = records(*"abcd")
+
+    async def ask() -> tuple[list[str], HTTPException]:
+        reviews = Reviews(per_minute=1, waiting=1, per_address=1, worker=worker)
+        own = [asyncio.ensure_future(reviews.get(n, games[n], None)) for n in "ab"]
+        await asyncio.sleep(0)  # both wait now: more than ``waiting``, and no refusal
+        # The queue's name for them, as an address: an ordinary one, with its one place.
+        theirs = asyncio.ensure_future(reviews.get("c", games["c"], OWN))
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as refusal:
+            await reviews.get("d", games["d"], OWN)
+        await asyncio.gather(theirs, *own)
+        reviews.close()
+        return list(reviews.computed), refusal.value
+
+    computed, refusal = asyncio.run(ask())
+    assert refusal.status_code == 429 and refusal.detail["id"] == "analysis_queue_full"
+    assert sorted(computed) == ["a", "b", "c"]
 
 
 # --------------------------------------------------------------- a fair share

@@ -14,9 +14,10 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from fastapi import FastAPI
 
 from pickomino.core import GameRecord
-from pickomino.web.api.analysis import OWN, Reviews
+from pickomino.web.api.analysis import Reviews
 from pickomino.web.cluster.bridge import Cluster
 from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import recorded_players
 from pickomino.web.db.store import Store
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
@@ -64,8 +65,9 @@ def lifespan(
     return running
 
 
-#: At most this many batches of the server's own reviews wait at once.
-OWN_WAITING = 24
+#: At most this many batches of the server's own reviews wait at once (a third of the
+#: reviews others may have waiting: see :data:`pickomino.web.api.analysis.WAITING`).
+OWN_WAITING = 8
 
 
 def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
@@ -81,7 +83,7 @@ class ResultReviews:
     """A game's results with its review: when a game with results ends, they are recorded
     (if the database fails then, the next start records them: the game is still pending)
     and the game is reviewed in the reviews' queue, as the server's own asker
-    (:data:`~pickomino.web.api.analysis.OWN`); each recorded seat's decisions, their cost
+    (asking with no address); each recorded seat's decisions, their cost
     and its luck then join its results (a profile's page shows its accuracy over its last
     games). A stop before the review only delays it: at start the server reviews the last
     games left without one (:meth:`review_unreviewed`). The review is kept for the game's
@@ -107,7 +109,8 @@ class ResultReviews:
         except Exception:
             log.exception("could not record the results of game %s", room.id)
             return
-        if recorded and self.eager:
+        meta, seats = room.game.record.meta, len(room.seats)
+        if recorded and self.eager and any(recorded_players(meta, seats)):  # results kept
             self._review([room.id])
 
     def review_unreviewed(self) -> None:
@@ -122,10 +125,10 @@ class ResultReviews:
     def _review(self, game_ids: list[str]) -> None:
         """Review ``game_ids`` one after the other, unless :data:`OWN_WAITING` reviews of
         the server's own wait already (games ended faster than they are reviewed: the rest
-        wait for the next start, their results kept meanwhile)."""
+        wait for a start within a day, their results kept meanwhile)."""
         if len(self.tasks) >= OWN_WAITING:
             log.warning(
-                "%d reviews of finished games wait already: %s reviewed at the next start",
+                "%d reviews of finished games wait already: %s left for a start within a day",
                 OWN_WAITING,
                 ", ".join(game_ids),
             )
@@ -141,7 +144,7 @@ class ResultReviews:
                 record = self.record_of(game_id)
                 if record is None:
                     continue
-                await self.reviews.get(game_id, record, OWN)  # noted as it is made
+                await self.reviews.get(game_id, record, None)  # noted as it is made
             except Exception:  # the next start tries again
                 log.exception("could not review game %s for its results", game_id)
 

@@ -25,9 +25,9 @@ long reviews from one address does not hold back another's short one. At most
 :data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
 ``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
 may have ``per_minute`` reviews computed (those already kept are free), then gets 429
-``too_many_analyses``. The server's own reviews (:data:`OWN`: a game with results, as it
-ends: see :class:`pickomino.web.lifespan.ResultReviews`) wait in the same fair queue, beyond
-those limits.
+``too_many_analyses``. The server's own reviews (asked with no address: a game with results,
+as it ends, see :class:`pickomino.web.lifespan.ResultReviews`) wait in the same fair queue as
+one asker of their own, beyond those limits, and are not counted among the :data:`WAITING`.
 """
 
 from __future__ import annotations
@@ -71,8 +71,10 @@ NAMED = 100
 IDLE = 600.0
 #: A first guess of a review's seconds per unit of work (players × moves), until measured.
 SECONDS_PER_WORK = 1e-3
-#: The asker of the server's own reviews (not an address: exempt from the limits).
-OWN = "(the server)"
+#: The fair queue's name for the server's own reviews; askers' addresses are named apart.
+OWN = "own"
+#: The start of the key of a review of a record sent as the body (not a game of this server).
+RECORD_KEY = "record:"
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
 PLACES = 4
 
@@ -196,6 +198,7 @@ class Reviews:
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
+        self.own = 0  # the server's own reviews waiting or under way
         self.queue = FairQueue()
         self.computed: deque[str] = deque(maxlen=NAMED)
         self.limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
@@ -204,8 +207,9 @@ class Reviews:
         self._serving: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
 
-    async def get(self, game_id: str, record: GameRecord, address: str) -> Review:
-        """The review of the finished game ``game_id`` (its ``record``), for ``address``."""
+    async def get(self, game_id: str, record: GameRecord, address: str | None) -> Review:
+        """The review of the finished game ``game_id`` (its ``record``), for ``address``
+        (``None``: the server's own, beyond the limits)."""
         if game_id in self.done:
             self.done.move_to_end(game_id)
             return self.done[game_id]
@@ -226,17 +230,24 @@ class Reviews:
             self._worker.shutdown(wait=False, cancel_futures=True)
             self._worker = None
 
-    def _enqueue(self, game_id: str, record: GameRecord, address: str) -> asyncio.Future[Review]:
-        if address != OWN:
-            if len(self.pending) >= self.waiting or self.asking[address] >= self.per_address:
+    def _enqueue(
+        self, game_id: str, record: GameRecord, address: str | None
+    ) -> asyncio.Future[Review]:
+        if address is not None:
+            others = len(self.pending) - self.own
+            if others >= self.waiting or self.asking[address] >= self.per_address:
                 raise self._queue_full()
             if not self.limits.allow(address):
                 raise refused(429, "too_many_analyses")
         future = self.pending[game_id] = asyncio.get_running_loop().create_future()
         if self._idle is not None:
             self._idle.cancel()
-        self.asking[address] += 1
-        self.queue.put(address, work(record), (game_id, record, address))
+        if address is None:
+            self.own += 1
+        else:
+            self.asking[address] += 1
+        asker = OWN if address is None else f"address {address}"
+        self.queue.put(asker, work(record), (game_id, record, address))
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve())
         return future
@@ -250,7 +261,8 @@ class Reviews:
     async def _serve(self) -> None:
         """Review the waiting games, the fairest next first, until none waits."""
         while self.queue:
-            game_id, record, address = cast(tuple[str, GameRecord, str], self.queue.take())
+            taken = cast(tuple[str, GameRecord, str | None], self.queue.take())
+            game_id, record, address = taken
             future, started = self.pending[game_id], time.perf_counter()
             try:
                 data = await self._review(record)
@@ -258,21 +270,24 @@ class Reviews:
                 future.set_exception(error)
             else:
                 self._learn(work(record), time.perf_counter() - started)
+                await self._note(game_id, data)  # before anyone has it, from here or the cache
                 self._keep(game_id, data)
-                await self._note(game_id, data)
                 future.set_result(data)
             finally:
                 del self.pending[game_id]
-                self.asking[address] -= 1
-                if not self.asking[address]:
-                    del self.asking[address]
+                if address is None:
+                    self.own -= 1
+                else:
+                    self.asking[address] -= 1
+                    if not self.asking[address]:
+                        del self.asking[address]
         if self._own_worker:
             self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
 
     async def _note(self, game_id: str, data: Review) -> None:
         """``on_reviewed`` (in a thread), before the askers have the review: once they do,
         whatever it keeps is kept. Its failure is logged (the review still stands)."""
-        if self.on_reviewed is not None:
+        if self.on_reviewed is not None and not game_id.startswith(RECORD_KEY):
             try:
                 await asyncio.to_thread(self.on_reviewed, game_id, data)
             except Exception:
@@ -337,7 +352,7 @@ def analysis_router(room_of: Callable[[str], Room], reviews: Reviews) -> APIRout
         except RecordError as error:
             raise refusal(400, error) from None
         text = json.dumps(record.to_dict(), sort_keys=True).encode()
-        key = "record:" + hashlib.sha256(text).hexdigest()  # the same record: one review
+        key = RECORD_KEY + hashlib.sha256(text).hexdigest()  # the same record: one review
         data = await reviews.get(key, record, client_address(request.client))
         return {"seats": record.seats, "frames": replay_frames(record), "review": data}
 

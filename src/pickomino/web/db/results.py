@@ -40,7 +40,7 @@ DAY = 24 * 3600.0
 #: A profile's accuracy is over its last this many reviewed games.
 ACCURACY_GAMES = 20
 #: At start, the server reviews at most this many games left without a review.
-UNREVIEWED = 50
+UNREVIEWED = 20
 
 
 def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
@@ -152,12 +152,14 @@ class ResultStore:
                 ).rowcount
         return noted
 
-    def unreviewed(self, limit: int = UNREVIEWED) -> list[str]:
-        """The last ``limit`` games whose results have no review yet (the server stopped
-        before it was made), the latest first."""
+    def unreviewed(self, limit: int = UNREVIEWED, within: float = DAY) -> list[str]:
+        """The last ``limit`` games of the last ``within`` seconds whose results have no
+        review yet (the server stopped before it was made), the latest first: a game whose
+        review fails, or the games of before reviews were kept, are not tried at every
+        start."""
         query = (
             sa.select(results.c.game_id)
-            .where(results.c.decisions.is_(None))
+            .where(results.c.decisions.is_(None), results.c.finished > time.time() - within)
             .group_by(results.c.game_id)
             .order_by(sa.func.max(results.c.finished).desc(), results.c.game_id)
             .limit(limit)

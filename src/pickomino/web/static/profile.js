@@ -40,7 +40,7 @@ function stats(page) {
       ? h(
           "p",
           { class: "muted stat-note", testid: "accuracy-note" },
-          t("profile.accuracy_over", { count: accuracy.games, decisions: accuracy.decisions, luck: points(accuracy.luck) }),
+          t("profile.accuracy_over", { count: accuracy.games, decisions: number(accuracy.decisions), luck: points(accuracy.luck) }),
         )
       : null,
   );
