@@ -3,7 +3,9 @@ fixture, never a downloaded browser) and ``pages``, the pages one test opens, ch
 script errors and for anything the server's Content-Security-Policy blocked, and saved as
 ``test-artifacts/<test name>[-n].png`` when the test fails.
 
-Test modules import the fixtures they use from here.
+The fixtures are registered once, in ``tests/web/conftest.py``: one Chromium per test
+process for the whole run (a launch costs about 1.8 s of CPU; each test's pages still get
+browser contexts of their own).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ WAIT_MS = 10_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(

@@ -1,5 +1,6 @@
 """Real parts for the web tests: ``pickomino serve`` in its own process on loopback with a
-fresh SQLite file (``ServerProcess.kill()`` is a real SIGKILL), and PostgreSQL."""
+fresh SQLite file (``ServerProcess.kill()`` is a real SIGKILL), PostgreSQL, and the system
+Chromium (``browser``, one per test process, and ``pages``: tests/web/browser.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,26 @@ from pathlib import Path
 
 import pytest
 
+from .browser import browser, pages
 from .server_process import ServerProcess, TemporaryPostgres, postgres_program
+
+__all__ = ["browser", "pages"]  # fixtures for every web test, defined in browser.py
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     running = ServerProcess(tmp_path / "games.sqlite3").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One ``server`` for all of a module's tests, for modules whose tests each open games
+    and sheets of their own, never stop it and never read a list that the others change
+    (the lobby's): a start costs about 1.8 s of CPU. Such a module defines ``server`` as
+    this one."""
+    running = ServerProcess(tmp_path_factory.mktemp("shared") / "games.sqlite3").start()
     yield running
     running.stop()
 

@@ -22,12 +22,10 @@ from playwright.sync_api import Page, expect
 
 from pickomino.web.db.store import Store
 
-from .browser import DESKTOP, PHONE, Pages, browser, pages
+from .browser import DESKTOP, PHONE, Pages
 from .clicking import Sheet, create_game
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow  # a real server and browser
 

@@ -19,12 +19,10 @@ from pickomino.bots import make_bot
 from pickomino.core import Game
 from pickomino.core.actions import ROLL, STOP
 
-from .browser import Pages, browser, pages
+from .browser import Pages
 from .clicking import create_game, play_until_over
 from .server_process import ServerProcess
 from .test_browser import store_moves
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow  # a real server and browser; a game played to its end
 

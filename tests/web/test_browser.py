@@ -18,12 +18,10 @@ from pickomino.core import Game
 from pickomino.core.events import tie_break
 from pickomino.web.db.store import Store
 
-from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .browser import PHONE, Pages, no_horizontal_scroll
 from .clicking import create_game, play_until_over
 from .clients import age
 from .server_process import ServerProcess
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 # A real server and browser per test, whole games played by clicking: the full run (CI).
 pytestmark = pytest.mark.slow

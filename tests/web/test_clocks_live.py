@@ -16,12 +16,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .browser import Pages, browser, pages
+from .browser import Pages
 from .clicking import create_game, play_one_action, player
 from .server_process import ServerProcess
 from .test_server import open_seat, play_until, receive
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 # Real server processes and browsers: the full run (CI).
 pytestmark = pytest.mark.slow

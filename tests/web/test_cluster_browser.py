@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .browser import Pages, browser, pages
+from .browser import Pages
 from .clicking import create_game, play_until_over
 from .test_cluster import database, servers
 
-__all__ = ["browser", "database", "pages", "servers"]  # fixtures
+__all__ = ["database", "servers"]  # fixtures
 
 pytestmark = pytest.mark.slow
 

@@ -17,15 +17,21 @@ from pickomino.i18n import Words
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web.db.store import Store
 
-from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .browser import PHONE, Pages, no_horizontal_scroll
 from .clicking import Sheet, grill_tile, player, tap
 from .server_process import ServerProcess
 
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 WORDS = Words("en")
 
-# A real server and browser per test: the full run (CI).
+# A real server (one for the module) and browser: the full run (CI).
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """One server for the module's tests: each keeps sheets of its own (the lobby is only
+    a way to the keeper's page)."""
+    return shared_server
 
 
 def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> None:

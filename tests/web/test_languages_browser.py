@@ -12,29 +12,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from functools import cache
 from importlib.resources import files
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from .browser import PHONE, Pages, browser, no_horizontal_scroll, pages
+from .browser import PHONE, Pages, no_horizontal_scroll
 from .clicking import create_game, grill_tile, play_until_over, tap
 from .server_process import ServerProcess
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def server(shared_server: ServerProcess) -> ServerProcess:
     """One server for the module's tests but the whole games (``instant_bots``): each opens
     games and sheets of its own and none reads the lobby's list, so they can share it."""
-    running = ServerProcess(tmp_path_factory.mktemp("languages") / "games.sqlite3").start()
-    yield running
-    running.stop()
+    return shared_server
 
 
 I18N = files("pickomino.i18n")

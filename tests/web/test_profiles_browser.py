@@ -11,11 +11,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .browser import Pages, browser, pages
+from .browser import Pages
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow  # a real server and browser
 

@@ -10,12 +10,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import Pages, browser, pages
+from .browser import Pages
 from .clicking import create_game
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
-
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
 
 pytestmark = pytest.mark.slow  # a real server and browser
 YOUR_TURN = re.compile(r"^● Your turn")

@@ -9,13 +9,17 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from .browser import PHONE, Pages, browser, pages
+from .browser import PHONE, Pages
 from .clicking import create_game
 from .server_process import ServerProcess
 
-__all__ = ["browser", "pages"]  # the fixtures the tests below use
-
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """One server for the module's tests: each opens games and profiles of its own."""
+    return shared_server
 
 
 def test_an_invite_link_seats_once_and_a_one_time_link_moves_the_seat(
