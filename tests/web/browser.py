@@ -3,9 +3,10 @@ fixture, never a downloaded browser) and ``pages``, the pages one test opens, ch
 script errors and for anything the server's Content-Security-Policy blocked, and saved as
 ``test-artifacts/<test name>[-n].png`` when the test fails.
 
-The fixtures are registered once, in ``tests/web/conftest.py``: one Chromium per test
-process for the whole run (a launch costs about 1.8 s of CPU; each test's pages still get
-browser contexts of their own).
+The fixtures are registered once, in ``tests/web/conftest.py``. The browser is one per test
+module (and test process), not one for the whole run, although a launch costs about 1.8 s of
+CPU: while Playwright's sync API is open its event loop stays running in the thread, and
+every later test of the process that calls ``asyncio.run`` would fail.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ WAIT_MS = 10_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(

@@ -1,6 +1,6 @@
 """Real parts for the web tests: ``pickomino serve`` in its own process on loopback with a
 fresh SQLite file (``ServerProcess.kill()`` is a real SIGKILL), PostgreSQL, and the system
-Chromium (``browser``, one per test process, and ``pages``: tests/web/browser.py)."""
+Chromium (``browser`` and ``pages``: tests/web/browser.py)."""
 
 from __future__ import annotations
 
