@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -67,22 +69,31 @@ def play_until(ws, stop, state: dict | None = None) -> dict:
     return state
 
 
-def test_a_real_server_speaks_the_protocol_and_drops_oversized_frames(server):
-    game = create(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
-    with open_seat(server, game, 0) as ann:
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """``python -m pickomino serve`` started as users start it, in a new interpreter (the
+    other tests' servers are forked from one that imported it: server_process.py)."""
+    running = ServerProcess(tmp_path / "games.sqlite3", fresh=True).start()
+    yield running
+    running.stop()
+
+
+def test_a_real_server_speaks_the_protocol_and_drops_oversized_frames(fresh_server):
+    game = create(fresh_server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
+    with open_seat(fresh_server, game, 0) as ann:
         assert receive(ann, "welcome")["seat"] == 0
         ann.send(json.dumps({"type": "act", "action": "stop", "seq": 0}))
         refused(receive(ann, "error"), "no_stop_now", "R8", waiting="roll")
         ann.send(json.dumps({"type": "act", "action": "roll", "seq": 0}))
         state = receive(ann, "state")
         assert len(state["table"]["roll"]) == 8
-    with open_seat(server, game, 0) as ann:
-        ann.send("x" * 200_000)  # over the server's frame limit: the socket is closed
+    with open_seat(fresh_server, game, 0) as ann:
+        ann.send("x" * 200_000)  # over the fresh_server's frame limit: the socket is closed
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 ann.recv(timeout=DEADLINE)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    with open_seat(server, game, 0) as ann:  # and the game is still there
+    with open_seat(fresh_server, game, 0) as ann:  # and the game is still there
         assert receive(ann, "state")["seq"] == state["seq"]
 
 
