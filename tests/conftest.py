@@ -21,6 +21,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """Every test but the browser's runs (set-up and tear-down too) without the event loop
+    mark that the browser, open for the whole run, leaves in the thread: see
+    tests/web/browser.py."""
+    from tests.web.browser import loop_unmarked
+
+    with loop_unmarked("browser" in getattr(item, "fixturenames", ())):
+        return (yield)
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: half as many workers again as cores. Many tests spend much of their
     time waiting (for a browser, a server process, a database, a clock), so a third worker

@@ -4,13 +4,15 @@ script errors and for anything the server's Content-Security-Policy blocked, and
 ``test-artifacts/<test name>[-n].png`` when the test fails.
 
 The fixtures are registered once, in ``tests/web/conftest.py``. The browser is one per test
-module (and test process), not one for the whole run, although a launch costs about 1.8 s of
-CPU: while Playwright's sync API is open its event loop stays running in the thread, and
-every later test of the process that calls ``asyncio.run`` would fail.
+process for the whole run (a launch costs about 1.8 s of CPU). While Playwright's sync API is
+open its event loop is marked as running in the thread, between its calls too; so the tests
+that do not use the browser run with that mark taken off (:func:`loop_unmarked`), or those
+calling ``asyncio.run`` (the review queue, the idle watch, the Dask cluster) would fail.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +38,7 @@ WAIT_MS = 10_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(
@@ -45,8 +47,27 @@ def browser() -> Iterator[Browser]:
         )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        loop = asyncio.get_running_loop()  # Playwright's, marked running between its calls
         yield browser
+        asyncio._set_running_loop(loop)  # the last test may not have been a browser's
         browser.close()
+
+
+@contextlib.contextmanager
+def loop_unmarked(uses_the_browser: bool) -> Iterator[None]:
+    """Around a test that does not use the browser: the thread's event loop mark taken off
+    while it runs (Playwright's loop, left marked as running between the browser's calls)
+    and put back after, so that the test may run loops of its own."""
+    loop = asyncio._get_running_loop()
+    if loop is None or uses_the_browser:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        if asyncio._get_running_loop() is None and not loop.is_closed():
+            asyncio._set_running_loop(loop)
 
 
 class Pages:
