@@ -13,17 +13,26 @@ import pytest
 VENV_SH = Path(__file__).resolve().parent.parent / "scripts" / "venv.sh"
 
 FAKE_PYTHON = """#!/usr/bin/env bash
-# python3 -m venv DIR makes DIR/bin/python (this script); pip install makes pickomino
-# importable; every call is logged.
+# python3 -m venv DIR makes DIR/bin/python (this script); uv's pip install makes pickomino
+# importable (pip only brings uv); every call is logged.
 here=$(cd "$(dirname "$0")" && pwd)
 echo "$*" >> "$FAKE_LOG"
 case "$1 $2" in
     "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;
-    "-m pip") touch "$here/pickomino-installed" ;;
+    "-m pip") ;;
+    "-m uv") touch "$here/pickomino-installed" ;;
     "-c import pickomino") [ -f "$here/pickomino-installed" ] ;;
     *) exit 2 ;;
 esac
 """
+
+
+def install(target: str = ".") -> list[str]:
+    """The calls that install ``target``: uv brought by pip, then uv's pip install."""
+    return [
+        "-m pip install -q --disable-pip-version-check uv",
+        f"-m uv pip install -q --python .venv/bin/python -e {target}",
+    ]
 
 
 @pytest.fixture
@@ -62,11 +71,8 @@ def ensure(checkout, target=".", stamp="installed"):
 
 def test_first_run_makes_the_venv_installs_and_says_so(checkout):
     calls, said = ensure(checkout)
-    assert calls == [
-        "-m venv .venv",
-        "-m pip install -q --disable-pip-version-check -e .",
-    ]
-    assert "Installing pickomino into .venv (first run, about a minute)" in said
+    assert calls == ["-m venv .venv", *install()]
+    assert "Installing pickomino into .venv (first run, about half a minute)" in said
 
 
 def test_later_runs_do_not_call_pip(checkout):
@@ -79,7 +85,7 @@ def test_a_changed_pyproject_installs_again(checkout):
     with (checkout / "repo" / "pyproject.toml").open("a") as pyproject:
         pyproject.write('dependencies = ["click"]\n')
     calls, said = ensure(checkout)
-    assert calls == ["-m pip install -q --disable-pip-version-check -e ."]
+    assert calls == install()
     assert "pyproject.toml has changed: updating pickomino in .venv" in said
     assert ensure(checkout) == ([], "")
 
@@ -88,13 +94,13 @@ def test_a_venv_without_the_package_installs_again(checkout):
     ensure(checkout)
     (checkout / "repo" / ".venv" / "bin" / "pickomino-installed").unlink()
     calls, said = ensure(checkout)
-    assert calls == ["-m pip install -q --disable-pip-version-check -e ."]
+    assert calls == install()
     assert "Installing pickomino into .venv" in said
 
 
 def test_each_target_has_its_own_stamp(checkout):
     ensure(checkout)
     calls, _ = ensure(checkout, ".[test]", "installed-test")
-    assert calls == ["-m pip install -q --disable-pip-version-check -e .[test]"]
+    assert calls == install(".[test]")
     assert ensure(checkout, ".[test]", "installed-test") == ([], "")
     assert ensure(checkout) == ([], "")
