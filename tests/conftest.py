@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
+from web.browser import loop_unmarked  # tests/web/browser.py, as the web tests import it
 
 #: The variables the program reads its language from (pickomino.i18n.pick_language).
 LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -26,8 +27,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """Every test but the browser's runs (set-up and tear-down too) without the event loop
     mark that the browser, open for the whole run, leaves in the thread: see
     tests/web/browser.py."""
-    from tests.web.browser import loop_unmarked
-
     with loop_unmarked("browser" in getattr(item, "fixturenames", ())):
         return (yield)
 
