@@ -23,14 +23,19 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 STARTUP_SECONDS = 30
 
 #: Where server processes are forked from (imports done once per test process).
 FORKS = multiprocessing.get_context("forkserver")
 FORKS.set_forkserver_preload(["pickomino.cli", "pickomino.web.app"])
+
+
+T = TypeVar("T")
 
 
 def run_command(arguments: list[str], environment: dict[str, str], log: str) -> None:
@@ -75,6 +80,17 @@ class ForkedProcess:
 
     def terminate(self) -> None:
         self._process.terminate()
+
+
+def wait_until(condition: Callable[[], T], what: str, seconds: float = 60.0) -> T:
+    """Poll ``condition`` until it gives something true, and return that: waiting for another
+    process or thread to act (a server, PostgreSQL), never timing it; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (value := condition()):
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"not within {seconds:g} s: {what}")
+        time.sleep(0.02)  # polling, not timing anything
+    return value
 
 
 def free_port() -> int:

@@ -25,6 +25,7 @@ from pickomino.web.game import absence as absence_module
 from pickomino.web.game.alarms import Alarm
 
 from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
+from .server_process import wait_until
 from .wire import check_message
 
 STILL = 60.0  #: a bot delay that keeps bots from moving during a test
@@ -60,14 +61,6 @@ def hears(ws, seat: int, online: bool = True) -> None:
             return
         if message["type"] == "state" and message["seats"][seat]["online"] == online:
             return
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll the app (it runs in a thread of its own) until ``condition`` holds."""
-    deadline = time.monotonic() + 30
-    while not condition():
-        assert time.monotonic() < deadline, f"not within 30 s: {what}"
-        time.sleep(0.01)  # polling, not timing anything
 
 
 def entries(state: dict, kind: str) -> list[dict]:

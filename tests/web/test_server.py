@@ -4,7 +4,6 @@ over real WebSockets; killed with SIGKILL mid-game and started again on the same
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from websockets.sync.client import connect
 from pickomino.web.db.store import Store
 
 from .clients import follow, refused, socket_path
-from .server_process import ServerProcess
+from .server_process import ServerProcess, wait_until
 
 # A real server process per test, killed and restarted: the full run (CI).
 pytestmark = pytest.mark.slow
@@ -45,16 +44,6 @@ def receive(ws, kind: str) -> dict:
 
 def moves_of(server: ServerProcess, game: dict) -> list[str]:
     return httpx.get(f"{server.url}/api/games/{game['id']}/record").json()["moves"]
-
-
-def wait_until(condition, what: str):
-    deadline = time.monotonic() + DEADLINE
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)  # polling a live server, not timing anything
-    raise AssertionError(f"not within {DEADLINE} s: {what}")
 
 
 def play_until(ws, stop, state: dict | None = None) -> dict:
