@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,8 +21,8 @@ from pickomino.web.cluster.lease import LOCK_SPACE
 from pickomino.web.db.store import Store
 
 from .clients import follow, refused
-from .server_process import ServerProcess, TemporaryPostgres
-from .test_server import DEADLINE, create, open_seat, receive, wait_until
+from .server_process import ServerProcess, TemporaryPostgres, wait_until
+from .test_server import DEADLINE, create, open_seat, receive
 
 pytestmark = pytest.mark.slow
 
@@ -147,8 +146,8 @@ def test_kill_the_process_driving_bots_and_another_takes_over(servers, database)
         before = len(stored_moves(database, game["id"]))
         pids = {s.process.pid for s in others if s.process}
         # a deadline, not a measurement: another process must hold the lease by then
-        wait_until_within(
-            TAKEOVER, lambda: lease_holder(database, game["id"]) in pids, "another drives it"
+        wait_until(
+            lambda: lease_holder(database, game["id"]) in pids, "another drives it", TAKEOVER
         )
         state = receive(spectator, "state")
         while state["seq"] < before + 20 and state["status"] == "playing":
@@ -158,15 +157,6 @@ def test_kill_the_process_driving_bots_and_another_takes_over(servers, database)
     assert [seq for seq, _ in moves] == list(range(len(moves)))  # no gap, no duplicate
     played = stored_game(database, game["id"])  # the moves replay as one game
     assert log_entries(played.history)[: len(state["full_log"])] == state["full_log"]
-
-
-def wait_until_within(seconds: float, condition, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)  # polling a live server, not timing anything
-    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def test_one_seat_acting_on_two_processes_at_once_applies_exactly_one(servers, database):

@@ -16,9 +16,9 @@ import psycopg
 import pytest
 
 from .clients import follow, refused
-from .server_process import ServerProcess
+from .server_process import ServerProcess, wait_until
 from .test_cluster import database, lease_holder
-from .test_server import open_seat, receive, wait_until
+from .test_server import open_seat, receive
 
 __all__ = ["database"]  # fixture
 
