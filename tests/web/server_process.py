@@ -35,9 +35,6 @@ FORKS = multiprocessing.get_context("forkserver")
 FORKS.set_forkserver_preload(["pickomino.cli", "pickomino.web.app"])
 
 
-T = TypeVar("T")
-
-
 def run_command(arguments: list[str], environment: dict[str, str], log: str) -> None:
     """In the forked process: the caller's environment, no input and the output appended
     to ``log`` on the standard descriptors (``--workers`` hands its processes descriptor 0),
@@ -80,6 +77,9 @@ class ForkedProcess:
 
     def terminate(self) -> None:
         self._process.terminate()
+
+
+T = TypeVar("T")
 
 
 def wait_until(condition: Callable[[], T], what: str, seconds: float = 60.0) -> T:
