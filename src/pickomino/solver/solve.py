@@ -83,7 +83,7 @@ class TurnSolution:
         return self._targets
 
     @cached_property
-    def _fresh_ending(self) -> tuple[np.ndarray, float]:
+    def fresh_ending(self) -> tuple[np.ndarray, float]:
         """How a fresh turn played with this policy ends: P(worm and total T), P(bust).
         The policy's targets it needs are let go again unless an outlook already kept them:
         a solution kept only to be evaluated (most of those in the cache) then holds a few
@@ -98,7 +98,7 @@ class TurnSolution:
         """Value under ``other`` of a fresh turn played with this solution's policy — e.g. what
         an opponent's best turn is worth to me. Linear in ``other`` once the policy's end
         distribution is known, so a policy can be valued under many tables cheaply."""
-        totals, bust = self._fresh_ending
+        totals, bust = self.fresh_ending
         return float(totals @ np.asarray(other.end, dtype=float)) + bust * other.bust
 
     # ---------------------------------------------------------------- look-ups

@@ -1,0 +1,134 @@
+"""How far the learned win values are from the exact ones, on small two-player endgames.
+
+Each endgame comes from a game of ``expected`` against ``expected`` (its own seed): the first
+turn's start with at most ``--face-up`` tiles on the grill, each stack then cut to its top
+``--keep`` tiles (the tiles under them turned face down), so that every position the endgame
+can reach is few enough to value exactly (:class:`pickomino.evaluation.exact.Endgame`; the
+full stacks of a real endgame reach too many: ``docs/bots.md``, "Exact endgames"). Against
+the exact chances it prints the error, in points of win chance, of
+
+- the shipped network, as it values a position (``network``);
+- the network one turn further: the exact turn solver over the network's values of the
+  turn's endings, as the review, the Hint and the ``expert`` bot value a position
+  (``network + turn``);
+- the strategist's win model, the baseline (``win model``);
+
+at the endgames' starts and at every position they reach. ``--table PATH`` writes each
+endgame's start and exact chance as CSV (``docs/exact_endgames.csv``).
+
+Run: ``.venv/bin/python benchmarks/endgame_error.py [--endgames 30] [--seed 1] [--jobs 2]``
+(10-30 s an endgame on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+from win_values_drift import Values, looked_further, model_values, network_values
+
+from pickomino.bots import make_bot
+from pickomino.core import GameState
+from pickomino.core.dice import sample_roll
+from pickomino.evaluation.exact import Endgame
+from pickomino.sim.tournament import parallel_map
+
+MEASURED: dict[str, Values] = {"network": network_values, "win model": model_values}
+
+
+def endgame_of(game: int, seed: int, face_up: int, keep: int) -> GameState | None:
+    """Game ``game``'s first turn start with at most ``face_up`` tiles face up, its stacks cut
+    to their top ``keep`` tiles (None if the game ends before)."""
+    rng = random.Random(seed * 10_007 + game)
+    bots = [make_bot("expected", 2 * game), make_bot("expected", 2 * game + 1)]
+    state = GameState(2)
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept) and len(state.grill) <= face_up:
+            cut = [stack[: max(0, len(stack) - keep)] for stack in state.stacks]
+            return GameState.from_position(
+                [stack[len(under) :] for stack, under in zip(state.stacks, cut, strict=True)],
+                face_down=[*state.face_down, *(tile for under in cut for tile in under)],
+                current=state.current,
+                rules=state.rules,
+            )
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+    return None
+
+
+def errors_of(job: tuple[int, int, int, int]) -> dict | None:
+    """One endgame: its exact chances and each value function's errors (mover's view)."""
+    start = endgame_of(*job)
+    if start is None:
+        return None
+    exact = Endgame(start)
+    live = [state for state in exact.states if not state.is_over]
+    truth = np.array([exact.chances(state)[state.current] for state in live])
+    errors = {}
+    for name, values in MEASURED.items():
+        rows = values(live)
+        errors[name] = np.abs(rows[np.arange(len(live)), [s.current for s in live]] - truth)
+    further = np.array([looked_further(state, network_values) for state in live])
+    errors["network + turn"] = np.abs(further - truth)
+    return {
+        "start": start,
+        "chance": float(truth[0]),
+        "positions": exact.positions,
+        "errors": errors,
+    }
+
+
+def points(values: list[float]) -> str:
+    return f"{100 * statistics.mean(values):.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--endgames", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--face-up", type=int, default=3)
+    parser.add_argument("--keep", type=int, default=1, help="tiles kept on each stack")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--table", type=Path, help="write each endgame's exact chance (CSV)")
+    args = parser.parse_args()
+    if args.table and not args.table.parent.is_dir():
+        parser.error(f"--table: {args.table.parent} is not a folder")
+    jobs = [(game, args.seed, args.face_up, args.keep) for game in range(args.endgames)]
+    found = [done for done in parallel_map(errors_of, jobs, args.jobs) if done is not None]
+    if not found:
+        sys.exit("no game reached such an endgame")
+    names = [*MEASURED, "network + turn"]
+    starts = {name: [float(d["errors"][name][0]) for d in found] for name in names}
+    every = {name: [float(e) for d in found for e in d["errors"][name]] for name in names}
+    positions = sum(d["positions"] for d in found)
+    print(
+        f"{len(found)} endgames (at most {args.face_up} tiles face up, {args.keep} on each "
+        f"stack), {positions:,} positions; mean absolute error, points of win chance"
+    )
+    print("| value function | at the endgames' starts | max | at every position reached |")
+    print("|---|---|---|---|")
+    for name in names:
+        print(
+            f"| {name} | {points(starts[name])} | {100 * max(starts[name]):.1f} "
+            f"| {points(every[name])} |"
+        )
+    if args.table:
+        with args.table.open("w", newline="") as out:
+            table = csv.writer(out)
+            table.writerow(["grill", "mover's stack", "other's stack", "mover's exact chance"])
+            for d in found:
+                state = d["start"]
+                mover, other = state.stacks[state.current], state.stacks[1 - state.current]
+                row = [" ".join(map(str, tiles)) for tiles in (state.grill, mover, other)]
+                table.writerow([*row, f"{d['chance']:.6f}"])
+
+
+if __name__ == "__main__":
+    main()

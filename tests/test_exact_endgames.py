@@ -1,0 +1,143 @@
+"""Exact two-player endgame values (issue 27, part 2): the reference the learned win values
+are measured against, checked by routes that do not share its fixed point — a closed form,
+the seats swapped, and the engine itself playing the exact policy — and the benchmark that
+measures the network against it."""
+
+from __future__ import annotations
+
+import csv
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pickomino.core import GameState, Phase
+from pickomino.core.dice import sample_roll
+from pickomino.core.rules import TILES
+from pickomino.evaluation.exact import Endgame
+from pickomino.evaluation.values import result, tables_of
+from pickomino.solver import TurnValues, solve
+from pickomino.solver.advice import best_action
+from pickomino.solver.endings import turn_endings
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "endgame_error.py"
+
+
+def position(grill: list[int], stacks: list[list[int]], current: int = 0) -> GameState:
+    """A two-player turn start with only ``grill`` face up and ``stacks`` held."""
+    held = {tile for stack in stacks for tile in stack}
+    face_down = [tile for tile in TILES if tile not in grill and tile not in held]
+    return GameState.from_position(stacks, face_down=face_down, current=current)
+
+
+@pytest.mark.parametrize("tile", [21, 27, 30, 36])
+def test_the_last_tile_with_empty_stacks_has_its_closed_form(tile):
+    """R16: a bust with nothing to return passes the turn and changes nothing, so a player
+    who claims the last tile with chance q on each turn wins with V = q + (1 - q)(1 - V),
+    V = 1 / (2 - q) (R11: any total of at least the tile claims it)."""
+    state = position([tile], [[], []])
+    q = solve(TurnValues.at_least(tile)).start_value
+    chances = Endgame(state).chances(state)
+    assert chances == pytest.approx([1 / (2 - q), 1 - 1 / (2 - q)], abs=1e-8)
+
+
+def test_swapping_the_seats_swaps_the_chances():
+    ann_first = position([31], [[24], [29]], current=0)
+    bob_first = position([31], [[29], [24]], current=1)
+    assert Endgame(ann_first).chances(ann_first) == pytest.approx(
+        Endgame(bob_first).chances(bob_first)[::-1], abs=1e-8
+    )
+
+
+def test_every_value_agrees_with_its_own_backup():
+    """Policy iteration stops only at a fixed point: each live position's best turn over the
+    values gives back its value (checked here with the solver, not the class's own step)."""
+    endgame = Endgame(position([25, 33], [[22], [28]]))
+    assert endgame.residual <= 1e-8 and endgame.rounds < Endgame.MAX_ROUNDS
+    for state in endgame.states:
+        if state.is_over:
+            assert endgame.chances(state)[0] == result(state)[0]
+            continue
+        endings = turn_endings(state)
+        groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
+        chances = [np.array([endgame.chances(e) for e in group]) for group in groups]
+        mover = state.current
+        best = solve(tables_of(chances, endings.group_of, mover)[mover]).start_value
+        assert endgame.chances(state)[mover] == pytest.approx(best, abs=1e-8)
+
+
+@pytest.mark.slow
+def test_the_engine_playing_the_exact_policy_wins_as_often_as_the_values_say():
+    """Monte-Carlo of the real engine (its dice, its rules) with both players choosing by the
+    exact values: seat 0's results average to its exact chance (4 standard errors)."""
+    start = position([25, 30], [[22], [27]])
+    endgame = Endgame(start)
+    rng = random.Random(7)
+    games, total = 1500, 0.0
+    for _ in range(games):
+        state, solution, turn = start.copy(), None, None
+        while not state.is_over:
+            if state.is_chance():
+                state.apply_roll(sample_roll(state.dice_left, rng))
+                continue
+            mover = state.current
+            if state.phase is Phase.CLAIM:
+                endings = dict(state.endings(state.total))
+                action = max(
+                    state.legal_actions(), key=lambda a: endgame.chances(endings[a])[mover]
+                )
+            else:
+                if turn != state.turn:
+                    ends = turn_endings(state)
+                    groups = [[e for _, e in ends.bust], *([e for _, e in g] for g in ends.groups)]
+                    chances = [np.array([endgame.chances(e) for e in group]) for group in groups]
+                    solution = solve(tables_of(chances, ends.group_of, mover)[mover])
+                    turn = state.turn
+                action = best_action(state, solution)
+            state.apply(action)
+        total += result(state)[0]
+    exact = endgame.chances(start)[0]
+    error = 4 * np.sqrt(exact * (1 - exact) / games)
+    assert abs(total / games - exact) < error
+
+
+def test_what_an_endgame_cannot_value_is_refused():
+    with pytest.raises(ValueError, match="two players"):
+        Endgame(GameState(3))
+    rolled = position([25, 30], [[22], [27]])
+    rolled.apply_roll("11234WWW")
+    with pytest.raises(ValueError, match="turn's start"):
+        Endgame(rolled)
+    with pytest.raises(ValueError, match="more than 50 positions"):
+        Endgame(position([25, 30], [[22], [27]]), limit=50)
+    endgame = Endgame(position([30], [[], []]))
+    with pytest.raises(ValueError, match="never reaches"):
+        endgame.chances(position([31], [[], []]))
+
+
+def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
+    table = tmp_path / "exact.csv"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--endgames", "1", "--face-up", "1", "--keep", "0",
+         "--jobs", "1", "--table", str(table)],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert [row.split("|")[1].strip() for row in rows[1:]] == [
+        "network", "win model", "network + turn"
+    ]  # fmt: skip
+    (grill, mover, other, chance), *more = list(csv.reader(table.open()))[1:]
+    assert not more and mover == other == "" and len(grill.split()) == 1
+    state = position([int(grill)], [[], []])
+    assert float(chance) == pytest.approx(Endgame(state).chances(state)[0], abs=1e-6)
+
+
+def test_the_endgame_benchmark_refuses_a_table_in_a_missing_folder(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--table", str(tmp_path / "no" / "t.csv")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "is not a folder" in done.stderr
