@@ -143,3 +143,17 @@ def test_the_drift_benchmark_prints_both_value_functions():
         line for line in done.stdout.splitlines() if line.startswith("| ") and "|---" not in line
     ]
     assert [row.split("|")[1].strip() for row in rows] == ["value function", "win model", "network"]
+
+
+def test_the_deeper_search_benchmark_plays_and_reports_each_match():
+    script = SCRIPT.parents[1] / "benchmarks" / "deeper_search.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--games", "2", "--against", "expected,valued",
+         "--jobs", "1"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| `deeper`")]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        "`deeper` vs `expected`", "`deeper` vs `valued`"
+    ]  # fmt: skip
+    assert all(row.split("|")[2].strip() == "2" for row in rows)
