@@ -125,9 +125,16 @@ def test_training_writes_weights_and_its_curve(tmp_path):
     assert [row["sweep"] for row in rows] == ["1", "2"]
 
 
-def test_training_refuses_an_output_folder_that_does_not_exist_before_any_work(tmp_path):
+@pytest.mark.parametrize(
+    ("script", "option"),
+    [(SCRIPT, "--out"), (SCRIPT.parents[1] / "benchmarks" / "endgame_error.py", "--table")],
+)
+def test_a_script_refuses_an_output_folder_that_does_not_exist_before_any_work(
+    tmp_path, script, option
+):
+    """The training script's weights, the endgame benchmark's table: refused at once."""
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--out", str(tmp_path / "no" / "net.npz")],
+        [sys.executable, str(script), option, str(tmp_path / "no" / "out")],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 2 and "is not a folder" in done.stderr

@@ -133,11 +133,3 @@ def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
     assert not more and mover == other == "" and len(grill.split()) == 1
     state = position([int(grill)], [[], []])
     assert float(chance) == pytest.approx(Endgame(state).chances(state)[0], abs=1e-6)
-
-
-def test_the_endgame_benchmark_refuses_a_table_in_a_missing_folder(tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARK), "--table", str(tmp_path / "no" / "t.csv")],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 2 and "is not a folder" in done.stderr
