@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from pickomino.analysis import LearnedPlanner
-from pickomino.bots.base import register
+from pickomino.bots.base import BOTS, DIFFICULTIES, register
 from pickomino.bots.strategist import Planner, StrategistBot
 from pickomino.core import GameState
 from pickomino.evaluation import shipped_network
@@ -44,6 +44,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be positive")
+    unknown = set(args.against.split(",")) - set(BOTS) - set(DIFFICULTIES)
+    if unknown:
+        parser.error(f"--against: no bot named {', '.join(sorted(unknown))}")
     print("| match (2 players, seats rotated) | games | `deeper` wins | 95% interval |")
     print("|---|---|---|---|")
     for opponent in args.against.split(","):

@@ -98,6 +98,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--table", type=Path, help="write each endgame's exact chance (CSV)")
     args = parser.parse_args()
+    if args.endgames < 1 or args.jobs < 1 or args.keep < 0 or not 1 <= args.face_up <= 16:
+        parser.error("--endgames and --jobs must be positive, --keep at least 0, --face-up 1 to 16")
     if args.table and not args.table.parent.is_dir():
         parser.error(f"--table: {args.table.parent} is not a folder")
     jobs = [(game, args.seed, args.face_up, args.keep) for game in range(args.endgames)]

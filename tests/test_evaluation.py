@@ -164,3 +164,21 @@ def test_the_deeper_search_benchmark_plays_and_reports_each_match():
         "`deeper` vs `expected`", "`deeper` vs `valued`"
     ]  # fmt: skip
     assert all(row.split("|")[2].strip() == "2" for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "message"),
+    [
+        ("endgame_error.py", ["--endgames", "0"], "must be positive"),
+        ("endgame_error.py", ["--keep", "-1"], "--keep at least 0"),
+        ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),
+        ("deeper_search.py", ["--games", "0"], "must be positive"),
+        ("deeper_search.py", ["--against", "nobody,expected"], "no bot named nobody"),
+    ],
+)
+def test_the_evaluation_benchmarks_refuse_bad_arguments_before_any_work(script, arguments, message):
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT.parents[1] / "benchmarks" / script), *arguments],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and message in done.stderr
