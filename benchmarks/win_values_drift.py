@@ -51,7 +51,7 @@ def network_values(states: Sequence[GameState]) -> np.ndarray:
 def looked_further(state: GameState, values: Values) -> float:
     """The mover's value of ``state`` one turn further: its best turn over ``values``."""
     endings = turn_endings(state)
-    groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
+    groups = endings.positions
     tables = tables_of([values(group) for group in groups], endings.group_of, state.current)
     return solve(tables[state.current]).start_value
 

@@ -71,7 +71,7 @@ class Positions:
         self.turns: list[tuple[list[list[tuple[int, int] | np.ndarray]], tuple[int, ...]]] = []
         for state in states:
             endings = turn_endings(state)
-            groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
+            groups = endings.positions
             valued: list[list[tuple[int, int] | np.ndarray]] = []
             for group in groups:
                 items: list[tuple[int, int] | np.ndarray] = []

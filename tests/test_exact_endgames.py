@@ -22,6 +22,7 @@ from pickomino.evaluation.values import result, tables_of
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.advice import best_action
 from pickomino.solver.endings import turn_endings
+from pickomino.solver.solve import TurnSolution
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "endgame_error.py"
 
@@ -31,6 +32,14 @@ def position(grill: list[int], stacks: list[list[int]], current: int = 0) -> Gam
     held = {tile for stack in stacks for tile in stack}
     face_down = [tile for tile in TILES if tile not in grill and tile not in held]
     return GameState.from_position(stacks, face_down=face_down, current=current)
+
+
+def best_turn(endgame: Endgame, state: GameState) -> TurnSolution:
+    """The mover's best turn at ``state`` over the endgame's values of its endings, solved
+    here (not by the class's own step)."""
+    endings = turn_endings(state)
+    chances = [np.array([endgame.chances(e) for e in group]) for group in endings.positions]
+    return solve(tables_of(chances, endings.group_of, state.current)[state.current])
 
 
 @pytest.mark.parametrize("tile", [21, 27, 30, 36])
@@ -61,12 +70,8 @@ def test_every_value_agrees_with_its_own_backup():
         if state.is_over:
             assert endgame.chances(state)[0] == result(state)[0]
             continue
-        endings = turn_endings(state)
-        groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
-        chances = [np.array([endgame.chances(e) for e in group]) for group in groups]
-        mover = state.current
-        best = solve(tables_of(chances, endings.group_of, mover)[mover]).start_value
-        assert endgame.chances(state)[mover] == pytest.approx(best, abs=1e-8)
+        best = best_turn(endgame, state).start_value
+        assert endgame.chances(state)[state.current] == pytest.approx(best, abs=1e-8)
 
 
 @pytest.mark.slow
@@ -91,11 +96,7 @@ def test_the_engine_playing_the_exact_policy_wins_as_often_as_the_values_say():
                 )
             else:
                 if turn != state.turn:
-                    ends = turn_endings(state)
-                    groups = [[e for _, e in ends.bust], *([e for _, e in g] for g in ends.groups)]
-                    chances = [np.array([endgame.chances(e) for e in group]) for group in groups]
-                    solution = solve(tables_of(chances, ends.group_of, mover)[mover])
-                    turn = state.turn
+                    solution, turn = best_turn(endgame, state), state.turn
                 action = best_action(state, solution)
             state.apply(action)
         total += result(state)[0]

@@ -87,8 +87,7 @@ class Endgame:
                 self.turns.append(None)
                 continue
             endings = turn_endings(state)
-            groups = [[e for _, e in endings.bust], *([e for _, e in g] for g in endings.groups)]
-            ids = [[self._add(ending) for ending in group] for group in groups]
+            ids = [[self._add(ending) for ending in group] for group in endings.positions]
             self.turns.append((ids, endings.group_of))
         self.live = np.array([i for i, turn in enumerate(self.turns) if turn is not None])
         self.over = np.array([i for i, turn in enumerate(self.turns) if turn is None], dtype=int)

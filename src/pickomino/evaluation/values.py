@@ -46,7 +46,7 @@ def turn_tables(state: GameState, network: WinNetwork) -> list[TurnValues]:
     """Each seat's value table for the turn of ``state.current`` (at any point of it: the
     endings depend only on the turn's start): every ending valued by ``network``."""
     endings = turn_endings(state)
-    groups = [[ending for _, ending in endings.bust], *([e for _, e in g] for g in endings.groups)]
+    groups = endings.positions
     chances = win_chances([ending for group in groups for ending in group], network)
     sizes = np.cumsum([len(group) for group in groups])[:-1]
     return tables_of(np.split(chances, sizes), endings.group_of, state.current)

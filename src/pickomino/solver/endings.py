@@ -29,6 +29,12 @@ class TurnEndings:
     groups: tuple[Endings, ...]
     group_of: tuple[int, ...]  # per total 0..40: its group, or -1 when it claims nothing
 
+    @property
+    def positions(self) -> list[list[GameState]]:
+        """The positions the turn can end in, by group: the bust's first, then each claim
+        group's (the layout :func:`pickomino.evaluation.values.tables_of` reads)."""
+        return [[ending for _, ending in group] for group in (self.bust, *self.groups)]
+
 
 def turn_endings(state: GameState) -> TurnEndings:
     seen: dict[tuple[Action, ...], int] = {(): -1}
