@@ -3,7 +3,7 @@
 Why: bots solve once per turn and `advise` answers while a person waits, so a solve must be
 cheap. The baseline is the textbook memoised recursion over every outcome of every roll
 (1287 for eight dice) in pure Python with floats: what one would write first. Both are
-checked to agree before timing.
+checked to agree before timing; so is the pure-Python solver of the offline app.
 
 Run: ``.venv/bin/python benchmarks/solver_speed.py [--repeat 200]``
 """
@@ -18,6 +18,7 @@ from pickomino.core import roll_outcomes
 from pickomino.core.rules import FACE_POINTS, NUM_DICE, WORM
 from pickomino.solver import TurnValues
 from pickomino.solver.graph import turn_graph
+from pickomino.solver.plain import PlainSolution
 from pickomino.solver.solve import TurnSolution
 
 
@@ -67,11 +68,17 @@ def main() -> None:
     ours = TurnSolution(values).start_value
     naive = naive_start_value(values)
     assert abs(ours - naive) < 1e-9, (ours, naive)
+    assert PlainSolution(values).start_value == ours
     ours_s = timed(lambda: TurnSolution(values), args.repeat)
+    plain_s = timed(lambda: PlainSolution(values), max(1, args.repeat // 10))
     naive_s = timed(lambda: naive_start_value(values), max(1, args.repeat // 100))
     print(f"turn graph, built once per process: {build * 1e3:.0f} ms")
     print(f"naive recursion : {naive_s * 1e3:9.2f} ms per solve")
     print(f"pickomino solver: {ours_s * 1e3:9.3f} ms per solve ({naive_s / ours_s:.0f}x faster)")
+    print(
+        f"pure Python     : {plain_s * 1e3:9.2f} ms per solve ({naive_s / plain_s:.1f}x faster;"
+        " the offline app's, without NumPy)"
+    )
 
 
 if __name__ == "__main__":

@@ -42,8 +42,8 @@ from pickomino.core import (
 from pickomino.core.position import parse_tiles
 from pickomino.solver import Outlook, TurnValues, solve
 from pickomino.solver.advice import best_action, rank_choices
-from pickomino.solver.graph import MAX_TOTAL
 from pickomino.solver.solve import TIE
+from pickomino.solver.turns import MAX_TOTAL
 
 EXACT = 1e-12  # hand-derived fractions against the solver's floats
 CLOSE = 1e-9  # two float computations of the same expectation

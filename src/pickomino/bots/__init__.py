@@ -9,9 +9,16 @@ given the (fully public) state, which action?
 # bots are listed in the order they register: the learned bot last
 from pickomino.bots.base import BOTS, DIFFICULTIES, Bot, bot_names, make_bot  # noqa: I001
 from pickomino.bots.basic import ExpectedBot, RandomBot, SimpleBot
-from pickomino.bots.strategist import StrategistBot
-from pickomino.bots.valued import ValuedBot
-from pickomino.bots.learned import LearnedBot
+
+try:
+    from pickomino.bots.strategist import StrategistBot  # noqa: I001
+    from pickomino.bots.valued import ValuedBot
+    from pickomino.bots.learned import LearnedBot
+except ModuleNotFoundError as missing:  # pragma: no cover - tested in a subprocess
+    # Without NumPy (the offline app, in the browser) the bots that value positions with a
+    # network are not there; random, simple and expected play on the pure-Python solver.
+    if missing.name != "numpy":
+        raise
 
 __all__ = [
     "BOTS",

@@ -15,7 +15,7 @@ from typing import Any
 from pickomino.core import Action, GameState, Phase, parse_dice
 from pickomino.core.actions import ROLL, STOP
 from pickomino.core.dice import points
-from pickomino.solver.solve import Outlook, TurnSolution, solve
+from pickomino.solver import Outlook, TurnSolution, solve
 from pickomino.solver.values import TurnValues, claim_gain
 
 
@@ -33,9 +33,9 @@ class Choice:
 def _solution(state: GameState, values: TurnValues | TurnSolution | None) -> TurnSolution:
     """The solution for ``values`` (default: the worm gain of ``state``); a solution given
     as is saves the look-up when a caller keeps one for a whole turn."""
-    if isinstance(values, TurnSolution):
-        return values
-    return solve(values if values is not None else TurnValues.worm_gain(state))
+    if values is None:
+        return solve(TurnValues.worm_gain(state))
+    return solve(values) if isinstance(values, TurnValues) else values
 
 
 def rank_choices(state: GameState, values: TurnValues | None = None) -> list[Choice]:

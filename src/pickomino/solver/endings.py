@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pickomino.core import Action, GameState
-from pickomino.solver.graph import MAX_TOTAL
+from pickomino.solver.turns import MAX_TOTAL
 from pickomino.solver.values import TurnValues
 
 Endings = list[tuple[Action | None, GameState]]

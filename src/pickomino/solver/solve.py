@@ -12,38 +12,13 @@ how the turn ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import numpy as np
 
-from pickomino.core.dice import face_mask, points
-from pickomino.core.rules import NUM_DICE
-from pickomino.solver.graph import MAX_TOTAL, TurnGraph, turn_graph
+from pickomino.solver.graph import TurnGraph, turn_graph
+from pickomino.solver.turns import MAX_TOTAL, TIE, Outlook, kept_state
 from pickomino.solver.values import TurnValues
-
-#: Relative difference below which rolling and stopping count as equally good.
-TIE = 1e-9
-
-
-@dataclass(frozen=True)
-class Outlook:
-    """How a turn ends, from some point on, under the best policy."""
-
-    value: float
-    #: probability of stopping with a worm and total T, for T = 0..40
-    end_totals: tuple[float, ...]
-    #: probability that a roll shows no new face (R7)
-    bust_no_new_face: float
-    #: probability of stopping without a worm (R10)
-    bust_no_worm: float
-    #: probability of ending with a success (a tile, or the target reached)
-    success: float
-
-    @property
-    def bust(self) -> float:
-        """Probability of a bust of any kind (no new face, no worm, total too low)."""
-        return max(0.0, 1.0 - self.success)
 
 
 class TurnSolution:
@@ -104,11 +79,7 @@ class TurnSolution:
     # ---------------------------------------------------------------- look-ups
     def index(self, kept: tuple[int, ...]) -> int:
         """State index of a turn with these kept dice (counts per face)."""
-        index = self.graph.kept_index.get(kept)
-        if index is None:  # first time for these kept dice: remember it for every solution
-            key = (face_mask(kept), NUM_DICE - sum(kept), points(kept))  # type: ignore[arg-type]
-            index = self.graph.kept_index[tuple(kept)] = self.graph.index[key]
-        return index
+        return kept_state(tuple(kept))
 
     @property
     def start_value(self) -> float:

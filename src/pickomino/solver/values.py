@@ -13,7 +13,7 @@ from functools import lru_cache
 from pickomino.core import Action, GameState, Rules, worms_on
 from pickomino.core.rules import TILES
 from pickomino.core.state import claims_for
-from pickomino.solver.graph import MAX_TOTAL
+from pickomino.solver.turns import MAX_TOTAL
 
 TOTALS = range(MAX_TOTAL + 1)
 

@@ -21,7 +21,8 @@ import numpy as np
 from pickomino.core.rules import NUM_DICE, TILES, Rules
 from pickomino.envs.batched.engine import NUM_TILES, BatchedGames
 from pickomino.solver import solve
-from pickomino.solver.graph import MAX_TOTAL, turn_graph
+from pickomino.solver.graph import turn_graph
+from pickomino.solver.turns import MAX_TOTAL
 from pickomino.solver.values import TurnValues, worm_gain_table
 
 _OWN_SHIFT, _OTHERS_SHIFT = NUM_TILES, NUM_TILES + 5  # 16 grill bits, then own top + 1 (0..16)
