@@ -53,10 +53,10 @@ from fastapi import APIRouter, HTTPException, Request
 
 from pickomino.analysis import LABELS, review
 from pickomino.core import Game, GameRecord, Phase, RecordError, format_dice
+from pickomino.table.view import replay_frames
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import client_address
 from pickomino.web.game.room import Room
-from pickomino.web.game.view import replay_frames
 from pickomino.web.protocol import RateLimits
 
 log = logging.getLogger("pickomino.web")

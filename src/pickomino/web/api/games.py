@@ -34,6 +34,7 @@ from pydantic_core import PydanticCustomError
 from pickomino.bots import DIFFICULTIES
 from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from pickomino.table.view import replay_frames
 from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
 from pickomino.web.db.ids import shown_id
 from pickomino.web.db.profiles import ProfileStore
@@ -52,7 +53,6 @@ from pickomino.web.forms import (
 from pickomino.web.game.room import Room, new_game_id
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.game.seating import DEFAULT_TAKEOVER
-from pickomino.web.game.view import replay_frames
 
 #: Record fields kept secret until the game has ended (the bots' seeds follow from it).
 SECRET_META = ("seed",)

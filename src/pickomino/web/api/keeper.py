@@ -36,6 +36,7 @@ from pickomino.analysis.hint import advice_with_chances
 from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
+from pickomino.table.view import sheet_view
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
@@ -44,7 +45,6 @@ from pickomino.web.forms import (
     parse_rules,
     start_seat,
 )
-from pickomino.web.game.view import table_view
 
 #: The answer to a sheet that does not exist and to a key that does not open it: the same,
 #: so that a stranger cannot even learn which sheets exist.
@@ -74,20 +74,6 @@ class Entry(Seen):
 class Dice(Seen):
     kept: Annotated[str, Field(max_length=8)] = ""
     rolled: Annotated[str, Field(max_length=8)] | None = None
-
-
-def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
-    return {
-        "id": sheet_id,
-        "names": sheet.names,
-        "rules": sheet.rules.to_dict(),
-        "count": len(sheet.entries),
-        "table": table_view(sheet.state),
-        "options": sheet.options(),
-        "log": sheet.log_entries(),
-        "can_undo": bool(sheet.entries),
-        "can_redo": bool(sheet.undone),
-    }
 
 
 def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
+from pickomino.table.view import table_view
 from pickomino.web.game.shared import SharedRoom
-from pickomino.web.game.view import table_view
 
 
 def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:

@@ -1,6 +1,6 @@
-"""The table as plain JSON for the browser, and a finished (or running) game as replay
-frames, one per turn, with the worm counts that the end-of-game chart draws. Data only: the
-page words it.
+"""The table (and a score sheet) as plain JSON for the browser, and a finished (or running)
+game as replay frames, one per turn, with the worm counts that the end-of-game chart draws.
+Data only: the page words it.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
@@ -18,11 +18,27 @@ from __future__ import annotations
 from pickomino.core import Game, GameRecord, GameState
 from pickomino.core.events import log_entries, standing_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES, worms_on
+from pickomino.table.sheet import ScoreSheet
 
 
 def dice_list(counts: tuple[int, ...] | list[int]) -> list[str]:
     """``(0, 0, 0, 2, 1, 1)`` → ``['4', '4', '5', 'W']``."""
     return [symbol for symbol, n in zip(FACE_SYMBOLS, counts, strict=True) for _ in range(n)]
+
+
+def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
+    """A score sheet as the keeper's page draws it (the server's and the offline app's)."""
+    return {
+        "id": sheet_id,
+        "names": sheet.names,
+        "rules": sheet.rules.to_dict(),
+        "count": len(sheet.entries),
+        "table": table_view(sheet.state),
+        "options": sheet.options(),
+        "log": sheet.log_entries(),
+        "can_undo": bool(sheet.entries),
+        "can_redo": bool(sheet.undone),
+    }
 
 
 def table_view(state: GameState) -> dict[str, object]:
