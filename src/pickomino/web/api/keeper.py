@@ -27,15 +27,16 @@ import asyncio
 import json
 import secrets
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from pickomino.analysis.hint import advice_with_chances
-from pickomino.core import IllegalAction, PickominoError, RecordError, Rules
+from pickomino.core import Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
+from pickomino.table.sheet_requests import SheetRefusal, advise, change, open_sheet
 from pickomino.table.view import sheet_view
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
@@ -46,8 +47,8 @@ from pickomino.web.forms import (
     start_seat,
 )
 
-#: The answer to a sheet that does not exist and to a key that does not open it: the same,
-#: so that a stranger cannot even learn which sheets exist.
+T = TypeVar("T")
+
 #: The request header that carries a sheet's key.
 SheetKey = Annotated[str | None, Header(alias="Sheet-Key")]
 
@@ -82,16 +83,9 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
         stored = store.sheets.load(sheet_id)
         if stored is None or not _opens(stored.secret, key):
+            # the same answer for both: a stranger cannot even learn which sheets exist
             raise refused(404, "no_sheet")
-        try:
-            sheet = ScoreSheet.from_dict(json.loads(stored.data))
-        except json.JSONDecodeError:
-            raise refused(500, "sheet_damaged", why=RecordError("record_not_json")) from None
-        except RecordError as error:
-            raise refused(500, "sheet_damaged", why=error) from None
-        if seen is not None and seen.count is not None and seen.count != len(sheet.entries):
-            raise refused(409, "sheet_changed")
-        return sheet
+        return answering(open_sheet, stored.data, seen.count if seen else None)
 
     def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
         store.sheets.save(sheet_id, json.dumps(sheet.to_dict()), _status(sheet))
@@ -112,24 +106,15 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     @router.post("/{sheet_id}/entries")
     async def enter(sheet_id: str, body: Entry, key: SheetKey = None) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
-        try:
-            sheet.enter(body.entry)
-        except IllegalAction as error:
-            raise refusal(400, error) from None
+        answering(change, sheet, "entries", body.entry)
         return save(sheet_id, sheet)
 
     @router.post("/{sheet_id}/dice")
     async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
-        state = load(sheet_id, key, body).state
-        if state.is_over:
-            raise refused(409, "game_over", "R18")
-        try:
-            turn = state.with_real_dice(body.kept, body.rolled)
-        except PickominoError as error:
-            raise refusal(400, error) from None
+        sheet = load(sheet_id, key, body)
         # the win chances take a search at some table sizes: off the event loop
         return await asyncio.to_thread(
-            advice_with_chances, turn, state.current, body.kept, body.rolled
+            answering, advise, sheet, body.kept, body.rolled, advice_with_chances
         )
 
     # After /dice: this path would match it too.
@@ -138,13 +123,18 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
         sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None, key: SheetKey = None
     ) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
-        try:
-            (sheet.undo if step == "undo" else sheet.redo)()
-        except IllegalAction as error:
-            raise refusal(409, error) from None
+        answering(change, sheet, step)
         return save(sheet_id, sheet)
 
     return router
+
+
+def answering(ask: Callable[..., T], *args: Any) -> T:
+    """``ask(*args)``, with a refusal about the sheet made an HTTP refusal."""
+    try:
+        return ask(*args)
+    except SheetRefusal as refusal_:
+        raise refusal(refusal_.status, refusal_) from None
 
 
 def _opens(secret: str | None, key: str | None) -> bool:
