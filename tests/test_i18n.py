@@ -27,10 +27,13 @@ from pickomino.i18n.text import describe_event, log_lines, ranking_lines, render
 SRC = Path(__file__).resolve().parents[1] / "src" / "pickomino"
 OTHERS = [code for code in LANGUAGES if code != "en"]
 FIELD = re.compile(r"\{(\w+)\}")
+#: A refusal made in a page's script (the offline app's engine that did not start).
+SCRIPT_REFUSAL = re.compile(r"\{ id: \"([a-z_]+)\", rule: ")
 #: Families of message ids built from data (``event.{type}``), and where their members come
 #: from: each family in English must be exactly these.
 ERROR_CALL = re.compile(
-    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused|BadMessage|refused|address_limit)"
+    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused|SheetRefusal|BadMessage|refused"
+    r"|address_limit)"
     r"\(\s*(?:[\w.\"]+,\s*)??\"([a-z_]+)\""
 )
 
@@ -48,8 +51,8 @@ def raised_codes() -> set[str]:
     """Every refusal code the source raises."""
     codes = set()
     for path in source_files():
-        if path.suffix == ".py":
-            codes.update(ERROR_CALL.findall(path.read_text(encoding="utf-8")))
+        pattern = ERROR_CALL if path.suffix == ".py" else SCRIPT_REFUSAL
+        codes.update(pattern.findall(path.read_text(encoding="utf-8")))
     return codes
 
 

@@ -153,13 +153,17 @@ export function diceHelper(node, api) {
   };
 }
 
+// The offline app advises without win chances (they need the evaluator's network): then
+// the turn's odds alone.
 const odds = (o) =>
   [
-    t("helper.win_chance", { chance: percent(o.win) }),
+    o.win == null ? null : t("helper.win_chance", { chance: percent(o.win) }),
     t("helper.tile_chance", { chance: percent(o.tile) }),
     t("helper.worms", { worms: signed(o.expected_worms) }),
     t("helper.bust_risk", { risk: percent(o.bust) }),
-  ].join(" · ");
+  ]
+    .filter(Boolean)
+    .join(" · ");
 
 // Bust, the outlook of a whole turn (nothing rolled yet), or every choice ranked, the best
 // one spelled out above the table.

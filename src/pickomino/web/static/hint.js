@@ -1,6 +1,7 @@
 // The hint as a table: for each choice, the chance to win the game (the review's evaluator:
 // best choice first), then the turn's exact odds: the chance to end it with a tile, the
-// expected worm gain and the risk of busting.
+// expected worm gain and the risk of busting. Rows without win chances (the offline app's
+// advice) leave that column out.
 
 import { fill, h } from "./dom.js";
 import { percent, signed, t } from "./i18n.js";
@@ -12,6 +13,7 @@ export function renderHint(node, rows) {
     fill(node, h("p", { class: "placeholder" }, t("hint.none")));
     return;
   }
+  const wins = rows.every((row) => row.win != null);
   fill(
     node,
     h(
@@ -24,13 +26,9 @@ export function renderHint(node, rows) {
         h(
           "tr",
           {},
-          [
-            "hint.choice",
-            "hint.win_chance",
-            "hint.tile_chance",
-            "hint.expected_worms",
-            "hint.bust_risk",
-          ].map((key) => h("th", { scope: "col" }, t(key))),
+          ["hint.choice", wins ? "hint.win_chance" : null, "hint.tile_chance", "hint.expected_worms", "hint.bust_risk"]
+            .filter(Boolean)
+            .map((key) => h("th", { scope: "col" }, t(key))),
         ),
       ),
       h(
@@ -46,7 +44,7 @@ export function renderHint(node, rows) {
               actionLabel(row.action),
               i === 0 ? h("span", { class: "badge" }, t("hint.best")) : null,
             ),
-            h("td", {}, percent(row.win)),
+            wins ? h("td", {}, percent(row.win)) : null,
             h("td", {}, percent(row.tile)),
             h("td", {}, signed(row.worms)),
             h("td", {}, percent(row.bust)),

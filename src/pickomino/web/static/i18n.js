@@ -37,10 +37,10 @@ function choose(available) {
  */
 export async function loadWords() {
   try {
-    languages = await fetchJSON("/i18n/languages.json");
+    languages = await fetchJSON(wordsUrl("languages.json"));
     lang = choose(languages);
     const codes = lang === FALLBACK ? [FALLBACK] : [FALLBACK, lang];
-    const urls = codes.flatMap((code) => [`/i18n/${code}/game.json`, `/i18n/${code}/web.json`]);
+    const urls = codes.flatMap((code) => [wordsUrl(`${code}/game.json`), wordsUrl(`${code}/web.json`)]);
     const parts = await Promise.all(urls.map((url) => fetchJSON(url).catch(() => ({}))));
     messages = Object.assign({}, ...parts);
   } catch {
@@ -53,6 +53,9 @@ export async function loadWords() {
   for (const slot of document.querySelectorAll("[data-lang-switch]")) slot.replaceWith(languageSwitch());
   document.documentElement.classList.remove("wordless");
 }
+
+/** A file of words: /i18n/… beside /static/ (on the server, and in the offline app's folder). */
+export const wordsUrl = (file) => new URL(`../i18n/${file}`, import.meta.url).href;
 
 async function fetchJSON(url) {
   const response = await fetch(url);

@@ -1,14 +1,14 @@
 // The rules page, /rules: the project's own rules text in the reader's language, with an
 // anchor per rule, so /rules#R7 opens at rule R7 (every refusal's rule badge links there).
 
-import { language, loadWords, t } from "./i18n.js";
+import { language, loadWords, t, wordsUrl } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
 await loadWords();
 document.title = t("rulespage.title", { game: t("game.name") });
 try {
-  const response = await fetch(`/i18n/${language()}/rules.html`);
+  const response = await fetch(wordsUrl(`${language()}/rules.html`));
   if (!response.ok) throw new Error(String(response.status));
   $("rules").innerHTML = await response.text(); // the server's own text (rendered Markdown)
   // A wide table scrolls sideways on a phone: in the tab order, so the keyboard can scroll it.

@@ -10,8 +10,13 @@ const KEPT = "pickomino.keeper.sheets";
 const BEFORE_KEYS = "pickomino.keeper.sheet"; // the last sheet's id, as kept before sheets had keys
 const MOST = 50;
 
-/** The link that opens a sheet (a sheet from before keys has none: its id alone opens it). */
-export const sheetLink = (id, key) => `/keeper/${encodeURIComponent(id)}${key ? `#${key}` : ""}`;
+/** The link that opens a sheet (a sheet from before keys has none: its id alone opens it).
+ * In the offline app (<html data-offline>) a sheet lives in this browser: the page's own
+ * address with the sheet's id after #. */
+export const sheetLink = (id, key) =>
+  document.documentElement.dataset.offline !== undefined
+    ? `#${encodeURIComponent(id)}`
+    : `/keeper/${encodeURIComponent(id)}${key ? `#${key}` : ""}`;
 
 /** Requests about one sheet, each carrying its key. */
 export function sheetApi(id, key) {

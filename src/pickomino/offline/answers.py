@@ -1,0 +1,147 @@
+"""The score keeper's API answered in the browser: the offline app's pages ask what they ask
+the server (``/api/options``, ``/api/sheets``…, see :mod:`pickomino.web.api.keeper`) and get
+the same views and refusals, computed here by Pyodide with the same engine; the page keeps
+each sheet in the browser's IndexedDB. Only the core, the table and the solver are imported
+(no web framework, no NumPy).
+
+A request is answered as JSON ``{"status", "data"}``, plus ``"keep": {"id", "data", "over"}``
+when the sheet changed and is to be stored: the page passes the stored sheet the path names
+(``stored``) and keeps what comes back.
+
+>>> reply = json.loads(answer("POST", "/api/sheets", '{"names": ["Ann", "Bob"]}'))
+>>> reply["status"], reply["data"]["names"], reply["data"]["link"] == "#" + reply["keep"]["id"]
+(201, ['Ann', 'Bob'], True)
+>>> sheet = reply["keep"]["data"]
+>>> path = f"/api/sheets/{reply['keep']['id']}/entries"
+>>> json.loads(answer("POST", path, '{"entry": "take 40", "count": 0}', sheet))["data"]
+{'detail': {'id': 'not_a_result', 'rule': 'R11', 'params': {'action': 'take 40'}}}
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from typing import Any
+
+from pickomino.core import PickominoError, Rules
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
+from pickomino.solver.advice import advice_report
+from pickomino.table.sheet import ScoreSheet
+from pickomino.table.sheet_requests import SheetRefusal, advise, change, open_sheet
+from pickomino.table.view import sheet_view
+
+#: ``/api/sheets/{id}`` and what follows it.
+SHEET_PATH = re.compile(r"^/api/sheets/(?P<id>[^/]+)(?:/(?P<step>entries|undo|redo|dice))?$")
+#: A name as the server's form takes it: trimmed, 1 to 24 characters.
+LONGEST_NAME = 24
+
+
+class Invalid(Exception):
+    """A request the server's form would answer with 422: its problems, as pydantic's."""
+
+    def __init__(self, *problems: dict[str, Any]) -> None:
+        super().__init__(problems)
+        self.problems = list(problems)
+
+
+def answer(method: str, path: str, body: str | None = None, stored: str | None = None) -> str:
+    """One request of a page, answered as the server would (see the module's docstring)."""
+    try:
+        reply = _route(method, path, json.loads(body) if body else {}, stored)
+    except json.JSONDecodeError:
+        reply = {"status": 422, "data": {"detail": [_problem("json_invalid", [])]}}
+    except Invalid as invalid:
+        reply = {"status": 422, "data": {"detail": invalid.problems}}
+    except SheetRefusal as refusal:
+        reply = {"status": refusal.status, "data": {"detail": refusal.to_dict()}}
+    except PickominoError as error:  # the rules text, say
+        reply = {"status": 400, "data": {"detail": error.to_dict()}}
+    return json.dumps(reply)
+
+
+def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> dict[str, Any]:
+    if (method, path) == ("GET", "/api/options"):
+        return {"status": 200, "data": options()}
+    if (method, path) == ("POST", "/api/sheets"):
+        return _kept(secrets.token_urlsafe(6), _new_sheet(body), status=201)
+    match = SHEET_PATH.match(path)
+    if match is None or (method == "GET") != (match["step"] is None):
+        raise SheetRefusal(404, "no_sheet")
+    if stored is None:
+        raise SheetRefusal(404, "no_sheet")
+    sheet_id, step = match["id"], match["step"]
+    count = body.get("count")
+    sheet = open_sheet(stored, count if isinstance(count, int) else None)
+    if step is None:
+        return {"status": 200, "data": sheet_view(sheet_id, sheet)}
+    if step == "dice":
+        report = advise(sheet, str(body.get("kept") or ""), body.get("rolled"), advice_report)
+        return {"status": 200, "data": report}
+    change(sheet, step, str(body.get("entry", "")))
+    return _kept(sheet_id, sheet)
+
+
+def options() -> dict[str, object]:
+    """What the set-up form offers: the presets, the rule options, the table sizes."""
+    return {
+        "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+        "rules": [option.to_dict() for option in Rules.options()],
+        "players": [MIN_PLAYERS, MAX_PLAYERS],
+    }
+
+
+def _kept(sheet_id: str, sheet: ScoreSheet, status: int = 200) -> dict[str, Any]:
+    data = sheet_view(sheet_id, sheet)
+    if status == 201:
+        data = {**data, "key": "", "link": f"#{sheet_id}"}
+    keep = {"id": sheet_id, "data": json.dumps(sheet.to_dict()), "over": sheet.state.is_over}
+    return {"status": status, "data": data, "keep": keep}
+
+
+def _new_sheet(body: dict[str, Any]) -> ScoreSheet:
+    """A new sheet from the set-up form, checked as the server's form checks the names (a
+    sheet in one's own browser needs no guard against look-alike names)."""
+    names = body.get("names")
+    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        ctx = {"min_length": MIN_PLAYERS, "max_length": MAX_PLAYERS}
+        raise Invalid(
+            _problem("too_short" if isinstance(names, list) else "list_type", ["names"], ctx)
+        )
+    trimmed = []
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            raise Invalid(_problem("string_type", ["names", seat]))
+        name = name.strip()
+        if not name:
+            raise Invalid(_problem("string_too_short", ["names", seat], {"min_length": 1}))
+        if len(name) > LONGEST_NAME:
+            raise Invalid(
+                _problem("string_too_long", ["names", seat], {"max_length": LONGEST_NAME})
+            )
+        trimmed.append(name)
+    seen: dict[str, int] = {}
+    for number, name in enumerate(trimmed, start=1):
+        if name.casefold() in seen:
+            first = seen[name.casefold()]
+            group = [first, number]
+            ctx = {
+                "players": group,
+                "name": name,
+                "group": group,
+                "groups": [{"players": group, "name": name}],
+            }
+            raise Invalid(_problem("same_name", [], ctx))
+        seen[name.casefold()] = number
+    rules = Rules.parse(str(body.get("rules") or "official"))
+    start = body.get("start_player", 0)
+    if start == "random":
+        start = random.randrange(len(trimmed))
+    if not isinstance(start, int) or not 0 <= start < len(trimmed):
+        raise Invalid(_problem("start_seat", ["start_player"], {"high": len(trimmed) - 1}))
+    return ScoreSheet(trimmed, rules, start)
+
+
+def _problem(kind: str, where: list[Any], ctx: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": kind, "loc": ["body", *where], "ctx": ctx or {}}

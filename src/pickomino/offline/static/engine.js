@@ -1,0 +1,57 @@
+// The engine's worker: Pyodide with the pickomino package (pickomino.zip, pure Python), which
+// answers the keeper's API (pickomino.offline.answers) as the server would; the sheets are kept
+// in IndexedDB ("pickomino", store "sheets": {id, data, over}). One request at a time, in
+// order, so that two taps cannot both change the same stored sheet.
+
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const APP = new URL("../", import.meta.url);
+
+const engine = (async () => {
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", APP).href });
+  const zip = await fetch(new URL("pickomino.zip", APP));
+  if (!zip.ok) throw new Error(`pickomino.zip: ${zip.status}`);
+  pyodide.FS.writeFile("/home/pyodide/pickomino.zip", new Uint8Array(await zip.arrayBuffer()));
+  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
+  return pyodide.pyimport("pickomino.offline.answers").answer;
+})();
+
+const database = new Promise((resolve, reject) => {
+  const opening = indexedDB.open("pickomino", 1);
+  opening.onupgradeneeded = () => opening.result.createObjectStore("sheets", { keyPath: "id" });
+  opening.onsuccess = () => resolve(opening.result);
+  opening.onerror = () => reject(opening.error);
+});
+
+function stored(mode, use) {
+  return database.then(
+    (db) =>
+      new Promise((resolve, reject) => {
+        const request = use(db.transaction("sheets", mode).objectStore("sheets"));
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      }),
+  );
+}
+
+async function answerOne({ method, path, body }) {
+  const answer = await engine;
+  const sheetId = path.match(/^\/api\/sheets\/([^/]+)/)?.[1];
+  const sheet = sheetId ? await stored("readonly", (store) => store.get(decodeURIComponent(sheetId))) : null;
+  const reply = JSON.parse(answer(method, path, body, sheet?.data ?? null));
+  if (reply.keep) await stored("readwrite", (store) => store.put(reply.keep));
+  return reply;
+}
+
+let queue = Promise.resolve();
+self.addEventListener("message", ({ data }) => {
+  queue = queue.then(async () => {
+    try {
+      const { status, data: answer } = await answerOne(data);
+      self.postMessage({ id: data.id, status, data: answer });
+    } catch (failure) {
+      const detail = { id: "engine_failed", rule: null, params: { why: String(failure?.message ?? failure) } };
+      self.postMessage({ id: data.id, status: 503, data: { detail } });
+    }
+  });
+});
