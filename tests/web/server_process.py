@@ -136,7 +136,8 @@ class ServerProcess:
             "serve", "--port", str(self.port),
             "--database", str(self.database), "--bot-delay", str(self.bot_delay),
             "--message-rate", str(self.message_rate),
-            "--new-games-per-minute", str(self.new_games_per_minute), *self.options,
+            "--new-games-per-minute", str(self.new_games_per_minute),
+            "--no-offline-app", *self.options,  # the app's test asks for it: --offline-app
         ]  # fmt: skip
         if not self.fresh:
             self.log_file.touch()  # a file: a pipe could fill up

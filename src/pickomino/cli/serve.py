@@ -1,12 +1,16 @@
-"""``pickomino serve``: the web app, on an embedded SQLite file by default."""
+"""``pickomino serve``: the web app, on an embedded SQLite file by default; ``pickomino
+build-app``: its offline app, as a folder to put on any web host."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from pickomino.cli.language import words
 from pickomino.cli.params import fail, need_extra
 from pickomino.core import BadInput
+from pickomino.i18n.text import refusal
 
 
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -56,6 +60,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
     show_default=True,
 )
 @click.option("--review-results/--no-review-results", default=True, show_default=True)
+@click.option("--offline-app/--no-offline-app", default=True, show_default=True)
 def serve(
     host: str,
     port: int,
@@ -77,6 +82,7 @@ def serve(
     max_connections: int,
     socket_idle_timeout: float,
     review_results: bool,
+    offline_app: bool,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -116,6 +122,7 @@ def serve(
         "socket_idle_timeout": socket_idle_timeout,
         "forwarded_allow_ips": forwarded_allow_ips,
         "review_results": review_results,
+        "offline_runtime": _offline_runtime() if offline_app else None,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]
@@ -146,3 +153,48 @@ def serve(
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
         log_level="warning",
     )
+
+
+def _offline_runtime() -> str | None:
+    """Pyodide's folder for the offline app at /app/, or ``None`` (said why) if it cannot be
+    had: the server starts all the same."""
+    from pickomino.web.offline_app import BuildError, pyodide_runtime, runtime_cached
+
+    w = words()
+    if not runtime_cached():
+        from pickomino.web.offline_app import PYODIDE
+
+        click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
+    try:
+        return str(pyodide_runtime())
+    except BuildError as error:
+        click.echo(w("cli.serve.no_offline_app", why=refusal(error, w)), err=True)
+        return None
+
+
+@click.command("build-app")
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option(
+    "--runtime", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None
+)
+def build_app(out: Path, runtime: Path | None) -> None:
+    """The offline app, written into a folder any web host can serve."""
+    need_extra("web", "pickomino build-app")
+    from pickomino.web.offline_app import (
+        PYODIDE,
+        BuildError,
+        build,
+        check_destination,
+        runtime_cached,
+    )
+
+    w = words()
+    try:
+        check_destination(out)
+        if runtime is None and not runtime_cached():
+            click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
+        built = build(out, runtime)
+    except BuildError as error:
+        raise click.ClickException(refusal(error, w)) from None
+    size = sum(path.stat().st_size for path in built.rglob("*") if path.is_file())
+    click.echo(w("cli.build-app.built", path=str(built), size=w.number(size / 1e6, 1)))

@@ -104,11 +104,12 @@ def _new_sheet(body: dict[str, Any]) -> ScoreSheet:
     """A new sheet from the set-up form, checked as the server's form checks the names (a
     sheet in one's own browser needs no guard against look-alike names)."""
     names = body.get("names")
-    if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        ctx = {"min_length": MIN_PLAYERS, "max_length": MAX_PLAYERS}
-        raise Invalid(
-            _problem("too_short" if isinstance(names, list) else "list_type", ["names"], ctx)
-        )
+    limits = {"min_length": MIN_PLAYERS, "max_length": MAX_PLAYERS}
+    if not isinstance(names, list):
+        raise Invalid(_problem("list_type", ["names"]))
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        too = "too_short" if len(names) < MIN_PLAYERS else "too_long"
+        raise Invalid(_problem(too, ["names"], {**limits, "actual_length": len(names)}))
     trimmed = []
     for seat, name in enumerate(names):
         if not isinstance(name, str):
@@ -126,7 +127,7 @@ def _new_sheet(body: dict[str, Any]) -> ScoreSheet:
         if name.casefold() in seen:
             first = seen[name.casefold()]
             group = [first, number]
-            ctx = {
+            ctx: dict[str, Any] = {
                 "players": group,
                 "name": name,
                 "group": group,

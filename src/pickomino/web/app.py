@@ -13,7 +13,8 @@ runs it.
   the pages' words (:mod:`~pickomino.web.api.words`); ``GET /api/docs``: this API in Swagger
   UI, served offline (:mod:`~pickomino.web.api.docs`);
 - WebSocket ``/ws/games/{id}?token=…``: :mod:`pickomino.web.api.play_socket`, speaking
-  :mod:`pickomino.web.protocol`.
+  :mod:`pickomino.web.protocol`;
+- ``/app/``: the offline app (:mod:`pickomino.web.offline_app`).
 
 A refusal is a 4xx or 5xx whose ``detail`` is ``{"id", "params", "rule"}`` (see
 :mod:`pickomino.web.errors` and :mod:`pickomino.web.api.refusals`). What runs beside the
@@ -55,6 +56,7 @@ from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted
 from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.lifespan import ResultReviews, finished_record, lifespan
+from pickomino.web.offline_app import offline_app_router
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 
@@ -77,6 +79,7 @@ def create_app(
     socket_idle_timeout: float = 90.0,
     forwarded_allow_ips: str | None = None,
     review_results: bool = True,
+    offline_runtime: str | None = None,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -92,7 +95,8 @@ def create_app(
     ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
     ``db_pool`` connections to the database. With ``review_results``, a game with results
     is reviewed as it ends, for its players' accuracy on their profiles
-    (:class:`~pickomino.web.lifespan.ResultReviews`).
+    (:class:`~pickomino.web.lifespan.ResultReviews`). With ``offline_runtime`` (Pyodide's
+    folder) the offline app is served at ``/app/`` (:mod:`pickomino.web.offline_app`).
 
     Connections (:mod:`pickomino.web.guard.connections`, when served by ``serve``): a whole
     request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
@@ -150,4 +154,6 @@ def create_app(
     app.include_router(
         play_socket_router(rooms, limits, base_url or None, message_rate, socket_idle_timeout)
     )
+    if offline_runtime:
+        app.include_router(offline_app_router(Path(offline_runtime)))
     return app

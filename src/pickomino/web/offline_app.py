@@ -13,6 +13,7 @@ import base64
 import hashlib
 import io
 import json
+import mimetypes
 import os
 import shutil
 import subprocess
@@ -23,11 +24,17 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, RedirectResponse, Response
+
 from pickomino.core import PickominoError
 from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.web.api.pages import Bar, Page
 from pickomino.web.api.words import rules_html
+from pickomino.web.errors import refused
 
+mimetypes.add_type("text/javascript", ".mjs")  # Pyodide's modules (Python 3.11 knows no .mjs)
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 #: The Pyodide release the app runs on, and the npm registry's checksum of its package.
 PYODIDE = "314.0.8"
 PYODIDE_SHA512 = (
@@ -76,23 +83,32 @@ def cache_folder() -> Path:
     return Path(root) / "pickomino"
 
 
-def build_app(out: Path, runtime: Path | None = None) -> Path:
+def build(out: Path, runtime: Path | None = None) -> Path:
     """Write the app into ``out`` (created; a folder built before is replaced) and return it.
     ``runtime``: a folder holding Pyodide's files, else they come from the cache (fetched from
     the npm registry the first time). Checks ``out`` before any download."""
     out = out.resolve()
-    _check_destination(out)
+    check_destination(out)
     runtime = _checked_runtime(runtime) if runtime else pyodide_runtime()
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=".pickomino-app-") as work:
         folder = Path(work) / "app"
-        _write_app(folder, runtime)
+        for name, content in app_files(runtime).items():
+            path = folder / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, Path):
+                shutil.copyfile(content, path)
+            else:
+                path.write_bytes(content)
+        (folder / MARK).write_text(f"pickomino offline app, Pyodide {PYODIDE}\n", encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         folder.rename(out)
     return out
 
 
-def _check_destination(out: Path) -> None:
+def check_destination(out: Path) -> None:
+    """Refuse a destination the app cannot be built in, before any download."""
+    out = out.resolve()
     if out.exists() and not out.is_dir():
         raise BuildError("app_not_a_folder", path=str(out))
     if out.is_dir() and any(out.iterdir()) and not (out / MARK).exists():
@@ -107,15 +123,20 @@ def _check_destination(out: Path) -> None:
 def _checked_runtime(folder: Path) -> Path:
     missing = [name for name in RUNTIME_FILES if not (folder / name).is_file()]
     if missing:
-        raise BuildError("runtime_incomplete", path=str(folder), missing=missing)
+        raise BuildError("runtime_incomplete", path=str(folder), missing=", ".join(missing))
     return folder
+
+
+def runtime_cached() -> bool:
+    """Whether Pyodide's files are in the cache already (no download to announce)."""
+    return all((cache_folder() / f"pyodide-{PYODIDE}" / name).is_file() for name in RUNTIME_FILES)
 
 
 def pyodide_runtime() -> Path:
     """Pyodide's files in the cache, fetched with npm the first time and checked against the
     registry's checksum (SHA-512) written here."""
     folder = cache_folder() / f"pyodide-{PYODIDE}"
-    if all((folder / name).is_file() for name in RUNTIME_FILES):
+    if runtime_cached():
         return folder
     npm = shutil.which("npm")
     if npm is None:
@@ -144,35 +165,39 @@ def pyodide_runtime() -> Path:
                         "runtime_incomplete", path=f"pyodide@{PYODIDE}", missing=[name]
                     )
                 (unpacked / name).write_bytes(member.read())
-        if not folder.exists():  # another build may have been quicker: its files are the same
+        try:
             unpacked.rename(folder)
+        except OSError:  # another build was quicker: its files are the same, checked alike
+            if not runtime_cached():
+                raise
     return folder
 
 
-def _write_app(folder: Path, runtime: Path) -> None:
-    static = folder / "static"
-    shutil.copytree(WEB / "static", static)
-    for source in OFFLINE.iterdir():
-        at_top = source.suffix in (".png", ".webmanifest") or source.name == "sw.js"
-        shutil.copy2(source, folder / source.name if at_top else static / source.name)
-    shutil.copytree(
-        runtime, folder / "pyodide", ignore=lambda _, names: set(names) - set(RUNTIME_FILES)
-    )
-    (folder / "pickomino.zip").write_bytes(package_zip())
-    (folder / "index.html").write_text(app_page(Page("keeper", (), None), "app"), encoding="utf-8")
-    rules = Page("rules", (), Bar("page.rules", ("keeper",)))
-    (folder / "rules.html").write_text(app_page(rules, "rules"), encoding="utf-8")
-    words = folder / "i18n"
-    words.mkdir()
-    (words / "languages.json").write_text(json.dumps(LANGUAGES), encoding="utf-8")
+def app_files(runtime: Path) -> dict[str, Path | bytes]:
+    """Every file of the app by its path in the app's folder: a file to copy as it is, or the
+    bytes made here (the pages, the words, the package, the service worker)."""
+    found: dict[str, Path | bytes] = {}
+    for source in sorted((WEB / "static").iterdir()):
+        found[f"static/{source.name}"] = source
+    for source in sorted(OFFLINE.iterdir()):
+        at_top = source.suffix in (".png", ".webmanifest")
+        found[source.name if at_top else f"static/{source.name}"] = source
+    del found["static/sw.js"]  # made below, with the list of files to keep
+    for name in RUNTIME_FILES:
+        found[f"pyodide/{name}"] = runtime / name
+    found["pickomino.zip"] = package_zip()
+    found["index.html"] = app_page(Page("keeper", (), None), "app").encode()
+    found["rules.html"] = app_page(
+        Page("rules", (), Bar("page.rules", ("keeper",))), "rules"
+    ).encode()
+    found["i18n/languages.json"] = json.dumps(LANGUAGES).encode()
     for language in LANGUAGES:
-        (words / language).mkdir()
         for kind in ("game", "web"):
-            text = json.dumps(catalogue(language, kind), ensure_ascii=False)
-            (words / language / f"{kind}.json").write_text(text, encoding="utf-8")
-        (words / language / "rules.html").write_text(rules_html(language), encoding="utf-8")
-    (folder / MARK).write_text(f"pickomino offline app, Pyodide {PYODIDE}\n", encoding="utf-8")
-    _write_service_worker(folder)
+            words = json.dumps(catalogue(language, kind), ensure_ascii=False).encode()
+            found[f"i18n/{language}/{kind}.json"] = words
+        found[f"i18n/{language}/rules.html"] = rules_html(language).encode()
+    found["sw.js"] = service_worker(found)
+    return found
 
 
 def app_page(page: Page, script: str) -> str:
@@ -202,19 +227,35 @@ def package_zip() -> bytes:
     return buffer.getvalue()
 
 
-def _write_service_worker(folder: Path) -> None:
+def service_worker(files: dict[str, Path | bytes]) -> bytes:
     """sw.js with the list of every file to keep, and a name made of their contents."""
-    names = sorted(
-        path.relative_to(folder).as_posix()
-        for path in folder.rglob("*")
-        if path.is_file() and path.name not in ("sw.js", MARK)
-    )
     digest = hashlib.sha256()
-    for name in names:
-        digest.update(name.encode() + b"\0" + (folder / name).read_bytes())
-    worker = folder / "sw.js"
-    script = Template(worker.read_text(encoding="utf-8"))
-    listed = json.dumps(["./", *names], indent=2)
-    worker.write_text(
-        script.substitute(version=digest.hexdigest()[:16], files=listed), encoding="utf-8"
-    )
+    for name in sorted(files):
+        content = files[name]
+        digest.update(name.encode() + b"\0")
+        digest.update(content.read_bytes() if isinstance(content, Path) else content)
+    script = Template((OFFLINE / "sw.js").read_text(encoding="utf-8"))
+    listed = json.dumps(["./", *sorted(files)], indent=2)
+    return script.substitute(version=digest.hexdigest()[:16], files=listed).encode()
+
+
+def offline_app_router(runtime: Path) -> APIRouter:
+    """``/app/``: the app served by ``pickomino serve`` (made once, when the server starts)."""
+    made = app_files(runtime)
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/app")
+    async def app_root() -> RedirectResponse:
+        return RedirectResponse("/app/")  # the app's addresses are relative to its folder
+
+    @router.api_route("/app/{path:path}", methods=["GET", "HEAD"])
+    async def app_file(path: str) -> Response:
+        content = made.get(path or "index.html")
+        if content is None:
+            raise refused(404, "no_app_file")
+        kind = mimetypes.guess_type(path or "index.html")[0] or "application/octet-stream"
+        if isinstance(content, Path):
+            return FileResponse(content, media_type=kind)
+        return Response(content, media_type=kind)
+
+    return router

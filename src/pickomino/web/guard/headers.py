@@ -20,6 +20,9 @@ PAGES_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+#: The offline app at /app/ runs Python compiled to WebAssembly (Pyodide) in a worker: the
+#: same policy, with WebAssembly allowed to compile (and nothing else to be evaluated).
+APP_POLICY = PAGES_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 COMMON = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -38,7 +41,8 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        added = [*COMMON, (b"content-security-policy", PAGES_POLICY.encode())]
+        policy = APP_POLICY if scope["path"].startswith("/app/") else PAGES_POLICY
+        added = [*COMMON, (b"content-security-policy", policy.encode())]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
