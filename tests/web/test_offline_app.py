@@ -1,0 +1,257 @@
+"""The offline app (``pickomino build-app``): built as users build it, served as plain files
+by a file server on loopback, opened once in the system Chromium, then used with the network
+cut off: a score sheet with a steal, a bust and an undo, the dice helper's advice, all kept
+across reloads. The engine in the page is the package itself (Pyodide): what the browser
+stored and answered is what the package answers natively. Also: the folder's contents and
+budget, the build's refusals, and the same app served by ``pickomino serve`` at ``/app/``."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import subprocess
+import sys
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import Page, expect
+
+from pickomino.cli import main
+from pickomino.solver.advice import advice_report
+from pickomino.table.sheet import ScoreSheet
+from pickomino.table.sheet_requests import advise
+from pickomino.table.view import sheet_view
+from pickomino.web.offline_app import MARK, RUNTIME_FILES, pyodide_runtime
+
+from .browser import PHONE, Pages
+from .clicking import grill_tile, player, tap
+from .server_process import ServerProcess
+
+#: What a static host without compression sends on the first visit, at most (issue 28).
+BUDGET_BYTES = 20_000_000
+#: Starting Pyodide in a worker takes a few seconds on a loaded 2-core machine.
+ENGINE_MS = 60_000
+
+
+def build(out: Path, *more: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["build-app", str(out), *more])
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def app_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("offline") / "app"
+    code, said = build(out)
+    assert code == 0, said
+    assert f"Offline app written to {out}" in said
+    return out
+
+
+class QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:  # the test's output is for failures
+        pass
+
+
+@pytest.fixture(scope="module")
+def static_site(app_folder: Path) -> Iterator[str]:
+    """The folder on a plain file server, as a static host serves it (no Python of ours)."""
+    handler = functools.partial(QuietFiles, directory=str(app_folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join()
+
+
+def test_the_folder_holds_every_file_the_service_worker_keeps_within_the_budget(
+    app_folder: Path,
+) -> None:
+    files = {p.relative_to(app_folder).as_posix() for p in app_folder.rglob("*") if p.is_file()}
+    worker = (app_folder / "sw.js").read_text(encoding="utf-8")
+    kept = json.loads(worker[worker.index("const FILES = ") + 14 : worker.index("];") + 1])
+    assert set(kept) == files - {"sw.js", MARK} | {"./"}
+    assert {f"pyodide/{name}" for name in RUNTIME_FILES} <= files
+    assert {"index.html", "rules.html", "manifest.webmanifest", "icon-512.png"} <= files
+    for language in json.loads((app_folder / "i18n/languages.json").read_text()):
+        assert {
+            f"i18n/{language}/{kind}" for kind in ("game.json", "web.json", "rules.html")
+        } <= files
+    assert sum((app_folder / name).stat().st_size for name in files) <= BUDGET_BYTES
+    manifest = json.loads((app_folder / "manifest.webmanifest").read_text())
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+
+
+def test_the_package_in_the_folder_answers_alone_without_numpy(app_folder: Path) -> None:
+    """The zip the browser imports, in an interpreter that has nothing else of ours (no site
+    packages: no installed pickomino, no NumPy): it makes a sheet, enters and advises."""
+    code = (
+        "import json, sys\n"
+        f"sys.path.insert(0, {str(app_folder / 'pickomino.zip')!r})\n"
+        "from pickomino.offline.answers import answer\n"
+        "made = json.loads(answer('POST', '/api/sheets', '{\"names\": [\"Ann\", \"Bob\"]}'))\n"
+        "path = '/api/sheets/' + made['keep']['id']\n"
+        "taken = json.loads(answer('POST', path + '/entries', '{\"entry\": \"take 21\"}',"
+        " made['keep']['data']))\n"
+        "advice = json.loads(answer('POST', path + '/dice', '{\"rolled\": \"1135WW44\"}',"
+        " taken['keep']['data']))\n"
+        "print(json.dumps([taken['status'], advice['data']['best'], 'numpy' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    status, best, numpy = json.loads(done.stdout)
+    assert (status, numpy) == (200, False)
+    with zipfile.ZipFile(app_folder / "pickomino.zip") as archive:
+        assert not [name for name in archive.namelist() if name.startswith("pickomino/web/")]
+    state = ScoreSheet(["Ann", "Bob"])
+    state.enter("take 21")
+    assert best == advise(state, "", "1135WW44", advice_report)["best"]
+
+
+def test_the_build_refuses_a_folder_it_would_spoil_before_any_download(tmp_path: Path) -> None:
+    kept = tmp_path / "photos"
+    kept.mkdir()
+    (kept / "holiday.jpg").write_bytes(b"\xff\xd8")
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    (runtime / "pyodide.mjs").write_text("")
+    for out, more, words in [
+        (kept, (), "holds other files"),
+        (a_file, (), "is a file, not a folder"),
+        (a_file / "app", (), "cannot write the app"),
+        (tmp_path / "new", ("--runtime", str(runtime)), "lacks Pyodide's files: pyodide.asm.mjs"),
+    ]:
+        code, said = build(out, *more)
+        assert code == 1 and words in said and "Traceback" not in said, said
+    assert [p.name for p in kept.iterdir()] == ["holiday.jpg"] and a_file.read_text() == "mine"
+    assert not (tmp_path / "new").exists()
+    code, said = build(tmp_path / "new", "--runtime", str(tmp_path / "nowhere"))
+    assert code == 2 and "does not exist" in said
+
+
+def test_building_again_replaces_the_app_built_before(tmp_path: Path) -> None:
+    out = tmp_path / "app"
+    runtime = str(pyodide_runtime())  # from the cache: no second download
+    assert build(out, "--runtime", runtime)[0] == 0
+    (out / "index.html").write_text("stale")
+    assert build(out, "--runtime", runtime)[0] == 0
+    assert "static/app.js" in (out / "index.html").read_text()
+
+
+def engine_ready(page: Page) -> None:
+    """The set-up form works once the engine has answered the options it shows."""
+    expect(page.get_by_test_id("create-sheet")).to_be_enabled(timeout=ENGINE_MS)
+
+
+@pytest.mark.slow
+def test_kept_offline_a_steal_a_bust_an_undo_and_advice(static_site: str, pages: Pages) -> None:
+    with pages.checked():
+        phone = pages.open(static_site, PHONE)
+        engine_ready(phone)
+        # the service worker has kept every file once it controls the page
+        phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+        phone.context.set_offline(True)
+        phone.reload()
+        engine_ready(phone)
+
+        names = phone.get_by_test_id("name-input")
+        names.nth(0).fill("Ann")
+        names.nth(1).fill("Bob")
+        phone.get_by_test_id("add-name").click()
+        names.nth(2).fill("Cy")
+        phone.get_by_test_id("create-sheet").click()
+        sheet = phone.get_by_test_id("sheet")
+        expect(sheet).to_have_attribute("data-count", "0", timeout=ENGINE_MS)
+        sheet_id = phone.evaluate("decodeURIComponent(location.hash.slice(1))")
+        expect(phone.get_by_test_id("share")).to_be_hidden()  # a sheet of this browser only
+
+        tap(phone, "take 27")
+        top = player(phone, 0).get_by_test_id("stack-top")  # Bob steals it from Ann
+        expect(top).to_have_attribute("data-entry", "steal 27")
+        top.click()
+        expect(sheet).to_have_attribute("data-count", "2")
+        expect(player(phone, 1).get_by_test_id("player-worms")).to_have_text("2")
+        tap(phone, "take 22")
+        tap(phone, "bust")  # Ann has nothing to return
+        tap(phone, "bust")  # Bob returns 27, and 36 is turned face down (R16)
+        expect(grill_tile(phone, 36)).to_have_attribute("data-where", "down")
+        expect(grill_tile(phone, 27)).to_have_attribute("data-where", "grill")
+        phone.get_by_test_id("undo-button").click()
+        expect(sheet).to_have_attribute("data-count", "4")
+        expect(grill_tile(phone, 36)).to_have_attribute("data-where", "grill")
+        expect(player(phone, 1).get_by_test_id("stack-top")).to_have_attribute("data-tile", "27")
+        expect(phone.get_by_test_id("turn-who")).to_contain_text("Bob to play")
+
+        phone.get_by_test_id("dice-helper-toggle").click()
+        rolled = phone.get_by_test_id("rolled-add")
+        for face in "1135WW44":
+            rolled.locator(f'[data-face="{face}"]').click()
+        phone.get_by_test_id("advise-button").click()
+        best = phone.get_by_test_id("advice-best")
+        expect(best).to_have_attribute("data-action", re.compile("^keep "), timeout=ENGINE_MS)
+        expect(best).not_to_contain_text("chance to win")  # no network offline
+        in_browser = phone.evaluate(ASK, ["/api/sheets/" + sheet_id + "/dice", ROLL])
+
+        phone.reload()  # still offline: the sheet comes back from IndexedDB
+        expect(sheet).to_have_attribute("data-count", "4", timeout=ENGINE_MS)
+        stored = phone.evaluate(STORED, sheet_id)
+        view = phone.evaluate(ASK, ["/api/sheets/" + sheet_id, None])
+
+    # The same sheet and advice, natively: the browser ran the package itself.
+    native = ScoreSheet.from_dict(json.loads(stored))
+    assert native.entries == ["take 27", "steal 27", "take 22", "bust"]
+    assert native.undone == ["bust"]
+    assert view == sheet_view(sheet_id, native)
+    expected = advise(native, "", "1135WW44", advice_report)
+    assert [c["action"] for c in in_browser["choices"]] == [
+        c["action"] for c in expected["choices"]
+    ]
+    for ours, theirs in zip(in_browser["choices"], expected["choices"], strict=True):
+        assert ours["tile"] == pytest.approx(theirs["tile"], abs=1e-12)
+        assert ours["expected_worms"] == pytest.approx(theirs["expected_worms"], abs=1e-12)
+
+
+ROLL = {"kept": "", "rolled": "1135WW44"}
+#: A request through the page's own API module (answered by the engine in the worker).
+ASK = """([path, body]) => import("./static/api.js").then((api) =>
+    body === null ? api.getJSON(path) : api.postJSON(path, body))"""
+#: The stored sheet, read from IndexedDB as the engine's worker keeps it.
+STORED = """(id) => new Promise((resolve, reject) => {
+    const opening = indexedDB.open("pickomino");
+    opening.onsuccess = () => {
+        const get = opening.result.transaction("sheets").objectStore("sheets").get(id);
+        get.onsuccess = () => resolve(get.result.data);
+        get.onerror = () => reject(get.error);
+    };
+})"""
+
+
+@pytest.mark.slow
+def test_pickomino_serve_serves_the_app_at_app(tmp_path: Path, pages: Pages) -> None:
+    pyodide_runtime()  # in the cache: the server starts without a download
+    server = ServerProcess(tmp_path / "games.sqlite3", options=("--offline-app",)).start()
+    try:
+        with pages.checked():
+            page = pages.open(server.url + "/app")
+            expect(page).to_have_url(server.url + "/app/")
+            engine_ready(page)  # under the server's content policy
+            page.get_by_test_id("name-input").nth(0).fill("Ann")
+            page.get_by_test_id("name-input").nth(1).fill("Bob")
+            page.get_by_test_id("create-sheet").click()
+            expect(page.get_by_test_id("sheet")).to_have_attribute(
+                "data-count", "0", timeout=ENGINE_MS
+            )
+            tap(page, "take 21")
+            with page.expect_popup() as opened:
+                page.get_by_test_id("rules-link").click()
+            expect(opened.value.get_by_test_id("rules-text")).to_contain_text("R7")
+    finally:
+        server.stop()
