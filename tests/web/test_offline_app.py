@@ -255,3 +255,30 @@ def test_pickomino_serve_serves_the_app_at_app(tmp_path: Path, pages: Pages) -> 
             expect(opened.value.get_by_test_id("rules-text")).to_contain_text("R7")
     finally:
         server.stop()
+
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "offline_app.py"
+
+
+@pytest.mark.slow
+def test_the_budget_benchmark_runs(app_folder: Path) -> None:
+    """``benchmarks/offline_app.py``, a tiny run on the folder built here."""
+    command = [sys.executable, str(BENCHMARK), "--rolls", "2", "--app", str(app_folder)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "later start, offline from the cache" in done.stdout
+    assert "browser/native" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--rolls", "0"], "--rolls must be at least 1"),
+        (["--app", "/nowhere"], "not a folder built"),
+    ],
+)
+def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), *arguments], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and words in done.stderr, done.stderr

@@ -4,9 +4,10 @@ the same views and refusals, computed here by Pyodide with the same engine; the 
 each sheet in the browser's IndexedDB. Only the core, the table and the solver are imported
 (no web framework, no NumPy).
 
-A request is answered as JSON ``{"status", "data"}``, plus ``"keep": {"id", "data", "over"}``
-when the sheet changed and is to be stored: the page passes the stored sheet the path names
-(``stored``) and keeps what comes back.
+A request is answered as JSON ``{"status", "data"}``, plus ``"keep": {"id", "data", "over",
+"view"}`` when the sheet changed and is to be stored: the page passes the stored sheet the
+path names (``stored``) and keeps what comes back; the stored view lets the page show the
+sheet at its next start while Python is still starting.
 
 >>> reply = json.loads(answer("POST", "/api/sheets", '{"names": ["Ann", "Bob"]}'))
 >>> reply["status"], reply["data"]["names"], reply["data"]["link"] == "#" + reply["keep"]["id"]
@@ -96,7 +97,12 @@ def _kept(sheet_id: str, sheet: ScoreSheet, status: int = 200) -> dict[str, Any]
     data = sheet_view(sheet_id, sheet)
     if status == 201:
         data = {**data, "key": "", "link": f"#{sheet_id}"}
-    keep = {"id": sheet_id, "data": json.dumps(sheet.to_dict()), "over": sheet.state.is_over}
+    keep = {
+        "id": sheet_id,
+        "data": json.dumps(sheet.to_dict()),
+        "over": sheet.state.is_over,
+        "view": sheet_view(sheet_id, sheet),  # shown at the next start before Python is up
+    }
     return {"status": status, "data": data, "keep": keep}
 
 

@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from pickomino.core import PickominoError
 from pickomino.i18n import LANGUAGES, catalogue
+from pickomino.offline.answers import options
 from pickomino.web.api.pages import Bar, Page
 from pickomino.web.api.words import rules_html
 from pickomino.web.errors import refused
@@ -185,7 +186,11 @@ def app_files(runtime: Path) -> dict[str, Path | bytes]:
     del found["static/sw.js"]  # made below, with the list of files to keep
     for name in RUNTIME_FILES:
         found[f"pyodide/{name}"] = runtime / name
-    found["pickomino.zip"] = package_zip()
+    found["pickomino.zip"] = package = package_zip()
+    # what the page can have before Python is up: the set-up form's options, and which
+    # package made a stored sheet's view (a view made by another version is not shown)
+    engine = {"package": hashlib.sha256(package).hexdigest()[:16], "options": options()}
+    found["engine.json"] = json.dumps(engine).encode()
     found["index.html"] = app_page(Page("keeper", (), None), "app").encode()
     found["rules.html"] = app_page(
         Page("rules", (), Bar("page.rules", ("keeper",))), "rules"

@@ -1,7 +1,11 @@
 // The engine's worker: Pyodide with the pickomino package (pickomino.zip, pure Python), which
 // answers the keeper's API (pickomino.offline.answers) as the server would; the sheets are kept
-// in IndexedDB ("pickomino", store "sheets": {id, data, over}). One request at a time, in
-// order, so that two taps cannot both change the same stored sheet.
+// in IndexedDB ("pickomino", store "sheets": {id, data, over, view, package}). One request at a
+// time, in order, so that two taps cannot both change the same stored sheet.
+//
+// Python takes about two seconds to start: until it is up, the set-up form's options come from
+// engine.json (written by the build) and a stored sheet is shown from the view stored with it,
+// if the same package made it; a change waits for Python.
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
@@ -13,8 +17,16 @@ const engine = (async () => {
   if (!zip.ok) throw new Error(`pickomino.zip: ${zip.status}`);
   pyodide.FS.writeFile("/home/pyodide/pickomino.zip", new Uint8Array(await zip.arrayBuffer()));
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
-  return pyodide.pyimport("pickomino.offline.answers").answer;
+  const answer = pyodide.pyimport("pickomino.offline.answers").answer;
+  // the turn's states, built now (half a second) rather than at the first advice asked
+  pyodide.runPython("from pickomino.solver.turns import turn_tree; turn_tree()");
+  return answer;
 })();
+
+const built = fetch(new URL("engine.json", APP)).then((response) => {
+  if (!response.ok) throw new Error(`engine.json: ${response.status}`);
+  return response.json();
+});
 
 const database = new Promise((resolve, reject) => {
   const opening = indexedDB.open("pickomino", 1);
@@ -35,11 +47,15 @@ function stored(mode, use) {
 }
 
 async function answerOne({ method, path, body }) {
-  const answer = await engine;
+  const { package: made, options } = await built;
+  if (method === "GET" && path === "/api/options") return { status: 200, data: options };
   const sheetId = path.match(/^\/api\/sheets\/([^/]+)/)?.[1];
   const sheet = sheetId ? await stored("readonly", (store) => store.get(decodeURIComponent(sheetId))) : null;
+  const shown = method === "GET" && path === `/api/sheets/${sheetId}` && sheet?.package === made;
+  if (shown && sheet.view) return { status: 200, data: sheet.view };
+  const answer = await engine;
   const reply = JSON.parse(answer(method, path, body, sheet?.data ?? null));
-  if (reply.keep) await stored("readwrite", (store) => store.put(reply.keep));
+  if (reply.keep) await stored("readwrite", (store) => store.put({ ...reply.keep, package: made }));
   return reply;
 }
 
