@@ -103,3 +103,22 @@ def test_a_finished_game_takes_no_advice():
         ]["data"]
     reply = ask("POST", f"/api/sheets/{sheet_id}/dice", {"rolled": "12345WW1"}, stored)
     assert (reply["status"], reply["data"]["detail"]["id"]) == (409, "game_over")
+
+
+def test_a_sheet_saved_as_a_file_opens_as_a_new_sheet_with_its_turns():
+    sheet_id, stored = new_sheet("Ann", "Bob")
+    stored = ask("POST", f"/api/sheets/{sheet_id}/entries", {"entry": "take 30"}, stored)["keep"][
+        "data"
+    ]
+    record = ask("GET", f"/api/sheets/{sheet_id}/record", None, stored)
+    assert record["status"] == 200 and "keep" not in record
+    assert ScoreSheet.from_dict(record["data"]).entries == ["take 30"]
+    copy = ask("POST", "/api/sheets/import", record["data"])
+    assert copy["status"] == 201 and copy["keep"]["id"] != sheet_id
+    assert copy["data"]["table"]["stacks"] == [[30], []]
+
+    not_a_sheet = ask("POST", "/api/sheets/import", {**record["data"], "version": 99})
+    assert (not_a_sheet["status"], not_a_sheet["data"]["detail"]["id"]) == (400, "not_a_sheet_file")
+    twins = ask("POST", "/api/sheets/import", {**record["data"], "names": ["Ann", " ann"]})
+    assert twins["status"] == 422 and twins["data"]["detail"][0]["type"] == "same_name"
+    assert "keep" not in not_a_sheet and "keep" not in twins

@@ -219,3 +219,44 @@ def test_a_sheet_from_before_keys_still_opens_by_its_old_link(database: str):
         assert client.get(f"/api/sheets/{new['id']}", headers={"Sheet-Key": "x"}).status_code == 404
         [game] = client.get("/api/games").json()
         assert (game["id"], game["turns"]) == ("oldGame", None)
+
+
+def test_a_sheet_saved_as_a_file_goes_on_as_a_new_sheet_with_its_turns(client):
+    sheet = new_sheet(client, rules="short", start_player=2)
+    for entry in ("take 25", "steal 25", "bust"):
+        sheet = enter(client, sheet, entry)
+    client.post(f"/api/sheets/{sheet['id']}/undo").raise_for_status()
+    record = client.get(f"/api/sheets/{sheet['id']}/record").json()
+    assert ScoreSheet.from_dict(record).undone == ["bust"]
+
+    key = client.headers.pop("Sheet-Key")
+    refused_http(client.get(f"/api/sheets/{sheet['id']}/record"), 404, "no_sheet")  # no key
+    copy = client.post("/api/sheets/import", json=record)
+    assert copy.status_code == 201, copy.text
+    made = copy.json()
+    assert made["id"] != sheet["id"] and made["key"] != key
+    client.headers["Sheet-Key"] = made["key"]
+    shown = client.get(f"/api/sheets/{made['id']}").json()
+    original = ScoreSheet.from_dict(record)
+    assert shown["table"]["stacks"] == original.state.stacks and shown["count"] == 2
+    assert client.post(f"/api/sheets/{made['id']}/redo").json()["count"] == 3
+
+
+def test_a_file_that_is_not_a_sheet_is_refused_and_nothing_is_made(client, database):
+    good = ScoreSheet(["Ann", "Bob"]).to_dict()
+    refused_http(
+        client.post("/api/sheets/import", json={**good, "format": "pickomino-game"}),
+        400, "not_a_sheet_file",
+    )  # fmt: skip
+    refused_http(
+        client.post("/api/sheets/import", json={**good, "entries": ["take 40"]}),
+        400, "not_a_sheet_file",
+    )  # fmt: skip
+    invalid(client.post("/api/sheets/import", json=[good]), "dict_type")
+    invalid(client.post("/api/sheets/import", json={**good, "names": ["Ann", "ann"]}), "same_name")
+    hidden = {**good, "names": ["Ann", "Bo\u200bb"]}  # a zero-width space: two Bobs in a log
+    invalid(client.post("/api/sheets/import", json=hidden), "unprintable_name")
+    engine = sa.create_engine(database_url(database))
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT count(*) FROM sheets")).scalar() == 0
+    engine.dispose()

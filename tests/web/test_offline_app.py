@@ -152,7 +152,9 @@ def engine_ready(page: Page) -> None:
 
 
 @pytest.mark.slow
-def test_kept_offline_a_steal_a_bust_an_undo_and_advice(static_site: str, pages: Pages) -> None:
+def test_kept_offline_a_steal_a_bust_an_undo_and_advice(
+    static_site: str, pages: Pages, tmp_path: Path
+) -> None:
     with pages.checked():
         phone = pages.open(static_site, PHONE)
         engine_ready(phone)
@@ -205,11 +207,25 @@ def test_kept_offline_a_steal_a_bust_an_undo_and_advice(static_site: str, pages:
         stored = phone.evaluate(STORED, sheet_id)
         view = phone.evaluate(ASK, ["/api/sheets/" + sheet_id, None])
 
+        # Saved as a file, and opened again as a new sheet of this browser, turns and all.
+        with phone.expect_download() as saving:
+            phone.get_by_test_id("export-button").click()
+        saved = tmp_path / "sheet.json"
+        saving.value.save_as(saved)
+        phone.get_by_test_id("new-sheet-link").click()
+        phone.get_by_test_id("import-file").set_input_files(saved)
+        expect(sheet).to_have_attribute("data-count", "4", timeout=ENGINE_MS)
+        assert phone.evaluate("decodeURIComponent(location.hash.slice(1))") != sheet_id
+        expect(phone.get_by_test_id("redo-button")).to_be_enabled()
+
     # The same sheet and advice, natively: the browser ran the package itself.
     native = ScoreSheet.from_dict(json.loads(stored))
     assert native.entries == ["take 27", "steal 27", "take 22", "bust"]
     assert native.undone == ["bust"]
     assert view == sheet_view(sheet_id, native)
+    assert ScoreSheet.from_dict(json.loads(saved.read_text())).to_dict() == native.to_dict()
+    analysed = CliRunner().invoke(main, ["analyse", str(saved)])  # the command line reads it
+    assert analysed.exit_code == 0 and "Ann" in analysed.output, analysed.output
     expected = advise(native, "", "1135WW44", advice_report)
     assert [c["action"] for c in in_browser["choices"]] == [
         c["action"] for c in expected["choices"]

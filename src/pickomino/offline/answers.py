@@ -30,11 +30,13 @@ from pickomino.core import PickominoError, Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
-from pickomino.table.sheet_requests import SheetRefusal, advise, change, open_sheet
+from pickomino.table.sheet_requests import SheetRefusal, advise, change, imported, open_sheet
 from pickomino.table.view import sheet_view
 
 #: ``/api/sheets/{id}`` and what follows it.
-SHEET_PATH = re.compile(r"^/api/sheets/(?P<id>[^/]+)(?:/(?P<step>entries|undo|redo|dice))?$")
+SHEET_PATH = re.compile(r"^/api/sheets/(?P<id>[^/]+)(?:/(?P<step>entries|undo|redo|dice|record))?$")
+#: The requests that only read a sheet.
+READING = (None, "record")
 #: A name as the server's form takes it: trimmed, 1 to 24 characters.
 LONGEST_NAME = 24
 
@@ -50,7 +52,10 @@ class Invalid(Exception):
 def answer(method: str, path: str, body: str | None = None, stored: str | None = None) -> str:
     """One request of a page, answered as the server would (see the module's docstring)."""
     try:
-        reply = _route(method, path, json.loads(body) if body else {}, stored)
+        asked = json.loads(body) if body else {}
+        if not isinstance(asked, dict):
+            raise Invalid(_problem("dict_type", []))
+        reply = _route(method, path, asked, stored)
     except json.JSONDecodeError:
         reply = {"status": 422, "data": {"detail": [_problem("json_invalid", [])]}}
     except Invalid as invalid:
@@ -67,8 +72,12 @@ def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> 
         return {"status": 200, "data": options()}
     if (method, path) == ("POST", "/api/sheets"):
         return _kept(secrets.token_urlsafe(6), _new_sheet(body), status=201)
+    if (method, path) == ("POST", "/api/sheets/import"):
+        sheet = imported(body)
+        _new_sheet({"names": sheet.names, "start_player": sheet.start_player})  # the form's checks
+        return _kept(secrets.token_urlsafe(6), sheet, status=201)
     match = SHEET_PATH.match(path)
-    if match is None or (method == "GET") != (match["step"] is None):
+    if match is None or (method == "GET") != (match["step"] in READING):
         raise SheetRefusal(404, "no_sheet")
     if stored is None:
         raise SheetRefusal(404, "no_sheet")
@@ -77,6 +86,8 @@ def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> 
     sheet = open_sheet(stored, count if isinstance(count, int) else None)
     if step is None:
         return {"status": 200, "data": sheet_view(sheet_id, sheet)}
+    if step == "record":
+        return {"status": 200, "data": sheet.to_dict()}
     if step == "dice":
         report = advise(sheet, str(body.get("kept") or ""), body.get("rolled"), advice_report)
         return {"status": 200, "data": report}

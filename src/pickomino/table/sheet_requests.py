@@ -1,8 +1,8 @@
 """What a score sheet's page may ask, answered without a web framework: open a stored sheet,
-enter a turn's result, undo, redo, advise on the real dice. The server's keeper router
-(:mod:`pickomino.web.api.keeper`) and the offline app's answers in the browser
-(:mod:`pickomino.offline.answers`) both answer through here, so a sheet behaves the same in
-both; each refusal carries the HTTP status the page reads it by.
+take one from a file, enter a turn's result, undo, redo, advise on the real dice. The
+server's keeper router (:mod:`pickomino.web.api.keeper`) and the offline app's answers in the
+browser (:mod:`pickomino.offline.answers`) both answer through here, so a sheet behaves the
+same in both; each refusal carries the HTTP status the page reads it by.
 
 >>> sheet = open_sheet(json.dumps(ScoreSheet(["Ann", "Bob"]).to_dict()), count=0)
 >>> change(sheet, "entries", "take 26"); sheet.state.stacks
@@ -52,6 +52,15 @@ def open_sheet(data: str, count: int | None = None) -> ScoreSheet:
     if count is not None and count != len(sheet.entries):
         raise SheetRefusal(409, "sheet_changed")
     return sheet
+
+
+def imported(record: Any) -> ScoreSheet:
+    """A sheet from a file another keeper saved (the server's, the offline app's: the same
+    record format), refused with what is wrong if it is not one."""
+    try:
+        return ScoreSheet.from_dict(record)
+    except RecordError as error:
+        raise SheetRefusal(400, "not_a_sheet_file", why=error) from None
 
 
 def change(sheet: ScoreSheet, step: str, entry: str = "") -> None:

@@ -8,7 +8,10 @@ exist, and no request lists sheets: a browser remembers the sheets it created or
 
 - ``POST /api/sheets`` ``{"names": ["Ann", "Bob"], "rules": "official", "start_player": 0}``
   → the sheet with its ``key`` and ``link`` (shown only here)
-- ``GET /api/sheets/{id}``
+- ``GET /api/sheets/{id}``, and ``GET /api/sheets/{id}/record``: the sheet as a file
+  (``ScoreSheet.to_dict()``, what ``pickomino analyse`` reads)
+- ``POST /api/sheets/import`` with such a record (saved here or by the offline app): a new
+  sheet with its entries, answered as ``POST /api/sheets`` is
 - ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n}``
   (``count``: the number of entries the client saw, so a double tap is not entered twice)
 - ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n}``)
@@ -30,13 +33,14 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pickomino.analysis.hint import advice_with_chances
 from pickomino.core import Rules
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
-from pickomino.table.sheet_requests import SheetRefusal, advise, change, open_sheet
+from pickomino.table.sheet_requests import SheetRefusal, advise, change, imported, open_sheet
 from pickomino.table.view import sheet_view
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
@@ -94,14 +98,29 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
     async def create(spec: NewSheet) -> dict[str, object]:
         rules: Rules = parse_rules(spec.rules)
-        sheet = ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names)))
+        return new(ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names))))
+
+    def new(sheet: ScoreSheet) -> dict[str, object]:
         sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
         store.sheets.create(sheet_id, key, json.dumps(sheet.to_dict()), _status(sheet))
         return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
+    @router.post("/import", status_code=201, dependencies=[Depends(limit_creations)])
+    async def import_sheet(record: dict[str, Any]) -> dict[str, object]:
+        sheet = answering(imported, record)
+        try:  # the names as the form takes them (a file may hold anything)
+            NewSheet(names=sheet.names, start_player=sheet.start_player)
+        except ValidationError as invalid:
+            raise RequestValidationError(invalid.errors()) from None
+        return new(sheet)
+
     @router.get("/{sheet_id}")
     async def show(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
         return sheet_view(sheet_id, load(sheet_id, key))
+
+    @router.get("/{sheet_id}/record")
+    async def record(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
+        return load(sheet_id, key).to_dict()
 
     @router.post("/{sheet_id}/entries")
     async def enter(sheet_id: str, body: Entry, key: SheetKey = None) -> dict[str, object]:

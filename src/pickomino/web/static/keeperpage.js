@@ -9,7 +9,7 @@ import { copyAndSay } from "./invites.js";
 import { setupNotice } from "./notice.js";
 import { openSheet } from "./sheet.js";
 import { keepSheet, sheetApi, sheetLink } from "./sheetlinks.js";
-import { listSheets, setupSheetForm } from "./sheetsetup.js";
+import { listSheets, setupImport, setupSheetForm } from "./sheetsetup.js";
 import { read as recall, write as remember } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +37,7 @@ export async function keeperPage(opened, { share }) {
   }
   $("setup").hidden = false;
   listSheets();
+  setupImport((view) => location.assign(view.link));
   try {
     setupSheetForm(await getJSON("/api/options"), recall(NAMES) || [], (view) => {
       remember(NAMES, view.names);

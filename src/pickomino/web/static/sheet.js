@@ -89,6 +89,19 @@ export async function openSheet(api, onView) {
       event.target.click();
     }
   });
+  // The sheet as a file (the record format): opened again here, on a server's keeper or in the
+  // offline app, and read by `pickomino analyse`.
+  $("export").addEventListener("click", async () => {
+    try {
+      const record = await api.get("record");
+      const file = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+      const link = h("a", { href: URL.createObjectURL(file), download: `pickomino-sheet-${view.id}.json` });
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (failure) {
+      notice(failure.message, failure.rule);
+    }
+  });
   // With the count seen, so a stale page cannot undo or redo what another phone entered.
   $("undo").addEventListener("click", () => change("undo", { count: view.count }));
   $("redo").addEventListener("click", () => change("redo", { count: view.count }));

@@ -23,7 +23,7 @@ export function sheetApi(id, key) {
   const path = `/api/sheets/${encodeURIComponent(id)}`;
   const headers = key ? { "Sheet-Key": key } : {};
   return {
-    get: () => getJSON(path, headers),
+    get: (what = null) => getJSON(what ? `${path}/${what}` : path, headers),
     post: (what, body) => postJSON(`${path}/${what}`, body, headers),
   };
 }

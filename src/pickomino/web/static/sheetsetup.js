@@ -53,6 +53,33 @@ export function setupSheetForm(options, names, onCreated) {
   $("create-sheet").disabled = false; // disabled in the page until the form works
 }
 
+/** "Open a sheet file": a sheet saved as a file goes on as a new sheet (on the server, or in
+ * this browser offline), opened at once; `onCreated(view)` follows. */
+export function setupImport(onCreated) {
+  const input = $("import-file");
+  const error = $("import-error");
+  input.addEventListener("change", async () => {
+    const [file] = input.files;
+    input.value = ""; // the same file chosen again is a new choice
+    if (!file) return;
+    error.hidden = true;
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch {
+      error.textContent = t("keeper.import_not_json", { file: file.name });
+      error.hidden = false;
+      return;
+    }
+    try {
+      onCreated(await postJSON("/api/sheets/import", record));
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  });
+}
+
 /** Lists the sheets this browser knows, then asks the server how each is now (another
  * phone may have entered turns); a sheet the server no longer has is forgotten. */
 export async function listSheets() {
