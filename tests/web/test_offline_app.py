@@ -11,6 +11,7 @@ import functools
 import http.server
 import json
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -31,7 +32,7 @@ from pickomino.web.offline_app import MARK, RUNTIME_FILES, pyodide_runtime
 
 from .browser import PHONE, Pages
 from .clicking import grill_tile, player, tap
-from .server_process import ServerProcess
+from .server_process import ServerProcess, wait_until
 
 #: What a static host without compression sends on the first visit, at most (issue 28).
 BUDGET_BYTES = 20_000_000
@@ -298,3 +299,66 @@ def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words:
         [sys.executable, str(BENCHMARK), *arguments], capture_output=True, text=True
     )
     assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_a_new_version_takes_over_and_a_damaged_sheet_is_reported_and_kept(
+    app_folder: Path, tmp_path: Path, pages: Pages
+) -> None:
+    """A new build's service worker (here: the same files under a new cache name) installs,
+    takes over and deletes the old cache, and the sheets stay; a stored sheet that no longer
+    reads is said to be damaged, and stays stored."""
+    folder = tmp_path / "app"
+    shutil.copytree(app_folder, folder)
+    handler = functools.partial(QuietFiles, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pages.checked():
+            page = pages.open(f"http://127.0.0.1:{server.server_port}/")
+            engine_ready(page)
+            page.wait_for_function("navigator.serviceWorker.controller !== null")
+            names = page.get_by_test_id("name-input")
+            names.nth(0).fill("Ann")
+            names.nth(1).fill("Bob")
+            page.get_by_test_id("create-sheet").click()
+            expect(page.get_by_test_id("sheet")).to_have_attribute(
+                "data-count", "0", timeout=ENGINE_MS
+            )
+            tap(page, "take 30")
+            sheet_id = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+            old = page.evaluate("caches.keys()")
+
+            worker = folder / "sw.js"
+            newer = worker.read_text().replace('"pickomino-app-', '"pickomino-app-new-', 1)
+            worker.write_text(newer)
+            page.evaluate("navigator.serviceWorker.ready.then((ready) => ready.update())")
+            wait_until(
+                lambda: page.evaluate("caches.keys()") == [old[0].replace("-app-", "-app-new-")],
+                "the new version's cache replaces the old one",
+            )
+            page.reload()
+            expect(page.get_by_test_id("sheet")).to_have_attribute(
+                "data-count", "1", timeout=ENGINE_MS
+            )
+
+            page.evaluate(DAMAGE, sheet_id)
+            page.reload()
+            expect(page.get_by_test_id("missing-text")).to_contain_text(
+                "the stored sheet is damaged", timeout=ENGINE_MS
+            )
+            assert page.evaluate(STORED, sheet_id) == "{not a sheet"  # kept as it was
+    finally:
+        server.shutdown()
+
+
+#: The stored sheet overwritten with what no version can read (its stored view dropped too).
+DAMAGE = """(id) => new Promise((resolve, reject) => {
+    const opening = indexedDB.open("pickomino");
+    opening.onsuccess = () => {
+        const put = opening.result.transaction("sheets", "readwrite").objectStore("sheets")
+            .put({ id, data: "{not a sheet", over: false });
+        put.onsuccess = () => resolve(true);
+        put.onerror = () => reject(put.error);
+    };
+})"""
