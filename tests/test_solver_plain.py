@@ -61,6 +61,13 @@ def test_outlooks_are_the_numpy_solvers(values):
                 assert getattr(ours, field) == pytest.approx(getattr(theirs, field), abs=SAME)
 
 
+@pytest.mark.parametrize("values", tables()[::4], ids=lambda v: f"bust{v.bust:g}")
+def test_a_policy_valued_under_other_tables_as_the_numpy_solver_values_it(values):
+    plain, numpy = PlainSolution(values), TurnSolution(values)
+    for other in tables():
+        assert plain.evaluate(other) == pytest.approx(numpy.evaluate(other), abs=SAME)
+
+
 WITHOUT_NUMPY = 'import sys; sys.modules["numpy"] = None  # `import numpy` now fails\n'
 ADVICE_AND_GAMES = """
 import json
@@ -75,6 +82,7 @@ advice = [
     for kept, rolled in [("", "11233455"), ("WW4", "1145W"), ("55W", "44441")]
 ]
 games = [play_game(("hard", "medium", "easy"), Rules(), 5, game) for game in range(3)]
+games += [play_game(("strategist", "hard"), Rules(), 6, game) for game in range(2)]
 print(json.dumps({
     "solver": TurnSolution.__name__,
     "advice": advice,

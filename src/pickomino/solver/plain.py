@@ -10,7 +10,7 @@ same answers, to the last bit (``tests/test_solver_plain.py`` holds them equal).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from pickomino.solver.turns import MAX_TOTAL, TIE, Outlook, TurnTree, kept_state, turn_tree
 from pickomino.solver.values import TurnValues
@@ -66,6 +66,18 @@ class PlainSolution:
                 for level in self.graph.levels
             ]
         return self._targets
+
+    @cached_property
+    def fresh_ending(self) -> tuple[tuple[float, ...], float]:
+        """How a fresh turn played with this policy ends: P(worm and total T), P(bust)."""
+        outlook = self.outlook(self.graph.start)
+        return outlook.end_totals, outlook.bust_no_new_face + outlook.bust_no_worm
+
+    def evaluate(self, other: TurnValues) -> float:
+        """Value under ``other`` of a fresh turn played with this solution's policy (what an
+        opponent's best turn is worth to me: the strategist's search asks it)."""
+        totals, bust = self.fresh_ending
+        return sum(p * v for p, v in zip(totals, other.end, strict=True)) + bust * other.bust
 
     def index(self, kept: tuple[int, ...]) -> int:
         """State index of a turn with these kept dice (counts per face)."""
