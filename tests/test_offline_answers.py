@@ -64,6 +64,7 @@ def test_the_dice_helper_advises_the_player_whose_turn_it_is():
         ({"names": ["Ann", 7]}, "string_type", ["body", "names", 1]),
         ({"names": ["Ann", " ann "]}, "same_name", ["body"]),
         ({"names": ["Ann", "Bob"], "start_player": 2}, "start_seat", ["body", "start_player"]),
+        ({"names": ["Ann", "Bob"], "start_player": True}, "start_seat", ["body", "start_player"]),
     ],
 )
 def test_a_form_the_server_would_refuse_gets_the_servers_422(body, kind, where):
@@ -93,6 +94,9 @@ def test_refusals_carry_the_servers_status_and_store_nothing():
         assert "keep" not in reply
         assert set(reply["data"]["detail"]) == {"id", "rule", "params"}, reply
     assert json.loads(answer("POST", path + "/entries", "{oops", stored))["status"] == 422
+    for dice in ({"rolled": 11234555}, {"kept": ["W"], "rolled": "1"}):
+        reply = ask("POST", f"{path}/dice", dice, stored)
+        assert reply["status"] == 422 and reply["data"]["detail"][0]["type"] == "string_type"
 
 
 def test_a_finished_game_takes_no_advice():

@@ -231,7 +231,7 @@ def test_a_sheet_saved_as_a_file_goes_on_as_a_new_sheet_with_its_turns(client):
 
     key = client.headers.pop("Sheet-Key")
     refused_http(client.get(f"/api/sheets/{sheet['id']}/record"), 404, "no_sheet")  # no key
-    copy = client.post("/api/sheets/import", json=record)
+    copy = client.post("/api/sheets/import", json={**record, "names": [" Ann ", "Bob", "Cy"]})
     assert copy.status_code == 201, copy.text
     made = copy.json()
     assert made["id"] != sheet["id"] and made["key"] != key
@@ -239,6 +239,7 @@ def test_a_sheet_saved_as_a_file_goes_on_as_a_new_sheet_with_its_turns(client):
     shown = client.get(f"/api/sheets/{made['id']}").json()
     original = ScoreSheet.from_dict(record)
     assert shown["table"]["stacks"] == original.state.stacks and shown["count"] == 2
+    assert shown["names"] == ["Ann", "Bob", "Cy"]  # trimmed as the form trims them
     assert client.post(f"/api/sheets/{made['id']}/redo").json()["count"] == 3
 
 
@@ -253,6 +254,10 @@ def test_a_file_that_is_not_a_sheet_is_refused_and_nothing_is_made(client, datab
         400, "not_a_sheet_file",
     )  # fmt: skip
     invalid(client.post("/api/sheets/import", json=[good]), "dict_type")
+    invalid(
+        client.post("/api/sheets/import", json={**good, "names": ["Ann", "B" * 25]}),
+        "string_too_long",
+    )
     invalid(client.post("/api/sheets/import", json={**good, "names": ["Ann", "ann"]}), "same_name")
     hidden = {**good, "names": ["Ann", "Bo\u200bb"]}  # a zero-width space: two Bobs in a log
     invalid(client.post("/api/sheets/import", json=hidden), "unprintable_name")

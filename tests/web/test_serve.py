@@ -163,3 +163,18 @@ def test_a_connection_limit_over_the_file_limit_is_refused_before_starting(
     assert "--max-connections 5000 needs 5000 open files and 256 more" in refused.stderr
     assert "at most 1024 (ulimit -Hn)" in refused.stderr
     assert not (tmp_path / "games.sqlite3").exists()  # refused before anything started
+
+
+def test_a_server_that_cannot_have_the_offline_app_says_why_and_starts_all_the_same(
+    served: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pyodide is neither cached nor can it be: the cache's folder would be under a file
+    (with npm: "cannot write the app to …"; without: "fetching Pyodide … needs npm")."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    started = serve("--database", str(tmp_path / "games.sqlite3"))
+    assert started.exit_code == 0, started.output
+    assert "The offline app is not served at /app/: " in started.output  # no npm: says so too
+    assert "Traceback" not in started.output
+    assert served["app"] is not None  # uvicorn was handed the app

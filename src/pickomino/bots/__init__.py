@@ -16,7 +16,8 @@ try:
     from pickomino.bots.learned import LearnedBot
 except ModuleNotFoundError as missing:  # pragma: no cover - tested in a subprocess
     # Without NumPy (the offline app, in the browser) the bots that value positions with a
-    # network are not there; random, simple and expected play on the pure-Python solver.
+    # network (valued, learned) are not there; random, simple, expected and the strategist
+    # play on the pure-Python solver.
     if missing.name != "numpy":
         raise
 

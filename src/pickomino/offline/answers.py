@@ -83,13 +83,17 @@ def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> 
         raise SheetRefusal(404, "no_sheet")
     sheet_id, step = match["id"], match["step"]
     count = body.get("count")
-    sheet = open_sheet(stored, count if isinstance(count, int) else None)
+    sheet = open_sheet(stored, count if type(count) is int else None)
     if step is None:
         return {"status": 200, "data": sheet_view(sheet_id, sheet)}
     if step == "record":
         return {"status": 200, "data": sheet.to_dict()}
     if step == "dice":
-        report = advise(sheet, str(body.get("kept") or ""), body.get("rolled"), advice_report)
+        kept, rolled = body.get("kept") or "", body.get("rolled")
+        for field, value in (("kept", kept), ("rolled", rolled)):
+            if value is not None and not isinstance(value, str):
+                raise Invalid(_problem("string_type", [field]))
+        report = advise(sheet, kept, rolled, advice_report)
         return {"status": 200, "data": report}
     change(sheet, step, str(body.get("entry", "")))
     return _kept(sheet_id, sheet)
@@ -105,14 +109,13 @@ def options() -> dict[str, object]:
 
 
 def _kept(sheet_id: str, sheet: ScoreSheet, status: int = 200) -> dict[str, Any]:
-    data = sheet_view(sheet_id, sheet)
-    if status == 201:
-        data = {**data, "key": "", "link": f"#{sheet_id}"}
+    view = sheet_view(sheet_id, sheet)
+    data = {**view, "key": "", "link": f"#{sheet_id}"} if status == 201 else view
     keep = {
         "id": sheet_id,
         "data": json.dumps(sheet.to_dict()),
         "over": sheet.state.is_over,
-        "view": sheet_view(sheet_id, sheet),  # shown at the next start before Python is up
+        "view": view,  # shown at the next start, before Python is up
     }
     return {"status": status, "data": data, "keep": keep}
 
@@ -156,7 +159,7 @@ def _new_sheet(body: dict[str, Any]) -> ScoreSheet:
     start = body.get("start_player", 0)
     if start == "random":
         start = random.randrange(len(trimmed))
-    if not isinstance(start, int) or not 0 <= start < len(trimmed):
+    if type(start) is not int or not 0 <= start < len(trimmed):
         raise Invalid(_problem("start_seat", ["start_player"], {"high": len(trimmed) - 1}))
     return ScoreSheet(trimmed, rules, start)
 

@@ -1,7 +1,8 @@
 """The turn solver in pure Python, for where NumPy is not (the offline app runs the package
 in the browser with Pyodide, and NumPy is not on the npm registry's Pyodide): the same
-backward induction and forward pass as :mod:`pickomino.solver.solve`, row by row, with the
-same answers, to the last bit (``tests/test_solver_plain.py`` holds them equal).
+backward induction and forward pass as :mod:`pickomino.solver.solve`, row by row: every
+state's value and choice equal the NumPy solver's to the last bit, the distributions walked
+forward agree to rounding (``tests/test_solver_plain.py``).
 
 >>> from pickomino.solver.values import TurnValues
 >>> round(PlainSolution(TurnValues.at_least(21)).start_value, 4)
@@ -34,7 +35,7 @@ class PlainSolution:
         for level in tree.levels:  # n = 1..8: successors are always on lower levels
             row_values = [
                 (max([vector[s] for s in next_states]) if next_states else bust) * probability
-                for _, _, probability, next_states in level.rows
+                for _, probability, next_states in level.rows
             ]
             starts = level.starts
             rolled = [
@@ -61,7 +62,7 @@ class PlainSolution:
             self._targets = [
                 [
                     max(next_states, key=vector.__getitem__) if next_states else bust
-                    for _, _, _, next_states in level.rows
+                    for _, _, next_states in level.rows
                 ]
                 for level in self.graph.levels
             ]
@@ -69,8 +70,12 @@ class PlainSolution:
 
     @cached_property
     def fresh_ending(self) -> tuple[tuple[float, ...], float]:
-        """How a fresh turn played with this policy ends: P(worm and total T), P(bust)."""
+        """How a fresh turn played with this policy ends: P(worm and total T), P(bust). The
+        policy's targets are let go again unless an outlook kept them (as in the NumPy one)."""
+        keep_targets = self._targets is not None
         outlook = self.outlook(self.graph.start)
+        if not keep_targets:
+            self._targets = None
         return outlook.end_totals, outlook.bust_no_new_face + outlook.bust_no_worm
 
     def evaluate(self, other: TurnValues) -> float:

@@ -39,7 +39,6 @@ class Row(NamedTuple):
     that may be kept, the state keeping it leads to (in face order; none: no new face, R7)."""
 
     state: int  # position of the rolling state in its level
-    fraction: Fraction
     probability: float
     next_states: tuple[int, ...]
 
@@ -143,7 +142,7 @@ def turn_tree() -> TurnTree:
     for n in range(1, NUM_DICE + 1):
         rolling = [key for key in keys if key[1] == n and key in rolls_of]
         rows = tuple(
-            Row(position, fraction, float(fraction), tuple(index[s] for s in successors))
+            Row(position, float(fraction), tuple(index[s] for s in successors))
             for position, key in enumerate(rolling)
             for fraction, successors in rolls_of[key]
         )

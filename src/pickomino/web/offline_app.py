@@ -41,6 +41,8 @@ PYODIDE = "314.0.8"
 PYODIDE_SHA512 = (
     "74Wq1kXOC+CCEzAfxuRAO701nAcCMLjf8NrwvWpu8S41dVMXwXmLQ05dYB+F4e46AdnGo0oq7YHSVUpHsoarLQ=="
 )
+#: How long fetching Pyodide may take (``pickomino serve`` waits for it once, at its start).
+FETCH_SECONDS = 120
 #: What of the package the browser needs: the runtime, its standard library, its lock file.
 RUNTIME_FILES = (
     "pyodide.mjs",
@@ -142,12 +144,23 @@ def pyodide_runtime() -> Path:
     npm = shutil.which("npm")
     if npm is None:
         raise BuildError("runtime_needs_npm", version=PYODIDE)
+    try:
+        return _fetched_runtime(npm, folder)
+    except OSError as error:  # a cache folder that cannot be written
+        raise BuildError("app_folder_unwritable", path=str(folder), why=error.strerror) from None
+    except subprocess.TimeoutExpired:
+        why = f"no answer within {FETCH_SECONDS} s"
+        raise BuildError("runtime_not_fetched", version=PYODIDE, why=why) from None
+
+
+def _fetched_runtime(npm: str, folder: Path) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as work:
         fetched = subprocess.run(
             [npm, "pack", f"pyodide@{PYODIDE}", "--pack-destination", work, "--silent"],
             capture_output=True,
             text=True,
+            timeout=FETCH_SECONDS,
         )
         tarballs = list(Path(work).glob("*.tgz"))
         if fetched.returncode or len(tarballs) != 1:

@@ -35,13 +35,16 @@ const database = new Promise((resolve, reject) => {
   opening.onerror = () => reject(opening.error);
 });
 
+// A read answers with its result; a write only once its transaction has committed.
 function stored(mode, use) {
   return database.then(
     (db) =>
       new Promise((resolve, reject) => {
-        const request = use(db.transaction("sheets", mode).objectStore("sheets"));
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        const transaction = db.transaction("sheets", mode);
+        const request = use(transaction.objectStore("sheets"));
+        transaction.oncomplete = () => resolve(request.result);
+        transaction.onerror = () => reject(transaction.error ?? request.error);
+        transaction.onabort = () => reject(transaction.error ?? new Error("aborted"));
       }),
   );
 }
@@ -59,9 +62,12 @@ async function answerOne({ method, path, body }) {
   return reply;
 }
 
+// In order within this tab, and one at a time across tabs (each tab has a worker of its own):
+// a sheet is read, changed and written with no other tab's change in between.
+const exclusive = (work) => (navigator.locks ? navigator.locks.request("pickomino-sheets", work) : work());
 let queue = Promise.resolve();
 self.addEventListener("message", ({ data }) => {
-  queue = queue.then(async () => {
+  queue = queue.then(() => exclusive(async () => {
     try {
       const { status, data: answer } = await answerOne(data);
       self.postMessage({ id: data.id, status, data: answer });
@@ -69,5 +75,5 @@ self.addEventListener("message", ({ data }) => {
       const detail = { id: "engine_failed", rule: null, params: { why: String(failure?.message ?? failure) } };
       self.postMessage({ id: data.id, status: 503, data: { detail } });
     }
-  });
+  }));
 });

@@ -1,8 +1,8 @@
 // The offline app's service worker: on install it keeps every file of the app (FILES, written
-// in by `pickomino build-app`) in a cache named after this build, then answers every GET from
-// there, so the app opens and works with no network. A new build has a new name: it installs
-// beside the old one, takes over at once and deletes the old cache; the sheets are in
-// IndexedDB, which no update touches.
+// in by `pickomino build-app`, fetched past the browser's HTTP cache) in a cache named after
+// this build, then answers every GET from there, so the app opens and works with no network.
+// A new build has a new name: it installs beside the old one, takes over as soon as it is
+// installed and deletes the old cache; the sheets are in IndexedDB, which no update touches.
 
 const CACHE = "pickomino-app-$version";
 const FILES = $files;
@@ -11,7 +11,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(FILES))
+      .then((cache) => cache.addAll(FILES.map((file) => new Request(file, { cache: "reload" }))))
       .then(() => self.skipWaiting()),
   );
 });

@@ -109,10 +109,10 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     async def import_sheet(record: dict[str, Any]) -> dict[str, object]:
         sheet = answering(imported, record)
         try:  # the names as the form takes them (a file may hold anything)
-            NewSheet(names=sheet.names, start_player=sheet.start_player)
+            names = NewSheet(names=sheet.names, start_player=sheet.start_player).names
         except ValidationError as invalid:
             raise RequestValidationError(invalid.errors()) from None
-        return new(sheet)
+        return new(ScoreSheet(names, sheet.rules, sheet.start_player, sheet.entries, sheet.undone))
 
     @router.get("/{sheet_id}")
     async def show(sheet_id: str, key: SheetKey = None) -> dict[str, object]:

@@ -97,7 +97,7 @@ export async function openSheet(api, onView) {
       const file = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
       const link = h("a", { href: URL.createObjectURL(file), download: `pickomino-sheet-${view.id}.json` });
       link.click();
-      URL.revokeObjectURL(link.href);
+      setTimeout(() => URL.revokeObjectURL(link.href), 60000); // some browsers start it later
     } catch (failure) {
       notice(failure.message, failure.rule);
     }

@@ -6,7 +6,10 @@
 import { getJSON, postJSON } from "./api.js";
 import { read, write } from "./storage.js";
 
-const KEPT = "pickomino.keeper.sheets";
+// The offline app keeps its own list, one per app folder: its sheets are not the server's
+// (a server's /keeper and /app/ share this browser's storage, and so may two apps on one site).
+const OFFLINE = document.documentElement.dataset.offline !== undefined;
+const KEPT = OFFLINE ? `pickomino.app.sheets:${new URL(".", location.href).pathname}` : "pickomino.keeper.sheets";
 const BEFORE_KEYS = "pickomino.keeper.sheet"; // the last sheet's id, as kept before sheets had keys
 const MOST = 50;
 
@@ -14,7 +17,7 @@ const MOST = 50;
  * In the offline app (<html data-offline>) a sheet lives in this browser: the page's own
  * address with the sheet's id after #. */
 export const sheetLink = (id, key) =>
-  document.documentElement.dataset.offline !== undefined
+  OFFLINE
     ? `#${encodeURIComponent(id)}`
     : `/keeper/${encodeURIComponent(id)}${key ? `#${key}` : ""}`;
 
