@@ -280,7 +280,16 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "offline_app.py
 @pytest.mark.slow
 def test_the_budget_benchmark_runs(app_folder: Path) -> None:
     """``benchmarks/offline_app.py``, a tiny run on the folder built here."""
-    command = [sys.executable, str(BENCHMARK), "--rolls", "2", "--app", str(app_folder)]
+    command = [
+        sys.executable,
+        str(BENCHMARK),
+        "--rolls",
+        "2",
+        "--starts",
+        "1",
+        "--app",
+        str(app_folder),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "later start, offline from the cache" in done.stdout
@@ -290,7 +299,8 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "words"),
     [
-        (["--rolls", "0"], "--rolls must be at least 1"),
+        (["--rolls", "0"], "--rolls and --starts must be at least 1"),
+        (["--starts", "0"], "--rolls and --starts must be at least 1"),
         (["--app", "/nowhere"], "not a folder built"),
     ],
 )
