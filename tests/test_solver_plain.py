@@ -105,17 +105,29 @@ print(json.dumps({
 """
 
 
-def run(prelude: str) -> dict:
-    code = prelude + ADVICE_AND_GAMES
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+def run_both(*preludes: str) -> list[dict]:
+    """The script after each prelude, each in an interpreter of its own, side by side."""
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-c", prelude + ADVICE_AND_GAMES],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for prelude in preludes
+    ]
+    answers = []
+    for process in started:
+        output, errors = process.communicate(timeout=600)
+        assert process.returncode == 0, errors
+        answers.append(json.loads(output))
+    return answers
 
 
 def test_without_numpy_the_advice_and_the_bots_games_are_the_same():
     """What the offline app computes in the browser, natively: the package falls back to the
     pure-Python solver by itself, and advises and plays exactly as with NumPy."""
-    plain, numpy = run(WITHOUT_NUMPY), run("")
+    plain, numpy = run_both(WITHOUT_NUMPY, "")
     assert (plain["solver"], numpy["solver"]) == ("PlainSolution", "TurnSolution")
     assert plain["worms"] == numpy["worms"]
     assert plain["strategist"] == numpy["strategist"] and len(plain["strategist"]) == 10

@@ -59,14 +59,17 @@ class QuietFiles(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def static_site(app_folder: Path) -> Iterator[str]:
-    """The folder on a plain file server, as a static host serves it (no Python of ours)."""
-    handler = functools.partial(QuietFiles, directory=str(app_folder))
+@pytest.fixture
+def static_site(app_folder: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A copy of the folder (a test may put a new version in it) on a plain file server, as a
+    static host serves it (no Python of ours): its address and the folder."""
+    folder = tmp_path / "site"
+    shutil.copytree(app_folder, folder)
+    handler = functools.partial(QuietFiles, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
+    yield f"http://127.0.0.1:{server.server_port}/", folder
     server.shutdown()
     thread.join()
 
@@ -153,11 +156,15 @@ def engine_ready(page: Page) -> None:
 
 
 @pytest.mark.slow
-def test_kept_offline_a_steal_a_bust_an_undo_and_advice(
-    static_site: str, pages: Pages, tmp_path: Path
+def test_kept_offline_a_steal_a_bust_an_undo_and_advice_then_a_new_version(
+    static_site: tuple[str, Path], pages: Pages, tmp_path: Path
 ) -> None:
+    """Then a new build's service worker (the same files under a new cache name) installs,
+    takes over and deletes the old cache, and the sheets stay; a stored sheet that no longer
+    reads is said to be damaged, and stays stored."""
+    address, folder = static_site
     with pages.checked():
-        phone = pages.open(static_site, PHONE)
+        phone = pages.open(address, PHONE)
         engine_ready(phone)
         # the service worker has kept every file once it controls the page
         phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
@@ -214,10 +221,33 @@ def test_kept_offline_a_steal_a_bust_an_undo_and_advice(
         saved = tmp_path / "sheet.json"
         saving.value.save_as(saved)
         phone.get_by_test_id("new-sheet-link").click()
+        engine_ready(phone)  # the set-up screen's script listens to the file input by now
         phone.get_by_test_id("import-file").set_input_files(saved)
         expect(sheet).to_have_attribute("data-count", "4", timeout=ENGINE_MS)
-        assert phone.evaluate("decodeURIComponent(location.hash.slice(1))") != sheet_id
+        copy_id = phone.evaluate("decodeURIComponent(location.hash.slice(1))")
+        assert copy_id != sheet_id
         expect(phone.get_by_test_id("redo-button")).to_be_enabled()
+
+        # A new version, online again: it takes over, and the sheets are still there.
+        phone.context.set_offline(False)
+        old = phone.evaluate("caches.keys()")
+        worker = folder / "sw.js"
+        worker.write_text(worker.read_text().replace('"pickomino-app-', '"pickomino-app-new-', 1))
+        phone.evaluate("navigator.serviceWorker.ready.then((ready) => ready.update())")
+        wait_until(
+            lambda: phone.evaluate("caches.keys()") == [old[0].replace("-app-", "-app-new-")],
+            "the new version's cache replaces the old one",
+        )
+        phone.context.set_offline(True)
+        phone.reload()
+        expect(sheet).to_have_attribute("data-count", "4", timeout=ENGINE_MS)
+
+        phone.evaluate(DAMAGE, sheet_id)
+        phone.goto(f"{address}#{sheet_id}")
+        expect(phone.get_by_test_id("missing-text")).to_contain_text(
+            "the stored sheet is damaged", timeout=ENGINE_MS
+        )
+        assert phone.evaluate(STORED, sheet_id) == "{not a sheet"  # kept as it was
 
     # The same sheet and advice, natively: the browser ran the package itself.
     native = ScoreSheet.from_dict(json.loads(stored))
@@ -309,57 +339,6 @@ def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words:
         [sys.executable, str(BENCHMARK), *arguments], capture_output=True, text=True
     )
     assert done.returncode == 2 and words in done.stderr, done.stderr
-
-
-@pytest.mark.slow
-def test_a_new_version_takes_over_and_a_damaged_sheet_is_reported_and_kept(
-    app_folder: Path, tmp_path: Path, pages: Pages
-) -> None:
-    """A new build's service worker (here: the same files under a new cache name) installs,
-    takes over and deletes the old cache, and the sheets stay; a stored sheet that no longer
-    reads is said to be damaged, and stays stored."""
-    folder = tmp_path / "app"
-    shutil.copytree(app_folder, folder)
-    handler = functools.partial(QuietFiles, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with pages.checked():
-            page = pages.open(f"http://127.0.0.1:{server.server_port}/")
-            engine_ready(page)
-            page.wait_for_function("navigator.serviceWorker.controller !== null")
-            names = page.get_by_test_id("name-input")
-            names.nth(0).fill("Ann")
-            names.nth(1).fill("Bob")
-            page.get_by_test_id("create-sheet").click()
-            expect(page.get_by_test_id("sheet")).to_have_attribute(
-                "data-count", "0", timeout=ENGINE_MS
-            )
-            tap(page, "take 30")
-            sheet_id = page.evaluate("decodeURIComponent(location.hash.slice(1))")
-            old = page.evaluate("caches.keys()")
-
-            worker = folder / "sw.js"
-            newer = worker.read_text().replace('"pickomino-app-', '"pickomino-app-new-', 1)
-            worker.write_text(newer)
-            page.evaluate("navigator.serviceWorker.ready.then((ready) => ready.update())")
-            wait_until(
-                lambda: page.evaluate("caches.keys()") == [old[0].replace("-app-", "-app-new-")],
-                "the new version's cache replaces the old one",
-            )
-            page.reload()
-            expect(page.get_by_test_id("sheet")).to_have_attribute(
-                "data-count", "1", timeout=ENGINE_MS
-            )
-
-            page.evaluate(DAMAGE, sheet_id)
-            page.reload()
-            expect(page.get_by_test_id("missing-text")).to_contain_text(
-                "the stored sheet is damaged", timeout=ENGINE_MS
-            )
-            assert page.evaluate(STORED, sheet_id) == "{not a sheet"  # kept as it was
-    finally:
-        server.shutdown()
 
 
 #: The stored sheet overwritten with what no version can read (its stored view dropped too).
