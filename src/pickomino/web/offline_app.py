@@ -149,8 +149,7 @@ def pyodide_runtime() -> Path:
     except OSError as error:  # a cache folder that cannot be written
         raise BuildError("app_folder_unwritable", path=str(folder), why=error.strerror) from None
     except subprocess.TimeoutExpired:
-        why = f"no answer within {FETCH_SECONDS} s"
-        raise BuildError("runtime_not_fetched", version=PYODIDE, why=why) from None
+        raise BuildError("runtime_fetch_timeout", version=PYODIDE, seconds=FETCH_SECONDS) from None
 
 
 def _fetched_runtime(npm: str, folder: Path) -> Path:

@@ -3,6 +3,7 @@
 
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { onJSONFile } from "./files.js";
 import { date, list, t } from "./i18n.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
@@ -56,27 +57,21 @@ export function setupSheetForm(options, names, onCreated) {
 /** "Open a sheet file": a sheet saved as a file goes on as a new sheet (on the server, or in
  * this browser offline), opened at once; `onCreated(view)` follows. */
 export function setupImport(onCreated) {
-  const input = $("import-file");
   const error = $("import-error");
-  input.addEventListener("change", async () => {
-    const [file] = input.files;
-    input.value = ""; // the same file chosen again is a new choice
-    if (!file) return;
-    error.hidden = true;
-    let record;
-    try {
-      record = JSON.parse(await file.text());
-    } catch {
-      error.textContent = t("keeper.import_not_json", { file: file.name });
-      error.hidden = false;
-      return;
-    }
-    try {
-      onCreated(await postJSON("/api/sheets/import", record));
-    } catch (failure) {
-      error.textContent = failure.message;
-      error.hidden = false;
-    }
+  const say = (text) => {
+    error.textContent = text;
+    error.hidden = !text;
+  };
+  onJSONFile($("import-file"), {
+    notJSON: (file) => say(t("keeper.import_not_json", { file: file.name })),
+    onRecord: async (record) => {
+      say("");
+      try {
+        onCreated(await postJSON("/api/sheets/import", record));
+      } catch (failure) {
+        say(failure.message);
+      }
+    },
   });
 }
 
