@@ -24,6 +24,8 @@ from click.testing import CliRunner
 from playwright.sync_api import Page, expect
 
 from pickomino.cli import main
+from pickomino.core import Game, GameRecord
+from pickomino.offline.solo import SoloTable
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import advise
@@ -31,7 +33,7 @@ from pickomino.table.view import sheet_view
 from pickomino.web.offline_app import MARK, RUNTIME_FILES, pyodide_runtime
 
 from .browser import PHONE, Pages
-from .clicking import grill_tile, player, tap
+from .clicking import grill_tile, play_one_action, play_until_over, player, tap
 from .server_process import ServerProcess, wait_until
 
 #: What a static host without compression sends on the first visit, at most (issue 28).
@@ -351,3 +353,86 @@ DAMAGE = """(id) => new Promise((resolve, reject) => {
         put.onerror = () => reject(put.error);
     };
 })"""
+
+
+#: The stored solo game's record, read from IndexedDB as the engine's worker keeps it.
+STORED_GAME = STORED.replace('"sheets"', '"games"')
+
+
+@pytest.mark.slow
+def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_natively(
+    static_site: tuple[str, Path], pages: Pages, tmp_path: Path
+) -> None:
+    """Set up with a refusal first, a turn left half played by closing the page, then played to
+    its end against a hard and an easy bot; the record the browser kept and the file it saves
+    replay natively to the table the page shows."""
+    address, _ = static_site
+    with pages.checked():
+        phone = pages.open(address, PHONE)
+        engine_ready(phone)
+        phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+        phone.context.set_offline(True)
+        phone.get_by_test_id("solo-link").click()
+        names, kinds = phone.get_by_test_id("seat-name"), phone.get_by_test_id("seat-kind")
+        expect(names).to_have_count(2, timeout=ENGINE_MS)
+        names.nth(0).fill("Ann")
+        phone.get_by_test_id("solo-add").click()
+        kinds.nth(1).select_option("")  # two people: refused
+        phone.get_by_test_id("solo-start").click()
+        expect(phone.get_by_test_id("setup-error")).to_contain_text("exactly one player is you")
+        kinds.nth(1).select_option("hard")
+        kinds.nth(2).select_option("easy")
+        phone.get_by_test_id("solo-start").click()
+
+        game = phone.get_by_test_id("game")
+        expect(game).to_have_attribute("data-your-turn", "true", timeout=ENGINE_MS)
+        game_id = phone.evaluate("decodeURIComponent(location.hash.slice(1))")
+        expect(phone.get_by_test_id("coach-setup")).to_be_hidden()  # no win values offline
+        play_one_action(phone)  # roll
+        expect(game).to_have_attribute("data-phase", "keep")
+        phone.get_by_test_id("hint-button").click()
+        expect(phone.get_by_test_id("hint-row").first).to_be_visible(timeout=ENGINE_MS)
+        expect(phone.get_by_test_id("hint-table")).not_to_contain_text("Win chance")
+        play_one_action(phone)  # a face kept: the turn is half played
+        expect(game).to_have_attribute("data-seq", "2")
+        kept = phone.get_by_test_id("kept").inner_text()
+
+        # Closed in the middle of the turn and opened again (at the bots' quickest pace).
+        phone.goto(f"{address}play.html?pace=0#{game_id}")
+        expect(game).to_have_attribute("data-seq", "2", timeout=ENGINE_MS)
+        assert phone.get_by_test_id("kept").inner_text() == kept
+        play_until_over(phone, {0: phone})
+        expect(phone.get_by_test_id("verdict")).to_be_visible()
+        shown_worms = [
+            int(player(phone, seat).get_by_test_id("player-worms").inner_text())
+            for seat in range(3)
+        ]
+        with phone.expect_download() as saving:
+            phone.get_by_test_id("download-record").click()
+        saved = tmp_path / "game.json"
+        saving.value.save_as(saved)
+        stored = phone.evaluate(STORED_GAME, game_id)
+
+        phone.get_by_test_id("mine-link").click()  # "My games": the games of this browser
+        row = phone.locator(f'[data-testid=solo-game][data-game-id="{game_id}"]')
+        expect(row).to_have_attribute("data-status", "over", timeout=ENGINE_MS)
+
+    native = Game.from_json(stored)  # every move checked again by the engine
+    assert native.state.is_over and native.record.meta["bots"] == [None, "hard", "easy"]
+    assert native.state.scores() == shown_worms
+    assert json.loads(saved.read_text()) == native.record.to_dict()
+    analysed = CliRunner().invoke(main, ["analyse", str(saved)])  # the command line reads it
+    assert analysed.exit_code == 0 and "Ann" in analysed.output, analysed.output
+    # The game is its seed and Ann's choices: the same choices give the same game natively.
+    record = native.record
+    first = GameRecord(record.seats, record.rules, record.start_player, meta=record.meta)
+    again = SoloTable(first.to_json())
+    while not again.game.state.is_over:
+        if again.session().is_bot_turn():
+            again.answer({"type": "step", "seq": again.seq}, shown=0)
+        else:
+            move = native.record.moves[again.seq]  # Ann's, or the dice her roll gave
+            action = "roll" if move.startswith("dice ") else move
+            answered = again.answer({"type": "act", "action": action, "seq": again.seq}, 0)
+            assert answered[0]["type"] == "state", answered
+    assert again.game.record.moves == native.record.moves

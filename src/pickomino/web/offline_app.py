@@ -1,6 +1,7 @@
 """The offline app, built: a static folder that any web server can serve (``pickomino
 build-app OUT``, and ``pickomino serve`` at ``/app``), which then works with no server and no
-network. It holds the score keeper's page (this app's own pages, their links made relative),
+network. It holds the score keeper's page and the table page for solo games against the bots
+(the web app's own pages, their links made relative),
 the pages' scripts and words, the pure-Python package (``pickomino.zip``: the core, the table,
 the solver, the bots and :mod:`pickomino.offline`), Pyodide's runtime (from the npm registry,
 checked against its published checksum and kept in the user's cache folder), a web app
@@ -65,6 +66,7 @@ ADDRESSES = {
     'href="/"': 'href="./"',
     'href="/keeper"': 'href="./"',
     'href="/rules"': 'href="rules.html"',
+    'href="/mine"': 'href="play.html"',  # "My games": the solo games kept in this browser
     'href="/static/': 'href="static/',
     'src="/static/': 'src="static/',
 }
@@ -204,6 +206,7 @@ def app_files(runtime: Path) -> dict[str, Path | bytes]:
     engine = {"package": hashlib.sha256(package).hexdigest()[:16], "options": options()}
     found["engine.json"] = json.dumps(engine).encode()
     found["index.html"] = app_page(Page("keeper", (), None), "app").encode()
+    found["play.html"] = app_page(Page("game", (), None), "play").encode()
     found["rules.html"] = app_page(
         Page("rules", (), Bar("page.rules", ("keeper",))), "rules"
     ).encode()

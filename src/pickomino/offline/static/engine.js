@@ -1,11 +1,13 @@
 // The engine's worker: Pyodide with the pickomino package (pickomino.zip, pure Python), which
-// answers the keeper's API (pickomino.offline.answers) as the server would; the sheets are kept
-// in IndexedDB ("pickomino", store "sheets": {id, data, over, view, package}). One request at a
-// time, in order, so that two taps cannot both change the same stored sheet.
+// answers the keeper's API and a solo game's table (pickomino.offline.answers) as the server
+// would; sheets and games are kept in IndexedDB ("pickomino": store "sheets" of {id, data,
+// over, view, package}, store "games" of {id, data, over, view, package, updated}, the data
+// being a sheet's or a game's record). One request at a time, in order, so that two taps
+// cannot both change the same stored sheet or game.
 //
 // Python takes about two seconds to start: until it is up, the set-up form's options come from
-// engine.json (written by the build) and a stored sheet is shown from the view stored with it,
-// if the same package made it; a change waits for Python.
+// engine.json (written by the build), a stored sheet is shown from the view stored with it, if
+// the same package made it, and the games are listed from theirs; a change waits for Python.
 
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
@@ -17,10 +19,10 @@ const engine = (async () => {
   if (!zip.ok) throw new Error(`pickomino.zip: ${zip.status}`);
   pyodide.FS.writeFile("/home/pyodide/pickomino.zip", new Uint8Array(await zip.arrayBuffer()));
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
-  const answer = pyodide.pyimport("pickomino.offline.answers").answer;
+  const answers = pyodide.pyimport("pickomino.offline.answers");
   // the turn's states, built now (half a second) rather than at the first advice asked
   pyodide.runPython("from pickomino.solver.turns import turn_tree; turn_tree()");
-  return answer;
+  return answers;
 })();
 
 const built = fetch(new URL("engine.json", APP)).then((response) => {
@@ -29,19 +31,22 @@ const built = fetch(new URL("engine.json", APP)).then((response) => {
 });
 
 const database = new Promise((resolve, reject) => {
-  const opening = indexedDB.open("pickomino", 1);
-  opening.onupgradeneeded = () => opening.result.createObjectStore("sheets", { keyPath: "id" });
+  const opening = indexedDB.open("pickomino", 2);
+  opening.onupgradeneeded = ({ oldVersion }) => {
+    if (oldVersion < 1) opening.result.createObjectStore("sheets", { keyPath: "id" });
+    if (oldVersion < 2) opening.result.createObjectStore("games", { keyPath: "id" });
+  };
   opening.onsuccess = () => resolve(opening.result);
   opening.onerror = () => reject(opening.error);
 });
 
 // A read answers with its result; a write only once its transaction has committed.
-function stored(mode, use) {
+function stored(name, mode, use) {
   return database.then(
     (db) =>
       new Promise((resolve, reject) => {
-        const transaction = db.transaction("sheets", mode);
-        const request = use(transaction.objectStore("sheets"));
+        const transaction = db.transaction(name, mode);
+        const request = use(transaction.objectStore(name));
         transaction.oncomplete = () => resolve(request.result);
         transaction.onerror = () => reject(transaction.error ?? request.error);
         transaction.onabort = () => reject(transaction.error ?? new Error("aborted"));
@@ -49,31 +54,51 @@ function stored(mode, use) {
   );
 }
 
-async function answerOne({ method, path, body }) {
+const keep = ({ store, ...kept }, made) =>
+  stored(store, "readwrite", (place) => place.put({ ...kept, package: made, updated: Date.now() }));
+
+async function answerRequest({ method, path, body }) {
   const { package: made, options } = await built;
   if (method === "GET" && path === "/api/options") return { status: 200, data: options };
-  const sheetId = path.match(/^\/api\/sheets\/([^/]+)/)?.[1];
-  const sheet = sheetId ? await stored("readonly", (store) => store.get(decodeURIComponent(sheetId))) : null;
-  const shown = method === "GET" && path === `/api/sheets/${sheetId}` && sheet?.package === made;
-  if (shown && sheet.view) return { status: 200, data: sheet.view };
-  const answer = await engine;
-  const reply = JSON.parse(answer(method, path, body, sheet?.data ?? null));
-  if (reply.keep) await stored("readwrite", (store) => store.put({ ...reply.keep, package: made }));
+  if (method === "GET" && path === "/api/games") {
+    const games = await stored("games", "readonly", (place) => place.getAll());
+    games.sort((a, b) => b.updated - a.updated);
+    return { status: 200, data: games.map(({ id, over, view, updated }) => ({ id, over, updated, ...view })) };
+  }
+  const [, kind, id] = path.match(/^\/api\/(sheets|games)\/([^/]+)/) ?? [];
+  const known = id ? await stored(kind, "readonly", (place) => place.get(decodeURIComponent(id))) : null;
+  const shown = method === "GET" && kind === "sheets" && path === `/api/sheets/${id}` && known?.package === made;
+  if (shown && known.view) return { status: 200, data: known.view };
+  const answers = await engine;
+  const reply = JSON.parse(answers.answer(method, path, body, known?.data ?? null));
+  if (reply.keep) await keep(reply.keep, made);
   return reply;
 }
 
+async function answerGame({ game, message, shown }) {
+  const { package: made } = await built;
+  const known = await stored("games", "readonly", (place) => place.get(game));
+  if (!known) return { messages: [{ type: "error", id: "no_game", rule: null, params: { id: game } }] };
+  const answers = await engine;
+  const reply = JSON.parse(answers.play(known.data, message, shown));
+  if (reply.keep) await keep(reply.keep, made);
+  return { messages: reply.messages };
+}
+
 // In order within this tab, and one at a time across tabs (each tab has a worker of its own):
-// a sheet is read, changed and written with no other tab's change in between.
+// a sheet or game is read, changed and written with no other tab's change in between.
 const exclusive = (work) => (navigator.locks ? navigator.locks.request("pickomino-sheets", work) : work());
 let queue = Promise.resolve();
 self.addEventListener("message", ({ data }) => {
-  queue = queue.then(() => exclusive(async () => {
-    try {
-      const { status, data: answer } = await answerOne(data);
-      self.postMessage({ id: data.id, status, data: answer });
-    } catch (failure) {
-      const detail = { id: "engine_failed", rule: null, params: { why: String(failure?.message ?? failure) } };
-      self.postMessage({ id: data.id, status: 503, data: { detail } });
-    }
-  }));
+  queue = queue.then(() =>
+    exclusive(async () => {
+      try {
+        const reply = await ("game" in data ? answerGame(data) : answerRequest(data));
+        self.postMessage({ id: data.id, ...reply });
+      } catch (failure) {
+        const detail = { id: "engine_failed", rule: null, params: { why: String(failure?.message ?? failure) } };
+        self.postMessage({ id: data.id, status: 503, data: { detail } });
+      }
+    }),
+  );
 });

@@ -2,6 +2,10 @@
 // (player names are user input) is never parsed as HTML.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Whether this page is one of the offline app's (pickomino/offline), whose links stay in its
+ * own folder and whose API is answered in the browser. */
+export const inOfflineApp = () => "offline" in document.documentElement.dataset;
 // Set as properties, not attributes, so a later user edit does not hide the value.
 const PROPERTIES = new Set(["value", "checked", "disabled", "selected", "hidden"]);
 

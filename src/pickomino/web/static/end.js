@@ -7,6 +7,7 @@ import { analysisSection } from "./analysis.js";
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
 import { fill, h } from "./dom.js";
+import { downloadLink } from "./files.js";
 import { t } from "./i18n.js";
 import { rankingList } from "./ranking.js";
 import { replayViewer } from "./replay.js";
@@ -35,8 +36,9 @@ function verdictLine(ranking, seat, names) {
   return h("p", { class: "verdict", testid: "winner" }, t("ranking.winner", { name: names[winners[0].seat] }));
 }
 
-/** `seat` is the viewer's (null when watching). */
-export async function showEnd(node, gameId, state, seat) {
+/** `seat` is the viewer's (null when watching); `analysis`: whether the game's Analysis is
+ * offered (not in the offline app, whose engine has no win values). */
+export async function showEnd(node, gameId, state, seat, { analysis = true } = {}) {
   const names = state.seats.map((seat) => seat.name);
   const path = `/api/games/${encodeURIComponent(gameId)}`;
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, t("end.loading")));
@@ -49,16 +51,7 @@ export async function showEnd(node, gameId, state, seat) {
       ? rankingList(state.table, names)
       : h("p", { class: "result", testid: "result" }, t("end.stopped")),
     body,
-    h(
-      "a",
-      {
-        class: "btn",
-        href: `${path}/record`,
-        download: `pickomino-${gameId}.json`,
-        testid: "download-record",
-      },
-      t("end.download"),
-    ),
+    downloadLink(`${path}/record`, `pickomino-${gameId}.json`, { class: "btn", testid: "download-record" }, t("end.download")),
   );
   node.hidden = false;
 
@@ -69,7 +62,7 @@ export async function showEnd(node, gameId, state, seat) {
     fill(body, h("p", { class: "error" }, t("end.replay_failed", { why: error.message })));
     return;
   }
-  const review = state.table.over ? () => getJSON(`${path}/analysis`) : null;
+  const review = state.table.over && analysis ? () => getJSON(`${path}/analysis`) : null;
   fill(body, ...gameReport(frames, names, seat, review));
 }
 

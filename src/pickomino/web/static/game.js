@@ -5,11 +5,14 @@
 // secret, for this browser alone, which it keeps; the address bar then shows the bare game
 // address (replaced, not a new history entry), so neither copying the address nor the
 // history holds the seat.
+// In the offline app (play.html#id, see pickomino/offline) the same page plays a solo game kept
+// in this browser: its socket is answered here, and what only a server has (profiles, rematches,
+// moving the seat, the coach's win chances, the analysis) is left out.
 
 import { createAnnouncer } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
-import { fill, h, refill } from "./dom.js";
+import { fill, h, inOfflineApp, refill } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
 import { renderHint } from "./hint.js";
@@ -38,7 +41,10 @@ const DROPPED = {
 };
 const STATUS = { connecting: "connection.connecting", online: "connection.online", closed: "connection.closed" };
 const root = $("game");
-const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+const offline = inOfflineApp();
+const gameId = decodeURIComponent(
+  offline ? location.hash.slice(1) : location.pathname.replace(/\/+$/, "").split("/").pop(),
+);
 const params = new URLSearchParams(location.search);
 const kept = saved.seatToken(gameId, null); // this browser's secret for the game, if any
 let token = params.get("token") || kept; // a link's first: it may give this browser a seat
@@ -65,7 +71,7 @@ highlightSameFaces($("roll"));
 setupShortcuts();
 $("tray").addEventListener("focusin", () => (engaged = true));
 const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () => send({ type: "coach" }) });
-const claimed = await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
+const claimed = offline ? null : await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
 if (claimed?.token) keep(claimed.token);
 tick(root);
 $("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
@@ -261,7 +267,7 @@ function render() {
     keep: mine ? (face) => act(`keep ${face}`) : null,
     fresh,
   });
-  coach.update(state, mine, seat !== null && !table.over && state.status !== "abandoned");
+  coach.update(state, mine, !offline && seat !== null && !table.over && state.status !== "abandoned");
   $("controls").hidden = !mine;
   if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;
@@ -271,11 +277,11 @@ function render() {
 
   if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
-    showEnd($("end"), gameId, state, seat).then(() => {
+    showEnd($("end"), gameId, state, seat, { analysis: !offline }).then(() => {
       if (params.has("replay")) $("end").scrollIntoView();
     });
   }
-  if (state.status === "over" && !hearRematch) {
+  if (state.status === "over" && !hearRematch && !offline) {
     hearRematch = setupRematch($("rematch"), { gameId, token, seat, names });
   }
   renderMoveSeat();
@@ -309,6 +315,7 @@ function nextControl() {
 // The way into this seat on another device (or into this browser's profile's seat here);
 // drawn again only when what it is for changes, so a link made stays on screen.
 function renderMoveSeat() {
+  if (offline) return; // one browser holds the game
   const holder = seat !== null && token;
   const key = holder ? `seat ${seat} ${token}` : `watch ${state.seats.map((s) => s.profile).join()}`;
   if (key === moveShown) return;

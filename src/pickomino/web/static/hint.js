@@ -1,7 +1,7 @@
 // The hint as a table: for each choice, the chance to win the game (the review's evaluator:
 // best choice first), then the turn's exact odds: the chance to end it with a tile, the
 // expected worm gain and the risk of busting. Rows without win chances (the offline app's
-// advice) leave that column out.
+// advice) leave that column out, and are ranked by expected worms.
 
 import { fill, h } from "./dom.js";
 import { percent, signed, t } from "./i18n.js";
@@ -19,7 +19,7 @@ export function renderHint(node, rows) {
     h(
       "table",
       { class: "hint-table", testid: "hint-table" },
-      h("caption", {}, t("hint.caption")),
+      h("caption", {}, t(wins ? "hint.caption" : "hint.caption_worms")),
       h(
         "thead",
         {},

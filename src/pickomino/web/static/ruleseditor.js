@@ -5,7 +5,7 @@
 
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { presetLabel, presetName } from "./words.js";
+import { presetLabel, presetName, rulesPage } from "./words.js";
 
 /**
  * Fills `fieldset` with the controls; `presets` and `options` (each option's name, rule,
@@ -63,7 +63,7 @@ function control(option) {
 
 /** The control with its words, and the rule it changes (a link to it on the rules page). */
 function labelled(option, field) {
-  const rule = h("a", { href: `/rules#${option.rule}`, target: "_blank" }, option.rule);
+  const rule = h("a", { href: `${rulesPage()}#${option.rule}`, target: "_blank" }, option.rule);
   if (field.type === "checkbox") {
     return h("label", { class: "check" }, field, h("span", {}, t(option.key), " (", rule, ")"));
   }

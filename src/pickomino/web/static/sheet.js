@@ -5,8 +5,9 @@
 // shows and asks.
 
 import { createAnnouncer } from "./announce.js";
-import { fill, h } from "./dom.js";
+import { fill, h, inOfflineApp } from "./dom.js";
 import { describeEntry } from "./events.js";
+import { saveJSON } from "./files.js";
 import { t } from "./i18n.js";
 import { setupKeys } from "./keys.js";
 import { createLog } from "./log.js";
@@ -93,11 +94,7 @@ export async function openSheet(api, onView) {
   // offline app, and read by `pickomino analyse`.
   $("export").addEventListener("click", async () => {
     try {
-      const record = await api.get("record");
-      const file = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-      const link = h("a", { href: URL.createObjectURL(file), download: `pickomino-sheet-${view.id}.json` });
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60000); // some browsers start it later
+      saveJSON(await api.get("record"), `pickomino-sheet-${view.id}.json`);
     } catch (failure) {
       notice(failure.message, failure.rule);
     }
@@ -169,7 +166,7 @@ function render(view) {
       end,
       h("h2", { tabindex: "-1" }, t("keeper.over")),
       rankingList(table, names),
-      h("a", { class: "btn", href: "/keeper", testid: "new-sheet" }, t("keeper.new_game")),
+      h("a", { class: "btn", href: inOfflineApp() ? "./" : "/keeper", testid: "new-sheet" }, t("keeper.new_game")),
     );
 }
 

@@ -9,6 +9,13 @@ const FINAL_CODES = new Set([4403, 4404]);
 const TOO_MANY = 4429;
 const PING_MS = 25000; // keeps idle connections open through proxies
 
+// The offline app plays a solo game in the page itself (pickomino/offline): a function that
+// stands for connect() below, set once before the page connects.
+let connectHere = null;
+export function connectLocally(local) {
+  connectHere = local;
+}
+
 /**
  * `url()` gives the address at each try (a seat's secret may change meanwhile);
  * `onMessage(msg)` gets every parsed message; `onStatus(status, wait, code)` hears
@@ -16,6 +23,7 @@ const PING_MS = 25000; // keeps idle connections open through proxies
  * "closed". Returns `send(msg)`, which says whether the message could be sent.
  */
 export function connect(url, { onMessage, onStatus }) {
+  if (connectHere) return connectHere({ onMessage, onStatus });
   let socket = null;
   let failures = 0;
 

@@ -1,7 +1,7 @@
 // The game's data in words: action names as buttons say them, what the turn is about, bots,
 // presets, and a rule named as a link to the rules page.
 
-import { h } from "./dom.js";
+import { h, inOfflineApp } from "./dom.js";
 import { t } from "./i18n.js";
 
 // Message ids written out whole, so that a search for an id finds where it is used.
@@ -57,13 +57,16 @@ export const presetName = (rules, presets) =>
     Object.entries(rules).every(([key, value]) => presets[name][key] === value),
   );
 
+/** The rules page: the server's, or the offline app's own (beside its pages). */
+export const rulesPage = () => (inOfflineApp() ? "rules.html" : "/rules");
+
 /** A rule's badge: a link to the rule on the rules page, in a tab of its own. */
 export function ruleLink(rule) {
   return h(
     "a",
     {
       class: "rule",
-      href: `/rules#${rule}`,
+      href: `${rulesPage()}#${rule}`,
       target: "_blank",
       rel: "noopener",
       testid: "rule-link",

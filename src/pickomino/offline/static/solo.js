@@ -1,0 +1,126 @@
+// The set-up of a solo game in the offline app: you and 1 to 6 bots (the levels the engine
+// offers here), the rules and who starts; and below, the games kept in this browser, the last
+// one played first, to go on with one or see how it ended.
+
+import { getJSON, postJSON } from "./api.js";
+import { fill, h } from "./dom.js";
+import { date, list, loadWords, t } from "./i18n.js";
+import { setupNotice } from "./notice.js";
+import { playerRows } from "./playerrows.js";
+import { rulesEditor } from "./ruleseditor.js";
+import * as saved from "./storage.js";
+import { botLabel } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const YOU = ""; // the seat kind of the one person
+
+/** Replaces the table page's table with the set-up and the list of games. */
+export async function soloSetup() {
+  await loadWords();
+  setupNotice();
+  document.title = `${t("solo.title")} · ${t("game.name")}`;
+  $("game-title").textContent = t("solo.title");
+  $("connection").hidden = true;
+  const options = await getJSON("/api/options");
+  const seats = h("ol", { class: "seats", testid: "solo-seats" });
+  const add = h("button", { type: "button", class: "btn small", testid: "solo-add" }, t("setup.add_player"));
+  const rules = h("fieldset", { testid: "rules" });
+  const start = h("select", { testid: "start-player" });
+  const error = h("p", { class: "error", testid: "setup-error", role: "alert", hidden: true });
+  const submit = h("button", { class: "btn primary wide", testid: "solo-start" }, t("solo.start"));
+  const form = h(
+    "form",
+    { testid: "solo-form" },
+    h("fieldset", {}, h("legend", {}, t("setup.players")), seats, add),
+    rules,
+    h("label", { class: "field" }, h("span", {}, t("setup.who_starts")), start),
+    error,
+    submit,
+  );
+  const games = h("ul", { class: "game-list", testid: "solo-games" });
+  fill(
+    $("game"),
+    h(
+      "div",
+      { class: "keeper-setup" },
+      h("section", { class: "card" }, h("h2", {}, t("solo.title")), h("p", { class: "muted" }, t("solo.help")), form),
+      h("section", { class: "card games" }, h("h2", {}, t("solo.games")), games),
+    ),
+  );
+
+  const players = playerRows({
+    list: seats,
+    addButton: add,
+    start,
+    limits: options.players,
+    testids: { row: "seat-row", name: "seat-name", remove: "remove-seat" },
+    startLabel: (name, number) => name.trim() || t("setup.player", { number }),
+    randomFirst: true,
+    extra: {
+      control: (nameInput, kind) => {
+        const select = h(
+          "select",
+          { testid: "seat-kind" },
+          h("option", { value: YOU }, t("solo.you")),
+          options.levels.map((level) => h("option", { value: level }, t("newgame.bot", { level: botLabel(level) }))),
+        );
+        select.value = kind;
+        return select;
+      },
+      label: (number) => t("solo.kind_label", { number }),
+    },
+  });
+  const editor = rulesEditor(rules, options.presets, options.rules);
+  const botName = () => t("newgame.bot_name", { number: seats.children.length + 1 });
+  add.addEventListener("click", () => players.add(botName(), "medium").focus());
+  players.add(saved.lastName(), YOU);
+  players.add(botName(), "medium");
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    submit.disabled = true;
+    try {
+      const rows = players.read();
+      const game = await postJSON("/api/games", {
+        seats: rows.map(({ name, value }) => (value === YOU ? { name } : { name, bot: value })),
+        rules: editor.text(),
+        start_player: start.value === "random" ? "random" : Number(start.value),
+      });
+      const you = rows.find(({ value }) => value === YOU);
+      if (you) saved.saveName(you.name);
+      location.assign(game.link);
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
+      submit.disabled = false;
+    }
+  });
+
+  const kept = await getJSON("/api/games");
+  fill(games, kept.length ? kept.map(gameRow) : h("li", { class: "placeholder" }, t("solo.no_games")));
+}
+
+function gameRow(game) {
+  const status = game.over ? "over" : "playing";
+  const score = game.names.map((name, n) => `${name} ${game.worms[n]}`).join(", ");
+  return h(
+    "li",
+    { class: "game-row", testid: "solo-game", data: { gameId: game.id, status } },
+    h(
+      "div",
+      { class: "game-info" },
+      h("p", { class: "who" }, list(game.names)),
+      h(
+        "p",
+        { class: "muted" },
+        [t(game.over ? "keeper.status_over" : "keeper.status_playing"), score, date(game.updated, true)].join(" · "),
+      ),
+    ),
+    h(
+      "a",
+      { class: `btn small${game.over ? "" : " primary"}`, href: `#${encodeURIComponent(game.id)}`, testid: "open-game" },
+      t(game.over ? "keeper.view" : "keeper.resume"),
+    ),
+  );
+}
