@@ -1,11 +1,14 @@
 """The offline app's budgets (issue 28), in headless Chromium on this machine: the folder's
 size, the first visit, a later start from the service worker's cache with the network cut
-off (to a usable set-up form, and to an open sheet), and a turn's odds from the dice helper,
-in the browser (Pyodide, the pure-Python solver) against the same advice computed natively
-(CPython, NumPy) in this process, as a ratio.
+off (to a usable set-up form, and to an open sheet), a turn's odds from the dice helper, and
+each bot's moves in a solo game (a step asked of the engine's worker until the stored game has
+it), in the browser (Pyodide, the pure-Python solver) against the same computed natively
+(CPython, NumPy) in this process, as ratios. The solo game is the same game in both: its seed,
+and a person who always takes the first action offered.
 
-Run: ``.venv/bin/python benchmarks/offline_app.py [--rolls 20] [--starts 3] [--app DIR]``
-(without ``--app`` it builds the app into a temporary folder first).
+Run: ``.venv/bin/python benchmarks/offline_app.py [--rolls 20] [--starts 3] [--bots
+hard,medium,easy] [--app DIR]`` (without ``--app`` it builds the app into a temporary folder
+first).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import json
 import random
 import statistics
 import tempfile
@@ -23,6 +27,8 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from pickomino.core import format_dice, sample_roll
+from pickomino.offline.answers import answer, play
+from pickomino.offline.solo import LEVELS
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import advise
@@ -32,13 +38,36 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-BUDGETS = {"size": 20.0, "cached start": 2.0, "odds": 0.2}
+SOLO_SEED = 2026
+BUDGETS = {"size": 20.0, "cached start": 2.0, "odds": 0.2, "bot move": 0.5}
 #: A request through the page's own API module, timed in the page.
 TIMED_ADVICE = """async ([path, body]) => {
     const api = await import("./static/api.js");
     const start = performance.now();
     await api.postJSON(path, body).catch(() => null);  // a refusal is an answer too
     return (performance.now() - start) / 1000;
+}"""
+
+
+#: A solo game played through a second engine of the page's own (local.js): each bot step
+#: timed from the request to the stored answer, by the seat's level.
+TIMED_SOLO = """async ([seats, seed]) => {
+    const { startEngine } = await import("./static/local.js");
+    const engine = startEngine();
+    const body = JSON.stringify({ seats, seed });
+    const made = await (await engine.answer("/api/games", { method: "POST", body })).json();
+    let [, state] = await engine.play(made.id, { type: "join" }, 0);
+    const times = {};
+    while (!state.table.over) {
+        const level = state.seats[state.table.current].bot;
+        const message = state.bot_turn
+            ? { type: "step", seq: state.seq }
+            : { type: "act", action: state.actions[0], seq: state.seq };
+        const start = performance.now();
+        [state] = await engine.play(made.id, message, 0);
+        if (level) (times[level] ??= []).push((performance.now() - start) / 1000);
+    }
+    return times;
 }"""
 
 
@@ -60,17 +89,23 @@ def main() -> None:
     parser.add_argument("--rolls", type=int, default=20, help="rolls advised on (default 20)")
     parser.add_argument("--app", type=Path, default=None, help="a folder built before")
     parser.add_argument("--starts", type=int, default=3, help="later starts timed (default 3)")
+    parser.add_argument(
+        "--bots", default=",".join(LEVELS), help="the solo game's bots (default hard,medium,easy)"
+    )
     args = parser.parse_args()
     if args.rolls < 1 or args.starts < 1:
         parser.error("--rolls and --starts must be at least 1")
+    bots = args.bots.split(",")
+    if not 1 <= len(bots) <= 6 or not set(bots) <= set(LEVELS):
+        parser.error(f"--bots: 1 to 6 of {', '.join(LEVELS)}, separated by commas")
     if args.app is not None and not (args.app / "sw.js").is_file():
         parser.error(f"--app {args.app}: not a folder built by pickomino build-app")
     with tempfile.TemporaryDirectory() as work:
         folder = args.app or build(Path(work) / "app")
-        measure(folder, args.rolls, args.starts)
+        measure(folder, args.rolls, args.starts, bots)
 
 
-def measure(folder: Path, rolls: int, later_starts: int) -> None:
+def measure(folder: Path, rolls: int, later_starts: int, bots: list[str]) -> None:
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / 1e6
     print(f"folder: {size:.1f} MB (budget {BUDGETS['size']:.0f} MB)")
     handler = functools.partial(QuietFiles, directory=str(folder))
@@ -109,6 +144,8 @@ def measure(folder: Path, rolls: int, later_starts: int) -> None:
         python_up = page.evaluate(TIMED_ADVICE, [path, {"rolled": ""}])
         print(f"Python up, after the open sheet showed: {python_up:.2f} s more")
         browser_s = [page.evaluate(TIMED_ADVICE, [path, {"rolled": roll}]) for roll in dice]
+        seats = [{"name": "Ann"}, *({"name": f"Bot {n}", "bot": b} for n, b in enumerate(bots, 2))]
+        bot_s = page.evaluate(TIMED_SOLO, [seats, SOLO_SEED])
         browser.close()
     server.shutdown()
     sheet = ScoreSheet(["Ann", "Bob"])
@@ -128,6 +165,40 @@ def measure(folder: Path, rolls: int, later_starts: int) -> None:
         f"the same natively (CPython, NumPy): {native * 1e3:.1f} ms median; browser/native"
         f" {later / native:.1f}x"
     )
+    native_bots = solo_natively(seats)
+    for level in dict.fromkeys(bots):
+        here, there = bot_s[level], native_bots[level]
+        print(
+            f"{level} bot, a step in the browser: {statistics.median(here) * 1e3:.0f} ms median,"
+            f" {max(here) * 1e3:.0f} ms the slowest of {len(here)}"
+            f" (budget {BUDGETS['bot move'] * 1e3:.0f} ms); natively"
+            f" {statistics.median(there) * 1e3:.1f} ms median, browser/native"
+            f" {statistics.median(here) / statistics.median(there):.1f}x"
+        )
+
+
+def solo_natively(seats: list[dict[str, str]]) -> dict[str, list[float]]:
+    """The benchmark's solo game (the same seed, the same person), each bot step timed as the
+    worker asks it: the stored record read, the step played, the record written."""
+    reply = json.loads(
+        answer("POST", "/api/games", json.dumps({"seats": seats, "seed": SOLO_SEED}))
+    )
+    stored = reply["keep"]["data"]
+    times: dict[str, list[float]] = {}
+    state = json.loads(play(stored, '{"type": "join"}'))["messages"][1]
+    while not state["table"]["over"]:
+        level = state["seats"][state["table"]["current"]]["bot"]
+        message = (
+            {"type": "step", "seq": state["seq"]}
+            if state["bot_turn"]
+            else {"type": "act", "action": state["actions"][0], "seq": state["seq"]}
+        )
+        start = time.perf_counter()
+        answered = json.loads(play(stored, json.dumps(message)))
+        if level:
+            times.setdefault(level, []).append(time.perf_counter() - start)
+        stored, state = answered["keep"]["data"], answered["messages"][0]
+    return times
 
 
 if __name__ == "__main__":

@@ -319,6 +319,8 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         "2",
         "--starts",
         "1",
+        "--bots",
+        "easy",
         "--app",
         str(app_folder),
     ]
@@ -326,6 +328,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "later start, offline from the cache" in done.stdout
     assert "browser/native" in done.stdout
+    assert "easy bot, a step in the browser" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -334,6 +337,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         (["--rolls", "0"], "--rolls and --starts must be at least 1"),
         (["--starts", "0"], "--rolls and --starts must be at least 1"),
         (["--app", "/nowhere"], "not a folder built"),
+        (["--bots", "expert"], "--bots: 1 to 6 of hard, medium, easy"),
     ],
 )
 def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words: str) -> None:
@@ -357,6 +361,7 @@ DAMAGE = """(id) => new Promise((resolve, reject) => {
 
 #: The stored solo game's record, read from IndexedDB as the engine's worker keeps it.
 STORED_GAME = STORED.replace('"sheets"', '"games"')
+DAMAGE_GAME = DAMAGE.replace('"sheets"', '"games"')
 
 
 @pytest.mark.slow
@@ -365,7 +370,8 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
 ) -> None:
     """Set up with a refusal first, a turn left half played by closing the page, then played to
     its end against a hard and an easy bot; the record the browser kept and the file it saves
-    replay natively to the table the page shows."""
+    replay natively to the table the page shows. A stored game that no longer reads is said to
+    be damaged, and stays stored."""
     address, _ = static_site
     with pages.checked():
         phone = pages.open(address, PHONE)
@@ -416,6 +422,13 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         phone.get_by_test_id("mine-link").click()  # "My games": the games of this browser
         row = phone.locator(f'[data-testid=solo-game][data-game-id="{game_id}"]')
         expect(row).to_have_attribute("data-status", "over", timeout=ENGINE_MS)
+
+        phone.evaluate(DAMAGE_GAME, game_id)  # a stored game that no longer reads
+        phone.goto(f"{address}play.html#{game_id}")
+        expect(phone.get_by_test_id("fatal-text")).to_contain_text(
+            "this game's record is damaged", timeout=ENGINE_MS
+        )
+        assert phone.evaluate(STORED_GAME, game_id) == "{not a sheet"  # kept as it was
 
     native = Game.from_json(stored)  # every move checked again by the engine
     assert native.state.is_over and native.record.meta["bots"] == [None, "hard", "easy"]
