@@ -422,6 +422,9 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         phone.get_by_test_id("mine-link").click()  # "My games": the games of this browser
         row = phone.locator(f'[data-testid=solo-game][data-game-id="{game_id}"]')
         expect(row).to_have_attribute("data-status", "over", timeout=ENGINE_MS)
+        with phone.expect_download() as saving:
+            row.get_by_test_id("save-game").click()
+        assert json.loads(Path(saving.value.path()).read_text()) == json.loads(saved.read_text())
 
         phone.evaluate(DAMAGE_GAME, game_id)  # a stored game that no longer reads
         phone.goto(f"{address}play.html#{game_id}")

@@ -1,9 +1,10 @@
 // The set-up of a solo game in the offline app: you and 1 to 6 bots (the levels the engine
 // offers here), the rules and who starts; and below, the games kept in this browser, the last
-// one played first, to go on with one or see how it ended.
+// one played first, to go on with one or see how it ended, or to save one as a file.
 
 import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { downloadLink } from "./files.js";
 import { date, list, loadWords, t } from "./i18n.js";
 import { setupNotice } from "./notice.js";
 import { playerRows } from "./playerrows.js";
@@ -118,9 +119,20 @@ function gameRow(game) {
       ),
     ),
     h(
-      "a",
-      { class: `btn small${game.over ? "" : " primary"}`, href: `#${encodeURIComponent(game.id)}`, testid: "open-game" },
-      t(game.over ? "keeper.view" : "keeper.resume"),
+      "div",
+      { class: "buttons" },
+      h(
+        "a",
+        { class: `btn small${game.over ? "" : " primary"}`, href: `#${encodeURIComponent(game.id)}`, testid: "open-game" },
+        t(game.over ? "keeper.view" : "keeper.resume"),
+      ),
+      // the record, for `pickomino analyse`, or to go on in the terminal (`pickomino play --resume`)
+      downloadLink(
+        `/api/games/${encodeURIComponent(game.id)}/record`,
+        `pickomino-${game.id}.json`,
+        { class: "btn small quiet", testid: "save-game" },
+        t("keeper.export"),
+      ),
     ),
   );
 }
