@@ -7,7 +7,7 @@ it), in the browser (Pyodide, the pure-Python solver) against the same computed 
 and a person who always takes the first action offered.
 
 Run: ``.venv/bin/python benchmarks/offline_app.py [--rolls 20] [--starts 3] [--bots
-hard,medium,easy] [--app DIR]`` (without ``--app`` it builds the app into a temporary folder
+easy,medium,hard] [--app DIR]`` (without ``--app`` it builds the app into a temporary folder
 first).
 """
 
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--app", type=Path, default=None, help="a folder built before")
     parser.add_argument("--starts", type=int, default=3, help="later starts timed (default 3)")
     parser.add_argument(
-        "--bots", default=",".join(LEVELS), help="the solo game's bots (default hard,medium,easy)"
+        "--bots", default=",".join(LEVELS), help="the solo game's bots (default easy,medium,hard)"
     )
     args = parser.parse_args()
     if args.rolls < 1 or args.starts < 1:

@@ -337,7 +337,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         (["--rolls", "0"], "--rolls and --starts must be at least 1"),
         (["--starts", "0"], "--rolls and --starts must be at least 1"),
         (["--app", "/nowhere"], "not a folder built"),
-        (["--bots", "expert"], "--bots: 1 to 6 of hard, medium, easy"),
+        (["--bots", "expert"], "--bots: 1 to 6 of easy, medium, hard"),
     ],
 )
 def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words: str) -> None:

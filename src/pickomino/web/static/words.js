@@ -58,7 +58,7 @@ export const presetName = (rules, presets) =>
   );
 
 /** The rules page: the server's, or the offline app's own (beside its pages). */
-export const rulesPage = () => (inOfflineApp() ? "rules.html" : "/rules");
+export const rulesPage = () => (inOfflineApp() ? "./rules.html" : "/rules");
 
 /** A rule's badge: a link to the rule on the rules page, in a tab of its own. */
 export function ruleLink(rule) {
