@@ -320,7 +320,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         "--starts",
         "1",
         "--bots",
-        "easy",
+        "medium",
         "--app",
         str(app_folder),
     ]
@@ -328,7 +328,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "later start, offline from the cache" in done.stdout
     assert "browser/native" in done.stdout
-    assert "easy bot, a step in the browser" in done.stdout
+    assert "medium bot, a step in the browser" in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -425,9 +425,12 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         with phone.expect_download() as saving:
             row.get_by_test_id("save-game").click()
         assert json.loads(Path(saving.value.path()).read_text()) == json.loads(saved.read_text())
+        row.get_by_test_id("open-game").click()  # opened in the page, Python up already
+        expect(phone.get_by_test_id("verdict")).to_be_visible()
+        expect(phone).to_have_url(f"{address}play.html#{game_id}")
 
         phone.evaluate(DAMAGE_GAME, game_id)  # a stored game that no longer reads
-        phone.goto(f"{address}play.html#{game_id}")
+        phone.reload()
         expect(phone.get_by_test_id("fatal-text")).to_contain_text(
             "this game's record is damaged", timeout=ENGINE_MS
         )

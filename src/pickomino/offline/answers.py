@@ -125,7 +125,7 @@ def play(stored: str, message: str, shown: int = 0) -> str:
     game moved; ``shown``: how many log entries the page has. A stored game that cannot be
     read is answered with an error, and stays stored as it was."""
     try:
-        table = SoloTable(stored)
+        table = _last_answered.pop(stored, None) or SoloTable(stored)
     except PickominoError as error:
         damaged = {"type": "error", **SoloRefusal("game_damaged", why=error).to_dict()}
         return json.dumps({"messages": [damaged]})
@@ -139,7 +139,15 @@ def play(stored: str, message: str, shown: int = 0) -> str:
     reply: dict[str, Any] = {"messages": table.answer(asked, shown)}
     if table.seq != seq:
         reply["keep"] = _kept_game(table)
+    _last_answered.clear()
+    _last_answered[reply["keep"]["data"] if "keep" in reply else stored] = table
     return json.dumps(reply)
+
+
+#: The game answered last, by the stored record it stands for: the next message about that
+#: record (a bot's next step) is answered without replaying the record (a long game's 700
+#: moves take 8 ms natively, 20 ms in the browser).
+_last_answered: dict[str, SoloTable] = {}
 
 
 def _new_game(body: dict[str, Any]) -> dict[str, Any]:

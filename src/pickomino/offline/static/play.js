@@ -10,13 +10,18 @@ import { connectLocally } from "./socket.js";
 const engine = startEngine();
 answerLocally(engine.answer);
 keepOffline();
-window.addEventListener("hashchange", () => location.reload()); // another game's link
-const id = decodeURIComponent(location.hash.slice(1));
-if (id) {
+window.addEventListener("hashchange", () => location.reload()); // another game's link, or back
+
+async function openGame(id) {
   const pace = Number(new URLSearchParams(location.search).get("pace") ?? Number.NaN);
   connectLocally(localGame(engine.play, id, pace >= 0 ? pace : undefined));
   await import("./game.js");
+}
+
+const id = decodeURIComponent(location.hash.slice(1));
+if (id) {
+  await openGame(id);
 } else {
   const { soloSetup } = await import("./solo.js");
-  await soloSetup();
+  await soloSetup(openGame);
 }

@@ -15,13 +15,16 @@ import { botLabel } from "./words.js";
 const $ = (id) => document.getElementById(id);
 const YOU = ""; // the seat kind of the one person
 
-/** Replaces the table page's table with the set-up and the list of games. */
-export async function soloSetup() {
+/** Shows the set-up and the list of games in place of the table page's table (hidden, and
+ * left as it is); `openGame(id)` opens a game, new or listed, once the set-up has given way
+ * to the table again. */
+export async function soloSetup(openGame) {
   await loadWords();
   setupNotice();
   document.title = `${t("solo.title")} · ${t("game.name")}`;
   $("game-title").textContent = t("solo.title");
   $("connection").hidden = true;
+  $("game").hidden = true;
   const options = await getJSON("/api/options");
   const seats = h("ol", { class: "seats", testid: "solo-seats" });
   const add = h("button", { type: "button", class: "btn small", testid: "solo-add" }, t("setup.add_player"));
@@ -39,8 +42,9 @@ export async function soloSetup() {
     submit,
   );
   const games = h("ul", { class: "game-list", testid: "solo-games" });
-  fill(
-    $("game"),
+  const setup = h(
+    "main",
+    { class: "keeper", testid: "solo-setup" },
     h(
       "div",
       { class: "keeper-setup" },
@@ -48,6 +52,16 @@ export async function soloSetup() {
       h("section", { class: "card games" }, h("h2", {}, t("solo.games")), games),
     ),
   );
+  $("game").before(setup);
+
+  // The table in this page, its engine up already: no reload (Python would start again).
+  async function openHere(id) {
+    history.pushState(null, "", `#${encodeURIComponent(id)}`); // Back comes here again
+    setup.remove();
+    $("game").hidden = false;
+    $("connection").hidden = false;
+    await openGame(id);
+  }
 
   const players = playerRows({
     list: seats,
@@ -90,7 +104,7 @@ export async function soloSetup() {
       });
       const you = rows.find(({ value }) => value === YOU);
       if (you) saved.saveName(you.name);
-      location.assign(game.link);
+      await openHere(game.id);
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = players.refusal(failure); // a name used twice is shown at its rows
@@ -99,10 +113,11 @@ export async function soloSetup() {
   });
 
   const kept = await getJSON("/api/games");
-  fill(games, kept.length ? kept.map(gameRow) : h("li", { class: "placeholder" }, t("solo.no_games")));
+  const rows = kept.map((game) => gameRow(game, openHere));
+  fill(games, kept.length ? rows : h("li", { class: "placeholder" }, t("solo.no_games")));
 }
 
-function gameRow(game) {
+function gameRow(game, openHere) {
   const status = game.over ? "over" : "playing";
   const score = game.names.map((name, n) => `${name} ${game.worms[n]}`).join(", ");
   return h(
@@ -123,7 +138,12 @@ function gameRow(game) {
       { class: "buttons" },
       h(
         "a",
-        { class: `btn small${game.over ? "" : " primary"}`, href: `#${encodeURIComponent(game.id)}`, testid: "open-game" },
+        {
+          class: `btn small${game.over ? "" : " primary"}`,
+          href: `#${encodeURIComponent(game.id)}`,
+          testid: "open-game",
+          on: { click: (event) => plainClick(event) && openHere(game.id) },
+        },
         t(game.over ? "keeper.view" : "keeper.resume"),
       ),
       // the record, for `pickomino analyse`, or to go on in the terminal (`pickomino play --resume`)
@@ -135,4 +155,11 @@ function gameRow(game) {
       ),
     ),
   );
+}
+
+// A click that opens the link here (not in a new tab or window): it is opened by the page.
+function plainClick(event) {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return false;
+  event.preventDefault();
+  return true;
 }

@@ -21,32 +21,45 @@ export async function keeperPage(opened, { share }) {
   await loadWords();
   document.title = t("keeper.doc_title", { game: t("game.name") });
   setupNotice();
-  window.addEventListener("hashchange", () => location.reload()); // another sheet's link
+  // Another sheet's link, or Back to the set-up screen after a sheet opened in this page.
+  window.addEventListener("hashchange", () => location.reload());
+  window.addEventListener("popstate", () => location.reload());
   if (opened) {
-    const { id, key } = opened;
-    const api = sheetApi(id, key);
-    const helper = diceHelper($("dice-helper"), api);
-    $("sheet").hidden = false;
-    $("share").hidden = !share;
-    if (share) showShareLink(sheetLink(id, key));
-    openSheet(api, (view) => {
-      keepSheet(id, key, view);
-      helper(view);
-    });
+    showSheet(opened, share);
     return;
   }
   $("setup").hidden = false;
   listSheets();
-  setupImport((view) => location.assign(view.link));
+  // A new sheet opens in this page at its own address (a reload keeps it): no second start
+  // of the page (in the offline app, of Python).
+  const openHere = (view) => {
+    history.pushState(null, "", view.link);
+    $("setup").hidden = true;
+    showSheet({ id: view.id, key: view.key || null }, share);
+    $("turn-who").focus(); // the form it was on is gone
+  };
+  setupImport(openHere);
   try {
     setupSheetForm(await getJSON("/api/options"), recall(NAMES) || [], (view) => {
       remember(NAMES, view.names);
-      location.assign(view.link); // a real URL: reload keeps it
+      openHere(view);
     });
   } catch (failure) {
     $("setup-error").textContent = t("keeper.setup_failed", { why: failure.message });
     $("setup-error").hidden = false;
   }
+}
+
+function showSheet({ id, key }, share) {
+  const api = sheetApi(id, key);
+  const helper = diceHelper($("dice-helper"), api);
+  $("sheet").hidden = false;
+  $("share").hidden = !share;
+  if (share) showShareLink(sheetLink(id, key));
+  openSheet(api, (view) => {
+    keepSheet(id, key, view);
+    helper(view);
+  });
 }
 
 function showShareLink(link) {
