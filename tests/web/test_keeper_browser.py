@@ -48,6 +48,11 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         sheet = phone.get_by_test_id("sheet")
         expect(sheet).to_have_attribute("data-count", "0")
         expect(phone.get_by_test_id("turn-who")).to_contain_text("Ann to play")
+        expect(phone.get_by_test_id("turn-who")).to_be_focused()  # the form it was on is gone
+        phone.go_back()  # the set-up screen, the new sheet first in the list, then the sheet again
+        expect(phone.get_by_test_id("sheet-row").first).to_contain_text("Ann, Bob, and Cy")
+        phone.go_forward()
+        expect(sheet).to_have_attribute("data-count", "0")
         expect(player(phone, 0)).to_have_attribute("data-current", "true")
         expect(phone.get_by_test_id("undo-button")).to_be_disabled()
         expect(grill_tile(phone, 27)).to_have_attribute("data-entry", "take 27")
