@@ -4,7 +4,7 @@ off (to a usable set-up form, and to an open sheet), a turn's odds from the dice
 each bot's moves in a solo game (a step asked of the engine's worker until the stored game has
 it), in the browser (Pyodide, the pure-Python solver) against the same computed natively
 (CPython, NumPy) in this process, as ratios. The solo game is the same game in both: its seed,
-and a quick person (the worms or the highest face; a tile once the total is 25; else a roll).
+and a person who follows the Hint.
 
 Run: ``.venv/bin/python benchmarks/offline_app.py [--rolls 20] [--starts 3] [--bots
 easy,medium,hard] [--app DIR]`` (without ``--app`` it builds the app into a temporary folder
@@ -50,16 +50,10 @@ TIMED_ADVICE = """async ([path, body]) => {
 
 
 #: A solo game played through a second engine of the page's own (local.js): each bot step
-#: timed from the request to the stored answer, by the seat's level. The person is
-#: :func:`quick_person`.
+#: timed from the request to the stored answer, by the seat's level; the person follows the
+#: Hint (its best choice).
 TIMED_SOLO = """async ([seats, seed]) => {
-    const person = ({ actions, table }) => {
-        const keeps = actions.filter((action) => action.startsWith("keep "));
-        if (keeps.length) return keeps.includes("keep W") ? "keep W" : keeps.sort().at(-1);
-        const claims = actions.filter((action) => /^(take|steal) /.test(action));
-        if (claims.length && table.total >= 25) return claims[0];
-        return actions.includes("roll") ? "roll" : actions[0];
-    };
+    const person = async (id) => (await engine.play(id, { type: "hint" }, 0))[0].rows[0].action;
     const { startEngine } = await import("./static/local.js");
     const engine = startEngine();
     const body = JSON.stringify({ seats, seed });
@@ -70,7 +64,7 @@ TIMED_SOLO = """async ([seats, seed]) => {
         const level = state.seats[state.table.current].bot;
         const message = state.bot_turn
             ? { type: "step", seq: state.seq }
-            : { type: "act", action: person(state), seq: state.seq };
+            : { type: "act", action: await person(made.id), seq: state.seq };
         const start = performance.now();
         [state] = await engine.play(made.id, message, 0);
         if (level) (times[level] ??= []).push((performance.now() - start) / 1000);
@@ -185,21 +179,13 @@ def measure(folder: Path, rolls: int, later_starts: int, bots: list[str]) -> Non
         )
 
 
-def quick_person(state: dict) -> str:
-    """The worms or the highest face; a tile once the total is 25; else a roll."""
-    actions = state["actions"]
-    keeps = [action for action in actions if action.startswith("keep ")]
-    if keeps:
-        return "keep W" if "keep W" in keeps else max(keeps)
-    claims = [action for action in actions if action.startswith(("take ", "steal "))]
-    if claims and state["table"]["total"] >= 25:
-        return claims[0]
-    return "roll" if "roll" in actions else actions[0]
+def hint(stored: str) -> dict:
+    return json.loads(play(stored, '{"type": "hint"}'))["messages"][0]
 
 
 def solo_natively(seats: list[dict[str, str]]) -> dict[str, list[float]]:
-    """The benchmark's solo game (the same seed, the same person), each bot step timed as the
-    worker asks it: the stored record read, the step played, the record written."""
+    """The benchmark's solo game (the same seed, the person following the Hint), each bot
+    step timed as the worker asks it: the game opened, the step played, the record written."""
     reply = json.loads(
         answer("POST", "/api/games", json.dumps({"seats": seats, "seed": SOLO_SEED}))
     )
@@ -211,7 +197,7 @@ def solo_natively(seats: list[dict[str, str]]) -> dict[str, list[float]]:
         message = (
             {"type": "step", "seq": state["seq"]}
             if state["bot_turn"]
-            else {"type": "act", "action": quick_person(state), "seq": state["seq"]}
+            else {"type": "act", "action": hint(stored)["rows"][0]["action"], "seq": state["seq"]}
         )
         start = time.perf_counter()
         answered = json.loads(play(stored, json.dumps(message)))

@@ -157,6 +157,16 @@ def engine_ready(page: Page) -> None:
     expect(page.get_by_test_id("create-sheet")).to_be_enabled(timeout=ENGINE_MS)
 
 
+def opened_then_offline(pages: Pages, address: str) -> Page:
+    """The app opened once on a phone, the network then cut off."""
+    phone = pages.open(address, PHONE)
+    engine_ready(phone)
+    # the service worker has kept every file once it controls the page
+    phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+    phone.context.set_offline(True)
+    return phone
+
+
 @pytest.mark.slow
 def test_kept_offline_a_steal_a_bust_an_undo_and_advice_then_a_new_version(
     static_site: tuple[str, Path], pages: Pages, tmp_path: Path
@@ -166,11 +176,7 @@ def test_kept_offline_a_steal_a_bust_an_undo_and_advice_then_a_new_version(
     reads is said to be damaged, and stays stored."""
     address, folder = static_site
     with pages.checked():
-        phone = pages.open(address, PHONE)
-        engine_ready(phone)
-        # the service worker has kept every file once it controls the page
-        phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
-        phone.context.set_offline(True)
+        phone = opened_then_offline(pages, address)
         phone.reload()
         engine_ready(phone)
 
@@ -374,10 +380,7 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
     be damaged, and stays stored."""
     address, _ = static_site
     with pages.checked():
-        phone = pages.open(address, PHONE)
-        engine_ready(phone)
-        phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
-        phone.context.set_offline(True)
+        phone = opened_then_offline(pages, address)
         phone.get_by_test_id("solo-link").click()
         names, kinds = phone.get_by_test_id("seat-name"), phone.get_by_test_id("seat-kind")
         expect(names).to_have_count(2, timeout=ENGINE_MS)
