@@ -168,4 +168,5 @@ def test_a_damaged_or_foreign_stored_game_is_said_and_kept_as_it_is():
         assert error["id"] == "game_damaged" and error["params"]["why"]["id"] == why
         assert "keep" not in json.loads(play(stored, '{"type": "join"}'))
     assert ask("GET", "/api/games/x/record", None, "{not json")["status"] == 500
-    assert ask("GET", "/api/games/x/replay")["status"] == 404
+    missing = ask("GET", "/api/games/x/replay")
+    assert missing["status"] == 404 and missing["data"]["detail"]["params"] == {"id": "x"}

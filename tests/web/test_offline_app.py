@@ -402,8 +402,17 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         phone.get_by_test_id("hint-button").click()
         expect(phone.get_by_test_id("hint-row").first).to_be_visible(timeout=ENGINE_MS)
         expect(phone.get_by_test_id("hint-table")).not_to_contain_text("Win chance")
-        play_one_action(phone)  # a face kept: the turn is half played
-        expect(game).to_have_attribute("data-seq", "2")
+        # Ann keeps a face in a second tab; this tab, still showing the roll, is refused and
+        # then shows the game as it is.
+        other = phone.context.new_page()
+        other.goto(f"{address}play.html#{game_id}")
+        expect(other.get_by_test_id("game")).to_have_attribute("data-seq", "1", timeout=ENGINE_MS)
+        play_one_action(other)
+        expect(other.get_by_test_id("game")).to_have_attribute("data-seq", "2")
+        play_one_action(phone, "1")
+        expect(phone.get_by_test_id("notice-text")).to_contain_text("the game moved on")
+        expect(game).to_have_attribute("data-seq", "2")  # the turn is half played
+        other.close()
         kept = phone.get_by_test_id("kept").inner_text()
 
         # Closed in the middle of the turn and opened again (at the bots' quickest pace).
@@ -458,3 +467,36 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
             answered = again.answer({"type": "act", "action": action, "seq": again.seq}, 0)
             assert answered[0]["type"] == "state", answered
     assert again.game.record.moves == native.record.moves
+
+
+#: A sheet stored as the app's first version stored it: database version 1, no games.
+FIRST_VERSION = """([id, data]) => new Promise((resolve, reject) => {
+    const opening = indexedDB.open("pickomino", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("sheets", { keyPath: "id" });
+    opening.onsuccess = () => {
+        const put = opening.result.transaction("sheets", "readwrite").objectStore("sheets")
+            .put({ id, data, over: false });
+        put.onsuccess = () => { opening.result.close(); resolve(true); };
+        put.onerror = () => reject(put.error);
+    };
+})"""
+
+
+@pytest.mark.slow
+def test_a_sheet_stored_by_the_first_version_opens_after_the_upgrade(
+    static_site: tuple[str, Path], pages: Pages
+) -> None:
+    """The database gets the games' store (version 2) and keeps the sheets it had."""
+    address, _ = static_site
+    sheet = ScoreSheet(["Ann", "Bob"])
+    sheet.enter("take 25")
+    with pages.checked():
+        phone = pages.open(address + "manifest.webmanifest", PHONE)  # the site, not the app yet
+        phone.evaluate(FIRST_VERSION, ["old", json.dumps(sheet.to_dict())])
+        phone.goto(f"{address}#old")
+        expect(phone.get_by_test_id("sheet")).to_have_attribute(
+            "data-count", "1", timeout=ENGINE_MS
+        )
+        expect(grill_tile(phone, 25)).to_have_attribute("data-where", "taken")
+        phone.goto(f"{address}play.html")
+        expect(phone.get_by_test_id("solo-games")).to_contain_text("No games yet")

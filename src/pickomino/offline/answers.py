@@ -85,7 +85,7 @@ def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> 
         return _new_game(body)
     game = GAME_PATH.match(path)
     if game is not None and method == "GET":
-        return _game_file(game["step"], stored)
+        return _game_file(game["id"], game["step"], stored)
     match = SHEET_PATH.match(path)
     if match is None or (method == "GET") != (match["step"] in READING):
         raise SheetRefusal(404, "no_sheet")
@@ -181,9 +181,9 @@ def _kept_game(table: SoloTable) -> dict[str, Any]:
     }
 
 
-def _game_file(step: str, stored: str | None) -> dict[str, Any]:
+def _game_file(game_id: str, step: str, stored: str | None) -> dict[str, Any]:
     if stored is None:
-        raise SheetRefusal(404, "no_game")
+        raise SheetRefusal(404, "no_game", id=game_id)
     try:
         record = GameRecord.from_json(stored)
     except RecordError as error:

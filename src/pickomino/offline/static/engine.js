@@ -30,13 +30,23 @@ const built = fetch(new URL("engine.json", APP)).then((response) => {
   return response.json();
 });
 
+// A newer version of the app opened in another tab upgrades the database: this one lets it
+// (closing its connection) and tells its page to reload. An older tab that does not let go
+// holds the upgrade back: the page is told to close it; the upgrade goes on once it is closed.
 const database = new Promise((resolve, reject) => {
   const opening = indexedDB.open("pickomino", 2);
   opening.onupgradeneeded = ({ oldVersion }) => {
     if (oldVersion < 1) opening.result.createObjectStore("sheets", { keyPath: "id" });
     if (oldVersion < 2) opening.result.createObjectStore("games", { keyPath: "id" });
   };
-  opening.onsuccess = () => resolve(opening.result);
+  opening.onblocked = () => self.postMessage({ notice: { id: "storage_blocked", rule: null, params: {} } });
+  opening.onsuccess = () => {
+    opening.result.onversionchange = () => {
+      opening.result.close();
+      self.postMessage({ notice: { id: "app_outdated", rule: null, params: {} } });
+    };
+    resolve(opening.result);
+  };
   opening.onerror = () => reject(opening.error);
 });
 
@@ -90,13 +100,14 @@ async function answerGame({ game, message, shown }) {
 const exclusive = (work) => (navigator.locks ? navigator.locks.request("pickomino-sheets", work) : work());
 let queue = Promise.resolve();
 self.addEventListener("message", ({ data }) => {
-  queue = queue.then(() =>
+  // the database first, outside the lock: an upgrade held back by another tab holds no lock
+  queue = queue.then(() => database.catch(() => null)).then(() =>
     exclusive(async () => {
       try {
         const reply = await ("game" in data ? answerGame(data) : answerRequest(data));
         self.postMessage({ id: data.id, ...reply });
       } catch (failure) {
-        const detail = { id: "engine_failed", rule: null, params: { why: String(failure?.message ?? failure) } };
+        const detail = { id: "engine_error", rule: null, params: { why: String(failure?.message ?? failure) } };
         self.postMessage({ id: data.id, status: 503, data: { detail } });
       }
     }),

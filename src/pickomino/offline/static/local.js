@@ -2,6 +2,9 @@
 // of a solo game's table, goes to the engine's worker (engine.js) and comes back as the server
 // would have answered it (a Response for api.js, the socket's messages for game.js).
 
+import { describeError } from "./i18n.js";
+import { notice } from "./notice.js";
+
 const BOT_PACE = 800; // ms before each step of a bot, as on the server, so people can follow
 
 /** Starts the worker; returns {answer(url, init) → Promise<Response>, play(game, message,
@@ -14,6 +17,7 @@ export function startEngine() {
 
   const failure = (why) => ({ status: 503, data: { detail: { id: "engine_failed", rule: null, params: { why } } } });
   worker.addEventListener("message", ({ data }) => {
+    if (data.notice) notice(describeError(data.notice)); // about the stored data, unasked
     waiting.get(data.id)?.(data);
     waiting.delete(data.id);
   });
@@ -62,9 +66,9 @@ export function localGame(play, gameId, pace = BOT_PACE) {
           clearTimeout(botTimer);
           if (answer.bot_turn) botTimer = setTimeout(() => send({ type: "step", seq: answer.seq }), pace);
         }
-        // a bot's step the page no longer needed (another tab played it): look again
-        if (answer.type === "error" && message.type === "step") return send({ type: "sync" });
-        onMessage(answer);
+        const stale = answer.type === "error" && answer.id === "stale"; // another tab moved
+        if (!(stale && message.type === "step")) onMessage(answer); // a person is told why
+        if (stale) return send({ type: "sync" }); // and sees the game as it is now
       }
       if (message.type === "join" && !messages.some((answer) => answer.type === "state")) onStatus("closed");
     }

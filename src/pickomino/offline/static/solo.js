@@ -6,7 +6,7 @@ import { getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { downloadLink } from "./files.js";
 import { date, list, loadWords, t } from "./i18n.js";
-import { setupNotice } from "./notice.js";
+import { notice, setupNotice } from "./notice.js";
 import { playerRows } from "./playerrows.js";
 import { rulesEditor } from "./ruleseditor.js";
 import * as saved from "./storage.js";
@@ -25,7 +25,13 @@ export async function soloSetup(openGame) {
   $("game-title").textContent = t("solo.title");
   $("connection").hidden = true;
   $("game").hidden = true;
-  const options = await getJSON("/api/options");
+  let options;
+  try {
+    options = await getJSON("/api/options");
+  } catch (failure) {
+    notice(t("keeper.setup_failed", { why: failure.message }));
+    return;
+  }
   const seats = h("ol", { class: "seats", testid: "solo-seats" });
   const add = h("button", { type: "button", class: "btn small", testid: "solo-add" }, t("setup.add_player"));
   const rules = h("fieldset", { testid: "rules" });
@@ -49,18 +55,23 @@ export async function soloSetup(openGame) {
       "div",
       { class: "keeper-setup" },
       h("section", { class: "card" }, h("h2", {}, t("solo.title")), h("p", { class: "muted" }, t("solo.help")), form),
-      h("section", { class: "card games" }, h("h2", {}, t("solo.games")), games),
+      h("section", { class: "card games" }, h("h2", {}, t("page.mine")), games),
     ),
   );
   $("game").before(setup);
 
   // The table in this page, its engine up already: no reload (Python would start again).
+  // One game per page: a tap on a listed game while a new one is being made opens the one.
+  let opened = false;
   async function openHere(id) {
+    if (opened) return;
+    opened = true;
     history.pushState(null, "", `#${encodeURIComponent(id)}`); // Back comes here again
     setup.remove();
     $("game").hidden = false;
     $("connection").hidden = false;
     await openGame(id);
+    $("turn").focus(); // the control it was on is gone
   }
 
   const players = playerRows({
