@@ -447,6 +447,11 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
             "this game's record is damaged", timeout=ENGINE_MS
         )
         assert phone.evaluate(STORED_GAME, game_id) == "{not a sheet"  # kept as it was
+        phone.get_by_test_id("mine-link").click()  # kept until deleted, as asked
+        phone.once("dialog", lambda dialog: dialog.accept())
+        row.get_by_test_id("delete-game").click()
+        expect(phone.get_by_test_id("solo-games")).to_contain_text("No games yet")
+        assert phone.evaluate(STORED_GAME.replace("get.result.data", "get.result"), game_id) is None
 
     native = Game.from_json(stored)  # every move checked again by the engine
     assert native.state.is_over and native.record.meta["bots"] == [None, "hard", "easy"]

@@ -1,6 +1,6 @@
 // The engine's worker: Pyodide with the pickomino package (pickomino.zip, pure Python), which
 // answers the keeper's API and a solo game's table (pickomino.offline.answers) as the server
-// would; sheets and games are kept in IndexedDB ("pickomino": store "sheets" of {id, data,
+// would (and deletes a game from the list when asked); sheets and games are kept in IndexedDB ("pickomino": store "sheets" of {id, data,
 // over, view, package}, store "games" of {id, data, over, view, package, updated}, the data
 // being a sheet's or a game's record). One request at a time, in order, so that two taps
 // cannot both change the same stored sheet or game.
@@ -76,6 +76,10 @@ async function answerRequest({ method, path, body }) {
     return { status: 200, data: games.map(({ id, over, view, updated }) => ({ id, over, updated, ...view })) };
   }
   const [, kind, id] = path.match(/^\/api\/(sheets|games)\/([^/]+)/) ?? [];
+  if (method === "DELETE" && kind === "games" && path === `/api/games/${id}`) {
+    await stored("games", "readwrite", (place) => place.delete(decodeURIComponent(id)));
+    return { status: 200, data: { deleted: decodeURIComponent(id) } }; // gone, or never there
+  }
   const known = id ? await stored(kind, "readonly", (place) => place.get(decodeURIComponent(id))) : null;
   const shown = method === "GET" && kind === "sheets" && path === `/api/sheets/${id}` && known?.package === made;
   if (shown && known.view) return { status: 200, data: known.view };

@@ -1,8 +1,9 @@
 // The set-up of a solo game in the offline app: you and 1 to 6 bots (the levels the engine
 // offers here), the rules and who starts; and below, the games kept in this browser, the last
-// one played first, to go on with one or see how it ended, or to save one as a file.
+// one played first, to go on with one or see how it ended, to save one as a file or to delete
+// one (a game whose stored record is damaged is kept until then).
 
-import { getJSON, postJSON } from "./api.js";
+import { deleteJSON, getJSON, postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { downloadLink } from "./files.js";
 import { date, list, loadWords, t } from "./i18n.js";
@@ -124,24 +125,43 @@ export async function soloSetup(openGame) {
   });
 
   const kept = await getJSON("/api/games");
-  const rows = kept.map((game) => gameRow(game, openHere));
-  fill(games, kept.length ? rows : h("li", { class: "placeholder" }, t("solo.no_games")));
+  const none = () => h("li", { class: "placeholder" }, t("solo.no_games"));
+  // Deleted for good once confirmed; the focus goes to the next game's row (or the list's end).
+  const remove = async (game, row) => {
+    if (!confirm(t("solo.delete_confirm", { names: game.names ? list(game.names) : game.id }))) return;
+    try {
+      await deleteJSON(`/api/games/${encodeURIComponent(game.id)}`);
+    } catch (failure) {
+      notice(failure.message, failure.rule);
+      return;
+    }
+    const next = row.nextElementSibling ?? row.previousElementSibling;
+    row.remove();
+    if (!games.children.length) games.append(none());
+    (next?.querySelector("a") ?? games.firstElementChild).focus?.();
+  };
+  fill(games, kept.length ? kept.map((game) => gameRow(game, openHere, remove)) : none());
 }
 
-function gameRow(game, openHere) {
+// A game as stored: its names and worms from the view stored with it (a record stored
+// without one, damaged say, shows its id and opens to say what is wrong).
+function gameRow(game, openHere, remove) {
   const status = game.over ? "over" : "playing";
-  const score = game.names.map((name, n) => `${name} ${game.worms[n]}`).join(", ");
+  const names = game.names ?? [];
+  const score = names.map((name, n) => `${name} ${game.worms?.[n] ?? "?"}`).join(", ");
   return h(
     "li",
     { class: "game-row", testid: "solo-game", data: { gameId: game.id, status } },
     h(
       "div",
       { class: "game-info" },
-      h("p", { class: "who" }, list(game.names)),
+      h("p", { class: "who" }, names.length ? list(names) : game.id),
       h(
         "p",
         { class: "muted" },
-        [t(game.over ? "keeper.status_over" : "keeper.status_playing"), score, date(game.updated, true)].join(" · "),
+        [t(game.over ? "keeper.status_over" : "keeper.status_playing"), score, game.updated && date(game.updated, true)]
+          .filter(Boolean)
+          .join(" · "),
       ),
     ),
     h(
@@ -163,6 +183,11 @@ function gameRow(game, openHere) {
         `pickomino-${game.id}.json`,
         { class: "btn small quiet", testid: "save-game" },
         t("keeper.export"),
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn small quiet", testid: "delete-game", on: { click: (event) => remove(game, event.target.closest("li")) } },
+        t("solo.delete"),
       ),
     ),
   );

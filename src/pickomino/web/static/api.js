@@ -24,6 +24,10 @@ export function postJSON(url, body, headers = {}) {
   });
 }
 
+export function deleteJSON(url, headers = {}) {
+  return request(url, { method: "DELETE", headers });
+}
+
 async function request(url, init) {
   let response;
   try {
