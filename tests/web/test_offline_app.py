@@ -35,6 +35,7 @@ from pickomino.web.offline_app import MARK, RUNTIME_FILES, pyodide_runtime
 from .browser import PHONE, Pages
 from .clicking import grill_tile, play_one_action, play_until_over, player, tap
 from .server_process import ServerProcess, wait_until
+from .test_accessibility_browser import axe_violations
 
 #: What a static host without compression sends on the first visit, at most (issue 28).
 BUDGET_BYTES = 20_000_000
@@ -379,11 +380,14 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
     replay natively to the table the page shows. A stored game that no longer reads is said to
     be damaged, and stays stored."""
     address, _ = static_site
+    found: dict[str, list[str]] = {}  # axe's WCAG violations in each state
     with pages.checked():
         phone = opened_then_offline(pages, address)
+        found["first screen"] = axe_violations(phone)
         phone.get_by_test_id("solo-link").click()
         names, kinds = phone.get_by_test_id("seat-name"), phone.get_by_test_id("seat-kind")
         expect(names).to_have_count(2, timeout=ENGINE_MS)
+        found["set-up"] = axe_violations(phone)
         names.nth(0).fill("Ann")
         phone.get_by_test_id("solo-add").click()
         kinds.nth(1).select_option("")  # two people: refused
@@ -402,6 +406,7 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         phone.get_by_test_id("hint-button").click()
         expect(phone.get_by_test_id("hint-row").first).to_be_visible(timeout=ENGINE_MS)
         expect(phone.get_by_test_id("hint-table")).not_to_contain_text("Win chance")
+        found["a turn, with the hint"] = axe_violations(phone)
         # Ann keeps a face in a second tab; this tab, still showing the roll, is refused and
         # then shows the game as it is.
         other = phone.context.new_page()
@@ -421,6 +426,8 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         assert phone.get_by_test_id("kept").inner_text() == kept
         play_until_over(phone, {0: phone})
         expect(phone.get_by_test_id("verdict")).to_be_visible()
+        expect(phone.get_by_test_id("chart-line").first).to_be_attached()
+        found["game over"] = axe_violations(phone)
         shown_worms = [
             int(player(phone, seat).get_by_test_id("player-worms").inner_text())
             for seat in range(3)
@@ -434,6 +441,7 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         phone.get_by_test_id("mine-link").click()  # "My games": the games of this browser
         row = phone.locator(f'[data-testid=solo-game][data-game-id="{game_id}"]')
         expect(row).to_have_attribute("data-status", "over", timeout=ENGINE_MS)
+        found["my games"] = axe_violations(phone)
         with phone.expect_download() as saving:
             row.get_by_test_id("save-game").click()
         assert json.loads(Path(saving.value.path()).read_text()) == json.loads(saved.read_text())
@@ -453,6 +461,7 @@ def test_a_solo_game_against_the_bots_offline_survives_a_reload_and_replays_nati
         expect(phone.get_by_test_id("solo-games")).to_contain_text("No games yet")
         assert phone.evaluate(STORED_GAME.replace("get.result.data", "get.result"), game_id) is None
 
+    assert {name: lines for name, lines in found.items() if lines} == {}
     native = Game.from_json(stored)  # every move checked again by the engine
     assert native.state.is_over and native.record.meta["bots"] == [None, "hard", "easy"]
     assert native.state.scores() == shown_worms
