@@ -88,6 +88,18 @@ class SoloTable:
         if sum(seat.is_person for seat in self.seats) != 1:
             raise SoloRefusal("solo_one_person")
         self.person = next(n for n, seat in enumerate(self.seats) if seat.is_person)
+        self._log: list[dict[str, Any]] = []  # the log's entries, made as far as
+        self._logged = 0  # this many moves of the game's history
+
+    def log(self) -> list[dict[str, Any]]:
+        """The game's log (:func:`~pickomino.core.events.log_entries`), its new moves' entries
+        added to those made before: a table kept between messages does not make it again."""
+        history = self.game.history
+        if self._logged < len(history):
+            headed = history[self._logged - 1][0] if self._logged else None
+            self._log += log_entries(history[self._logged :], headed)
+            self._logged = len(history)
+        return self._log
 
     @property
     def seq(self) -> int:
@@ -131,8 +143,7 @@ class SoloTable:
     def state(self, log_start: int) -> dict[str, Any]:
         """The whole state, shaped as the server's (:mod:`pickomino.web.game.state_message`),
         for a table with its people all there, no clock and no votes."""
-        session, state = self.session(), self.game.state
-        log = log_entries(self.game.history)
+        session, state, log = self.session(), self.game.state, self.log()
         return {
             "type": "state",
             "id": self.game.record.meta.get("id"),
@@ -172,22 +183,10 @@ class SoloTable:
         if not state.is_over and self.session().waiting_person() is not None:
             if state.is_chance():
                 outlook = turn_outlook(state)
-                rows = [
-                    {
-                        "action": "roll",
-                        "tile": outlook.success,
-                        "worms": outlook.value,
-                        "bust": outlook.bust,
-                    }
-                ]
+                rows = [_hint_row("roll", outlook.success, outlook.value, outlook.bust)]
             else:
                 rows = [
-                    {
-                        "action": choice.action.name,
-                        "tile": choice.tile,
-                        "worms": choice.value,
-                        "bust": choice.bust,
-                    }
+                    _hint_row(choice.action.name, choice.tile, choice.value, choice.bust)
                     for choice in rank_choices(state)
                 ]
         return {"type": "hint", "seq": self.seq, "rows": rows}
@@ -201,3 +200,7 @@ class SoloTable:
             "over": state.is_over,
             "worms": state.scores(),
         }
+
+
+def _hint_row(action: str, tile: float, worms: float, bust: float) -> dict[str, Any]:
+    return {"action": action, "tile": tile, "worms": worms, "bust": bust}

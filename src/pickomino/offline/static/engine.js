@@ -1,8 +1,8 @@
 // The engine's worker: Pyodide with the pickomino package (pickomino.zip, pure Python), which
 // answers the keeper's API and a solo game's table (pickomino.offline.answers) as the server
-// would (and deletes a game from the list when asked); sheets and games are kept in IndexedDB ("pickomino": store "sheets" of {id, data,
-// over, view, package}, store "games" of {id, data, over, view, package, updated}, the data
-// being a sheet's or a game's record). One request at a time, in order, so that two taps
+// would, and deletes a game from the list when asked; sheets and games are kept in IndexedDB
+// ("pickomino": store "sheets" of {id, data, over, view, package}, store "games" of {id, data,
+// over, view, package, updated}, the data being a sheet's or a game's record). One request at a time, in order, so that two taps
 // cannot both change the same stored sheet or game.
 //
 // Python takes about two seconds to start: until it is up, the set-up form's options come from
