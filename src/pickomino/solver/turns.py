@@ -85,7 +85,24 @@ class Outlook:
         return max(0.0, 1.0 - self.success)
 
 
-def projected_rolls(kept_mask: int, n: int) -> list[tuple[tuple[int, ...], Fraction]]:
+@cache
+def counts_up_to(n: int, places: int) -> tuple[tuple[int, ...], ...]:
+    """Every ``places`` counts summing to at most ``n``, in ascending order (those of
+    ``itertools.product(range(n + 1), repeat=places)`` whose sum is at most ``n``, without
+    going through the others: 3,003 of 531,441 for eight dice and six faces).
+
+    >>> counts_up_to(2, 2)
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0))
+    """
+    if places == 0:
+        return ((),)
+    return tuple(
+        (first, *rest) for first in range(n + 1) for rest in counts_up_to(n - first, places - 1)
+    )
+
+
+@cache
+def projected_rolls(kept_mask: int, n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Rolls of ``n`` dice seen only through the faces not in ``kept_mask``.
 
     Each entry gives the count of every face (0 for kept faces) and its probability; the
@@ -94,9 +111,9 @@ def projected_rolls(kept_mask: int, n: int) -> list[tuple[tuple[int, ...], Fract
     free = [f for f in range(6) if not kept_mask >> f & 1]
     kept_faces = 6 - len(free)
     rolls = []
-    for shown in itertools.product(range(n + 1), repeat=len(free)):
+    for shown in counts_up_to(n, len(free)):
         rest = n - sum(shown)
-        if rest < 0 or (rest and not kept_faces):
+        if rest and not kept_faces:
             continue
         ways = factorial(n) // factorial(rest)  # multinomial: which dice show what
         for count in shown:
@@ -107,7 +124,7 @@ def projected_rolls(kept_mask: int, n: int) -> list[tuple[tuple[int, ...], Fract
             for face, count in zip(free, shown, strict=True):
                 counts[face] = count
             rolls.append((tuple(counts), probability))
-    return rolls
+    return tuple(rolls)
 
 
 @cache

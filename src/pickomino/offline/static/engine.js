@@ -20,7 +20,7 @@ const engine = (async () => {
   pyodide.FS.writeFile("/home/pyodide/pickomino.zip", new Uint8Array(await zip.arrayBuffer()));
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
   const answers = pyodide.pyimport("pickomino.offline.answers");
-  // the turn's states, built now (half a second) rather than at the first advice asked
+  // the turn's states, built now (a quarter of a second natively) rather than at the first advice asked
   pyodide.runPython("from pickomino.solver.turns import turn_tree; turn_tree()");
   return answers;
 })();
