@@ -7,8 +7,9 @@ it), in the browser (Pyodide, the pure-Python solver) against the same computed 
 and a person who follows the Hint.
 
 Run: ``.venv/bin/python benchmarks/offline_app.py [--rolls 20] [--starts 3] [--bots
-easy,medium,hard] [--app DIR]`` (without ``--app`` it builds the app into a temporary folder
-first).
+easy,medium,hard] [--bot-steps N] [--app DIR]`` (without ``--app`` it builds the app into a
+temporary folder first; ``--bot-steps`` ends the solo game once each bot has made N steps,
+instead of at its end).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from pickomino.offline.solo import LEVELS
 from pickomino.solver.advice import advice_report
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import advise
-from pickomino.web.offline_app import build
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -52,7 +52,7 @@ TIMED_ADVICE = """async ([path, body]) => {
 #: A solo game played through a second engine of the page's own (local.js): each bot step
 #: timed from the request to the stored answer, by the seat's level; the person follows the
 #: Hint (its best choice).
-TIMED_SOLO = """async ([seats, seed]) => {
+TIMED_SOLO = """async ([seats, seed, most]) => {
     const person = async (id) => (await engine.play(id, { type: "hint" }, 0))[0].rows[0].action;
     const { startEngine } = await import("./static/local.js");
     const engine = startEngine();
@@ -60,7 +60,9 @@ TIMED_SOLO = """async ([seats, seed]) => {
     const made = await (await engine.answer("/api/games", { method: "POST", body })).json();
     let [, state] = await engine.play(made.id, { type: "join" }, 0);
     const times = {};
-    while (!state.table.over) {
+    const levels = new Set(seats.map((seat) => seat.bot).filter(Boolean));
+    const enough = () => [...levels].every((level) => times[level]?.length >= most);
+    while (!state.table.over && !enough()) {
         const level = state.seats[state.table.current].bot;
         const message = state.bot_turn
             ? { type: "step", seq: state.seq }
@@ -94,20 +96,27 @@ def main() -> None:
     parser.add_argument(
         "--bots", default=",".join(LEVELS), help="the solo game's bots (default easy,medium,hard)"
     )
+    parser.add_argument(
+        "--bot-steps", type=int, default=None, help="end the solo game once each bot made N steps"
+    )
     args = parser.parse_args()
     if args.rolls < 1 or args.starts < 1:
         parser.error("--rolls and --starts must be at least 1")
+    if args.bot_steps is not None and args.bot_steps < 1:
+        parser.error("--bot-steps must be at least 1")
     bots = args.bots.split(",")
     if not 1 <= len(bots) <= 6 or not set(bots) <= set(LEVELS):
         parser.error(f"--bots: 1 to 6 of {', '.join(LEVELS)}, separated by commas")
     if args.app is not None and not (args.app / "sw.js").is_file():
         parser.error(f"--app {args.app}: not a folder built by pickomino build-app")
+    from pickomino.web.offline_app import build  # the web's pages: 1.5 s, once the run is sure
+
     with tempfile.TemporaryDirectory() as work:
         folder = args.app or build(Path(work) / "app")
-        measure(folder, args.rolls, args.starts, bots)
+        measure(folder, args.rolls, args.starts, bots, args.bot_steps or 1_000_000)
 
 
-def measure(folder: Path, rolls: int, later_starts: int, bots: list[str]) -> None:
+def measure(folder: Path, rolls: int, later_starts: int, bots: list[str], steps: int) -> None:
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file()) / 1e6
     print(f"folder: {size:.1f} MB (budget {BUDGETS['size']:.0f} MB)")
     handler = functools.partial(QuietFiles, directory=str(folder))
@@ -147,7 +156,7 @@ def measure(folder: Path, rolls: int, later_starts: int, bots: list[str]) -> Non
         print(f"Python up, after the open sheet showed: {python_up:.2f} s more")
         browser_s = [page.evaluate(TIMED_ADVICE, [path, {"rolled": roll}]) for roll in dice]
         seats = [{"name": "Ann"}, *({"name": f"Bot {n}", "bot": b} for n, b in enumerate(bots, 2))]
-        bot_s = page.evaluate(TIMED_SOLO, [seats, SOLO_SEED])
+        bot_s = page.evaluate(TIMED_SOLO, [seats, SOLO_SEED, steps])
         browser.close()
     server.shutdown()
     sheet = ScoreSheet(["Ann", "Bob"])
@@ -167,7 +176,7 @@ def measure(folder: Path, rolls: int, later_starts: int, bots: list[str]) -> Non
         f"the same natively (CPython, NumPy): {native * 1e3:.1f} ms median; browser/native"
         f" {later / native:.1f}x"
     )
-    native_bots = solo_natively(seats)
+    native_bots = solo_natively(seats, steps)
     for level in dict.fromkeys(bots):
         here, there = bot_s[level], native_bots[level]
         print(
@@ -183,16 +192,18 @@ def hint(stored: str) -> dict:
     return json.loads(play(stored, '{"type": "hint"}'))["messages"][0]
 
 
-def solo_natively(seats: list[dict[str, str]]) -> dict[str, list[float]]:
-    """The benchmark's solo game (the same seed, the person following the Hint), each bot
-    step timed as the worker asks it: the game opened, the step played, the record written."""
+def solo_natively(seats: list[dict[str, str]], most: int) -> dict[str, list[float]]:
+    """The benchmark's solo game (the same seed, the person following the Hint, until each
+    bot made ``most`` steps), each bot step timed as the worker asks it: the game opened, the
+    step played, the record written."""
     reply = json.loads(
         answer("POST", "/api/games", json.dumps({"seats": seats, "seed": SOLO_SEED}))
     )
     stored = reply["keep"]["data"]
     times: dict[str, list[float]] = {}
     state = json.loads(play(stored, '{"type": "join"}'))["messages"][1]
-    while not state["table"]["over"]:
+    levels = {seat["bot"] for seat in seats if seat.get("bot")}
+    while not state["table"]["over"] and any(len(times.get(b, [])) < most for b in levels):
         level = state["seats"][state["table"]["current"]]["bot"]
         message = (
             {"type": "step", "seq": state["seq"]}

@@ -318,7 +318,8 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "offline_app.py
 
 @pytest.mark.slow
 def test_the_budget_benchmark_runs(app_folder: Path) -> None:
-    """``benchmarks/offline_app.py``, a tiny run on the folder built here."""
+    """``benchmarks/offline_app.py``, a tiny run on the folder built here (the solo game
+    until its bot made three steps)."""
     command = [
         sys.executable,
         str(BENCHMARK),
@@ -328,6 +329,8 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         "1",
         "--bots",
         "medium",
+        "--bot-steps",
+        "3",
         "--app",
         str(app_folder),
     ]
@@ -345,6 +348,7 @@ def test_the_budget_benchmark_runs(app_folder: Path) -> None:
         (["--starts", "0"], "--rolls and --starts must be at least 1"),
         (["--app", "/nowhere"], "not a folder built"),
         (["--bots", "expert"], "--bots: 1 to 6 of easy, medium, hard"),
+        (["--bot-steps", "0"], "--bot-steps must be at least 1"),
     ],
 )
 def test_the_budget_benchmark_refuses_bad_arguments(arguments: list[str], words: str) -> None:
