@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from .browser import browser, pages
+from .clicking import DICE_SEED
 from .server_process import ServerProcess, TemporaryPostgres, postgres_program
 
 __all__ = ["browser", "pages"]  # fixtures for every web test, defined in browser.py
@@ -36,8 +37,11 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
 @pytest.fixture
 def instant_bots(tmp_path: Path) -> Iterator[ServerProcess]:
     """``server`` with bots that move at once: for whole games whose tests watch the
-    people's pages, not the bots' pace (a game is a hundred bot steps or more)."""
-    running = ServerProcess(tmp_path / "games.sqlite3", bot_delay=0).start()
+    people's pages, not the bots' pace (a game is a hundred bot steps or more); its dice
+    are seeded (:data:`DICE_SEED`)."""
+    running = ServerProcess(
+        tmp_path / "games.sqlite3", bot_delay=0, options=("--dice-seed", str(DICE_SEED))
+    ).start()
     yield running
     running.stop()
 

@@ -4,6 +4,7 @@ and one seat's act sent to two processes at once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -34,19 +35,28 @@ def database(postgres_cluster: TemporaryPostgres) -> str:
     return postgres_cluster.new_database()
 
 
-@pytest.fixture
-def servers(database: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+@contextlib.contextmanager
+def three_processes(
+    database: str, tmp_path: Path, options: tuple[str, ...] = ()
+) -> Iterator[list[ServerProcess]]:
     """Three processes on one database (started one after the other: the first makes the
-    tables)."""
+    tables), with more of serve's ``options``."""
     running: list[ServerProcess] = []
     try:
         for n in range(3):
-            server = ServerProcess(database, bot_delay=0.05, log=tmp_path / f"server{n}.log")
+            log = tmp_path / f"server{n}.log"
+            server = ServerProcess(database, bot_delay=0.05, log=log, options=options)
             running.append(server.start())
         yield running
     finally:
         for server in running:
             server.stop()
+
+
+@pytest.fixture
+def servers(database: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    with three_processes(database, tmp_path) as running:
+        yield running
 
 
 def watch(server: ServerProcess, game: dict):

@@ -4,16 +4,27 @@ a spectator on the third process sees it all too."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
 from .browser import Pages
-from .clicking import create_game, play_until_over
-from .test_cluster import database, servers
+from .clicking import DICE_SEED, create_game, play_until_over
+from .server_process import ServerProcess
+from .test_cluster import database, three_processes
 
-__all__ = ["database", "servers"]  # fixtures
+__all__ = ["database"]  # a fixture
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def servers(database: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """The three processes, their games' dice seeded: the game is the same in every run."""
+    with three_processes(database, tmp_path, ("--dice-seed", str(DICE_SEED))) as running:
+        yield running
 
 
 @pytest.mark.long

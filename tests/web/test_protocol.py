@@ -24,7 +24,12 @@ from .wire import check_message
 PEOPLE_AND_BOT = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Robo", "bot": "hard"}]}
 
 
-def fast_app(database: Path, message_rate: float = 1000, review_results: bool = False):
+def fast_app(
+    database: Path,
+    message_rate: float = 1000,
+    review_results: bool = False,
+    dice_seed: int | None = None,
+):
     """The app for scripted clients, which play and create games far faster than people
     (and finish them so: their reviews are made when a test asks for them, unless
     ``review_results``)."""
@@ -34,6 +39,7 @@ def fast_app(database: Path, message_rate: float = 1000, review_results: bool = 
         message_rate=message_rate,
         new_games_per_minute=1e6,
         review_results=review_results,
+        dice_seed=dice_seed,
     )
 
 
@@ -457,6 +463,43 @@ def test_the_record_keeps_the_seed_secret_until_the_game_has_ended(client):
     record = client.get(f"/api/games/{bots['id']}/record").json()
     assert isinstance(record["meta"]["seed"], int)  # over: the whole record
     assert Game.from_record(GameRecord.from_dict(record)).state.is_over
+
+
+def bots_game_to_its_end(client: TestClient, seats: list[dict]) -> dict:
+    """A game of bots created with a random start player, watched to its end: its record."""
+    game = create(client, {"seats": seats, "start_player": "random"})
+    with client.websocket_connect(socket_path(game, None)) as watcher:
+        while not next_of(watcher, "state")["table"]["over"]:
+            pass
+    return client.get(f"/api/games/{game['id']}/record").json()
+
+
+@pytest.mark.slow  # plays whole games of bots
+def test_a_server_with_a_dice_seed_plays_each_game_again_the_same(tmp_path: Path):
+    """``serve --dice-seed``: the start player, the dice and the bots all come from the seed,
+    so the same game is played on another server, or later on the same one; the record says
+    so. Without it, the seeds differ (drawn by the system's generator)."""
+    seats = [
+        {"name": "Bo", "bot": "easy"},
+        {"name": "Bi", "bot": "medium"},
+        {"name": "Bu", "bot": "easy"},
+    ]
+    records = []
+    for n in range(2):
+        with TestClient(fast_app(tmp_path / f"{n}.sqlite3", dice_seed=41)) as client:
+            records += [bots_game_to_its_end(client, seats) for _ in range(2)]
+    assert all(
+        record["meta"]["seed"] == 41 and record["meta"]["dice"] == "seeded" for record in records
+    )
+    assert all(record["moves"] == records[0]["moves"] for record in records)
+    assert all(record["start_player"] == records[0]["start_player"] for record in records)
+    with TestClient(fast_app(tmp_path / "system.sqlite3")) as client:
+        unseeded = [bots_game_to_its_end(client, seats) for _ in range(2)]
+    assert (
+        "dice" not in unseeded[0]["meta"]
+        and unseeded[0]["meta"]["seed"] != unseeded[1]["meta"]["seed"]
+    )
+    assert unseeded[0]["moves"] != unseeded[1]["moves"]
 
 
 def test_hints_rank_the_legal_choices(client):

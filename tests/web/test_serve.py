@@ -94,6 +94,22 @@ def test_workers_need_postgresql_and_are_refused_with_sqlite_before_starting(
     assert served["workers"] is None and served["factory"] is False  # one process, as before
 
 
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::", "dice.example.org"])
+def test_a_dice_seed_is_refused_beside_an_address_others_can_reach(
+    served: dict, tmp_path: Path, host: str
+) -> None:
+    """Seeded dice are foreseeable: only for a server nobody else can reach."""
+    database = str(tmp_path / "games.sqlite3")
+    refused = serve("--database", database, "--host", host, "--dice-seed", "7")
+    assert refused.exit_code == 2 and not served
+    assert f"not with --host {host}" in refused.output
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything started
+    for loopback in ("127.0.0.1", "::1", "localhost"):
+        started = serve("--database", database, "--host", loopback, "--dice-seed", "7")
+        assert started.exit_code == 0, started.output
+    assert served["host"] == "localhost"
+
+
 @pytest.mark.slow  # a PostgreSQL database
 def test_workers_on_postgresql_build_their_apps_from_the_same_options(
     postgres_cluster, served: dict, monkeypatch: pytest.MonkeyPatch

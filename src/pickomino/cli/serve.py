@@ -3,6 +3,7 @@ build-app``: its offline app, as a folder to put on any web host."""
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 import click
@@ -21,6 +22,18 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
         return None if value is None else check_public_url(value)
     except BadInput as error:
         fail(error, param, ctx)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this computer only (nobody else can connect).
+
+    >>> [is_loopback(host) for host in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "example.org")]
+    [True, True, True, False, False]
+    """
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 @click.command()
@@ -61,6 +74,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
 )
 @click.option("--review-results/--no-review-results", default=True, show_default=True)
 @click.option("--offline-app/--no-offline-app", default=True, show_default=True)
+@click.option("--dice-seed", type=click.IntRange(min=0), default=None)
 def serve(
     host: str,
     port: int,
@@ -83,6 +97,7 @@ def serve(
     socket_idle_timeout: float,
     review_results: bool,
     offline_app: bool,
+    dice_seed: int | None,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -99,6 +114,8 @@ def serve(
     w = words()
     target = database or str(default_database())
     shown = masked(target, target)  # never print a database password
+    if dice_seed is not None and not is_loopback(host):
+        raise click.UsageError(w("cli.serve.dice_seed_loopback", host=host))
     if workers > 1 and not shared_database(target):
         raise click.UsageError(w("cli.serve.workers_need_postgresql", workers=workers))
     if (files := open_files_for(max_connections)) is not None:
@@ -123,6 +140,7 @@ def serve(
         "forwarded_allow_ips": forwarded_allow_ips,
         "review_results": review_results,
         "offline_runtime": _offline_runtime() if offline_app else None,
+        "dice_seed": dice_seed,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]

@@ -80,6 +80,7 @@ def create_app(
     forwarded_allow_ips: str | None = None,
     review_results: bool = True,
     offline_runtime: str | None = None,
+    dice_seed: int | None = None,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -97,6 +98,8 @@ def create_app(
     is reviewed as it ends, for its players' accuracy on their profiles
     (:class:`~pickomino.web.lifespan.ResultReviews`). With ``offline_runtime`` (Pyodide's
     folder) the offline app is served at ``/app/`` (:mod:`pickomino.web.offline_app`).
+    With ``dice_seed``, every new game's seed is that number and its dice are drawn from it
+    (reproducible games, for tests and demonstrations: anyone knowing it foresees the dice).
 
     Connections (:mod:`pickomino.web.guard.connections`, when served by ``serve``): a whole
     request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
@@ -113,7 +116,7 @@ def create_app(
         trusted_proxies(forwarded_allow_ips),
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
-    rooms = Rooms(store, bot_delay, away_after)
+    rooms = Rooms(store, bot_delay, away_after, dice_seed)
     profiles = ProfileStore(store)
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
     results = ResultReviews(profiles, reviews, partial(finished_record, rooms), review_results)

@@ -3,6 +3,7 @@ and who starts, checked the same way for both."""
 
 from __future__ import annotations
 
+import random
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -210,8 +211,12 @@ def parse_rules(text: str) -> Rules:
         raise refusal(400, error) from None
 
 
-def start_seat(start_player: StartPlayer, players: int) -> int:
-    return secrets.randbelow(players) if start_player == "random" else start_player
+def start_seat(start_player: StartPlayer, players: int, seed: int | None = None) -> int:
+    """The seat that starts; ``"random"`` is drawn from ``seed`` when given (a server with
+    ``--dice-seed``), else by the system's generator."""
+    if start_player != "random":
+        return start_player
+    return secrets.randbelow(players) if seed is None else random.Random(seed).randrange(players)
 
 
 def client_address(client: tuple[str, int] | None) -> str:

@@ -170,7 +170,7 @@ def games_router(
             invited.remove(creator)
         refuse_profile_names(profiles, [names[n] for n in invited if n == creator])
         refuse_profile_names(profiles, [names[n] for n in invited if n != creator], invited=True)
-        start = start_seat(spec.start_player, len(names))
+        start = start_seat(spec.start_player, len(names), rooms.dice_seed)
         record = GameRecord(names, parse_rules(spec.rules), start, meta=meta)
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:
             raise refused(400, "clock_too_short", least=clock_minimum)
@@ -181,7 +181,7 @@ def games_router(
         room = Room.create(
             rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
             clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
-            away_after=rooms.away_after,
+            away_after=rooms.away_after, dice_seed=rooms.dice_seed,
         )  # fmt: skip
         rooms.add(room)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once

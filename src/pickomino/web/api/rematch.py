@@ -56,6 +56,7 @@ def rematch_router(
                 creator=offer.offered_by, game_id=offer.new_game_id,
                 clock=TimeControl.from_dict(old.get("clock")),
                 takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
+                dice_seed=old["seed"] + 1 if old.get("dice") == "seeded" else None,
             )  # fmt: skip
             for seat in offer.persons:
                 if not new.seats[seat].claimed:

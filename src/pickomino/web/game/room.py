@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 
 from pickomino.core import Game, GameRecord
-from pickomino.table import Seat, Session, SystemDice
+from pickomino.table import KeyedDice, Seat, Session, SystemDice
 from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
@@ -67,7 +67,9 @@ class Room:
         seed = int(record.meta.get("seed", 0))
         self.seats = [SeatHolder.stored(row) for row in stored.seats]
         seats = [Seat(seat.name, seat.bot) for seat in self.seats]
-        self.session = Session(game, seats, SystemDice(), seed)
+        # a game made by a server started with --dice-seed rolls from its seed (reproducible)
+        dice = KeyedDice(seed, game=0) if record.meta.get("dice") == "seeded" else SystemDice()
+        self.session = Session(game, seats, dice, seed)
         self.id, self.store, self.bot_delay = stored.id, store, bot_delay
         self.status = stored.status
         #: Seconds the person to move may be disconnected before a bot plays for them
@@ -117,17 +119,20 @@ class Room:
         clock: TimeControl | None = None,
         takeover: str = DEFAULT_TAKEOVER,
         away_after: float = AWAY_AFTER,
+        dice_seed: int | None = None,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
         the others get an invite token now; the ``creator``'s seat is taken at once. The
         people have the ``clock``'s time (``None``: all they like); the ``takeover`` bot
         plays for one who is away or out of time. The record's ``meta`` keeps what it holds
-        already (who plays as which profile, …)."""
+        already (who plays as which profile, …). ``dice_seed``: the game's seed, its dice drawn
+        from it (``"dice": "seeded"`` in ``meta``), not from the system's generator."""
         game_id = game_id or new_game_id()
-        record.meta = {
-            **record.meta, "seed": secrets.randbelow(1 << 32), "bots": bots, "takeover": takeover
-        }  # fmt: skip
+        seed = secrets.randbelow(1 << 32) if dice_seed is None else dice_seed
+        record.meta = {**record.meta, "seed": seed, "bots": bots, "takeover": takeover}
+        if dice_seed is not None:
+            record.meta["dice"] = "seeded"
         if clock is not None:
             record.meta["clock"] = clock.to_dict()
         rows = [

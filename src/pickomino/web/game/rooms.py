@@ -22,8 +22,17 @@ log = logging.getLogger("pickomino.web")
 class Rooms:
     """The games the server has in memory, loaded from the store on first use."""
 
-    def __init__(self, store: Store, bot_delay: float, away_after: float = AWAY_AFTER) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float,
+        away_after: float = AWAY_AFTER,
+        dice_seed: int | None = None,
+    ) -> None:
         self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
+        #: Each new game's seed, its dice drawn from it (``serve --dice-seed``); ``None``: the
+        #: system's generator, unforeseeable.
+        self.dice_seed = dice_seed
         self.rooms: dict[str, Room] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
