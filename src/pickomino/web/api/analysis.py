@@ -40,8 +40,6 @@ import json
 import logging
 import math
 import multiprocessing
-import os
-import threading
 import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
@@ -51,9 +49,9 @@ from typing import Any, cast
 
 from fastapi import APIRouter, HTTPException, Request
 
-from pickomino.analysis import LABELS, review
-from pickomino.core import Game, GameRecord, Phase, RecordError, format_dice
+from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
+from pickomino.web.api.review_work import Review, end_with_the_server, review_data
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import client_address
 from pickomino.web.game.room import Room
@@ -75,49 +73,6 @@ SECONDS_PER_WORK = 1e-3
 OWN = "own"
 #: The start of the key of a review of a record sent as the body (not a game of this server).
 RECORD_KEY = "record:"
-#: Places kept of every chance (0..1): a hundredth of a point of win chance.
-PLACES = 4
-
-Review = dict[str, object]
-
-
-def review_data(record: GameRecord) -> Review:
-    """The review of ``record`` as the API sends it (the record is not changed)."""
-    data = review(record).to_dict()
-    decisions = cast(list[dict[str, Any]], data["decisions"])
-    where = _situations(record, {decision["move"] for decision in decisions})
-    for decision in decisions:
-        decision.update(where[decision["move"]])
-    data["thresholds"] = {threshold.label: threshold.to_dict() for threshold in LABELS}
-    return cast(Review, _rounded(data))
-
-
-def _situations(record: GameRecord, moves: set[int]) -> dict[int, dict[str, object]]:
-    """Where each of ``moves`` (indices into the record) was decided: the dice kept, their
-    total and the roll to keep from (none when rolling on or stopping, or claiming), and the
-    whole position as text (for the page's "what if": :mod:`.positions`)."""
-    game, found = Game(record.seats, record.rules, record.start_player), {}
-    for number, move in enumerate(record.moves):
-        if number in moves:
-            state = game.state
-            found[number] = {
-                "kept": format_dice(state.kept_counts()),
-                "total": state.total,
-                "roll": format_dice(state.roll) if state.phase is Phase.KEEP else "",
-                "position": state.to_text(),
-            }
-        game.push(move)
-    return found
-
-
-def _rounded(value: object) -> object:
-    if isinstance(value, float):
-        return round(value, PLACES)
-    if isinstance(value, dict):
-        return {key: _rounded(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_rounded(item) for item in value]
-    return value
 
 
 def work(record: GameRecord) -> int:
@@ -130,20 +85,7 @@ def review_process() -> ProcessPoolExecutor:
     loop (a thread would share the interpreter's lock with it). Spawned, not forked: the
     server has threads."""
     spawn = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(1, spawn, initializer=_end_with_the_server)
-
-
-def _end_with_the_server() -> None:
-    """In the review process: exit when the server's process is gone, even by ``kill -9``
-    (which gives it no time to stop this one)."""
-    server = multiprocessing.parent_process()
-
-    def watch() -> None:
-        if server is not None:
-            server.join()
-            os._exit(0)
-
-    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+    return ProcessPoolExecutor(1, spawn, initializer=end_with_the_server)
 
 
 class FairQueue:
