@@ -45,8 +45,10 @@ PLAYERS = ("random", "simple", "expected", "expected", "strategist", "strategist
 LONGEST = 200
 
 
-def positions(games: range, players: int, seed: int) -> list[GameState]:
-    """The turn starts of ``games`` played by bots drawn from :data:`PLAYERS`."""
+def positions(games: range, players: int, seed: int, endgames: int = 0) -> list[GameState]:
+    """The turn starts of ``games`` played by bots drawn from :data:`PLAYERS`; with
+    ``endgames``, also each turn start's with at most that many tiles face up cut as
+    :func:`cut_stacks` cuts it."""
     found = []
     for game in games:
         rng = random.Random(seed * 1_000_003 + game)
@@ -55,7 +57,22 @@ def positions(games: range, players: int, seed: int) -> list[GameState]:
             if state.turn >= LONGEST:
                 break
             found.append(state.copy())
+            if len(state.grill) <= endgames and any(len(stack) > 1 for stack in state.stacks):
+                found.append(cut_stacks(state, rng.choice((1, 2))))
     return found
+
+
+def cut_stacks(state: GameState, keep: int) -> GameState:
+    """``state`` with each stack cut to its top ``keep`` tiles, the tiles under them turned
+    face down: the endgames that can be valued exactly (``benchmarks/endgame_error.py``),
+    rare in whole games, where the network learns little of them otherwise."""
+    cut = [stack[: max(0, len(stack) - keep)] for stack in state.stacks]
+    return GameState.from_position(
+        [stack[len(under) :] for stack, under in zip(state.stacks, cut, strict=True)],
+        face_down=[*state.face_down, *(tile for under in cut for tile in under)],
+        current=state.current,
+        rules=state.rules,
+    )
 
 
 class Positions:
@@ -170,7 +187,7 @@ class Trainer:
 _CHUNKS: list[Positions] = []
 
 
-def _prepare(job: tuple[range, int, int]) -> Positions:
+def _prepare(job: tuple[range, int, int, int]) -> Positions:
     return Positions(positions(*job))
 
 
@@ -196,6 +213,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=3, help="epochs of fitting per sweep")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--endgames",
+        type=int,
+        default=0,
+        help="also each turn start with at most this many tiles face up, its stacks cut",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the weights (.npz)")
     parser.add_argument("--curve", type=Path, help="the sweeps' errors as CSV")
     args = parser.parse_args(argv)
@@ -206,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     chunk = max(1, args.games // 10)
     jobs = [
-        (range(g, min(g + chunk, args.games)), args.players, args.seed)
+        (range(g, min(g + chunk, args.games)), args.players, args.seed, args.endgames)
         for g in range(0, args.games, chunk)
     ]
     with Pool(args.jobs) as pool:

@@ -4,6 +4,7 @@ turn's tables from them, the bot that plays by them, and the training script."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -116,13 +117,31 @@ def test_training_writes_weights_and_its_curve(tmp_path):
     out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
     subprocess.run(
         [sys.executable, str(SCRIPT), "--games", "4", "--sweeps", "2", "--jobs", "1",
-         "--hidden", "8", "--out", str(out), "--curve", str(curve)],
+         "--hidden", "8", "--endgames", "5", "--out", str(out), "--curve", str(curve)],
         check=True, capture_output=True, timeout=300,
     )  # fmt: skip
     network = WinNetwork.load(out)
     assert network.players == 2 and [w.shape[1] for w, _ in network.layers] == [8, 2]
     rows = list(csv.DictReader(curve.open()))
     assert [row["sweep"] for row in rows] == ["1", "2"]
+
+
+def test_training_adds_each_late_turn_start_cut_to_an_endgame_that_can_be_valued_exactly():
+    """``--endgames 5``: every turn start with at most 5 tiles face up comes again with each
+    stack cut to its top 1 or 2 tiles (the rest face down), as the exact endgames are."""
+    spec = importlib.util.spec_from_file_location("train_win_values", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    plain, more = script.positions(range(4), 2, 1), script.positions(range(4), 2, 1, endgames=5)
+    cut = [state for state in more if all(len(stack) <= 2 for stack in state.stacks)]
+    late = [state for state in more if len(state.grill) <= 5]
+    assert len(more) > len(plain) and len(cut) > 10
+    for state in late:
+        tiles = [*state.grill, *state.face_down, *(t for stack in state.stacks for t in stack)]
+        assert sorted(tiles) == list(range(21, 37))  # every tile still somewhere
+    made = script.cut_stacks(GameState.from_position([[21, 25, 30], [22]], face_down=[36]), 1)
+    assert made.stacks == [[30], [22]] and sorted(made.face_down) == [21, 25, 36]
 
 
 @pytest.mark.parametrize(
