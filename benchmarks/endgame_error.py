@@ -35,7 +35,7 @@ from win_values_drift import Values, looked_further, model_values, network_value
 from pickomino.bots import make_bot
 from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
-from pickomino.evaluation.exact import Endgame
+from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.sim.tournament import parallel_map
 
 MEASURED: dict[str, Values] = {"network": network_values, "win model": model_values}
@@ -49,13 +49,7 @@ def endgame_of(game: int, seed: int, face_up: int, keep: int) -> GameState | Non
     state = GameState(2)
     while not state.is_over:
         if state.is_chance() and not any(state.kept) and len(state.grill) <= face_up:
-            cut = [stack[: max(0, len(stack) - keep)] for stack in state.stacks]
-            return GameState.from_position(
-                [stack[len(under) :] for stack, under in zip(state.stacks, cut, strict=True)],
-                face_down=[*state.face_down, *(tile for under in cut for tile in under)],
-                current=state.current,
-                rules=state.rules,
-            )
+            return cut_stacks(state, keep)
         if state.is_chance():
             state.apply_roll(sample_roll(state.dice_left, rng))
         else:

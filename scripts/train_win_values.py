@@ -5,7 +5,8 @@ targets, and again, until it agrees with itself. It starts from the strategist's
 (fitted to it first), and a tenth of the positions is held out to show that what it learns
 holds for positions it never saw.
 
-Run (reproducible from ``--seed``; the shipped weights were made by the defaults):
+Run (reproducible from ``--seed``; the shipped weights were made by the defaults; it needs
+the ``exact`` extra, SciPy, as well as NumPy):
 
     .venv/bin/python scripts/train_win_values.py --out src/pickomino/evaluation/win_values_2p.npz \\
         --curve docs/win_values_curve.csv
@@ -31,6 +32,7 @@ import numpy as np
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
+from pickomino.evaluation.exact import cut_stacks
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
 from pickomino.evaluation.values import result, tables_of
@@ -47,8 +49,10 @@ LONGEST = 200
 
 def positions(games: range, players: int, seed: int, endgames: int = 0) -> list[GameState]:
     """The turn starts of ``games`` played by bots drawn from :data:`PLAYERS`; with
-    ``endgames``, also each turn start's with at most that many tiles face up cut as
-    :func:`cut_stacks` cuts it."""
+    ``endgames``, also each turn start with at most that many tiles face up, its stacks cut
+    to their top 1 or 2 tiles (``cut_stacks``): the kind of endgame valued exactly
+    (``benchmarks/endgame_error.py``), rare in whole games, where the network learns little of
+    it otherwise."""
     found = []
     for game in games:
         rng = random.Random(seed * 1_000_003 + game)
@@ -60,19 +64,6 @@ def positions(games: range, players: int, seed: int, endgames: int = 0) -> list[
             if len(state.grill) <= endgames and any(len(stack) > 1 for stack in state.stacks):
                 found.append(cut_stacks(state, rng.choice((1, 2))))
     return found
-
-
-def cut_stacks(state: GameState, keep: int) -> GameState:
-    """``state`` with each stack cut to its top ``keep`` tiles, the tiles under them turned
-    face down: the endgames that can be valued exactly (``benchmarks/endgame_error.py``),
-    rare in whole games, where the network learns little of them otherwise."""
-    cut = [stack[: max(0, len(stack) - keep)] for stack in state.stacks]
-    return GameState.from_position(
-        [stack[len(under) :] for stack, under in zip(state.stacks, cut, strict=True)],
-        face_down=[*state.face_down, *(tile for under in cut for tile in under)],
-        current=state.current,
-        rules=state.rules,
-    )
 
 
 class Positions:

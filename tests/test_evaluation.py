@@ -15,6 +15,7 @@ import pytest
 from pickomino.bots import make_bot
 from pickomino.core import GameState, Phase
 from pickomino.evaluation import WinNetwork, shipped_network, turn_tables, win_chances
+from pickomino.evaluation.exact import cut_stacks
 from pickomino.evaluation.features import features
 from pickomino.solver import solve
 from pickomino.table import SeededDice
@@ -140,7 +141,7 @@ def test_training_adds_each_late_turn_start_cut_to_an_endgame_that_can_be_valued
     for state in late:
         tiles = [*state.grill, *state.face_down, *(t for stack in state.stacks for t in stack)]
         assert sorted(tiles) == list(range(21, 37))  # every tile still somewhere
-    made = script.cut_stacks(GameState.from_position([[21, 25, 30], [22]], face_down=[36]), 1)
+    made = cut_stacks(GameState.from_position([[21, 25, 30], [22]], face_down=[36]), 1)
     assert made.stacks == [[30], [22]] and sorted(made.face_down) == [21, 25, 36]
 
 

@@ -40,6 +40,23 @@ from pickomino.solver.solve import TurnSolution
 Key = tuple[int, tuple[tuple[int, ...], ...], int]
 
 
+def cut_stacks(state: GameState, keep: int) -> GameState:
+    """``state`` with each stack cut to its top ``keep`` tiles, the tiles under them turned
+    face down: an endgame few enough positions follow from to value exactly (real stacks keep
+    too many tiles in play; each stack's top stays stealable, R11b).
+
+    >>> cut_stacks(GameState.from_position([[21, 25, 30], [22]], face_down=[36]), 1).stacks
+    [[30], [22]]
+    """
+    cut = [stack[: max(0, len(stack) - keep)] for stack in state.stacks]
+    return GameState.from_position(
+        [stack[len(under) :] for stack, under in zip(state.stacks, cut, strict=True)],
+        face_down=[*state.face_down, *(tile for under in cut for tile in under)],
+        current=state.current,
+        rules=state.rules,
+    )
+
+
 def key_of(state: GameState) -> Key:
     """What tells positions at a turn's start apart (the face-down tiles follow from it)."""
     return state.grill_mask, tuple(tuple(stack) for stack in state.stacks), state.current
