@@ -60,7 +60,12 @@ def postgres_cluster() -> Iterator[TemporaryPostgres]:
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each web test runs on a fresh SQLite file and on a fresh PostgreSQL database (the
-    same code, with another driver: the full run, not the quick one)."""
+    same code, with another driver: the full run, not the quick one), the latter with the
+    schema in already (see ``TemporaryPostgres.migrated_database``) unless the test is
+    marked ``empty_database``."""
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
-    return request.getfixturevalue("postgres_cluster").new_database()
+    cluster = request.getfixturevalue("postgres_cluster")
+    if request.node.get_closest_marker("empty_database"):
+        return cluster.new_database()
+    return cluster.migrated_database()

@@ -209,18 +209,31 @@ class TemporaryPostgres:
         self._run([self._pg_ctl, "-D", str(self._data), "-o", options, "-w", "-l", log, "start"])
         self.url = f"postgresql://postgres@127.0.0.1:{port}"
         self._numbers = itertools.count()
+        self._migrated: str | None = None
 
     def _run(self, command: list[str]) -> None:
         subprocess.run([*self._as_user, *command], check=True, capture_output=True)
 
-    def new_database(self) -> str:
-        """A fresh database on the cluster; its URL."""
+    def new_database(self, template: str = "template1") -> str:
+        """A fresh database on the cluster (empty, or a copy of ``template``); its URL. The
+        files are copied: for databases this small, quicker than through the WAL."""
         import psycopg
 
         name = f"t{next(self._numbers)}"
         with psycopg.connect(self.url + "/postgres", autocommit=True) as connection:
-            connection.execute(f"CREATE DATABASE {name}")
+            connection.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
         return f"{self.url}/{name}"
+
+    def migrated_database(self) -> str:
+        """A fresh database with the newest schema already in it, as a server's first start
+        leaves it: a copy of one migrated once per cluster (migrating every test's database
+        from nothing cost 0.2 s a test; ``test_migrations`` tests the migrating)."""
+        if self._migrated is None:
+            from pickomino.web.db.database import open_database
+
+            self._migrated = self.new_database()
+            open_database(self._migrated, pool=1).dispose()  # migrated as it opens
+        return self.new_database(template=self._migrated.rsplit("/", 1)[1])
 
     def stop(self) -> None:
         assert self._pg_ctl is not None

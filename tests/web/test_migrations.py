@@ -28,6 +28,8 @@ from .clients import next_of
 from .server_process import ServerProcess, TemporaryPostgres
 from .test_protocol import latest_state
 
+pytestmark = pytest.mark.empty_database  # what these tests migrate
+
 ROUNDS = 2  # released together at the catalog lock, they raced in the first round already
 DATA = Path(__file__).parent.parent / "data"
 #: Written by the code of commit 1c758f9 (tables by create_all, no alembic_version): a
