@@ -414,6 +414,22 @@ def test_the_review_accounts_benchmark_reports_every_bot():
         [sys.executable, str(script), "--games", "3", "--jobs", "1"],
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[3:]}
+    lines = done.stdout.splitlines()
+    rows = {line.split()[0]: line.split() for line in lines[3:7]}
     assert set(rows) == {"valued", "random", "simple", "expected"}
     assert rows["valued"][4] == "100.0%"  # the expert plays as the evaluator values
+    rolls = int(lines[7].split()[0])  # "N rolls, the roller's luck a roll: ..."
+    assert rolls > 3 * 20 and lines[8].startswith("luck marks: very_lucky 1 roll in")
+    assert lines[9].startswith("a player-game, in size: the dice")
+
+
+def test_the_review_accounts_benchmark_plays_a_table_it_is_given_and_refuses_others():
+    script = Path(__file__).parents[1] / "benchmarks" / "review_accounts.py"
+    run = [sys.executable, str(script), "--games", "2", "--jobs", "1", "--table"]
+    done = subprocess.run([*run, "simple,random,simple"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 games of 3 players")
+    assert [line.split()[0] for line in done.stdout.splitlines()[3:5]] == ["simple", "random"]
+    for table in ("simple", "simple,godlike"):
+        refused = subprocess.run([*run, table], capture_output=True, text=True)
+        assert refused.returncode == 2 and "--table: 2 or more of" in refused.stderr
