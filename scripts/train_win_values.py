@@ -5,11 +5,11 @@ targets, and again, until it agrees with itself. It starts from the strategist's
 (fitted to it first), and a tenth of the positions is held out to show that what it learns
 holds for positions it never saw.
 
-Run (reproducible from ``--seed``; the shipped weights were made by the defaults; it needs
-the ``exact`` extra, SciPy, as well as NumPy):
+Run (reproducible from ``--seed``; the shipped two-player weights were made by the defaults
+and ``--endgames 5``; it needs the ``exact`` extra, SciPy, as well as NumPy):
 
-    .venv/bin/python scripts/train_win_values.py --out src/pickomino/evaluation/win_values_2p.npz \\
-        --curve docs/win_values_curve.csv
+    .venv/bin/python scripts/train_win_values.py --endgames 5 \\
+        --out src/pickomino/evaluation/win_values_2p.npz --curve docs/win_values_curve.csv
 
 Each sweep prints the mean |value − target| before fitting (the residual: how far the
 network is from agreeing with its own one-turn search), the same on the held-out positions,
