@@ -94,7 +94,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--expert", default="valued", choices=("valued", "strategist"))
-    parser.add_argument("--table", default="", help="the bots of every game, by comma")
+    parser.add_argument(
+        "--table",
+        default="",
+        help="the bots of every game, by comma (their number is the table's size)",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     table = tuple(bot for bot in args.table.split(",") if bot)
@@ -133,7 +137,8 @@ def main() -> None:
     print(
         "luck marks: "
         + ", ".join(
-            f"{name} 1 roll in {len(rolls) / max(marks[name], 1):.0f}" for name in MARK_NAMES
+            f"{name} 1 roll in {len(rolls) / marks[name]:.0f}" if marks[name] else f"{name} none"
+            for name in MARK_NAMES
         )
     )
     print(

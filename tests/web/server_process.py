@@ -209,7 +209,7 @@ class TemporaryPostgres:
         self._run([self._pg_ctl, "-D", str(self._data), "-o", options, "-w", "-l", log, "start"])
         self.url = f"postgresql://postgres@127.0.0.1:{port}"
         self._numbers = itertools.count()
-        self._migrated: str | None = None
+        self._migrated: str | None = None  # the migrated database's name, once made
 
     def _run(self, command: list[str]) -> None:
         subprocess.run([*self._as_user, *command], check=True, capture_output=True)
@@ -231,9 +231,10 @@ class TemporaryPostgres:
         if self._migrated is None:
             from pickomino.web.db.database import open_database
 
-            self._migrated = self.new_database()
-            open_database(self._migrated, pool=1).dispose()  # migrated as it opens
-        return self.new_database(template=self._migrated.rsplit("/", 1)[1])
+            url = self.new_database()
+            open_database(url, pool=1).dispose()  # migrated as it opens
+            self._migrated = url.rsplit("/", 1)[1]
+        return self.new_database(template=self._migrated)
 
     def stop(self) -> None:
         assert self._pg_ctl is not None
