@@ -79,6 +79,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from pickomino.core import Game
+from pickomino.web.protocol import apply_change
 
 # The server harness the web tests use (tests/web/server_process.py): one copy for both.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -250,6 +251,7 @@ async def play_seat(
     stats = run.stats
     acted = -1  # the seq of the last state this seat acted on
     sent_at: float | None = None  # when the act still waiting for its state was sent
+    held: dict = {}  # the last state, as a change's base
     await run.start.wait()
     try:
         async with asyncio.timeout(run.time_left()):
@@ -258,8 +260,11 @@ async def play_seat(
                 if message["type"] == "error":
                     stats.errors += 1
                     return "error"
+                if message["type"] == "change":  # what changed: the state it makes
+                    message = apply_change(held, message)
                 if message["type"] != "state":
                     continue
+                held = message
                 stats.states += 1
                 stats.state_bytes += len(text)
                 stats.clock_states += message["clock"] is not None
@@ -483,7 +488,7 @@ def report(args: argparse.Namespace, run: Run, window: Window, engine_rate: floa
     print(f"  errors/refusals    {stats.errors}")
     print(f"  unanswered at end  {stats.unanswered} acts still waiting when time ran out")
     print(f"  games              {stats.started} started, {stats.finished} finished")
-    print(f"  states received    {stats.states}, {kib:.1f} KiB on average")
+    print(f"  states received    {stats.states} (whole or changes), {kib:.2f} KiB on average")
     print(f"  CPU (1 core = 100%) server {server_load:.0%}, clients {client_load:.0%}", end="")
     print(f" ({os.cpu_count()} cores)")
     print(f"engine baseline (bare Game, same policy, this process): {engine_rate:,.0f} actions/s")

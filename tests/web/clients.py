@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pickomino.i18n import catalogue
 from pickomino.web.db.store import Store
-from pickomino.web.protocol import merge_log
+from pickomino.web.protocol import apply_change, merge_log
 
 #: The refusals the pages can word: every ``error.*`` id of the English game catalogue.
 ERROR_IDS = frozenset(
@@ -26,12 +26,16 @@ HELD: dict[tuple[str, int], str] = {}
 
 
 def follow(client: object, message: dict) -> dict:
-    """Merge a state's log entries into the client's copy (kept on the client object) and
-    give the state a ``full_log``; keep a seat's new secret (see :data:`HELD`); other
-    messages pass unchanged."""
+    """A ``change`` applied to the state the client holds (kept on the client object; a
+    version missed fails), giving the whole state it makes, as a page rebuilds it; a state's
+    log entries merged into the client's copy, and the state given a ``full_log``; keep a
+    seat's new secret (see :data:`HELD`); other messages pass unchanged."""
     if message["type"] == "welcome" and message.get("token"):
         HELD[(_game_of(client), message["seat"])] = message["token"]
+    if message["type"] == "change":  # rebuilt on the state held, as the page does
+        message = apply_change(client.held, message)  # type: ignore[attr-defined]
     if message["type"] == "state":
+        client.held = message  # type: ignore[attr-defined]
         log: list[dict] = getattr(client, "log", [])
         assert merge_log(log, message), "a state skipped log entries"
         client.log = log  # type: ignore[attr-defined]

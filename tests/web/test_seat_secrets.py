@@ -23,7 +23,7 @@ from pickomino.web.db.store import Store
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
 
-from .clients import next_of, refused, refused_http, socket_path
+from .clients import follow, next_of, refused, refused_http, socket_path
 from .server_process import ServerProcess, TemporaryPostgres
 from .test_profiles import as_profile, claim, finish_offline, token
 from .test_protocol import fast_app
@@ -220,7 +220,7 @@ def real_socket(server: ServerProcess, game: dict, secret: str):
 
 def receive(ws, kind: str) -> dict:
     while True:
-        message = json.loads(ws.recv(timeout=DEADLINE))
+        message = follow(ws, json.loads(ws.recv(timeout=DEADLINE)))
         if message["type"] == kind:
             return message
 

@@ -13,6 +13,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from .clients import follow
 from .server_process import ServerProcess
 
 pytestmark = pytest.mark.slow  # a real server, a few hundred sockets
@@ -34,7 +35,7 @@ class Storm:
 async def newer_state(ws: ClientConnection, seq: int) -> dict:
     """The next state after version ``seq`` (skipping the rest: presence, repeats)."""
     while True:
-        message = json.loads(await ws.recv())
+        message = follow(ws, json.loads(await ws.recv()))  # a change: the state it makes
         if message["type"] == "state" and message["seq"] > seq:
             return message
 
@@ -62,7 +63,7 @@ async def watch(url: str, storm: Storm) -> list[dict]:
         while storm.final_seq is None or seen < storm.final_seq:
             try:
                 async with asyncio.timeout(0.2):  # a poll of final_seq, not a timing
-                    message = json.loads(await ws.recv())
+                    message = follow(ws, json.loads(await ws.recv()))
             except TimeoutError:
                 continue
             heard.append(message)

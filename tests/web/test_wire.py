@@ -51,9 +51,11 @@ class Listener:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     def next(self, kind: str) -> dict:
+        """The next message of ``kind``, a change given as the state it makes."""
         while True:
-            message = follow(self, json.loads(self.ws.recv(timeout=DEADLINE)))
-            self.heard.append(message)
+            heard = json.loads(self.ws.recv(timeout=DEADLINE))
+            self.heard.append(heard)  # as it came: the wire format is checked on these
+            message = follow(self, dict(heard))
             if message["type"] == kind:
                 return message
 
@@ -93,7 +95,7 @@ def test_a_whole_game_over_a_real_socket_is_data_and_ids_only(instant_bots: Serv
     for entry in state["full_log"]:
         check_entry(entry)
     kinds = {message["type"] for message in ann.heard}
-    assert kinds == {"welcome", "state", "error", "hint", "pong"}
+    assert kinds == {"welcome", "state", "change", "error", "hint", "pong"}
 
     listed = httpx.get(instant_bots.url + "/api/games").json()
     assert words_in(listed, allowed) == [] and "result" not in listed[0]

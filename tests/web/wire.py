@@ -43,7 +43,11 @@ LOG_FIELDS = {
 AWAY_WHY = {"absent", "timeouts", "vote"}
 STANDING = {"seat", "rank", "worms", "highest_tile"}
 STATE = {"type", "id", "seq", "status", "waiting_for", "seats", "rules", "table", "actions"}
-STATE |= {"log_start", "log", "clock", "takeover", "now"}
+STATE |= {"log_start", "log", "clock", "takeover", "v", "now"}
+#: A change: what changed in a state (``set``: its fields, ``table``: the table's) and the
+#: version it turns ``base`` into (``v``), with the log's new entries.
+CHANGE = {"type", "v", "base", "set", "table", "log_start", "log", "now"}
+STAMPS = {"type", "log_start", "log", "v", "now"}
 SEAT = {"name", "bot", "claimed", "open", "online", "profile", "away", "stand_in", "votes"}
 SEAT |= {"votes_needed"}
 CLOCK = {"per_turn", "bank", "increment", "seat", "deadline", "banks"}
@@ -121,6 +125,16 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
         assert message["clock"] is None or set(message["clock"]) == CLOCK, message["clock"]
         assert isinstance(message["now"], float), message["now"]
         check_table(message["table"])
+        for entry in message["log"]:
+            check_entry(entry)
+    elif kind == "change":
+        assert set(message) == CHANGE, sorted(set(message) ^ CHANGE)
+        assert set(message["set"]) <= STATE - STAMPS - {"table"}, message["set"]
+        assert all(set(seat) == SEAT for seat in message["set"].get("seats", [])), message
+        clock = message["set"].get("clock")
+        assert clock is None or set(clock) == CLOCK, clock
+        assert set(message["table"]) <= TABLE | {"ranking", "tie_break"}, message["table"]
+        assert isinstance(message["now"], float) and message["v"] == message["base"] + 1
         for entry in message["log"]:
             check_entry(entry)
     elif kind == "error":

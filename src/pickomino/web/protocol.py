@@ -30,16 +30,24 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
 Server → client — data and message ids, never sentences (every page words them in its
 reader's language): ``welcome`` (your seat, once; with ``token``, the seat's new secret,
 when the link you opened just gave you the seat: see :mod:`pickomino.web.api.seats`),
-``state`` (after every change; its
-``log`` holds the entries from number ``log_start`` on: all of them in the first state
-after connecting or a sync, then only the new ones; an entry is a turn's heading
+``state`` (the whole state: on connecting, after a ``sync``, and to a client that
+arrived while a change was under way; its ``log`` holds the entries from number
+``log_start`` on, all of them after connecting or a sync; an entry is a turn's heading
 ``{"type": "turn", "turn": 3, "seat": 1}`` or an event such as ``{"type": "kept", "seat": 1,
 "face": "W", "count": 3, "total": 15}``, see :func:`pickomino.core.events.event_dict`),
-``presence`` (``{"type": "presence", "online": [true, false, …]}``, per seat, when a player
-comes or goes), ``hint``, ``coach``, ``rematch`` (``{"type": "rematch", "offer": …}`` after
-a finished game's offer changes, as :mod:`pickomino.web.api.rematch` shows it to the
-connection's seat), ``pong`` and ``error`` (``{"type": "error", "id": "face_kept",
-"params": {"face": "W"}, "rule": "R6"|null}``; it changed nothing; ``seat_moved``: your
+``change`` (after every update, to a client that holds the state before it: ``{"type":
+"change", "base": 41, "v": 42, "set": {"seq": 17, "actions": […]}, "table": {"phase":
+"keep", "roll": […]}, "log_start": 30, "log": […], "now": …}``: ``set`` holds the state's
+fields that changed, given whole, ``table`` the table's fields that changed, ``log`` only
+the new entries; applied to the state of version ``base`` (:func:`apply_change`, as
+static/game.js does) it makes the state of version ``v``; a client holding another
+version sends ``sync``. A state's ``v`` is ``null`` when no change follows from it: the
+next update then comes whole), ``presence`` (``{"type": "presence", "online": [true,
+false, …]}``, per seat, when a player comes or goes), ``hint``, ``coach``, ``rematch``
+(``{"type": "rematch", "offer": …}`` after a finished game's offer changes, as
+:mod:`pickomino.web.api.rematch` shows it to the connection's seat), ``pong`` and
+``error`` (``{"type": "error", "id": "face_kept", "params": {"face": "W"}, "rule":
+"R6"|null}``; it changed nothing; ``seat_moved``: your
 seat went to another device, this connection watches from now on).
 
 A state also says who plays each seat now and how long they have: per seat ``away`` (a bot
@@ -187,6 +195,63 @@ def merge_log(log: list[str], state: dict) -> bool:
     else:
         return False
     return True
+
+
+#: The fields of a state that are not its body: a change carries its own.
+NOT_BODY = frozenset({"type", "log_start", "log", "v", "now"})
+
+
+def state_body(state: dict) -> dict:
+    """What a state shows (its table, seats, clock, …), without its log and stamps: what a
+    ``change`` is worked out from."""
+    return {key: value for key, value in state.items() if key not in NOT_BODY}
+
+
+def state_change(before: dict, after: dict) -> dict | None:
+    """What turns the state body ``before`` into ``after``: ``set``, the fields whose value
+    changed (given whole), and ``table``, the table's fields that changed. ``None`` when a
+    field is gone (the whole state is sent then; no state drops a field today).
+
+    >>> before = {"seq": 3, "status": "playing", "table": {"phase": "roll", "total": 0}}
+    >>> after = {"seq": 4, "status": "playing", "table": {"phase": "keep", "total": 0}}
+    >>> state_change(before, after)
+    {'set': {'seq': 4}, 'table': {'phase': 'keep'}}
+    >>> state_change(after, {"seq": 5, "table": {}}) is None
+    True
+    """
+    table, table_before = after.get("table", {}), before.get("table", {})
+    if not (before.keys() <= after.keys() and table_before.keys() <= table.keys()):
+        return None
+    return {
+        "set": {
+            k: v for k, v in after.items() if k != "table" and (k not in before or before[k] != v)
+        },
+        "table": {k: v for k, v in table.items() if k not in table_before or table_before[k] != v},
+    }
+
+
+def apply_change(state: dict, change: dict) -> dict:
+    """The state a client holds once it applies ``change`` (a ``change`` message) to
+    ``state``, the one it held, of version ``change["base"]``: as the page does
+    (static/game.js). The log's new entries come as in a state (see :func:`merge_log`).
+
+    >>> held = {"type": "state", "v": 6, "seq": 3, "table": {"phase": "roll", "total": 0}}
+    >>> change = {"type": "change", "v": 7, "base": 6, "set": {"seq": 4},
+    ...           "table": {"phase": "keep"}, "log_start": 2, "log": [], "now": 1.5}
+    >>> made = apply_change(held, change)
+    >>> made["v"], made["seq"], made["table"], made["log_start"]
+    (7, 4, {'phase': 'keep', 'total': 0}, 2)
+    >>> apply_change(made, {**change, "base": 5})
+    Traceback (most recent call last):
+    ...
+    ValueError: a change from version 5 to a state of version 7
+    """
+    if change["base"] != state.get("v"):
+        raise ValueError(
+            f"a change from version {change['base']} to a state of version {state.get('v')}"
+        )
+    stamps = {key: change[key] for key in ("v", "log_start", "log", "now") if key in change}
+    return {**state, **change["set"], "table": {**state["table"], **change["table"]}, **stamps}
 
 
 class RateLimit:

@@ -1,8 +1,10 @@
 """Who is connected to a game on this server process, and what they are sent: the whole
 state to a client that arrives (built once per version of what it shows, however many
-arrive), every new state to all of them with only the log entries not sent before, and a
-few bytes of presence when a player comes or goes. People connected to other processes
-count as online too (:attr:`.Room.elsewhere`).
+arrive); after each change, what changed (a ``change``: the fields of the state that
+differ, the new log entries, and the version it turns into) to every client that holds the
+version before, the whole state to any other (one that arrived meanwhile); and a few bytes
+of presence when a player comes or goes. Each message is encoded once for all who get it.
+People connected to other processes count as online too (:attr:`.Room.elsewhere`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 
 from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.game.shared import Send, SharedRoom
-from pickomino.web.protocol import encode
+from pickomino.web.protocol import encode, state_body, state_change
 
 
 class Audience:
@@ -26,7 +28,12 @@ class Audience:
         #: watch from now on, and are told so (:meth:`tell_moved`).
         self._moved: list[Send] = []
         self._log_sent = 0  #: log entries already broadcast: later states carry only the rest
-        self._full: tuple[tuple, str] | None = None  #: the last whole state sent, and its version
+        #: the last whole state sent on arrival: what it was built from, its text and body
+        self._full: tuple[tuple, str, dict] | None = None
+        self._shown: dict | None = None  #: the state's body as last sent to everyone
+        self._version = 0  #: its version (``v``): a change turns ``base`` into ``v``
+        #: the version each connection holds (``None``: one no change follows from)
+        self._holds: dict[Send, int | None] = {}
 
     def online(self) -> list[bool]:
         """Per seat: is somebody connected to it (to this process or another)."""
@@ -75,6 +82,7 @@ class Audience:
         see that player offline."""
         room = self.room
         self.connections.pop(send, None)
+        self._holds.pop(send, None)
         if seat is not None:
             room.on_seated()
         if seat is not None and not self.online()[seat]:
@@ -130,20 +138,47 @@ class Audience:
         entries = len(room.table_log.entries)
         version = (room.seq, room.status, seats, entries, room.seating_changes)
         if self._full is None or self._full[0] != version:
-            self._full = (version, encode(room.snapshot()))
-        await send(_stamped(self._full[1]))
+            state = room.snapshot()
+            self._full = (version, encode(state), state_body(state))
+        _, text, body = self._full
+        if self._shown is None:  # the first client: its state is the one changes start from
+            self._shown = body
+        holds = self._version if body == self._shown else None
+        self._holds[send] = holds
+        await send(_stamped(text, holds))
 
     async def broadcast(self, skip: Send | None = None) -> None:
-        """The new state to everyone (but ``skip``, who has it), with only the log lines
-        not sent before."""
+        """What changed, to everyone (but ``skip``, who has the state already): to each
+        client holding the last version, a ``change`` with only the log lines not sent
+        before; to any other, the whole state (with those lines: it has the ones before)."""
         room = self.room
-        message = _stamped(encode(room.snapshot(self._log_sent)))  # once for all
+        state = room.snapshot(self._log_sent)
         self._log_sent = len(room.table_log.entries)
-        await self._send_all(message, skip)
+        body = state_body(state)
+        change = None if self._shown is None else state_change(self._shown, body)
+        base, self._shown = self._version, body
+        self._version += 1
+        texts: dict[bool, str] = {}  # encoded once for all: the change, the whole state
+
+        def message_for(send: Send) -> str:
+            changed = change is not None and self._holds.get(send) == base
+            if changed not in texts:
+                if changed:
+                    assert change is not None
+                    log = {"log_start": state["log_start"], "log": state["log"]}
+                    message = {"type": "change", "base": base, **change, **log}
+                    texts[changed] = encode(message)
+                else:
+                    texts[changed] = encode(state)
+            self._holds[send] = self._version
+            return _stamped(texts[changed], self._version)
+
+        await self._send_all(message_for, skip)
 
     async def announce_presence(self, skip: Send | None = None) -> None:
         """Who is online, when a player comes or goes: a few bytes, not the whole state."""
-        await self._send_all(encode({"type": "presence", "online": self.online()}), skip)
+        message = encode({"type": "presence", "online": self.online()})
+        await self._send_all(lambda send: message, skip)
 
     async def send_each(self, message_for: Callable[[int | None], str]) -> None:
         """To every client, the message for its seat (``None``: a spectator), for what
@@ -154,7 +189,7 @@ class Audience:
             except Exception:  # a client gone or far behind (its outbox closes it)
                 self.connections.pop(send, None)
 
-    async def _send_all(self, message: str, skip: Send | None) -> None:
+    async def _send_all(self, message_for: Callable[[Send], str], skip: Send | None) -> None:
         """Players first, then spectators: a send only queues the message, and each
         connection's writer runs in the order it was woken, so however many watch, the
         players' copies are written before the spectators' (see :mod:`.outbox`)."""
@@ -164,13 +199,17 @@ class Audience:
             if send == skip:
                 continue
             try:
-                await send(message)
+                await send(message_for(send))
             except Exception:  # a client gone or far behind (its outbox closes it)
                 self.connections.pop(send, None)
+                self._holds.pop(send, None)
 
 
-def _stamped(state: str) -> str:
-    """A state message (JSON text) with the server's time as it is sent (``now``): the page
-    counts the clock down from the deadline as the server sees it, whatever its own clock
-    says. Added to the text, so a state built once for many still says the time it leaves."""
-    return f'{state[:-1]},"now":{time.time()!r}}}'
+def _stamped(state: str, version: int | None) -> str:
+    """A state or change message (JSON text) with its version (``v``; ``null``: a state no
+    change follows from, the next one is whole) and the server's time as it is sent
+    (``now``): the page counts the clock down from the deadline as the server sees it,
+    whatever its own clock says. Added to the text, so a message built once for many still
+    says the time it leaves."""
+    v = "null" if version is None else version
+    return f'{state[:-1]},"v":{v},"now":{time.time()!r}}}'

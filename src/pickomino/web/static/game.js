@@ -105,6 +105,13 @@ function onMessage(message) {
       root.dataset.seat = seat ?? "";
       $("watching").hidden = seat !== null;
       break;
+    case "change": // what changed since the version this page holds
+      if (!state || message.base !== state.v) {
+        send({ type: "sync" }); // a version missed: the whole state again
+        break;
+      }
+      onMessage({ ...state, ...message.set, table: { ...state.table, ...message.table }, ...stamps(message), type: "state" });
+      break;
     case "state":
       state = message;
       busy = false;
@@ -150,6 +157,9 @@ function onMessage(message) {
       break;
   }
 }
+
+// What a change brings besides the fields it sets: its version, the new log entries, the time.
+const stamps = ({ v, log_start, log, now }) => ({ v, log_start, log, now });
 
 function onStatus(status, wait, code) {
   const box = $("connection");
