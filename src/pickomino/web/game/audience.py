@@ -167,11 +167,11 @@ class Audience:
                     assert change is not None
                     log = {"log_start": state["log_start"], "log": state["log"]}
                     message = {"type": "change", "base": base, **change, **log}
-                    texts[changed] = encode(message)
+                    texts[changed] = _stamped(encode(message), self._version)
                 else:
-                    texts[changed] = encode(state)
+                    texts[changed] = _stamped(encode(state), self._version)
             self._holds[send] = self._version
-            return _stamped(texts[changed], self._version)
+            return texts[changed]
 
         await self._send_all(message_for, skip)
 
