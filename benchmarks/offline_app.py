@@ -109,11 +109,17 @@ def main() -> None:
         parser.error(f"--bots: 1 to 6 of {', '.join(LEVELS)}, separated by commas")
     if args.app is not None and not (args.app / "sw.js").is_file():
         parser.error(f"--app {args.app}: not a folder built by pickomino build-app")
-    from pickomino.web.offline_app import build  # the web's pages: 1.5 s, once the run is sure
-
     with tempfile.TemporaryDirectory() as work:
-        folder = args.app or build(Path(work) / "app")
+        folder = args.app or build_app(Path(work) / "app")
         measure(folder, args.rolls, args.starts, bots, args.bot_steps or 1_000_000)
+
+
+def build_app(out: Path) -> Path:
+    """The app built into ``out``; the build imports the web's pages (1.5 s), so only a run
+    that builds imports it."""
+    from pickomino.web.offline_app import build
+
+    return build(out)
 
 
 def measure(folder: Path, rolls: int, later_starts: int, bots: list[str], steps: int) -> None:
