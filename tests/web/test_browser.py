@@ -198,6 +198,53 @@ def test_a_page_the_server_drops_says_why_and_reconnects(
         assert len(sockets) == 3
 
 
+def test_a_page_that_misses_a_change_asks_for_the_whole_state(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """Updates come as changes from the version the page holds: with one of them lost on the
+    way (dropped by a relay), the next no longer applies, so the page asks ``sync`` and
+    shows the game as it is, not a table with a move missing."""
+    game = create_game(server, [{"name": "Ann"}, {"name": "Bob"}], start_player=1)
+    sent: list[str] = []
+    dropped: list[str] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if not dropped and isinstance(message, str) and '"type":"change"' in message:
+                dropped.append(message)  # lost on the way
+            else:
+                page_side.send(message)
+
+        def from_page(message: str | bytes) -> None:
+            sent.append(str(message))
+            server_side.send(message)
+
+        server_side.on_message(from_server)
+        page_side.on_message(from_page)
+
+    with pages.checked():
+        ann = pages.new()
+        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
+        ann.goto(server.url + game["seats"][0]["link"])
+        bob = pages.open(server.url + game["seats"][1]["link"])
+        bobs = bob.get_by_test_id("game")
+        expect(bobs).to_have_attribute("data-your-turn", "true")  # Bob's seat taken: the
+        # change that says so (the game has begun) is the one Ann's page does not get
+        bob.get_by_test_id("roll-button").click()
+        expect(bobs).to_have_attribute("data-phase", "keep")
+        bob.get_by_test_id("roll").locator("button").first.click()
+        expect(bobs).to_have_attribute("data-seq", "2")
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "2")  # it asked
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+        assert dropped and '{"type":"sync"}' in [text.replace(" ", "") for text in sent]
+        # the log as a page that lost nothing shows it: no line missing, none twice
+        lines = bob.get_by_test_id("log-line").all_inner_texts()
+        assert lines and ann.get_by_test_id("log-line").all_inner_texts() == lines
+        assert ann.get_by_test_id("kept").inner_text() == bob.get_by_test_id("kept").inner_text()
+
+
 def test_a_spectator_sees_everything_but_has_no_controls(
     server: ServerProcess, pages: Pages
 ) -> None:
