@@ -8,5 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
 ensure_installed '.[all]' installed "pickomino with every face (web, terminal, plots)"
+compile_sources src
 if [ "$#" -eq 0 ]; then set -- serve; fi
 exec .venv/bin/pickomino "$@"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need into .venv (once, and again only when pyproject.toml
 # changes) and, when missing, the Debian packages chromium for the browser tests and
-# postgresql for the database tests; then run ruff (lint and format), mypy (on src) and the
-# whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+# postgresql for the database tests; then run ruff (lint and format), mypy (on src), compile
+# the checkout's modules to bytecode (see venv.sh) and run the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -20,4 +20,5 @@ ensure_installed '.[test]' installed-test "pickomino with everything its tests n
 .venv/bin/python -m ruff check src tests benchmarks scripts
 .venv/bin/python -m ruff format --check src tests benchmarks scripts
 .venv/bin/python -m mypy
+compile_sources src tests benchmarks scripts
 exec .venv/bin/python -m pytest "$@"

@@ -1,4 +1,5 @@
-"""scripts/venv.sh: run.sh and test.sh install into .venv only when they need to.
+"""scripts/venv.sh: run.sh and test.sh install into .venv only when they need to, and
+start from bytecode compiled once.
 
 The shell function runs for real in a temporary checkout whose python3 and .venv/bin/python
 are a fake that logs its calls, so no test here runs pip.
@@ -6,6 +7,7 @@ are a fake that logs its calls, so no test here runs pip.
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,7 +33,7 @@ def install(target: str = ".") -> list[str]:
     """The calls that install ``target``: uv brought by pip, then uv's pip install."""
     return [
         "-m pip install -q --disable-pip-version-check uv",
-        f"-m uv pip install -q --python .venv/bin/python -e {target}",
+        f"-m uv pip install -q --compile-bytecode --python .venv/bin/python -e {target}",
     ]
 
 
@@ -104,3 +106,25 @@ def test_each_target_has_its_own_stamp(checkout):
     assert calls == install(".[test]")
     assert ensure(checkout, ".[test]", "installed-test") == ([], "")
     assert ensure(checkout) == ([], "")
+
+
+def test_the_sources_are_compiled_once_even_where_bytecode_is_not_written(tmp_path):
+    """``compile_sources`` writes the bytecode that a machine with PYTHONDONTWRITEBYTECODE
+    would otherwise make again in every process, and leaves a module unchanged since alone."""
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    package = tmp_path / "src" / "package"
+    package.mkdir(parents=True)
+    (package / "module.py").write_text("ANSWER = 42\n")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def compile_sources() -> list[Path]:
+        subprocess.run(
+            ["bash", "-c", f"set -euo pipefail; source {VENV_SH}; compile_sources src"],
+            cwd=tmp_path, env=env, check=True,
+        )  # fmt: skip
+        return list((package / "__pycache__").glob("module.*.pyc"))
+
+    [compiled] = compile_sources()
+    written = compiled.stat().st_mtime_ns
+    assert compile_sources() == [compiled] and compiled.stat().st_mtime_ns == written
