@@ -2,7 +2,8 @@
 # Install everything the tests need into .venv (once, and again only when pyproject.toml
 # changes) and, when missing, the Debian packages chromium for the browser tests and
 # postgresql for the database tests; then run ruff (lint and format), mypy (on src), compile
-# the checkout's modules to bytecode (see venv.sh) and run the whole suite. Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+# the checkout's modules to bytecode (see venv.sh) and run the whole suite. Extra arguments go
+# to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
