@@ -1,0 +1,158 @@
+"""The floor of the web's cost per move on this stack (issue 29): a server that does only
+what any server of a 2-player game must do for an action, with the same parts as ``pickomino
+serve`` (uvicorn on its default event loop, Starlette's WebSocket over the ``websockets``
+library), and no game: read the mover's ``act`` (``json.loads``), encode one change of the
+average size the real server sends (one ``json.dumps`` per action, about 270 bytes), and write it to
+both seats' sockets. Nothing is stored, no rule is checked, no state is built.
+
+The clients are ``web_load.py``'s shape: N games, two sockets each, all in this process; the
+seat to move sends its ``act`` as soon as the change before it arrives (``--think 0``, the
+saturating case). It reports the server's CPU per action from ``/proc`` and its ratio to the
+bare engine's action (``web_load.engine_actions_per_second``, measured in this process
+before the server starts): the ratio below which no server on this stack can go.
+
+Run: ``.venv/bin/python benchmarks/socket_floor.py [--games 50] [--seconds 15]``; then
+``web_load.py --think 0 --games 50 --seconds 15`` for the real server's figure beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from web_load import ENGINE_SECONDS, cpu_seconds, engine_actions_per_second  # beside this file
+from websockets.asyncio.client import ClientConnection, connect
+
+#: A change as the real server sends one mid-turn (a face kept): about 270 bytes with its time.
+CHANGE = {
+    "type": "change", "base": 0, "v": 0,
+    "set": {"seq": 0, "actions": ["roll", "stop", "take 22"]},
+    "table": {"phase": "decide", "kept": ["W", "W", "4", "4", "4"], "total": 22},
+    "log_start": 0, "log": [{"type": "kept", "player": 0, "face": "4", "count": 3}],
+    "now": 0.0,
+}  # fmt: skip
+
+#: The server: its own module text, run by ``python -c`` so that nothing of pickomino loads.
+SERVER = """
+import json, sys, time
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocketDisconnect
+
+CHANGE = json.loads(sys.argv[2])
+games = {}
+
+async def seat(websocket):
+    game, number = websocket.path_params["game"], int(websocket.path_params["seat"])
+    await websocket.accept()
+    sockets = games.setdefault(game, {})
+    sockets[number] = websocket
+    version = 0
+    try:
+        while True:
+            act = json.loads(await websocket.receive_text())
+            version = act["seq"] + 1
+            change = {**CHANGE, "base": version - 1, "v": version, "now": time.time()}
+            change["set"] = {**CHANGE["set"], "seq": version}
+            frame = json.dumps(change)
+            for other in list(sockets.values()):
+                await other.send_text(frame)
+    except WebSocketDisconnect:
+        sockets.pop(number, None)
+
+app = Starlette(routes=[WebSocketRoute("/ws/{game}/{seat}", seat)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    """The bare server, once it accepts connections."""
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), json.dumps(CHANGE)])
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+        except OSError as refused:
+            if getattr(refused, "code", None) == 404:  # up: it answers, with no page there
+                return server
+            time.sleep(0.05)
+    server.kill()
+    raise SystemExit("the bare server did not start")
+
+
+async def play(sockets: list[ClientConnection], deadline: float, counts: list[int]) -> None:
+    """One game: seat ``seq % 2`` acts on each change (a turn of one action each, which costs
+    the server the same as a long turn); the first act starts it."""
+
+    async def seat(number: int) -> None:
+        websocket = sockets[number]
+        if number == 0:
+            await websocket.send(json.dumps({"type": "act", "action": "roll", "seq": 0}))
+        async for text in websocket:
+            seq = json.loads(text)["set"]["seq"]
+            if number == 0:
+                counts[0] += 1
+            if time.perf_counter() >= deadline:
+                return
+            if seq % 2 == number:
+                await websocket.send(json.dumps({"type": "act", "action": "roll", "seq": seq}))
+
+    await asyncio.gather(seat(0), seat(1))
+
+
+async def load(port: int, pid: int, games: int, seconds: float) -> tuple[int, float, float]:
+    """Actions, server CPU and wall seconds of the timed window."""
+    url = f"ws://127.0.0.1:{port}/ws"
+    tables = [[await connect(f"{url}/{game}/{n}") for n in range(2)] for game in range(games)]
+    counts = [0]
+    cpu, start = cpu_seconds(pid), time.perf_counter()
+    await asyncio.gather(*(play(sockets, start + seconds, counts) for sockets in tables))
+    window = time.perf_counter() - start
+    used = cpu_seconds(pid) - cpu
+    for sockets in tables:
+        for websocket in sockets:
+            await websocket.close()
+    return counts[0], used, window
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="games at once (default 50)")
+    parser.add_argument("--seconds", type=float, default=15.0, help="timed window (default 15)")
+    parser.add_argument(
+        "--engine-seconds", type=float, default=ENGINE_SECONDS, help="the engine's baseline (2)"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.seconds <= 0 or args.engine_seconds <= 0:
+        parser.error("--games, --seconds and --engine-seconds must be positive")
+    engine_rate = engine_actions_per_second(args.engine_seconds, 0)
+    port = free_port()
+    server = start_server(port)
+    try:
+        actions, used, window = asyncio.run(load(port, server.pid, args.games, args.seconds))
+    finally:
+        server.terminate()
+        server.wait(10)
+    per_action = used / max(actions, 1)
+    engine = 1 / engine_rate
+    print(f"bare server, {args.games} games, {window:.1f} s: {actions:,} actions "
+          f"({actions / window:,.0f}/s), server CPU {used / window:.0%} of a core")  # fmt: skip
+    print(f"server CPU per action {per_action * 1e6:.0f} us; bare engine "
+          f"{engine * 1e6:.1f} us; ratio {per_action / engine:.0f}x")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
