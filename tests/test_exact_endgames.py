@@ -25,6 +25,7 @@ from pickomino.solver.endings import turn_endings
 from pickomino.solver.solve import TurnSolution
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "endgame_error.py"
+FIT = BENCHMARK.with_name("endgame_fit.py")
 
 
 def position(grill: list[int], stacks: list[list[int]], current: int = 0) -> GameState:
@@ -134,3 +135,25 @@ def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
     assert not more and mover == other == "" and len(grill.split()) == 1
     state = position([int(grill)], [[], []])
     assert float(chance) == pytest.approx(Endgame(state).chances(state)[0], abs=1e-6)
+
+
+def test_the_fit_benchmark_learns_endgames_and_reports_the_held_out_ones():
+    """A tiny run: two one-tile endgames, one learned for an epoch, one held out."""
+    done = subprocess.run(
+        [sys.executable, str(FIT), "--endgames", "2", "--held-out", "1", "--face-up", "1",
+         "--epochs", "1", "--jobs", "1"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = [line.split("|")[1].strip() for line in done.stdout.splitlines() if line[:2] == "| "]
+    assert rows[1:] == [
+        "shipped, as it is", "from shipped weights, 1 epochs", "from random weights, 1 epochs"
+    ]  # fmt: skip
+    assert done.stdout.startswith("1 endgames learned")
+
+
+def test_the_fit_benchmark_refuses_holding_out_every_endgame():
+    done = subprocess.run(
+        [sys.executable, str(FIT), "--endgames", "2", "--held-out", "2"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--held-out 1 to one less" in done.stderr
