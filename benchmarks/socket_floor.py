@@ -54,7 +54,6 @@ async def seat(websocket):
     await websocket.accept()
     sockets = games.setdefault(game, {})
     sockets[number] = websocket
-    version = 0
     try:
         while True:
             act = json.loads(await websocket.receive_text())
