@@ -24,10 +24,14 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
+from pathlib import Path
 
 from web_load import ENGINE_SECONDS, cpu_seconds, engine_actions_per_second  # beside this file
 from websockets.asyncio.client import ClientConnection, connect
+
+# The web tests' server harness, as web_load.py uses it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from web.server_process import free_port, wait_until  # noqa: E402
 
 #: A change as the real server sends one mid-turn (a face kept): about 270 bytes with its time.
 CHANGE = {
@@ -71,24 +75,21 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
 
 
-def free_port() -> int:
+def accepts(port: int) -> bool:
+    """Whether a server listens on ``port``."""
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 def start_server(port: int) -> subprocess.Popen:
     """The bare server, once it accepts connections."""
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), json.dumps(CHANGE)])
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-        except OSError as refused:
-            if getattr(refused, "code", None) == 404:  # up: it answers, with no page there
-                return server
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("the bare server did not start")
+    try:
+        wait_until(lambda: accepts(port), "the bare server accepting connections", 30)
+    except AssertionError:
+        server.kill()
+        raise SystemExit("the bare server did not start") from None
+    return server
 
 
 async def play(sockets: list[ClientConnection], deadline: float, counts: list[int]) -> None:
