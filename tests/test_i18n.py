@@ -32,7 +32,7 @@ SCRIPT_REFUSAL = re.compile(r"\{ id: \"([a-z_]+)\", rule: ")
 #: Families of message ids built from data (``event.{type}``), and where their members come
 #: from: each family in English must be exactly these.
 ERROR_CALL = re.compile(
-    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused|SheetRefusal|SoloRefusal|BuildError|BadMessage"
+    r"(?:IllegalAction|BadInput|RecordError|BustWarning|Refused|SheetRefusal|SoloRefusal|BuildError|SlowerStart|BadMessage"
     r"|refused"
     r"|address_limit)"
     r"\(\s*(?:[\w.\"]+,\s*)??\"([a-z_]+)\""

@@ -31,6 +31,7 @@ from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import advise
 from pickomino.table.view import sheet_view
 from pickomino.web.offline_app import MARK, RUNTIME_FILES, pyodide_runtime
+from pickomino.web.offline_app.bytecode import standard_library
 
 from .browser import PHONE, Pages
 from .clicking import grill_tile, play_one_action, play_until_over, player, tap
@@ -292,7 +293,7 @@ STORED = """(id) => new Promise((resolve, reject) => {
 
 @pytest.mark.slow
 def test_pickomino_serve_serves_the_app_at_app(tmp_path: Path, pages: Pages) -> None:
-    pyodide_runtime()  # in the cache: the server starts without a download
+    standard_library(pyodide_runtime())  # in the cache, compiled: the server starts at once
     server = ServerProcess(tmp_path / "games.sqlite3", options=("--offline-app",)).start()
     try:
         with pages.checked():

@@ -10,7 +10,7 @@ import click
 
 from pickomino.cli.language import words
 from pickomino.cli.params import fail, need_extra
-from pickomino.core import BadInput
+from pickomino.core import BadInput, PickominoError
 from pickomino.i18n.text import refusal
 
 
@@ -207,11 +207,15 @@ def build_app(out: Path, runtime: Path | None) -> None:
     )
 
     w = words()
+
+    def slower(why: PickominoError) -> str:
+        return w("cli.build-app.slower_start", why=refusal(why, w))
+
     try:
         check_destination(out)
         if runtime is None and not runtime_cached():
             click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
-        built = build(out, runtime)
+        built = build(out, runtime, note=lambda why: click.echo(slower(why), err=True))
     except BuildError as error:
         raise click.ClickException(refusal(error, w)) from None
     size = sum(path.stat().st_size for path in built.rglob("*") if path.is_file())

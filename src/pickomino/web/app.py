@@ -56,7 +56,7 @@ from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted
 from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.lifespan import ResultReviews, finished_record, lifespan
-from pickomino.web.offline_app import offline_app_router
+from pickomino.web.offline_app.router import offline_app_router
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 

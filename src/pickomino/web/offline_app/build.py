@@ -1,57 +1,39 @@
-"""The offline app, built: a static folder that any web server can serve (``pickomino
-build-app OUT``, and ``pickomino serve`` at ``/app``), which then works with no server and no
-network. It holds the score keeper's page and the table page for solo games against the bots
-(the web app's own pages, their links made relative),
-the pages' scripts and words, the pure-Python package (``pickomino.zip``: the core, the table,
-the solver, the bots and :mod:`pickomino.offline`), Pyodide's runtime (from the npm registry,
-checked against its published checksum and kept in the user's cache folder), a web app
-manifest with icons, and a service worker that keeps all of it on the first visit.
+"""The offline app, built: a static folder that any web server can serve. It holds the score
+keeper's page and the table page for solo games against the bots (the web app's own pages,
+their links made relative), the pages' scripts and words, the pure-Python package
+(``pickomino.zip``: the core, the table, the solver, the bots and :mod:`pickomino.offline`),
+Pyodide's runtime (:mod:`.runtime`) with its standard library compiled to bytecode
+(:mod:`.bytecode`), a web app manifest with icons, and a service worker that keeps all of it on
+the first visit.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import json
-import mimetypes
-import os
 import shutil
-import subprocess
-import tarfile
 import tempfile
 import zipfile
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from string import Template
-
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, RedirectResponse, Response
 
 from pickomino.core import PickominoError
 from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.offline.answers import options
 from pickomino.web.api.pages import Bar, Page
 from pickomino.web.api.words import rules_html
-from pickomino.web.errors import refused
+from pickomino.web.offline_app.bytecode import standard_library
+from pickomino.web.offline_app.runtime import (
+    PYODIDE,
+    RUNTIME_FILES,
+    BuildError,
+    checked_runtime,
+    pyodide_runtime,
+)
 
-mimetypes.add_type("text/javascript", ".mjs")  # Pyodide's modules (Python 3.11 knows no .mjs)
-mimetypes.add_type("application/manifest+json", ".webmanifest")
-#: The Pyodide release the app runs on, and the npm registry's checksum of its package.
-PYODIDE = "314.0.8"
-PYODIDE_SHA512 = (
-    "74Wq1kXOC+CCEzAfxuRAO701nAcCMLjf8NrwvWpu8S41dVMXwXmLQ05dYB+F4e46AdnGo0oq7YHSVUpHsoarLQ=="
-)
-#: How long fetching Pyodide may take (``pickomino serve`` waits for it once, at its start).
-FETCH_SECONDS = 120
-#: What of the package the browser needs: the runtime, its standard library, its lock file.
-RUNTIME_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
 #: The parts of the package that run in the browser (pure Python, no NumPy needed), and the
 #: evaluator, whose import stops at NumPy: the bots that need it are then left out.
 BROWSER_PACKAGES = ("core", "solver", "table", "bots", "evaluation", "offline")
@@ -70,6 +52,8 @@ ADDRESSES = {
     'href="/static/': 'href="static/',
     'src="/static/': 'src="static/',
 }
+#: Told why the app's Python will start more slowly than it could (see :mod:`.bytecode`).
+Note = Callable[[PickominoError], None] | None
 HEAD = (
     '<link rel="manifest" href="manifest.webmanifest" />\n'
     '    <link rel="apple-touch-icon" href="icon-192.png" />\n'
@@ -78,26 +62,17 @@ HEAD = (
 )
 
 
-class BuildError(PickominoError):
-    """The app cannot be built where asked, or its runtime cannot be had."""
-
-
-def cache_folder() -> Path:
-    """Where downloads are kept between builds: ``$XDG_CACHE_HOME/pickomino``."""
-    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(root) / "pickomino"
-
-
-def build(out: Path, runtime: Path | None = None) -> Path:
+def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
     """Write the app into ``out`` (created; a folder built before is replaced) and return it.
     ``runtime``: a folder holding Pyodide's files, else they come from the cache (fetched from
-    the npm registry the first time). Checks ``out`` before any download."""
+    the npm registry the first time). Checks ``out`` before any download. ``note`` is told
+    why the standard library is not compiled, if it is not."""
     out = out.resolve()
     check_destination(out)
-    runtime = _checked_runtime(runtime) if runtime else pyodide_runtime()
+    runtime = checked_runtime(runtime) if runtime else pyodide_runtime()
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=".pickomino-app-") as work:
         folder = Path(work) / "app"
-        for name, content in app_files(runtime).items():
+        for name, content in app_files(runtime, note).items():
             path = folder / name
             path.parent.mkdir(parents=True, exist_ok=True)
             if isinstance(content, Path):
@@ -125,72 +100,10 @@ def check_destination(out: Path) -> None:
         raise BuildError("app_folder_unwritable", path=str(out), why=error.strerror) from None
 
 
-def _checked_runtime(folder: Path) -> Path:
-    missing = [name for name in RUNTIME_FILES if not (folder / name).is_file()]
-    if missing:
-        raise BuildError("runtime_incomplete", path=str(folder), missing=", ".join(missing))
-    return folder
-
-
-def runtime_cached() -> bool:
-    """Whether Pyodide's files are in the cache already (no download to announce)."""
-    return all((cache_folder() / f"pyodide-{PYODIDE}" / name).is_file() for name in RUNTIME_FILES)
-
-
-def pyodide_runtime() -> Path:
-    """Pyodide's files in the cache, fetched with npm the first time and checked against the
-    registry's checksum (SHA-512) written here."""
-    folder = cache_folder() / f"pyodide-{PYODIDE}"
-    if runtime_cached():
-        return folder
-    npm = shutil.which("npm")
-    if npm is None:
-        raise BuildError("runtime_needs_npm", version=PYODIDE)
-    try:
-        return _fetched_runtime(npm, folder)
-    except OSError as error:  # a cache folder that cannot be written
-        raise BuildError("app_folder_unwritable", path=str(folder), why=error.strerror) from None
-    except subprocess.TimeoutExpired:
-        raise BuildError("runtime_fetch_timeout", version=PYODIDE, seconds=FETCH_SECONDS) from None
-
-
-def _fetched_runtime(npm: str, folder: Path) -> Path:
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent) as work:
-        fetched = subprocess.run(
-            [npm, "pack", f"pyodide@{PYODIDE}", "--pack-destination", work, "--silent"],
-            capture_output=True,
-            text=True,
-            timeout=FETCH_SECONDS,
-        )
-        tarballs = list(Path(work).glob("*.tgz"))
-        if fetched.returncode or len(tarballs) != 1:
-            why = (fetched.stderr.strip().splitlines() or ["no package"])[-1]
-            raise BuildError("runtime_not_fetched", version=PYODIDE, why=why[:200])
-        data = tarballs[0].read_bytes()
-        if base64.b64encode(hashlib.sha512(data).digest()).decode() != PYODIDE_SHA512:
-            raise BuildError("runtime_checksum", version=PYODIDE)
-        unpacked = Path(work) / "runtime"
-        unpacked.mkdir()
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            for name in RUNTIME_FILES:
-                member = archive.extractfile(f"package/{name}")
-                if member is None:
-                    raise BuildError(
-                        "runtime_incomplete", path=f"pyodide@{PYODIDE}", missing=[name]
-                    )
-                (unpacked / name).write_bytes(member.read())
-        try:
-            unpacked.rename(folder)
-        except OSError:  # another build was quicker: its files are the same, checked alike
-            if not runtime_cached():
-                raise
-    return folder
-
-
-def app_files(runtime: Path) -> dict[str, Path | bytes]:
+def app_files(runtime: Path, note: Note = None) -> dict[str, Path | bytes]:
     """Every file of the app by its path in the app's folder: a file to copy as it is, or the
-    bytes made here (the pages, the words, the package, the service worker)."""
+    bytes made here (the pages, the words, the package, the service worker). ``note``: as for
+    :func:`build`."""
     found: dict[str, Path | bytes] = {}
     for source in sorted((WEB / "static").iterdir()):
         found[f"static/{source.name}"] = source
@@ -200,6 +113,9 @@ def app_files(runtime: Path) -> dict[str, Path | bytes]:
     del found["static/sw.js"]  # made below, with the list of files to keep
     for name in RUNTIME_FILES:
         found[f"pyodide/{name}"] = runtime / name
+    found["pyodide/python_stdlib.zip"], slower = standard_library(runtime)
+    if slower and note:
+        note(slower)
     found["pickomino.zip"] = package = package_zip()
     # what the page can have before Python is up: the set-up form's options, and which
     # package made a stored sheet's view (a view made by another version is not shown)
@@ -257,25 +173,3 @@ def service_worker(files: dict[str, Path | bytes]) -> bytes:
     script = Template((OFFLINE / "sw.js").read_text(encoding="utf-8"))
     listed = json.dumps(["./", *sorted(files)], indent=2)
     return script.substitute(version=digest.hexdigest()[:16], files=listed).encode()
-
-
-def offline_app_router(runtime: Path) -> APIRouter:
-    """``/app/``: the app served by ``pickomino serve`` (made once, when the server starts)."""
-    made = app_files(runtime)
-    router = APIRouter(include_in_schema=False)
-
-    @router.get("/app")
-    async def app_root() -> RedirectResponse:
-        return RedirectResponse("/app/")  # the app's addresses are relative to its folder
-
-    @router.api_route("/app/{path:path}", methods=["GET", "HEAD"])
-    async def app_file(path: str) -> Response:
-        content = made.get(path or "index.html")
-        if content is None:
-            raise refused(404, "no_app_file")
-        kind = mimetypes.guess_type(path or "index.html")[0] or "application/octet-stream"
-        if isinstance(content, Path):
-            return FileResponse(content, media_type=kind)
-        return Response(content, media_type=kind)
-
-    return router
