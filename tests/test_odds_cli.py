@@ -1,4 +1,7 @@
-"""`pickomino odds` and `pickomino advise`, run as a user runs them: a real subprocess.
+"""`pickomino odds` and `pickomino advise`: a few run as a user runs them, in a real
+subprocess (:func:`run_as_user`); the rest in this process through click's runner
+(:func:`run`), seen as the subprocess would show them (exit status, standard output and error,
+a traceback written out if the command raised), without starting Python 30 times.
 
 Numbers are checked against the engine expectimax and the hand-worked cases of
 test_solver.py, never against the solver's own output.
@@ -9,9 +12,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import traceback
 from functools import cache
 
 import pytest
+from click.testing import CliRunner
 from test_solver import (
     CLOSE,
     EXACT,
@@ -23,6 +28,7 @@ from test_solver import (
     worm_swing,
 )
 
+from pickomino.cli import main
 from pickomino.core import TILES, GameState, TileTaken
 from pickomino.core.position import parse_tiles
 from pickomino.solver import TurnValues
@@ -32,10 +38,19 @@ TARGETS = [str(tile) for tile in TILES]  # "21" .. "36"
 CHOICE_KEYS = {"action", "win", "tile", "expected_worms", "bust"}
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run_as_user(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pickomino", *args], capture_output=True, text=True, timeout=120
     )
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    command = ["pickomino", *args]
+    result = CliRunner().invoke(main, command[1:], prog_name=command[0])
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(*result.exc_info))  # as Python prints it
+    return subprocess.CompletedProcess(command, result.exit_code, result.stdout, stderr)
 
 
 @cache
@@ -123,7 +138,7 @@ def test_a_stake_lowers_expected_worms():
 @pytest.mark.slow  # draws with matplotlib in a subprocess
 def test_odds_table_and_plot(tmp_path):
     path = tmp_path / "odds.png"
-    result = run("odds", "--plot", str(path))
+    result = run_as_user("odds", "--plot", str(path))
     assert result.returncode == 0, result.stderr
     data = path.read_bytes()
     assert data.startswith(PNG_SIGNATURE) and len(data) > len(PNG_SIGNATURE)
@@ -146,7 +161,7 @@ def test_odds_plot_path_is_checked_before_the_odds_are_computed(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.slow  # draws with matplotlib in a subprocess
+@pytest.mark.slow  # draws with matplotlib
 def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
     result = run("odds", "--plot", str(tmp_path / "noext"), "--json")
     assert result.returncode == 0, result.stderr
@@ -156,7 +171,7 @@ def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
     assert (tmp_path / "noext.png").read_bytes().startswith(PNG_SIGNATURE)
 
 
-@pytest.mark.slow  # draws with matplotlib in a subprocess
+@pytest.mark.slow  # draws with matplotlib
 def test_odds_prints_the_table_even_when_the_plot_fails(tmp_path):
     """A .pgf plot needs LaTeX (not installed here): the odds are still printed."""
     result = run("odds", "--plot", str(tmp_path / "odds.pgf"))
@@ -168,7 +183,7 @@ def test_odds_prints_the_table_even_when_the_plot_fails(tmp_path):
 
 
 def test_odds_refuses_a_negative_stake():
-    result = run("odds", "--stake", "-1")
+    result = run_as_user("odds", "--stake", "-1")
     assert result.returncode == 2 and "stake" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -197,7 +212,7 @@ def assert_choices_schema(report: dict) -> None:
 def test_advise_table_lists_every_legal_choice():
     # Kept W W 4, rolled 1 2 W 4 5: W and 4 were kept already (R6), so 1, 2 and 5 remain.
     assert legal_names(kept="WW4", rolled="12W45") == {"keep 1", "keep 2", "keep 5"}
-    result = run("advise", "--kept", "WW4", "--rolled", "12W45")
+    result = run_as_user("advise", "--kept", "WW4", "--rolled", "12W45")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     rows = [line.split()[0] + " " + line.split()[1] for line in lines[2:-1]]
@@ -234,7 +249,7 @@ def test_advise_json_matches_hand_worked_cases(case):
     assert_choices_schema(report)
 
 
-@pytest.mark.slow  # solves a fresh turn of eight dice, in a subprocess
+@pytest.mark.slow  # solves a fresh turn of eight dice
 def test_advise_before_the_first_roll():
     report = run_json("advise")
     assert report["phase"] == "roll" and report["choices"] == []
