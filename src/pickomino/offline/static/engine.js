@@ -13,11 +13,27 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const APP = new URL("../", import.meta.url);
 
+// One of the app's files, as bytes or as JSON: from the network, else from the service worker's
+// cache. This worker may have started before the service worker took the page over, so its
+// requests go to the network, which may be gone by then (a first visit, then offline).
+async function appFile(name, read) {
+  const url = new URL(name, APP);
+  const response = await fetch(url).catch(async (error) => {
+    const kept = await caches.match(url.href);
+    if (!kept) throw error;
+    return kept;
+  });
+  if (!response.ok) throw new Error(`${name}: ${response.status}`);
+  return read === "json" ? response.json() : new Uint8Array(await response.arrayBuffer());
+}
+
 const engine = (async () => {
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", APP).href });
-  const zip = await fetch(new URL("pickomino.zip", APP));
-  if (!zip.ok) throw new Error(`pickomino.zip: ${zip.status}`);
-  pyodide.FS.writeFile("/home/pyodide/pickomino.zip", new Uint8Array(await zip.arrayBuffer()));
+  // the package is fetched beside Pyodide's own files, not after them
+  const [pyodide, zip] = await Promise.all([
+    loadPyodide({ indexURL: new URL("pyodide/", APP).href }),
+    appFile("pickomino.zip"),
+  ]);
+  pyodide.FS.writeFile("/home/pyodide/pickomino.zip", zip);
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
   const answers = pyodide.pyimport("pickomino.offline.answers");
   // the turn's states, built now (a quarter of a second natively) rather than at the first advice asked
@@ -25,10 +41,7 @@ const engine = (async () => {
   return answers;
 })();
 
-const built = fetch(new URL("engine.json", APP)).then((response) => {
-  if (!response.ok) throw new Error(`engine.json: ${response.status}`);
-  return response.json();
-});
+const built = appFile("engine.json", "json");
 
 // A newer version of the app opened in another tab upgrades the database: this one lets it
 // (closing its connection) and tells its page to reload. An older tab that does not let go
