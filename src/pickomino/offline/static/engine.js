@@ -28,11 +28,11 @@ async function appFile(name, read) {
 }
 
 const engine = (async () => {
-  // the package is fetched beside Pyodide's own files, not after them
-  const [pyodide, zip] = await Promise.all([
-    loadPyodide({ indexURL: new URL("pyodide/", APP).href }),
-    appFile("pickomino.zip"),
-  ]);
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", APP).href });
+  // Fetched after Pyodide rather than beside it: waiting for it lets the requests that came in
+  // meanwhile (a stored sheet shown from its view) be answered before Python's import and the
+  // turn's states take the worker for a second.
+  const zip = await appFile("pickomino.zip");
   pyodide.FS.writeFile("/home/pyodide/pickomino.zip", zip);
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/pickomino.zip')");
   const answers = pyodide.pyimport("pickomino.offline.answers");
