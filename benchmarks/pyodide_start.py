@@ -1,7 +1,8 @@
-"""The offline app's Python start with Pyodide's standard library compiled to bytecode (what
-``pickomino build-app`` ships) against the runtime's own, which is source: Pyodide loaded
-and the package imported, in Node.js (the same V8 and WebAssembly as Chromium, without the
-page), the two alternated; wall time and CPU of each start, medians, and their ratio.
+"""The offline app's Python start with Pyodide's standard library and the package compiled to
+bytecode (what ``pickomino build-app`` ships) against both as source (the runtime's own
+library): Pyodide loaded and the package imported, in Node.js (the same V8 and WebAssembly
+as Chromium, without the page), the two alternated; wall time and CPU of each start,
+medians, and their ratio.
 
 Run: ``.venv/bin/python benchmarks/pyodide_start.py [--starts 5]`` (Pyodide's runtime from the
 cache, fetched the first time; needs Node.js).
@@ -19,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from pickomino.web.offline_app.build import package_zip
-from pickomino.web.offline_app.bytecode import standard_library
+from pickomino.web.offline_app.bytecode import compiled_package, standard_library
 from pickomino.web.offline_app.runtime import RUNTIME_FILES, pyodide_runtime
 
 #: One start: Pyodide loaded, the package imported as the app's worker imports it (engine.js).
@@ -40,6 +41,7 @@ console.log(JSON.stringify({
     wall: (performance.now() - wall) / 1000,
     cpu: (used.user + used.system) / 1e6,
     origin: pyodide.runPython("import json; json.__spec__.origin"),
+    package: pyodide.runPython("import pickomino.core.state as state; state.__file__"),
 }));
 """
 
@@ -61,9 +63,11 @@ def main(argv: list[str] | None = None) -> None:
     if node is None:
         parser.error("Node.js is needed (the `node` command)")
     runtime = pyodide_runtime()
+    source_package = package_zip()
     compiled, why = standard_library(runtime)
-    if why is not None:
-        sys.exit(f"the standard library could not be compiled: {why}")
+    package, why_package = compiled_package(runtime, source_package)
+    if why or why_package:
+        sys.exit(f"could not compile: {why or why_package}")
     with tempfile.TemporaryDirectory() as work:
         folders = {"source": runtime, "compiled": Path(work) / "compiled"}
         folders["compiled"].mkdir()
@@ -71,19 +75,22 @@ def main(argv: list[str] | None = None) -> None:
             (folders["compiled"] / name).symlink_to(runtime / name)
         (folders["compiled"] / "python_stdlib.zip").unlink()
         shutil.copyfile(compiled, folders["compiled"] / "python_stdlib.zip")
-        package, script = Path(work) / "pickomino.zip", Path(work) / "start.mjs"
-        package.write_bytes(package_zip())
+        packages = {"source": Path(work) / "source.zip", "compiled": Path(work) / "compiled.zip"}
+        packages["source"].write_bytes(source_package)
+        packages["compiled"].write_bytes(package)
+        script = Path(work) / "start.mjs"
         script.write_text(START)
         runs: dict[str, list[dict]] = {kind: [] for kind in folders}
         for _ in range(args.starts):
             for kind, folder in folders.items():
-                runs[kind].append(start(node, script, folder, package))
+                runs[kind].append(start(node, script, folder, packages[kind]))
     for kind, done in runs.items():
         wall = statistics.median(run["wall"] for run in done)
         cpu = statistics.median(run["cpu"] for run in done)
         print(
             f"{kind:>8}: {wall:.2f} s to the package imported, {cpu:.2f} s CPU (medians of"
-            f" {len(done)}); json imported from {done[0]['origin']}"
+            f" {len(done)}); json imported from {done[0]['origin']}, the engine from"
+            f" {done[0]['package']}"
         )
     source, compiled_runs = runs["source"], runs["compiled"]
     for measure in ("wall", "cpu"):

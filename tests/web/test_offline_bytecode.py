@@ -1,10 +1,13 @@
 """The offline app's Python starts from bytecode: ``pickomino build-app`` ships Pyodide's
-standard library compiled by Pyodide itself under Node.js (once, then from the cache), and
-without Node.js, or when it fails, ships the runtime's source and says so. The app working
-on it in the browser is shown by every test of test_offline_app.py; here, what is shipped."""
+standard library compiled (without its source) and the package compiled (beside its source),
+both by Pyodide itself under Node.js, once, then from the cache; without Node.js, or when it
+fails, it ships the source and says so. The app working on them in the browser is shown by
+every test of test_offline_app.py; here, what is shipped and when it is made."""
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
 import subprocess
 import sys
@@ -16,7 +19,12 @@ from click.testing import CliRunner, Result
 
 from pickomino.cli import main
 from pickomino.web.offline_app import pyodide_runtime
-from pickomino.web.offline_app.bytecode import standard_library
+from pickomino.web.offline_app.build import package_zip
+from pickomino.web.offline_app.bytecode import (
+    PACKAGES_KEPT,
+    compiled_package,
+    standard_library,
+)
 from pickomino.web.offline_app.runtime import cache_folder
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "pyodide_start.py"
@@ -29,26 +37,37 @@ def built(out: Path, env: dict[str, str]) -> Result:
     return CliRunner().invoke(main, ["build-app", str(out), "--runtime", str(runtime)], env=env)
 
 
-def shipped(app: Path) -> zipfile.ZipFile:
-    return zipfile.ZipFile(app / "pyodide" / "python_stdlib.zip")
+def names(zip_file: Path | bytes) -> set[str]:
+    with zipfile.ZipFile(zip_file if isinstance(zip_file, Path) else io.BytesIO(zip_file)) as z:
+        return set(z.namelist())
 
 
-def test_every_module_of_the_standard_library_is_shipped_as_bytecode_of_one_python(
+def pyc_headers(zip_file: Path) -> set[bytes]:
+    """The first 8 bytes of each .pyc: the magic number of the Python that wrote it, and
+    the flags."""
+    with zipfile.ZipFile(zip_file) as z:
+        return {z.read(name)[:8] for name in z.namelist() if name.endswith(".pyc")}
+
+
+def test_the_library_is_shipped_as_bytecode_and_the_package_with_bytecode_beside_it(
     tmp_path: Path,
 ) -> None:
     done = built(tmp_path / "app", {})
     assert done.exit_code == 0 and "more slowly" not in done.output, done.output
-    with zipfile.ZipFile(pyodide_runtime() / "python_stdlib.zip") as source:
-        modules = {name for name in source.namelist() if name.endswith(".py")}
-        others = set(source.namelist()) - modules
-    with shipped(tmp_path / "app") as app:
-        names = set(app.namelist())
-        headers = {app.read(name)[:8] for name in names if name.endswith(".pyc")}
-    left = {name for name in modules if name in names}  # those this Python cannot compile
+    library = names(pyodide_runtime() / "python_stdlib.zip")
+    modules = {name for name in library if name.endswith(".py")}
+    shipped = names(tmp_path / "app/pyodide/python_stdlib.zip")
+    left = modules & shipped  # those this Python cannot compile
     assert len(left) < len(modules) / 100, sorted(left)
-    assert names == others | left | {name + "c" for name in modules - left}
-    (magic_and_flags,) = headers  # one Python's magic number, unchecked hash-based
-    assert magic_and_flags[4:] == HASH_BASED_UNCHECKED
+    assert shipped == (library - modules) | left | {name + "c" for name in modules - left}
+    package = names(package_zip())
+    assert names(tmp_path / "app/pickomino.zip") == package | {
+        name + "c" for name in package if name.endswith(".py")
+    }
+    (header,) = pyc_headers(tmp_path / "app/pyodide/python_stdlib.zip") | pyc_headers(
+        tmp_path / "app/pickomino.zip"
+    )  # one Python's magic number, and unchecked hash-based
+    assert header[4:] == HASH_BASED_UNCHECKED
 
 
 def path_without_node(tmp_path: Path, node: str | None = None) -> str:
@@ -61,14 +80,19 @@ def path_without_node(tmp_path: Path, node: str | None = None) -> str:
     return str(folder)
 
 
+def assert_source_shipped(app: Path) -> None:
+    source = pyodide_runtime() / "python_stdlib.zip"
+    assert (app / "pyodide/python_stdlib.zip").read_bytes() == source.read_bytes()
+    assert (app / "pickomino.zip").read_bytes() == package_zip()
+
+
 def test_without_node_the_source_is_shipped_and_the_build_says_so(tmp_path: Path) -> None:
     env = {"PATH": path_without_node(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     done = built(tmp_path / "app", env)
     assert done.exit_code == 0, done.output
-    assert "will start more slowly" in done.output and "without Node.js" in done.output
-    assert "Offline app written to" in done.output
-    source = pyodide_runtime() / "python_stdlib.zip"
-    assert (tmp_path / "app/pyodide/python_stdlib.zip").read_bytes() == source.read_bytes()
+    assert done.output.count("will start more slowly") == 1, done.output  # said once
+    assert "without Node.js" in done.output and "Offline app written to" in done.output
+    assert_source_shipped(tmp_path / "app")
 
 
 def test_a_node_that_fails_leaves_the_source_and_the_build_says_why(tmp_path: Path) -> None:
@@ -77,24 +101,51 @@ def test_a_node_that_fails_leaves_the_source_and_the_build_says_why(tmp_path: Pa
     done = built(tmp_path / "app", env)
     assert done.exit_code == 0, done.output
     assert "could not be compiled to bytecode: SyntaxError: this node is too old" in done.output
-    source = pyodide_runtime() / "python_stdlib.zip"
-    assert (tmp_path / "app/pyodide/python_stdlib.zip").read_bytes() == source.read_bytes()
+    assert_source_shipped(tmp_path / "app")
     assert not list((tmp_path / "c/pickomino/bytecode").iterdir())  # nothing half made kept
 
 
-def test_the_library_compiled_once_is_taken_from_the_cache_without_node(tmp_path: Path) -> None:
+def cache_holding_the_library(tmp_path: Path) -> Path:
+    """A cache folder holding the standard library compiled (as the user's cache does)."""
     compiled, why = standard_library(pyodide_runtime())  # compiled now if it was not yet
     assert why is None and compiled.parent == cache_folder() / "bytecode"
     cache = tmp_path / "cache" / "pickomino" / "bytecode"
     cache.mkdir(parents=True)
     shutil.copyfile(compiled, cache / compiled.name)
+    return cache
+
+
+def test_what_was_compiled_once_is_taken_from_the_cache_without_node(tmp_path: Path) -> None:
+    cache = cache_holding_the_library(tmp_path)
+    package, why = compiled_package(pyodide_runtime(), package_zip())
+    assert why is None
+    for kept in (cache_folder() / "bytecode").glob("pickomino-*.zip"):
+        if kept.read_bytes() == package:
+            shutil.copyfile(kept, cache / kept.name)
     env = {"PATH": path_without_node(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     done = built(tmp_path / "app", env)
     assert done.exit_code == 0 and "more slowly" not in done.output, done.output
-    assert (tmp_path / "app/pyodide/python_stdlib.zip").read_bytes() == compiled.read_bytes()
+    assert (tmp_path / "app/pickomino.zip").read_bytes() == package
 
 
-@pytest.mark.slow  # two starts of Python in Node.js
+@pytest.mark.slow  # compiles the package in Node.js
+def test_a_new_package_is_compiled_and_only_the_newest_few_are_kept(tmp_path: Path) -> None:
+    cache = cache_holding_the_library(tmp_path)
+    for age in range(PACKAGES_KEPT + 2):  # compiled packages of older versions
+        old = cache / f"pickomino-old{age}.zip"
+        old.write_bytes(b"")
+        os.utime(old, (1_000_000 - age, 1_000_000 - age))
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = built(tmp_path / "app", env)
+    assert done.exit_code == 0 and "more slowly" not in done.output, done.output
+    kept = sorted(path.name for path in cache.glob("pickomino-*.zip"))
+    assert len(kept) == PACKAGES_KEPT and "pickomino-old0.zip" in kept
+    assert f"pickomino-old{PACKAGES_KEPT - 2}.zip" in kept
+    assert f"pickomino-old{PACKAGES_KEPT - 1}.zip" not in kept
+    assert names(tmp_path / "app/pickomino.zip") > names(package_zip())
+
+
+@pytest.mark.slow  # four starts of Python in Node.js
 def test_the_start_benchmark_runs_and_imports_from_bytecode() -> None:
     done = subprocess.run(
         [sys.executable, str(BENCHMARK), "--starts", "1"], capture_output=True, text=True
@@ -102,8 +153,12 @@ def test_the_start_benchmark_runs_and_imports_from_bytecode() -> None:
     assert done.returncode == 0, done.stderr
     said = (line.split(": ", 1) for line in done.stdout.splitlines() if ": " in line)
     lines = {name.strip(): rest for name, rest in said}
-    assert lines["compiled"].endswith("json/__init__.pyc")
-    assert lines["source"].endswith("json/__init__.py")
+    assert lines["compiled"].endswith(
+        "json/__init__.pyc, the engine from /home/pyodide/pickomino.zip/pickomino/core/state.pyc"
+    )
+    assert lines["source"].endswith(
+        "json/__init__.py, the engine from /home/pyodide/pickomino.zip/pickomino/core/state.py"
+    )
     assert "source/compiled, cpu" in lines
 
 

@@ -2,9 +2,9 @@
 keeper's page and the table page for solo games against the bots (the web app's own pages,
 their links made relative), the pages' scripts and words, the pure-Python package
 (``pickomino.zip``: the core, the table, the solver, the bots and :mod:`pickomino.offline`),
-Pyodide's runtime (:mod:`.runtime`) with its standard library compiled to bytecode
-(:mod:`.bytecode`), a web app manifest with icons, and a service worker that keeps all of it on
-the first visit.
+Pyodide's runtime (:mod:`.runtime`) with its standard library and the package compiled to
+bytecode (:mod:`.bytecode`), a web app manifest with icons, and a service worker that keeps
+all of it on the first visit.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pickomino.i18n import LANGUAGES, catalogue
 from pickomino.offline.answers import options
 from pickomino.web.api.pages import Bar, Page
 from pickomino.web.api.words import rules_html
-from pickomino.web.offline_app.bytecode import standard_library
+from pickomino.web.offline_app.bytecode import compiled_package, standard_library
 from pickomino.web.offline_app.runtime import (
     PYODIDE,
     RUNTIME_FILES,
@@ -114,9 +114,11 @@ def app_files(runtime: Path, note: Note = None) -> dict[str, Path | bytes]:
     for name in RUNTIME_FILES:
         found[f"pyodide/{name}"] = runtime / name
     found["pyodide/python_stdlib.zip"], slower = standard_library(runtime)
-    if slower and note:
-        note(slower)
-    found["pickomino.zip"] = package = package_zip()
+    package = package_zip()
+    found["pickomino.zip"], slower_package = compiled_package(runtime, package)
+    reason = slower or slower_package  # told once: mostly the same for both
+    if note and reason:
+        note(reason)
     # what the page can have before Python is up: the set-up form's options, and which
     # package made a stored sheet's view (a view made by another version is not shown)
     engine = {"package": hashlib.sha256(package).hexdigest()[:16], "options": options()}
