@@ -23,6 +23,7 @@ from pickomino.web.offline_app.build import package_zip
 from pickomino.web.offline_app.bytecode import (
     PACKAGES_KEPT,
     compiled_package,
+    library_to_compile,
     standard_library,
 )
 from pickomino.web.offline_app.runtime import cache_folder
@@ -92,6 +93,7 @@ def test_without_node_the_source_is_shipped_and_the_build_says_so(tmp_path: Path
     assert done.exit_code == 0, done.output
     assert done.output.count("will start more slowly") == 1, done.output  # said once
     assert "without Node.js" in done.output and "Offline app written to" in done.output
+    assert "Compiling" not in done.output  # nothing to compile with
     assert_source_shipped(tmp_path / "app")
 
 
@@ -100,9 +102,22 @@ def test_a_node_that_fails_leaves_the_source_and_the_build_says_why(tmp_path: Pa
     env = {"PATH": path_without_node(tmp_path, failing), "XDG_CACHE_HOME": str(tmp_path / "c")}
     done = built(tmp_path / "app", env)
     assert done.exit_code == 0, done.output
+    assert "Compiling the app's Python to bytecode with Node.js" in done.output  # announced
     assert "could not be compiled to bytecode: SyntaxError: this node is too old" in done.output
     assert_source_shipped(tmp_path / "app")
     assert not list((tmp_path / "c/pickomino/bytecode").iterdir())  # nothing half made kept
+
+
+def test_the_library_is_to_compile_only_when_not_cached_and_node_is_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = pyodide_runtime()
+    standard_library(runtime)  # compiled into the user's cache, if it was not
+    assert not library_to_compile(runtime)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    assert library_to_compile(runtime)
+    monkeypatch.setenv("PATH", path_without_node(tmp_path))
+    assert not library_to_compile(runtime)
 
 
 def cache_holding_the_library(tmp_path: Path) -> Path:
@@ -138,6 +153,7 @@ def test_a_new_package_is_compiled_and_only_the_newest_few_are_kept(tmp_path: Pa
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     done = built(tmp_path / "app", env)
     assert done.exit_code == 0 and "more slowly" not in done.output, done.output
+    assert "Compiling" not in done.output  # the library was compiled once: only the package
     kept = sorted(path.name for path in cache.glob("pickomino-*.zip"))
     assert len(kept) == PACKAGES_KEPT and "pickomino-old0.zip" in kept
     assert f"pickomino-old{PACKAGES_KEPT - 2}.zip" in kept

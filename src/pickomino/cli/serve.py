@@ -177,6 +177,7 @@ def _offline_runtime() -> str | None:
     """Pyodide's folder for the offline app at /app/, or ``None`` (said why) if it cannot be
     had: the server starts all the same."""
     from pickomino.web.offline_app import BuildError, pyodide_runtime, runtime_cached
+    from pickomino.web.offline_app.bytecode import library_to_compile
 
     w = words()
     if not runtime_cached():
@@ -184,10 +185,13 @@ def _offline_runtime() -> str | None:
 
         click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
     try:
-        return str(pyodide_runtime())
+        runtime = pyodide_runtime()
     except BuildError as error:
         click.echo(w("cli.serve.no_offline_app", why=refusal(error, w)), err=True)
         return None
+    if library_to_compile(runtime):
+        click.echo(w("cli.build-app.compiling"), err=True)
+    return str(runtime)
 
 
 @click.command("build-app")
@@ -203,8 +207,11 @@ def build_app(out: Path, runtime: Path | None) -> None:
         BuildError,
         build,
         check_destination,
+        pyodide_runtime,
         runtime_cached,
     )
+    from pickomino.web.offline_app.bytecode import library_to_compile
+    from pickomino.web.offline_app.runtime import checked_runtime
 
     w = words()
 
@@ -215,6 +222,9 @@ def build_app(out: Path, runtime: Path | None) -> None:
         check_destination(out)
         if runtime is None and not runtime_cached():
             click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
+        runtime = checked_runtime(runtime) if runtime else pyodide_runtime()
+        if library_to_compile(runtime):
+            click.echo(w("cli.build-app.compiling"), err=True)
         built = build(out, runtime, note=lambda why: click.echo(slower(why), err=True))
     except BuildError as error:
         raise click.ClickException(refusal(error, w)) from None

@@ -36,6 +36,13 @@ class SlowerStart(PickominoError):
     """A zip could not be compiled: the app works, its Python starts more slowly."""
 
 
+def library_to_compile(runtime: Path) -> bool:
+    """Whether building with ``runtime`` will compile the standard library now (a few
+    seconds, once): it is not in the cache yet, and Node.js is there to do it."""
+    cached = _cached("python_stdlib", _runtime_digest(runtime)).is_file()
+    return not cached and shutil.which("node") is not None
+
+
 def standard_library(runtime: Path) -> tuple[Path, SlowerStart | None]:
     """The standard library to ship with ``runtime``: compiled, without its source (made now
     if it is not in the cache yet), or the runtime's own with the reason it is not compiled."""
