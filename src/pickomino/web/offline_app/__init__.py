@@ -3,7 +3,8 @@ OUT``, and ``pickomino serve`` at ``/app``), which then works with no server and
 
 - :mod:`.build`: the folder's files and the service worker that keeps them;
 - :mod:`.runtime`: Pyodide, fetched once from the npm registry and checked;
-- :mod:`.bytecode`: Pyodide's standard library compiled, so that Python starts sooner;
+- :mod:`.bytecode`: Pyodide's standard library and the package compiled, so that Python
+  starts sooner;
 - :mod:`.router`: the same files at ``/app/`` of ``pickomino serve``.
 """
 

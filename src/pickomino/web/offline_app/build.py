@@ -66,7 +66,7 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
     """Write the app into ``out`` (created; a folder built before is replaced) and return it.
     ``runtime``: a folder holding Pyodide's files, else they come from the cache (fetched from
     the npm registry the first time). Checks ``out`` before any download. ``note`` is told
-    why the standard library is not compiled, if it is not."""
+    why the app's Python is not compiled to bytecode, if it is not."""
     out = out.resolve()
     check_destination(out)
     runtime = checked_runtime(runtime) if runtime else pyodide_runtime()
