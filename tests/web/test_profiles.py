@@ -549,6 +549,9 @@ def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     room = client.app.state.rooms.get(game["id"])
     for status, code, rule in (("abandoned", "game_abandoned", None), ("over", "game_over", "R18")):
+        # Stored too: the store is the truth a catch-up (the PostgreSQL listener starting
+        # to listen, say) brings memory back to.
+        room.store.set_status(room.id, status, room.header())
         room.status = status
         answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
         refused_http(answer, 409, code, rule)
