@@ -42,16 +42,18 @@ def client(database: str) -> Iterator[TestClient]:
 
 
 def failing_writes(room: Room, times: int) -> list[int]:
-    """The database refuses the next ``times`` writes of moves (a fault at the boundary)."""
-    real, calls = room.store.append_moves, []
+    """The database refuses the next ``times`` writes of moves (a fault at the boundary:
+    every write of moves goes through ``MoveWrites.write``)."""
+    writes = room.store.move_writes
+    real, calls = writes.write, []
 
-    def append_moves(*args, **kwargs):
+    def write(*args, **kwargs):
         calls.append(1)
         if len(calls) <= times:
             raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
         return real(*args, **kwargs)
 
-    room.store.append_moves = append_moves  # type: ignore[method-assign]
+    writes.write = write  # type: ignore[method-assign]
     return calls
 
 

@@ -9,7 +9,8 @@ import asyncio
 import pytest
 
 from pickomino.core import GameRecord
-from pickomino.web.db.store import StaleMoves, Store
+from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.store import Store
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
 

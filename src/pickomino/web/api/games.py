@@ -111,6 +111,7 @@ def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Room]:
             raise refused(500, "game_damaged", why=error) from None
         if room is None:
             raise refused(404, "no_game", id=shown_id(game_id))
+        room.store_pending()  # nothing is shown before it is stored
         return room
 
     return room_of

@@ -12,7 +12,8 @@ SQLAlchemy, where a statement's cost does not matter.
 >>> numbers.metadata.create_all(engine)
 >>> insert = Prepared(engine, numbers.insert())
 >>> with driver_transaction(engine) as cursor:
-...     insert.run_many(cursor, [{"n": 1}, {"n": 2}])
+...     insert.run(cursor, {"n": 1})
+...     insert.run(cursor, {"n": 2})
 >>> with engine.connect() as db:
 ...     db.execute(sa.select(numbers.c.n)).scalars().all()
 [1, 2]
@@ -46,12 +47,6 @@ class Prepared:
 
     def run(self, cursor: Any, values: Mapping[str, object]) -> None:
         cursor.execute(self.sql, self.params(values))
-
-    def run_many(self, cursor: Any, rows: Sequence[Mapping[str, object]]) -> None:
-        if len(rows) == 1:  # the usual case: a driver's executemany costs more
-            self.run(cursor, rows[0])
-        else:
-            cursor.executemany(self.sql, [self.params(row) for row in rows])
 
 
 @contextmanager

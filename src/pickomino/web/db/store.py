@@ -26,8 +26,8 @@ import sqlalchemy as sa
 
 from pickomino.web.db.database import in_memory, open_database
 from pickomino.web.db.ids import valid_id
-from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, NOTIFY, announce, notice
-from pickomino.web.db.prepared import Prepared, driver_transaction
+from pickomino.web.db.move_writes import MoveWrites
+from pickomino.web.db.notices import NOT_A_MOVE, announce
 from pickomino.web.db.sheets import SheetStore
 from pickomino.web.db.tables import games, moves, seats, table_events
 
@@ -36,10 +36,6 @@ UNFINISHED = ("open", "playing")
 #: The most connections one process's store holds (``serve --db-pool``): its queries run on
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
-
-
-class StaleMoves(Exception):
-    """A move number already taken: another process stored a move of the game first."""
 
 
 @dataclass
@@ -88,14 +84,8 @@ class Store:
         self.sheets = SheetStore(self.engine)
         #: This process, in the notices it sends (so it can skip its own).
         self.origin = secrets.token_hex(4)
-        # Storing a move, once per action: see append_moves.
-        self._insert_moves = Prepared(self.engine, moves.insert())
-        self._notify = Prepared(self.engine, NOTIFY) if self.shared else None
-        game = games.update().where(games.c.id == sa.bindparam("game"))
-        self._update_game: dict[tuple[str, ...], Prepared] = {
-            columns: Prepared(self.engine, game, columns)
-            for columns in (("turns", "updated"), ("seating",), ("turns", "updated", "seating"))
-        }
+        #: Storing moves, the one write of every action (see :mod:`.move_writes`).
+        self.move_writes = MoveWrites(self.engine, self.origin, notify=self.shared)
 
     @property
     def shared(self) -> bool:
@@ -144,34 +134,10 @@ class Store:
         turns: int | None = None,
         seating: str | None = None,
     ) -> None:
-        """Store moves numbered from ``first_seq``; a number already taken (another process
-        moved first) raises :class:`StaleMoves`, and nothing of the batch is kept: the
-        unique (game, number) is what serialises the moves of several processes. ``turns``,
-        given when the moves began a turn or ended the game, is stored for the lobby and
-        marks the game as active now (for the lobby's order: once a turn is plenty).
-        ``seating``, given when the moves changed it (a clock stopped or started), is
-        stored with them.
-        The statements go straight to the driver (:mod:`.prepared`): they are the one
-        write of every action."""
-        rows = [
-            {"game_id": game_id, "seq": first_seq + i, "move": m} for i, m in enumerate(new_moves)
-        ]
-        values: dict[str, object] = (
-            {} if turns is None else {"turns": turns, "updated": time.time()}
-        )
-        if seating is not None:
-            values["seating"] = seating
-        with driver_transaction(self.engine) as cursor:
-            try:
-                self._insert_moves.run_many(cursor, rows)
-            except self.engine.dialect.loaded_dbapi.IntegrityError:  # the batch rolls back
-                raise StaleMoves(game_id, first_seq) from None
-            if self._notify is not None:
-                seq = first_seq + len(new_moves)
-                payload = notice(self.origin, game_id, seq, new_moves, seating)
-                self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
-            if values:
-                self._update_game[tuple(values)].run(cursor, {"game": game_id, **values})
+        """Store moves numbered from ``first_seq`` now, in a transaction of their own; a
+        number already taken raises :class:`.StaleMoves` (see :meth:`.MoveWrites.write`; the
+        server stores an action's moves with the others of the event loop's pass)."""
+        self.move_writes.now(game_id, first_seq, new_moves, turns, seating)
 
     def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
         """Store who plays each seat and the clock, and the log entries that say why, at

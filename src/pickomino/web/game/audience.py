@@ -9,6 +9,7 @@ People connected to other processes count as online too (:attr:`.Room.elsewhere`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable
@@ -64,8 +65,11 @@ class Audience:
         if room.behind:
             room.catch_up()
         await self.tell_moved()
+        await room.until_stored()  # an action's moves waiting for the store, then told,
+        if self._shown is not None and self._shown["seq"] != room.seq:  # before it joins:
+            await asyncio.sleep(0)  # stored, and about to be told: the action goes first
         arriving = seat is not None and not self.online()[seat]
-        self.connections[send] = seat
+        self.connections[send] = seat  # then nothing until it has the state
         if seat is not None:
             room.on_seated()
         await self.send_full(send)  # built before any later state can be sent to it
@@ -131,6 +135,7 @@ class Audience:
         """The state with the whole log: on connecting, or when a client asks to resync.
         Built once per version of what it shows, however many spectators come meanwhile."""
         room = self.room
+        await room.until_stored()  # nothing is shown before it is stored
         online = self.online()
         seats = tuple(
             (s.name, s.bot, s.open, s.claimed, online[n]) for n, s in enumerate(room.seats)
@@ -152,6 +157,7 @@ class Audience:
         client holding the last version, a ``change`` with only the log lines not sent
         before; to any other, the whole state (with those lines: it has the ones before)."""
         room = self.room
+        await room.until_stored()  # nothing is shown before it is stored
         state = room.snapshot(self._log_sent)
         self._log_sent = len(room.table_log.entries)
         body = state_body(state)

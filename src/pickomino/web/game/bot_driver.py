@@ -15,7 +15,7 @@ import asyncio
 import logging
 
 from pickomino.table import StalePlan
-from pickomino.web.db.store import StaleMoves
+from pickomino.web.db.move_writes import StaleMoves
 from pickomino.web.game.shared import SharedRoom
 
 log = logging.getLogger("pickomino.web")
@@ -72,7 +72,7 @@ class BotDriver:
             log.exception("the bot of game %s failed; it plays a legal action", room.id)
             step = session.state.legal_actions()[0]
         try:
-            room.commit(lambda: session.play(plan, step))
+            await room.commit(lambda: session.play(plan, step))
         except StalePlan:  # a person took the seat back, or moved: the step is dropped
             return False
         return True

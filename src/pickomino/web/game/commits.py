@@ -3,10 +3,16 @@ when the step ended a turn), a change of who plays the seats (with its log entri
 status. If storing fails, memory takes the change back, so it never runs ahead of the
 database; moves another process stored first are caught up on (:meth:`Commits.catch_up`),
 as the stored game is the truth and memory only ever follows it.
+
+A step's moves are stored with the other actions of the event loop's pass, in one
+transaction (:mod:`pickomino.web.db.move_writes`): until then the engine has them and nothing
+else does (the log, the clock, the status follow once they are stored), and every other
+change, and anything shown, waits for them (:meth:`Commits.flush`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -14,7 +20,8 @@ from collections.abc import Callable
 
 from pickomino.core.errors import PickominoError
 from pickomino.core.events import standing_dict, tie_break
-from pickomino.web.db.store import StaleMoves, TableEvent
+from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import Note, Seating
 from pickomino.web.game.shared import SeatHolder, SharedRoom
@@ -31,43 +38,63 @@ class Commits:
         self._notes = notes  #: the table's own log entries stored so far
 
     # ---------------------------------------------------------------- moves
-    def commit(self, step: Callable[[], object]) -> None:
+    async def commit(self, step: Callable[[], object]) -> None:
         """Play a step in the engine, then store its moves (and the clock, when the step
-        stopped or started one); if storing fails they are taken back, so memory never runs
-        ahead of the database."""
+        stopped or started one) with the other actions of this pass of the event loop;
+        done once they are stored. If storing fails they are taken back (``not_saved``; or
+        :class:`StaleMoves`: another process moved first), so memory never runs ahead of
+        the database."""
         room = self.room
         game = room.game
+        self.flush()  # a change before this one is stored first
         first, turn = room.seq, game.state.turn
         history_before = len(game.history)
         step()  # raises, changing nothing, if the engine refuses
-        try:
-            state = game.state
-            turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
-            # Within a turn the clock stays as it is (it starts and stops with turns and
-            # with the seating's own changes): settling it costs only at a turn's end.
-            timed = room.seating.control is not None and turns is not None
-            seating = self.settled(room.seating.copy()) if timed else None
-            changed = seating is not None and seating.to_json() != room.seating.to_json()
-            room.store.append_moves(
-                room.id, first, game.record.moves[first:], turns,
-                seating.to_json() if seating is not None and changed else None,
-            )  # fmt: skip
-        except StaleMoves:
-            game.truncate(first)  # the stored moves are the game's: catch up on them
-            raise
-        except Exception:
-            log.exception("could not store moves of game %s; taking them back", room.id)
-            game.truncate(first)  # in memory: the database may be what failed
-            raise Refused("not_saved") from None
-        if seating is not None and changed:
-            room.seating = seating
-            room.seating_changes += 1
-        room.table_log.moves(game.history[history_before:])
-        self.stand_ins()  # a bot that played the rest of a timed-out turn stands down
-        if game.state.is_over:
-            self.finish()
-        else:
-            room.set_alarms()
+        state = game.state
+        turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
+        # Within a turn the clock stays as it is (it starts and stops with turns and with the
+        # seating's own changes): settling it costs only at a turn's end.
+        timed = room.seating.control is not None and turns is not None
+        seating = self.settled(room.seating.copy()) if timed else None
+        if seating is not None and seating.to_json() == room.seating.to_json():
+            seating = None
+
+        def kept() -> None:  # the moves are stored: the rest of the game follows them
+            if seating is not None:
+                room.seating = seating
+                room.seating_changes += 1
+            room.table_log.moves(game.history[history_before:])
+            self.stand_ins()  # a bot that played the rest of a timed-out turn stands down
+            if game.state.is_over:
+                self.finish()
+            else:
+                room.set_alarms()
+
+        def taken_back(error: Exception) -> BaseException:
+            game.truncate(first)  # the stored moves are the game's (the database may be
+            if isinstance(error, StaleMoves):  # what failed): catch up on them
+                return error
+            log.error("could not store moves of game %s; taking them back", room.id, exc_info=error)
+            return Refused("not_saved")
+
+        await room.store.move_writes.at_tick_end(
+            room.id, first, game.record.moves[first:], turns,
+            seating.to_json() if seating is not None else None, kept, taken_back,
+        )  # fmt: skip
+
+    def flush(self) -> None:
+        """Store this game's moves waiting for the end of the event loop's pass now, if any
+        (see :mod:`pickomino.web.db.move_writes`): before a change that must follow them,
+        or anything shown of the game."""
+        self.room.store.move_writes.flush(self.room.id)
+
+    async def until_stored(self) -> None:
+        """Wait until this game's moves waiting for the end of the event loop's pass are
+        stored (or taken back), and the action that made them has gone on: what it tells
+        everyone is told before a state built after it (see :class:`.Audience`)."""
+        waiting = self.room.store.move_writes.waiting(self.room.id)
+        if waiting is not None:  # woken after the action waiting on it: it broadcasts first
+            await asyncio.wait({waiting})
 
     # ------------------------------------------------------------ catching up
     def catch_up(self, moves_only: bool = False) -> bool:
@@ -76,6 +103,7 @@ class Commits:
         whether anything changed. The stored game is the truth: memory only ever follows it.
         A timed game reads it all: a turn's end moves its clock."""
         room = self.room
+        self.flush()
         room.behind = False
         if moves_only and room.seating.control is None:
             return self._play_stored(room.store.moves_from(room.id, room.seq))
@@ -109,6 +137,7 @@ class Commits:
         they left, if they moved it): nothing is read from the database. Moves the engine
         refuses (a notice not of ours) change nothing: the stored game is read instead."""
         room = self.room
+        self.flush()
         first = room.seq
         try:
             changed = self._play_stored(list(moves))
@@ -148,6 +177,7 @@ class Commits:
             room.on_idle(room)
 
     def set_status(self, status: str) -> None:
+        self.flush()
         self.room.status = status
         self.room.store.set_status(self.room.id, status, self.header())
 
@@ -186,6 +216,7 @@ class Commits:
         entries ``change`` returns, then keep it; ``False`` if nothing changed. Raises
         :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing."""
         room = self.room
+        self.flush()
         seating = room.seating.copy()
         notes = change(seating)
         self.settled(seating)

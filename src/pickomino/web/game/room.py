@@ -36,7 +36,8 @@ from collections.abc import Callable
 
 from pickomino.core import Game, GameRecord
 from pickomino.table import KeyedDice, Seat, Session, SystemDice
-from pickomino.web.db.store import StaleMoves, Store, StoredGame, StoredSeat
+from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.store import Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
 from pickomino.web.game.advisor import Advisor, no_advice, no_hint
@@ -228,7 +229,7 @@ class Room:
         if seq != self.seq:
             raise Refused("stale")
         try:  # the engine's refusal as it is
-            self.commit(lambda: self.session.decide(action))
+            await self.commit(lambda: self.session.decide(action))
         except StaleMoves:  # another process moved first: this one was behind
             await self.refresh()
             raise Refused("stale") from None
@@ -365,8 +366,14 @@ class Room:
     def wake_bots(self) -> None:
         self.bots.wake()
 
-    def commit(self, step: Callable[[], object]) -> None:
-        self.commits.commit(step)
+    async def commit(self, step: Callable[[], object]) -> None:
+        await self.commits.commit(step)
+
+    def store_pending(self) -> None:
+        self.commits.flush()
+
+    async def until_stored(self) -> None:
+        await self.commits.until_stored()
 
     def change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
         return self.commits.change_seating(change)

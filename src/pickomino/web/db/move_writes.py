@@ -1,0 +1,254 @@
+"""Storing moves, the one write of every action: now, in a transaction of their own, or
+together with the other actions of the event loop's pass (:meth:`MoveWrites.at_tick_end`).
+
+An action's moves are stored before anybody is told of them. Committing each action on its
+own costs a commit per action (SQLite's write-ahead log, PostgreSQL's round trip and flush);
+instead, the actions the event loop handles in one pass over its ready sockets are written
+in one transaction, by a callback the loop runs right after that pass, and each action waits
+for that commit before it is acknowledged. A move acknowledged is still a move stored.
+
+Each action's outcome stays its own. Moves whose number another process took first fail
+alone (:class:`StaleMoves`): a taken number is seen without an error (``ON CONFLICT DO
+NOTHING``, on SQLite and PostgreSQL alike), those of its moves already written go, and the
+transaction goes on for the others. If the transaction fails as a whole (the database away,
+a row it refuses), each action's moves are tried again alone, so one game's fault is not
+another's.
+
+Memory never shows what is not stored: what the game does once its moves are stored
+(``kept``) or refused (``taken_back``) runs inside :meth:`MoveWrites.flush`, before anything
+else runs; whatever would store anything else about the game (its seating, another
+process's moves played in) or show it on a page flushes first, and a state for its sockets
+waits for them (:meth:`MoveWrites.waiting`).
+
+>>> import sqlalchemy as sa
+>>> from pickomino.web.db.tables import metadata, moves
+>>> engine = sa.create_engine("sqlite://", poolclass=sa.StaticPool)
+>>> metadata.create_all(engine)
+>>> writes = MoveWrites(engine, origin="p1")
+>>> writes.now("g1", 0, ["dice 11223345", "keep 3"])
+>>> writes.now("g1", 1, ["keep 2"])  # another process stored move 1 first
+Traceback (most recent call last):
+pickomino.web.db.move_writes.StaleMoves: ('g1', 1)
+>>> with engine.connect() as db:
+...     db.execute(sa.select(moves.c.move).order_by(moves.c.seq)).scalars().all()
+['dice 11223345', 'keep 3']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from pickomino.web.db.notices import CHANNEL, NOTIFY, notice
+from pickomino.web.db.prepared import Prepared, driver_transaction
+from pickomino.web.db.tables import games, moves
+
+log = logging.getLogger("pickomino.web")
+
+
+class StaleMoves(Exception):
+    """A move number already taken: another process stored a move of the game first."""
+
+
+@dataclass(eq=False)
+class PendingMoves:
+    """An action's moves waiting for the end of the event loop's pass (see
+    :meth:`MoveWrites.at_tick_end`)."""
+
+    game_id: str
+    first_seq: int
+    moves: list[str]
+    turns: int | None
+    seating: str | None
+    kept: Callable[[], None]
+    taken_back: Callable[[Exception], BaseException]
+    done: asyncio.Future[None]
+
+    def settle(self, error: Exception | None) -> None:
+        """Memory follows what was stored (``kept``, or ``taken_back`` after ``error``), then
+        the action waiting is told."""
+        outcome: BaseException | None
+        if error is not None:
+            outcome = self.taken_back(error)
+        else:
+            try:
+                self.kept()
+                outcome = None
+            except Exception as failed:  # raised to the action, as if it ran there
+                outcome = failed
+        if self.done.cancelled():  # nobody waits any more
+            return
+        if outcome is None:
+            self.done.set_result(None)
+        else:
+            self.done.set_exception(outcome)
+
+
+class MoveWrites:
+    """The moves of every action, stored through the driver's own connection (see
+    :mod:`.prepared`); ``notify`` when the other processes share the database and are told
+    of each (see :mod:`.notices`)."""
+
+    def __init__(self, engine: sa.Engine, origin: str, notify: bool = False) -> None:
+        self.engine, self.origin = engine, origin
+        self._insert = Prepared(engine, _insert_unless_taken(engine))
+        self._delete = Prepared(
+            engine,
+            moves.delete().where(
+                moves.c.game_id == sa.bindparam("game"),
+                moves.c.seq >= sa.bindparam("first"),
+                moves.c.seq < sa.bindparam("stop"),
+            ),
+        )
+        self._notify = Prepared(engine, NOTIFY) if notify else None
+        game = games.update().where(games.c.id == sa.bindparam("game"))
+        self._update_game: dict[tuple[str, ...], Prepared] = {
+            columns: Prepared(engine, game, columns)
+            for columns in (("turns", "updated"), ("seating",), ("turns", "updated", "seating"))
+        }
+        self._pending: list[PendingMoves] = []
+        #: Transactions and actions stored at the end of a pass, for the benchmark's report.
+        self.ticks = self.grouped = 0
+
+    # ----------------------------------------------------------------- at once
+    def now(
+        self,
+        game_id: str,
+        first_seq: int,
+        new_moves: list[str],
+        turns: int | None = None,
+        seating: str | None = None,
+    ) -> None:
+        """Store moves in a transaction of their own (see :meth:`write`)."""
+        with driver_transaction(self.engine) as cursor:
+            self.write(cursor, game_id, first_seq, new_moves, turns, seating)
+
+    def write(
+        self,
+        cursor: Any,
+        game_id: str,
+        first_seq: int,
+        new_moves: list[str],
+        turns: int | None = None,
+        seating: str | None = None,
+    ) -> None:
+        """Store moves numbered from ``first_seq`` in the transaction of the driver's
+        ``cursor``. A number already taken (another process moved first) raises
+        :class:`StaleMoves` and none of these moves is kept: the unique (game, number) is
+        what serialises the moves of several processes. ``turns``, given when the moves
+        began a turn or ended the game, is stored for the lobby and marks the game as
+        active now (for the lobby's order: once a turn is plenty). ``seating``, given when
+        the moves changed it (a clock stopped or started), is stored with them."""
+        for n, move in enumerate(new_moves):
+            self._insert.run(cursor, {"game_id": game_id, "seq": first_seq + n, "move": move})
+            if cursor.rowcount != 1:  # taken: the ones written before it go too
+                self._delete.run(
+                    cursor, {"game": game_id, "first": first_seq, "stop": first_seq + n}
+                )
+                raise StaleMoves(game_id, first_seq)
+        if self._notify is not None:
+            payload = notice(self.origin, game_id, first_seq + len(new_moves), new_moves, seating)
+            self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
+        values: dict[str, object] = (
+            {} if turns is None else {"turns": turns, "updated": time.time()}
+        )
+        if seating is not None:
+            values["seating"] = seating
+        if values:
+            self._update_game[tuple(values)].run(cursor, {"game": game_id, **values})
+
+    # ---------------------------------------------------- at the end of the pass
+    def at_tick_end(
+        self,
+        game_id: str,
+        first_seq: int,
+        new_moves: list[str],
+        turns: int | None,
+        seating: str | None,
+        kept: Callable[[], None],
+        taken_back: Callable[[Exception], BaseException],
+    ) -> asyncio.Future[None]:
+        """Store moves with the other actions of the event loop's pass; done once they are
+        stored (or raising what ``taken_back`` made of the error). ``kept`` and
+        ``taken_back`` run inside :meth:`flush`: memory follows the database before
+        anything else can look."""
+        loop = asyncio.get_running_loop()
+        if not self._pending:
+            loop.call_soon(self.flush)  # right after this pass's callbacks
+        pending = PendingMoves(
+            game_id, first_seq, new_moves, turns, seating, kept, taken_back, loop.create_future()
+        )
+        self._pending.append(pending)
+        return pending.done
+
+    def waiting(self, game_id: str) -> asyncio.Future[None] | None:
+        """Done when ``game_id``'s moves waiting now are stored or taken back (``None``:
+        none waits)."""
+        mine = [one.done for one in self._pending if one.game_id == game_id]
+        return mine[-1] if mine else None
+
+    def flush(self, game_id: str | None = None) -> None:
+        """Store the moves waiting, in one transaction, and settle each action; a no-op when
+        none waits (or none of ``game_id``'s: the others keep waiting for the pass's end).
+        Called at the end of the pass, and by whatever must not run ahead of a game's
+        moves (see the module's docstring)."""
+        if game_id is not None and all(one.game_id != game_id for one in self._pending):
+            return
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        self.ticks += 1
+        self.grouped += len(pending)
+        try:
+            with driver_transaction(self.engine) as cursor:
+                errors = self._each(
+                    pending, lambda p: self.write(cursor, *_moves_of(p)), StaleMoves
+                )
+        except Exception as failed:  # the whole transaction: try each action alone
+            if len(pending) == 1:
+                errors = [failed]
+            else:
+                log.warning("could not store %d actions' moves together; each alone", len(pending))
+                errors = self._each(pending, lambda p: self.now(*_moves_of(p)), Exception)
+        for one, error in zip(pending, errors, strict=True):
+            one.settle(error)
+
+    @staticmethod
+    def _each(
+        pending: list[PendingMoves],
+        store: Callable[[PendingMoves], None],
+        refusal: type[Exception],
+    ) -> list[Exception | None]:
+        """Each action's ``refusal`` storing it (``None``: stored; any other error ends them
+        all); once a game's moves failed, its later ones fail too, unwritten (they follow
+        the ones refused)."""
+        errors: list[Exception | None] = []
+        failed: dict[str, Exception] = {}
+        for one in pending:
+            error = failed.get(one.game_id)
+            if error is None:
+                try:
+                    store(one)
+                except refusal as refused:
+                    error = failed[one.game_id] = refused
+            errors.append(error)
+        return errors
+
+
+def _moves_of(pending: PendingMoves) -> tuple[str, int, list[str], int | None, str | None]:
+    return pending.game_id, pending.first_seq, pending.moves, pending.turns, pending.seating
+
+
+def _insert_unless_taken(engine: sa.Engine) -> sa.Insert:
+    """A move's ``INSERT`` that writes nothing if its number is taken (the driver's row
+    count tells), instead of raising an error that would end a PostgreSQL transaction."""
+    if engine.dialect.name == "postgresql":
+        return postgresql.insert(moves).on_conflict_do_nothing()
+    return sqlite.insert(moves).on_conflict_do_nothing()
