@@ -22,10 +22,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+#: The store's calls of the driver itself (SQLite's C code below them), and the protocol's
+#: module (parsing acts, working out changes, encoding).
+DRIVER = r"\(pickomino/web/db/prepared\.py"
+PROTOCOL = r"\(pickomino/web/protocol\.py"
 #: (part, pattern on a stack's leaf frame "function (file:line)"): time in C code below a
 #: Python frame, which py-spy shows as that frame; tried first
 LEAF_RULES: list[tuple[str, str]] = [
-    ("SQLite itself (C code)", r"^DefaultDialect\.do_(execute|executemany|commit|rollback) "),
+    ("SQLite itself (C code)", r"^DefaultDialect\.do_(execute|executemany|commit|rollback) "
+                               rf"|^(Prepared\.run|driver_transaction) {DRIVER}"),
     ("socket writes (transport.write: send())", r"^WebSocketsSansIOProtocol\.send \(uvicorn/"),
     ("event loop itself (uvloop's C: poll, reads)", r"^Runner\.run \(asyncio/runners\.py"),
 ]  # fmt: skip
@@ -33,8 +38,9 @@ LEAF_RULES: list[tuple[str, str]] = [
 RULES: list[tuple[str, str]] = [
     ("SQLAlchemy (Core: compile, pool, transactions)", r"\(sqlalchemy/"),
     ("storing: pickomino's store", r"\(pickomino/web/db/"),
-    ("JSON encoding (json.dumps)", r"\(json/encoder\.py|^dumps \(json/"),
-    ("parsing an act (json.loads, pydantic)", r"\((json|pydantic)/|\(pickomino/web/protocol\.py"),
+    ("JSON encoding (json.dumps)", rf"\(json/encoder\.py|^dumps \(json/|^encode {PROTOCOL}"),
+    ("building the state (state_message, view)", rf"^state_(change|body)\W.*{PROTOCOL}"),
+    ("parsing an act (json.loads, pydantic)", rf"\((json|pydantic)/|{PROTOCOL}"),
     ("logging", r"\(logging/"),
     ("engine (pickomino.core, table session)", r"\(pickomino/(core|table)/"),
     ("building the state (state_message, view)", r"/game/(state_message|view|coach_message)\.py"),

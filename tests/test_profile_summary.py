@@ -56,3 +56,29 @@ def test_the_table_gives_shares_and_microseconds_per_action() -> None:
     rows = summary.table(parts, per_action_us=290).splitlines()
     assert rows[2] == "| event loop itself (uvloop's C: poll, reads) | 24.1% | 70 |"  # 7 of 29
     assert rows[-1] == "| **all** (29 samples) | 100% | 290 |"
+
+
+def test_the_driver_calls_are_sqlite_and_a_change_is_built_not_parsed() -> None:
+    """The store's hot path calls the driver itself (no SQLAlchemy frame below it); the
+    protocol module both parses acts and works out changes."""
+    commit = "driver_transaction (pickomino/web/db/prepared.py:62)"
+    insert = "Prepared.run (pickomino/web/db/prepared.py:49)"
+    change = "state_change.<locals>.<dictcomp> (pickomino/web/protocol.py:229)"
+    parse = "parse_message (pickomino/web/protocol.py:150)"
+    encode = "encode (pickomino/web/protocol.py:174)"
+    flush = "MoveWrites.flush (pickomino/web/db/move_writes.py:212)"
+    lines = [
+        f"{';'.join([LOOP, flush, commit])} 3",
+        f"{';'.join([LOOP, flush, insert])} 2",
+        f"{';'.join([LOOP, flush])} 1",
+        f"{';'.join([*ACT, BROADCAST, change])} 4",
+        f"{';'.join([*ACT, parse])} 5",
+        f"{';'.join([*ACT, BROADCAST, encode])} 6",
+    ]
+    assert summary.summarise(summary.read_stacks(lines))[0] == {
+        "SQLite itself (C code)": 5,
+        "storing: pickomino's store": 1,
+        "building the state (state_message, view)": 4,
+        "parsing an act (json.loads, pydantic)": 5,
+        "JSON encoding (json.dumps)": 6,
+    }
