@@ -206,3 +206,30 @@ def test_a_move_that_cannot_be_stored_is_taken_back_before_anything_looks(databa
         assert room.game.record.moves == stored(store, room.id)  # caught up on the other's
     finally:
         store.close()
+
+
+def test_an_action_whose_follow_up_fails_does_not_stop_the_others(store):
+    """What a game does once its moves are stored or refused raising (a bug, a failing
+    write of its status) is raised to that action alone; the pass's others are settled."""
+    store.append_moves("a", 0, ["roll"])  # another process: a's action is refused
+
+    def broken(*_: object) -> BaseException:
+        raise RuntimeError("the follow-up failed")
+
+    async def run() -> list[object]:
+        kept: list[str] = []
+        writes = store.move_writes
+        futures = [
+            writes.at_tick_end("a", 0, ["roll"], None, None, kept.clear, broken),
+            writes.at_tick_end("b", 0, ["roll"], None, None, broken, lambda e: e),
+            writes.at_tick_end("c", 0, ["roll"], None, None, lambda: kept.append("c"), broken),
+        ]
+        # (unsettled, they would wait for ever: a bound turns that into a failure)
+        results = await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 30)
+        assert kept == ["c"]
+        return results
+
+    refused, failed, fine = asyncio.run(run())
+    assert isinstance(refused, RuntimeError) and isinstance(failed, RuntimeError)
+    assert fine is None
+    assert all(stored(store, game) == ["roll"] for game in "abc")

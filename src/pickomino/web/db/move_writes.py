@@ -74,15 +74,14 @@ class PendingMoves:
     def settle(self, error: Exception | None) -> None:
         """Memory follows what was stored (``kept``, or ``taken_back`` after ``error``), then
         the action waiting is told."""
-        outcome: BaseException | None
-        if error is not None:
-            outcome = self.taken_back(error)
-        else:
-            try:
+        outcome: BaseException | None = None
+        try:
+            if error is not None:
+                outcome = self.taken_back(error)
+            else:
                 self.kept()
-                outcome = None
-            except Exception as failed:  # raised to the action, as if it ran there
-                outcome = failed
+        except Exception as failed:  # raised to the action, as if it ran there; the
+            outcome = failed  # other actions of the pass are settled all the same
         if self.done.cancelled():  # nobody waits any more
             return
         if outcome is None:
