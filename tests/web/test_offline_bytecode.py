@@ -21,6 +21,7 @@ from pickomino.cli import main
 from pickomino.web.offline_app import pyodide_runtime
 from pickomino.web.offline_app.build import package_zip
 from pickomino.web.offline_app.bytecode import (
+    LIBRARIES_KEPT,
     PACKAGES_KEPT,
     compiled_package,
     library_to_compile,
@@ -158,6 +159,27 @@ def test_a_new_package_is_compiled_and_only_the_newest_few_are_kept(tmp_path: Pa
     assert f"pickomino-old{PACKAGES_KEPT - 2}.zip" in kept
     assert f"pickomino-old{PACKAGES_KEPT - 1}.zip" not in kept
     assert names(tmp_path / "app/pickomino.zip") > names(package_zip())
+
+
+@pytest.mark.slow  # compiles the standard library in Node.js
+def test_a_new_runtime_s_library_is_compiled_and_only_the_newest_few_are_kept(
+    tmp_path: Path,
+) -> None:
+    """A cache holding the libraries of older Pyodides (each some 4.5 MB): building with a
+    new one compiles its library and removes all but the newest few."""
+    cache = tmp_path / "cache" / "pickomino" / "bytecode"
+    cache.mkdir(parents=True)
+    for age in range(LIBRARIES_KEPT + 1):
+        old = cache / f"python_stdlib-old{age}.zip"
+        old.write_bytes(b"")
+        os.utime(old, (1_000_000 - age, 1_000_000 - age))
+    done = built(tmp_path / "app", {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.exit_code == 0 and "more slowly" not in done.output, done.output
+    assert "Compiling" in done.output  # this runtime's library was not in the cache
+    kept = sorted(path.name for path in cache.glob("python_stdlib-*.zip"))
+    assert len(kept) == LIBRARIES_KEPT and "python_stdlib-old0.zip" in kept
+    assert f"python_stdlib-old{LIBRARIES_KEPT - 1}.zip" not in kept
+    assert (tmp_path / "app/pyodide/python_stdlib.zip").read_bytes() != b""
 
 
 @pytest.mark.slow  # two starts of Python in Node.js

@@ -30,6 +30,9 @@ COMPILE_SECONDS = 180
 PACKAGE_MOUNTED = "/home/pyodide/pickomino.zip"
 #: The compiled packages kept: each version of the package built makes one.
 PACKAGES_KEPT = 4
+#: The compiled standard libraries kept: each Pyodide (a pickomino upgrade may bring a new
+#: one) makes one of some 4.5 MB; the one before stays for a build with an older pickomino.
+LIBRARIES_KEPT = 2
 SCRIPT = Path(__file__).with_name("compile_zip.mjs")
 
 
@@ -49,8 +52,13 @@ def standard_library(runtime: Path) -> tuple[Path, SlowerStart | None]:
     if it is not in the cache yet), or the runtime's own with the reason it is not compiled."""
     source = runtime / "python_stdlib.zip"
     compiled = _cached("python_stdlib", _runtime_digest(runtime))
-    why = None if compiled.is_file() else _compile(runtime, source, compiled, "", "drop")
-    return (source, why) if why else (compiled, None)
+    if compiled.is_file():
+        return compiled, None
+    why = _compile(runtime, source, compiled, "", "drop")
+    if why:
+        return source, why
+    _keep_newest("python_stdlib", LIBRARIES_KEPT)
+    return compiled, None
 
 
 def compiled_package(runtime: Path, package: bytes) -> tuple[bytes, SlowerStart | None]:
@@ -65,13 +73,19 @@ def compiled_package(runtime: Path, package: bytes) -> tuple[bytes, SlowerStart 
             why = _compile(runtime, source, compiled, PACKAGE_MOUNTED, "keep")
         if why:
             return package, why
-        for old in sorted(compiled.parent.glob("pickomino-*.zip"), key=_age)[PACKAGES_KEPT:]:
-            old.unlink(missing_ok=True)
+        _keep_newest("pickomino", PACKAGES_KEPT)
     return compiled.read_bytes(), None
 
 
 def _cached(kind: str, digest: str) -> Path:
     return cache_folder() / "bytecode" / f"{kind}-{digest}.zip"
+
+
+def _keep_newest(kind: str, count: int) -> None:
+    """Remove all but the ``count`` newest zips of ``kind`` from the cache (one was just
+    made): each new runtime or package version would otherwise leave its zip for ever."""
+    for old in sorted((cache_folder() / "bytecode").glob(f"{kind}-*.zip"), key=_age)[count:]:
+        old.unlink(missing_ok=True)
 
 
 def _age(path: Path) -> float:
