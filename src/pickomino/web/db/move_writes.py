@@ -112,6 +112,10 @@ class MoveWrites:
             columns: Prepared(engine, game, columns)
             for columns in (("turns", "updated"), ("seating",), ("turns", "updated", "seating"))
         }
+        #: How the pass's transaction writes (see :meth:`_one_by_one`, :meth:`_in_few_statements`).
+        self._together = (
+            self._in_few_statements if engine.dialect.name == "postgresql" else self._one_by_one
+        )
         self._pending: list[PendingMoves] = []
         #: Transactions and actions stored at the end of a pass, for the benchmark's report.
         self.ticks = self.grouped = 0
@@ -207,9 +211,7 @@ class MoveWrites:
         self.grouped += len(pending)
         try:
             with driver_transaction(self.engine) as cursor:
-                errors = self._each(
-                    pending, lambda p: self.write(cursor, *_moves_of(p)), StaleMoves
-                )
+                errors = self._together(cursor, pending)
         except Exception as failed:  # the whole transaction: try each action alone
             if len(pending) == 1:
                 errors = [failed]
@@ -218,6 +220,66 @@ class MoveWrites:
                 errors = self._each(pending, lambda p: self.now(*_moves_of(p)), Exception)
         for one, error in zip(pending, errors, strict=True):
             one.settle(error)
+
+    def _one_by_one(self, cursor: Any, pending: list[PendingMoves]) -> list[Exception | None]:
+        """The pass's actions written one after the other (SQLite: each statement is a call
+        into the library, in this process)."""
+        return self._each(pending, lambda one: self.write(cursor, *_moves_of(one)), StaleMoves)
+
+    def _in_few_statements(
+        self, cursor: Any, pending: list[PendingMoves]
+    ) -> list[Exception | None]:
+        """The pass's actions written in three statements whatever their number (PostgreSQL:
+        each statement is a round trip to another process while the event loop waits): the
+        moves of all, the notices, the games' turns and clocks. Each action's outcome is the
+        same as :meth:`write`'s, one by one."""
+        rows = [
+            (one, one.first_seq + n, move) for one in pending for n, move in enumerate(one.moves)
+        ]
+        cursor.execute(
+            INSERT_ROWS,
+            {
+                "games": [one.game_id for one, _, _ in rows],
+                "seqs": [seq for _, seq, _ in rows],
+                "moves": [move for _, _, move in rows],
+            },
+        )
+        written = {(game_id, seq) for game_id, seq in cursor.fetchall()}
+        errors: list[Exception | None] = []
+        refused: dict[str, Exception] = {}  # a game's later actions follow its refused one
+        for one in pending:
+            seqs = range(one.first_seq, one.first_seq + len(one.moves))
+            if one.game_id not in refused and any((one.game_id, s) not in written for s in seqs):
+                refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
+            errors.append(refused.get(one.game_id))
+        undone = [(one.game_id, seq) for one, seq, _ in rows if one.game_id in refused]
+        undone = [row for row in undone if row in written]  # (theirs are not ours to delete)
+        if undone:
+            games, numbers = zip(*undone, strict=True)
+            cursor.execute(DELETE_ROWS, {"games": list(games), "seqs": list(numbers)})
+        stored = [one for one, error in zip(pending, errors, strict=True) if error is None]
+        if self._notify is not None and stored:
+            payloads = [
+                notice(self.origin, one.game_id, one.first_seq + len(one.moves), one.moves,
+                       one.seating)
+                for one in stored
+            ]  # fmt: skip
+            cursor.execute(NOTIFY_ALL, {"channel": CHANNEL, "payloads": payloads})
+        changed = {
+            one.game_id: one for one in stored if one.turns is not None or one.seating is not None
+        }  # the last of a game's actions tells its turn and clock
+        if changed:
+            now = time.time()
+            cursor.execute(
+                UPDATE_GAMES,
+                {
+                    "ids": list(changed),
+                    "turns": [one.turns for one in changed.values()],
+                    "updated": [None if one.turns is None else now for one in changed.values()],
+                    "seatings": [one.seating for one in changed.values()],
+                },
+            )
+        return errors
 
     @staticmethod
     def _each(
@@ -243,6 +305,21 @@ class MoveWrites:
 
 def _moves_of(pending: PendingMoves) -> tuple[str, int, list[str], int | None, str | None]:
     return pending.game_id, pending.first_seq, pending.moves, pending.turns, pending.seating
+
+
+#: PostgreSQL's statements for a whole pass (:meth:`MoveWrites._in_few_statements`), each
+#: taking its rows as arrays, so one text serves any number of actions (and is prepared once).
+INSERT_ROWS = """INSERT INTO moves (game_id, seq, move)
+SELECT * FROM unnest(%(games)s::varchar[], %(seqs)s::int[], %(moves)s::varchar[])
+ON CONFLICT DO NOTHING RETURNING game_id, seq"""
+DELETE_ROWS = """DELETE FROM moves USING unnest(%(games)s::varchar[], %(seqs)s::int[]) AS r(g, s)
+WHERE moves.game_id = r.g AND moves.seq = r.s"""
+NOTIFY_ALL = """SELECT pg_notify(%(channel)s, p.payload)
+FROM unnest(%(payloads)s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY p.n"""
+UPDATE_GAMES = """UPDATE games SET turns = COALESCE(v.turns, games.turns),
+updated = COALESCE(v.updated, games.updated), seating = COALESCE(v.seating, games.seating)
+FROM unnest(%(ids)s::varchar[], %(turns)s::int[], %(updated)s::float8[], %(seatings)s::text[])
+AS v(id, turns, updated, seating) WHERE games.id = v.id"""
 
 
 def _insert_unless_taken(engine: sa.Engine) -> sa.Insert:
