@@ -233,3 +233,51 @@ def test_an_action_whose_follow_up_fails_does_not_stop_the_others(store):
     assert isinstance(refused, RuntimeError) and isinstance(failed, RuntimeError)
     assert fine is None
     assert all(stored(store, game) == ["roll"] for game in "abc")
+
+
+def test_a_game_s_second_action_in_a_pass_refused_leaves_the_first_stored(store):
+    """(Not made by the server today: a game's action stores the one before it first.) The
+    first action's moves and clock stay, the second alone is refused, on either database."""
+    with store.engine.begin() as db:
+        db.execute(sa.text("INSERT INTO moves (game_id, seq, move) VALUES ('a', 1, 'keep 2')"))
+
+    async def run() -> list[object]:
+        writes = store.move_writes
+        futures = [
+            writes.at_tick_end("a", 0, ["roll"], 1, '{"s": 1}', lambda: None, lambda e: e),
+            writes.at_tick_end("a", 1, ["keep 3"], None, None, lambda: None, lambda e: e),
+        ]
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    first, second = asyncio.run(run())
+    assert first is None and isinstance(second, StaleMoves)
+    assert stored(store, "a") == ["roll", "keep 2"]
+    game = store.load("a")
+    assert game is not None and game.seating == '{"s": 1}'
+
+
+def test_an_action_cancelled_while_its_moves_wait_is_stored_before_anyone_sees_it(database):
+    """(A server stopping cancels its tasks.) A socket arriving still waits for the moves to
+    be stored before it is shown them."""
+    store = Store(database)
+    try:
+        room = Room.create(
+            store, GameRecord(["Ann", "Bob"], start_player=0), [None, None], 0, creator=0
+        )
+        room.claim(1)
+        shown: list[dict] = []
+
+        async def spectator(message: str) -> None:
+            shown.append(json.loads(message))
+            assert stored(store, room.id) == room.game.record.moves  # stored before shown
+
+        async def act_cancel_look() -> None:
+            acting = asyncio.ensure_future(room.act(0, "roll", 0))
+            await asyncio.sleep(0)
+            acting.cancel()
+            await room.connect(spectator, None)
+
+        asyncio.run(act_cancel_look())
+        assert [(m["type"], m["seq"]) for m in shown] == [("state", 1)]
+    finally:
+        store.close()

@@ -395,3 +395,38 @@ def test_an_unexpected_failure_is_a_500_with_an_id_not_words(database, monkeypat
 
         monkeypatch.setattr(Store, "listing", broken)
         refused_http(client.get("/api/games"), 500, "server_error")
+
+
+def test_a_move_waiting_to_be_stored_is_not_what_the_next_act_is_checked_against(
+    database: str,
+) -> None:
+    """A player's turn-ending move (stopping) waits for the end of the pass; in the same
+    pass the other acts on the version after it (guessed: never shown it). The stop's write
+    then fails: the other is checked against the game as stored (not their turn), so they
+    are refused, and nothing of theirs is stored on the first player's turn."""
+    store = Store(database)
+    try:
+        room = Room.create(
+            store, GameRecord(["Ann", "Bob"], start_player=0), [None, None], 0,
+            creator=0, dice_seed=7,
+        )  # fmt: skip
+        room.claim(1)
+
+        async def play() -> tuple[int, object, object]:
+            while "stop" not in room.session.actions():
+                actions = room.session.actions()
+                await room.act(room.game.state.current, actions[0], room.seq)
+            mover, seq = room.game.state.current, room.seq
+            failing_writes(room, times=1)
+            stop = asyncio.ensure_future(room.act(mover, "stop", seq))
+            other = asyncio.ensure_future(room.act(1 - mover, "roll", seq + 1))
+            first, second = await asyncio.gather(stop, other, return_exceptions=True)
+            return mover, first, second
+
+        mover, stop, other = asyncio.run(play())
+        assert getattr(stop, "code", None) == "not_saved"
+        assert getattr(other, "code", None) in ("stale", "not_your_turn"), other
+        assert stored_moves(database, room.id) == room.game.record.moves
+        assert room.game.state.current == mover and "stop" in room.session.actions()
+    finally:
+        store.close()

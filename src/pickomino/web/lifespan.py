@@ -58,6 +58,7 @@ def lifespan(
         if cluster is not None:
             await cluster.stop()  # each of its parts within a deadline
         await stop_within(rooms.stop(), "the games' bots and clocks")
+        store.move_writes.flush()  # moves of the last pass, before the database closes
         results.close()
         results.reviews.close()
         store.close()

@@ -71,6 +71,8 @@ def turn_of(
 ) -> dict[str, object]:
     """Whose decision it is, as the game in play says (an ended game: nobody's)."""
     room = room_in_play(str(game["id"])) if game["status"] == "playing" else None
+    if room is not None:
+        room.store_pending()  # the game as stored
     to_move = None
     if room is not None and room.status == "playing" and not room.game.state.is_over:
         to_move = room.game.state.current

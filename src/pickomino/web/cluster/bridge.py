@@ -77,6 +77,7 @@ class Cluster:
         room = self.rooms.rooms.get(heard.game_id)
         if heard.origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
+        room.store_pending()  # compared with the moves stored, not those waiting
         moves = heard.moves
         if not room.connections and not room.drives_bots:
             room.behind = True  # nobody here to tell: catch up when somebody comes

@@ -69,7 +69,10 @@ class PendingMoves:
     seating: str | None
     kept: Callable[[], None]
     taken_back: Callable[[Exception], BaseException]
-    done: asyncio.Future[None]
+    done: asyncio.Future[None]  #: the action's: it raises what storing came to
+    #: Whoever waits for the game's moves to be stored (:meth:`MoveWrites.waiting`): done
+    #: right after ``done``, even if the action stopped waiting (cancelled).
+    settled: asyncio.Future[None]
 
     def settle(self, error: Exception | None) -> None:
         """Memory follows what was stored (``kept``, or ``taken_back`` after ``error``), then
@@ -82,12 +85,13 @@ class PendingMoves:
                 self.kept()
         except Exception as failed:  # raised to the action, as if it ran there; the
             outcome = failed  # other actions of the pass are settled all the same
-        if self.done.cancelled():  # nobody waits any more
-            return
-        if outcome is None:
+        if self.done.cancelled():  # the action stopped waiting
+            pass
+        elif outcome is None:
             self.done.set_result(None)
         else:
             self.done.set_exception(outcome)
+        self.settled.set_result(None)
 
 
 class MoveWrites:
@@ -186,15 +190,16 @@ class MoveWrites:
         if not self._pending:
             loop.call_soon(self.flush)  # right after this pass's callbacks
         pending = PendingMoves(
-            game_id, first_seq, new_moves, turns, seating, kept, taken_back, loop.create_future()
-        )
+            game_id, first_seq, new_moves, turns, seating, kept, taken_back,
+            loop.create_future(), loop.create_future(),
+        )  # fmt: skip
         self._pending.append(pending)
         return pending.done
 
     def waiting(self, game_id: str) -> asyncio.Future[None] | None:
         """Done when ``game_id``'s moves waiting now are stored or taken back (``None``:
         none waits)."""
-        mine = [one.done for one in self._pending if one.game_id == game_id]
+        mine = [one.settled for one in self._pending if one.game_id == game_id]
         return mine[-1] if mine else None
 
     def flush(self, game_id: str | None = None) -> None:
@@ -232,32 +237,37 @@ class MoveWrites:
         """The pass's actions written in three statements whatever their number (PostgreSQL:
         each statement is a round trip to another process while the event loop waits): the
         moves of all, the notices, the games' turns and clocks. Each action's outcome is the
-        same as :meth:`write`'s, one by one."""
-        rows = [
-            (one, one.first_seq + n, move) for one in pending for n, move in enumerate(one.moves)
-        ]
+        same as :meth:`write`'s, one by one. Rows go in the order of their game's id, so two
+        processes' transactions lock them in one order (no deadlock between them)."""
+        rows = sorted(
+            ((one.game_id, one.first_seq + n, move, one) for one in pending
+             for n, move in enumerate(one.moves)),
+            key=lambda row: (row[0], row[1]),
+        )  # fmt: skip
         cursor.execute(
             INSERT_ROWS,
             {
-                "games": [one.game_id for one, _, _ in rows],
-                "seqs": [seq for _, seq, _ in rows],
-                "moves": [move for _, _, move in rows],
+                "games": [game_id for game_id, _, _, _ in rows],
+                "seqs": [seq for _, seq, _, _ in rows],
+                "moves": [move for _, _, move, _ in rows],
             },
         )
         written = {(game_id, seq) for game_id, seq in cursor.fetchall()}
-        errors: list[Exception | None] = []
+        errors: dict[int, Exception] = {}  # by the action's place in ``pending``
         refused: dict[str, Exception] = {}  # a game's later actions follow its refused one
-        for one in pending:
+        for n, one in enumerate(pending):
             seqs = range(one.first_seq, one.first_seq + len(one.moves))
             if one.game_id not in refused and any((one.game_id, s) not in written for s in seqs):
                 refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
-            errors.append(refused.get(one.game_id))
-        undone = [(one.game_id, seq) for one, seq, _ in rows if one.game_id in refused]
-        undone = [row for row in undone if row in written]  # (theirs are not ours to delete)
-        if undone:
-            games, numbers = zip(*undone, strict=True)
-            cursor.execute(DELETE_ROWS, {"games": list(games), "seqs": list(numbers)})
-        stored = [one for one, error in zip(pending, errors, strict=True) if error is None]
+            if one.game_id in refused:
+                errors[n] = refused[one.game_id]
+        undone = {id(one) for n, one in enumerate(pending) if n in errors}
+        ours = [(g, s) for g, s, _, one in rows if id(one) in undone and (g, s) in written]
+        if ours:  # the refused actions' moves written before their number was found taken
+            cursor.execute(
+                DELETE_ROWS, {"games": [g for g, _ in ours], "seqs": [s for _, s in ours]}
+            )
+        stored = [one for n, one in enumerate(pending) if n not in errors]
         if self._notify is not None and stored:
             payloads = [
                 notice(self.origin, one.game_id, one.first_seq + len(one.moves), one.moves,
@@ -265,21 +275,25 @@ class MoveWrites:
                 for one in stored
             ]  # fmt: skip
             cursor.execute(NOTIFY_ALL, {"channel": CHANNEL, "payloads": payloads})
-        changed = {
-            one.game_id: one for one in stored if one.turns is not None or one.seating is not None
-        }  # the last of a game's actions tells its turn and clock
-        if changed:
-            now = time.time()
+        changes: dict[str, tuple[int | None, str | None]] = {}  # a game's last turn, clock
+        for one in stored:
+            turns, seating = changes.get(one.game_id, (None, None))
+            turns = one.turns if one.turns is not None else turns
+            seating = one.seating if one.seating is not None else seating
+            if turns is not None or seating is not None:
+                changes[one.game_id] = (turns, seating)
+        if changes:
+            now, ids = time.time(), sorted(changes)
             cursor.execute(
                 UPDATE_GAMES,
                 {
-                    "ids": list(changed),
-                    "turns": [one.turns for one in changed.values()],
-                    "updated": [None if one.turns is None else now for one in changed.values()],
-                    "seatings": [one.seating for one in changed.values()],
+                    "ids": ids,
+                    "turns": [changes[game_id][0] for game_id in ids],
+                    "updated": [None if changes[game_id][0] is None else now for game_id in ids],
+                    "seatings": [changes[game_id][1] for game_id in ids],
                 },
             )
-        return errors
+        return [errors.get(n) for n in range(len(pending))]
 
     @staticmethod
     def _each(
@@ -309,6 +323,7 @@ def _moves_of(pending: PendingMoves) -> tuple[str, int, list[str], int | None, s
 
 #: PostgreSQL's statements for a whole pass (:meth:`MoveWrites._in_few_statements`), each
 #: taking its rows as arrays, so one text serves any number of actions (and is prepared once).
+#: The games' rows are locked in the order of their ids (``locked``), as the moves are written.
 INSERT_ROWS = """INSERT INTO moves (game_id, seq, move)
 SELECT * FROM unnest(%(games)s::varchar[], %(seqs)s::int[], %(moves)s::varchar[])
 ON CONFLICT DO NOTHING RETURNING game_id, seq"""
@@ -316,10 +331,12 @@ DELETE_ROWS = """DELETE FROM moves USING unnest(%(games)s::varchar[], %(seqs)s::
 WHERE moves.game_id = r.g AND moves.seq = r.s"""
 NOTIFY_ALL = """SELECT pg_notify(%(channel)s, p.payload)
 FROM unnest(%(payloads)s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY p.n"""
-UPDATE_GAMES = """UPDATE games SET turns = COALESCE(v.turns, games.turns),
+UPDATE_GAMES = """WITH locked AS (
+  SELECT id FROM games WHERE id = ANY(%(ids)s::varchar[]) ORDER BY id FOR NO KEY UPDATE)
+UPDATE games SET turns = COALESCE(v.turns, games.turns),
 updated = COALESCE(v.updated, games.updated), seating = COALESCE(v.seating, games.seating)
 FROM unnest(%(ids)s::varchar[], %(turns)s::int[], %(updated)s::float8[], %(seatings)s::text[])
-AS v(id, turns, updated, seating) WHERE games.id = v.id"""
+AS v(id, turns, updated, seating) JOIN locked ON locked.id = v.id WHERE games.id = v.id"""
 
 
 def _insert_unless_taken(engine: sa.Engine) -> sa.Insert:

@@ -91,6 +91,7 @@ class Alarms:
         """The clock ran out: a bot plays the rest of the turn (the alarm may ring a moment
         early, or for a deadline that is no longer: then it is only set again)."""
         room = self.room
+        room.store_pending()  # a move ending the turn may be waiting: the clock follows it
         now = time.time()
         if room.status == "playing" and room.seating.expired(now):
             try:
@@ -106,6 +107,7 @@ class Alarms:
         fewer are needed now (or the alarm rang a moment early: then it is only set
         again)."""
         room = self.room
+        room.store_pending()
         if not room.count_votes():
             room.seating_changes += 1  # the votes needed, in the cached whole state
         await room.broadcast()
@@ -114,6 +116,7 @@ class Alarms:
     async def _mark_absent(self) -> None:
         """The person to move has been disconnected for ``away_after`` seconds."""
         room = self.room
+        room.store_pending()
         absent = room.absent_turn()
         if absent is None or absent != self._absent:
             return

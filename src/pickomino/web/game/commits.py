@@ -77,10 +77,11 @@ class Commits:
             log.error("could not store moves of game %s; taking them back", room.id, exc_info=error)
             return Refused("not_saved")
 
-        await room.store.move_writes.at_tick_end(
+        stored = room.store.move_writes.at_tick_end(
             room.id, first, game.record.moves[first:], turns,
             seating.to_json() if seating is not None else None, kept, taken_back,
         )  # fmt: skip
+        await stored
 
     def flush(self) -> None:
         """Store this game's moves waiting for the end of the event loop's pass now, if any

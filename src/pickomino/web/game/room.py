@@ -190,6 +190,7 @@ class Room:
     async def hint(self, seat: int | None) -> dict[str, object]:
         """The hint (:mod:`.advisor`), for the player to move only: the others may not look
         over their shoulder (after the game there is nothing to advise on)."""
+        self.store_pending()  # advice on the game as stored
         if self.status == "playing" and seat != self.game.state.current:
             raise Refused("hint_not_yours")
         if self.status != "playing":
@@ -198,6 +199,7 @@ class Room:
 
     async def coach_advice(self, seat: int | None) -> dict[str, object]:
         """The coach's values of the choices, for the player to move only, like a hint."""
+        self.store_pending()
         if self.status == "playing" and seat != self.game.state.current:
             raise Refused("coach_not_yours")
         if self.status != "playing":
@@ -208,6 +210,7 @@ class Room:
     async def act(self, seat: int | None, action: str, seq: int) -> None:
         """A person's intent on the state version ``seq`` they saw; raises :class:`Refused`
         with the reason and changes nothing."""
+        self.store_pending()  # checked against the game as stored: a move before may fail
         state = self.game.state
         if seat is None:
             raise Refused("spectators_cannot_play")
@@ -337,9 +340,11 @@ class Room:
         await self.audience.tell_moved()
 
     async def vote(self, voter: int | None, seat: int) -> None:
+        self.store_pending()
         await self.absence.vote(voter, seat)
 
     async def come_back(self, seat: int | None) -> None:
+        self.store_pending()
         await self.absence.come_back(seat)
 
     def note_presence(self) -> None:
