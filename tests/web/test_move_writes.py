@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from pickomino.core import GameRecord
 from pickomino.web.api.games import room_finder
-from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.move_writes import GameMoves, StaleMoves
 from pickomino.web.db.store import Store, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
@@ -65,7 +65,7 @@ def in_one_pass(store: Store, *writes: tuple[str, int, list[str]]) -> list[objec
 
     async def run() -> list[object]:
         futures = [
-            store.move_writes.at_tick_end(game, first, moves, None, None, o.keep, o.take_back)
+            store.move_writes.at_tick_end(GameMoves(game, first, moves), o.keep, o.take_back)
             for (game, first, moves), o in zip(writes, outcomes, strict=True)
         ]
         assert all(not future.done() for future in futures)  # stored after the pass, not now
@@ -220,9 +220,9 @@ def test_an_action_whose_follow_up_fails_does_not_stop_the_others(store):
         kept: list[str] = []
         writes = store.move_writes
         futures = [
-            writes.at_tick_end("a", 0, ["roll"], None, None, kept.clear, broken),
-            writes.at_tick_end("b", 0, ["roll"], None, None, broken, lambda e: e),
-            writes.at_tick_end("c", 0, ["roll"], None, None, lambda: kept.append("c"), broken),
+            writes.at_tick_end(GameMoves("a", 0, ["roll"]), kept.clear, broken),
+            writes.at_tick_end(GameMoves("b", 0, ["roll"]), broken, lambda e: e),
+            writes.at_tick_end(GameMoves("c", 0, ["roll"]), lambda: kept.append("c"), broken),
         ]
         # (unsettled, they would wait for ever: a bound turns that into a failure)
         results = await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 30)
@@ -244,8 +244,10 @@ def test_a_game_s_second_action_in_a_pass_refused_leaves_the_first_stored(store)
     async def run() -> list[object]:
         writes = store.move_writes
         futures = [
-            writes.at_tick_end("a", 0, ["roll"], 1, '{"s": 1}', lambda: None, lambda e: e),
-            writes.at_tick_end("a", 1, ["keep 3"], None, None, lambda: None, lambda e: e),
+            writes.at_tick_end(
+                GameMoves("a", 0, ["roll"], 1, '{"s": 1}'), lambda: None, lambda e: e
+            ),
+            writes.at_tick_end(GameMoves("a", 1, ["keep 3"]), lambda: None, lambda e: e),
         ]
         return await asyncio.gather(*futures, return_exceptions=True)
 

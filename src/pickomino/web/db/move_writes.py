@@ -25,8 +25,8 @@ waits for them (:meth:`MoveWrites.waiting`).
 >>> engine = sa.create_engine("sqlite://", poolclass=sa.StaticPool)
 >>> metadata.create_all(engine)
 >>> writes = MoveWrites(engine, origin="p1")
->>> writes.now("g1", 0, ["dice 11223345", "keep 3"])
->>> writes.now("g1", 1, ["keep 2"])  # another process stored move 1 first
+>>> writes.now(GameMoves("g1", 0, ["dice 11223345", "keep 3"]))
+>>> writes.now(GameMoves("g1", 1, ["keep 2"]))  # another process stored move 1 first
 Traceback (most recent call last):
 pickomino.web.db.move_writes.StaleMoves: ('g1', 1)
 >>> with engine.connect() as db:
@@ -57,16 +57,25 @@ class StaleMoves(Exception):
     """A move number already taken: another process stored a move of the game first."""
 
 
+@dataclass(frozen=True)
+class GameMoves:
+    """An action's moves, numbered from ``first_seq``, and what goes with them: ``turns``,
+    given when they began a turn or ended the game (stored for the lobby, and marking the
+    game active now), and ``seating``, given when they changed the clock."""
+
+    game_id: str
+    first_seq: int
+    moves: list[str]
+    turns: int | None = None
+    seating: str | None = None
+
+
 @dataclass(eq=False)
 class PendingMoves:
     """An action's moves waiting for the end of the event loop's pass (see
     :meth:`MoveWrites.at_tick_end`)."""
 
-    game_id: str
-    first_seq: int
-    moves: list[str]
-    turns: int | None
-    seating: str | None
+    action: GameMoves
     kept: Callable[[], None]
     taken_back: Callable[[Exception], BaseException]
     done: asyncio.Future[None]  #: the action's: it raises what storing came to
@@ -125,34 +134,19 @@ class MoveWrites:
         self.ticks = self.grouped = 0
 
     # ----------------------------------------------------------------- at once
-    def now(
-        self,
-        game_id: str,
-        first_seq: int,
-        new_moves: list[str],
-        turns: int | None = None,
-        seating: str | None = None,
-    ) -> None:
-        """Store moves in a transaction of their own (see :meth:`write`)."""
+    def now(self, action: GameMoves) -> None:
+        """Store an action's moves in a transaction of their own (see :meth:`write`)."""
         with driver_transaction(self.engine) as cursor:
-            self.write(cursor, game_id, first_seq, new_moves, turns, seating)
+            self.write(cursor, action)
 
-    def write(
-        self,
-        cursor: Any,
-        game_id: str,
-        first_seq: int,
-        new_moves: list[str],
-        turns: int | None = None,
-        seating: str | None = None,
-    ) -> None:
-        """Store moves numbered from ``first_seq`` in the transaction of the driver's
-        ``cursor``. A number already taken (another process moved first) raises
-        :class:`StaleMoves` and none of these moves is kept: the unique (game, number) is
-        what serialises the moves of several processes. ``turns``, given when the moves
-        began a turn or ended the game, is stored for the lobby and marks the game as
-        active now (for the lobby's order: once a turn is plenty). ``seating``, given when
-        the moves changed it (a clock stopped or started), is stored with them."""
+    def write(self, cursor: Any, action: GameMoves) -> None:
+        """Store an action's moves in the transaction of the driver's ``cursor``. A number
+        already taken (another process moved first) raises :class:`StaleMoves` and none of
+        these moves is kept: the unique (game, number) is what serialises the moves of
+        several processes. The turn (for the lobby's order: once a turn is plenty) and the
+        clock are stored with them."""
+        game_id, first_seq, new_moves = action.game_id, action.first_seq, action.moves
+        turns, seating = action.turns, action.seating
         for n, move in enumerate(new_moves):
             self._insert.run(cursor, {"game_id": game_id, "seq": first_seq + n, "move": move})
             if cursor.rowcount != 1:  # taken: the ones written before it go too
@@ -174,11 +168,7 @@ class MoveWrites:
     # ---------------------------------------------------- at the end of the pass
     def at_tick_end(
         self,
-        game_id: str,
-        first_seq: int,
-        new_moves: list[str],
-        turns: int | None,
-        seating: str | None,
+        action: GameMoves,
         kept: Callable[[], None],
         taken_back: Callable[[Exception], BaseException],
     ) -> asyncio.Future[None]:
@@ -189,17 +179,14 @@ class MoveWrites:
         loop = asyncio.get_running_loop()
         if not self._pending:
             loop.call_soon(self.flush)  # right after this pass's callbacks
-        pending = PendingMoves(
-            game_id, first_seq, new_moves, turns, seating, kept, taken_back,
-            loop.create_future(), loop.create_future(),
-        )  # fmt: skip
+        pending = PendingMoves(action, kept, taken_back, loop.create_future(), loop.create_future())
         self._pending.append(pending)
         return pending.done
 
     def waiting(self, game_id: str) -> asyncio.Future[None] | None:
         """Done when ``game_id``'s moves waiting now are stored or taken back (``None``:
         none waits)."""
-        mine = [one.settled for one in self._pending if one.game_id == game_id]
+        mine = [one.settled for one in self._pending if one.action.game_id == game_id]
         return mine[-1] if mine else None
 
     def flush(self, game_id: str | None = None) -> None:
@@ -207,7 +194,7 @@ class MoveWrites:
         none waits (or none of ``game_id``'s: the others keep waiting for the pass's end).
         Called at the end of the pass, and by whatever must not run ahead of a game's
         moves (see the module's docstring)."""
-        if game_id is not None and all(one.game_id != game_id for one in self._pending):
+        if game_id is not None and all(one.action.game_id != game_id for one in self._pending):
             return
         pending, self._pending = self._pending, []
         if not pending:
@@ -222,14 +209,14 @@ class MoveWrites:
                 errors = [failed]
             else:
                 log.warning("could not store %d actions' moves together; each alone", len(pending))
-                errors = self._each(pending, lambda p: self.now(*_moves_of(p)), Exception)
+                errors = self._each(pending, lambda one: self.now(one.action), Exception)
         for one, error in zip(pending, errors, strict=True):
             one.settle(error)
 
     def _one_by_one(self, cursor: Any, pending: list[PendingMoves]) -> list[Exception | None]:
         """The pass's actions written one after the other (SQLite: each statement is a call
         into the library, in this process)."""
-        return self._each(pending, lambda one: self.write(cursor, *_moves_of(one)), StaleMoves)
+        return self._each(pending, lambda one: self.write(cursor, one.action), StaleMoves)
 
     def _in_few_statements(
         self, cursor: Any, pending: list[PendingMoves]
@@ -239,8 +226,9 @@ class MoveWrites:
         moves of all, the notices, the games' turns and clocks. Each action's outcome is the
         same as :meth:`write`'s, one by one. Rows go in the order of their game's id, so two
         processes' transactions lock them in one order (no deadlock between them)."""
+        actions = [one.action for one in pending]
         rows = sorted(
-            ((one.game_id, one.first_seq + n, move, one) for one in pending
+            ((one.game_id, one.first_seq + n, move, one) for one in actions
              for n, move in enumerate(one.moves)),
             key=lambda row: (row[0], row[1]),
         )  # fmt: skip
@@ -255,19 +243,19 @@ class MoveWrites:
         written = {(game_id, seq) for game_id, seq in cursor.fetchall()}
         errors: dict[int, Exception] = {}  # by the action's place in ``pending``
         refused: dict[str, Exception] = {}  # a game's later actions follow its refused one
-        for n, one in enumerate(pending):
+        for n, one in enumerate(actions):
             seqs = range(one.first_seq, one.first_seq + len(one.moves))
             if one.game_id not in refused and any((one.game_id, s) not in written for s in seqs):
                 refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
             if one.game_id in refused:
                 errors[n] = refused[one.game_id]
-        undone = {id(one) for n, one in enumerate(pending) if n in errors}
+        undone = {id(one) for n, one in enumerate(actions) if n in errors}
         ours = [(g, s) for g, s, _, one in rows if id(one) in undone and (g, s) in written]
         if ours:  # the refused actions' moves written before their number was found taken
             cursor.execute(
                 DELETE_ROWS, {"games": [g for g, _ in ours], "seqs": [s for _, s in ours]}
             )
-        stored = [one for n, one in enumerate(pending) if n not in errors]
+        stored = [one for n, one in enumerate(actions) if n not in errors]
         if self._notify is not None and stored:
             payloads = [
                 notice(self.origin, one.game_id, one.first_seq + len(one.moves), one.moves,
@@ -307,18 +295,14 @@ class MoveWrites:
         errors: list[Exception | None] = []
         failed: dict[str, Exception] = {}
         for one in pending:
-            error = failed.get(one.game_id)
+            error = failed.get(one.action.game_id)
             if error is None:
                 try:
                     store(one)
                 except refusal as refused:
-                    error = failed[one.game_id] = refused
+                    error = failed[one.action.game_id] = refused
             errors.append(error)
         return errors
-
-
-def _moves_of(pending: PendingMoves) -> tuple[str, int, list[str], int | None, str | None]:
-    return pending.game_id, pending.first_seq, pending.moves, pending.turns, pending.seating
 
 
 #: PostgreSQL's statements for a whole pass (:meth:`MoveWrites._in_few_statements`), each

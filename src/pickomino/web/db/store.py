@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 from pickomino.web.db.database import in_memory, open_database
 from pickomino.web.db.ids import valid_id
-from pickomino.web.db.move_writes import MoveWrites
+from pickomino.web.db.move_writes import GameMoves, MoveWrites
 from pickomino.web.db.notices import NOT_A_MOVE, announce
 from pickomino.web.db.sheets import SheetStore
 from pickomino.web.db.tables import games, moves, seats, table_events
@@ -137,7 +137,7 @@ class Store:
         """Store moves numbered from ``first_seq`` now, in a transaction of their own; a
         number already taken raises :class:`.StaleMoves` (see :meth:`.MoveWrites.write`; the
         server stores an action's moves with the others of the event loop's pass)."""
-        self.move_writes.now(game_id, first_seq, new_moves, turns, seating)
+        self.move_writes.now(GameMoves(game_id, first_seq, new_moves, turns, seating))
 
     def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
         """Store who plays each seat and the clock, and the log entries that say why, at

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from pickomino.core.errors import PickominoError
 from pickomino.core.events import standing_dict, tie_break
-from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.move_writes import GameMoves, StaleMoves
 from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import Note, Seating
@@ -77,11 +77,9 @@ class Commits:
             log.error("could not store moves of game %s; taking them back", room.id, exc_info=error)
             return Refused("not_saved")
 
-        stored = room.store.move_writes.at_tick_end(
-            room.id, first, game.record.moves[first:], turns,
-            seating.to_json() if seating is not None else None, kept, taken_back,
-        )  # fmt: skip
-        await stored
+        clock = seating.to_json() if seating is not None else None
+        action = GameMoves(room.id, first, game.record.moves[first:], turns, clock)
+        await room.store.move_writes.at_tick_end(action, kept, taken_back)
 
     def flush(self) -> None:
         """Store this game's moves waiting for the end of the event loop's pass now, if any
