@@ -57,8 +57,9 @@ def lifespan(
             task.cancel()
         if cluster is not None:
             await cluster.stop()  # each of its parts within a deadline
-        await stop_within(rooms.stop(), "the games' bots and clocks")
-        store.move_writes.flush()  # moves of the last pass, before the database closes
+        store.move_writes.flush()  # the last pass's moves, while the games' alarms can be
+        await stop_within(rooms.stop(), "the games' bots and clocks")  # set and stopped
+        store.move_writes.flush()  # any a stopping task left, before the database closes
         results.close()
         results.reviews.close()
         store.close()
