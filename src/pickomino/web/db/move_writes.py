@@ -130,8 +130,6 @@ class MoveWrites:
             self._in_few_statements if engine.dialect.name == "postgresql" else self._one_by_one
         )
         self._pending: list[PendingMoves] = []
-        #: Transactions and actions stored at the end of a pass, for the benchmark's report.
-        self.ticks = self.grouped = 0
 
     # ----------------------------------------------------------------- at once
     def now(self, action: GameMoves) -> None:
@@ -199,8 +197,6 @@ class MoveWrites:
         pending, self._pending = self._pending, []
         if not pending:
             return
-        self.ticks += 1
-        self.grouped += len(pending)
         try:
             with driver_transaction(self.engine) as cursor:
                 errors = self._together(cursor, pending)
