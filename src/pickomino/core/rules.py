@@ -6,7 +6,7 @@ between states, records and processes freely.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from pickomino.core.errors import BadInput
@@ -167,7 +167,9 @@ class Rules:
         return rules
 
     def to_dict(self) -> dict[str, bool | str]:
-        return asdict(self)
+        """The options by name (what ``dataclasses.asdict`` gives, without its deep copy of
+        plain values: every state a web client is sent carries them)."""
+        return {option.name: getattr(self, option.name) for option in _OPTIONS}
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:
