@@ -396,8 +396,8 @@ def accuracy_by_bot(games: int, jobs: int = 2) -> dict[str, tuple[float, float]]
 def test_the_stronger_bot_plays_more_accurately():
     """Eight rounds of the round robin, each bot in 48 games: the narrowest gap (the expert
     above the hard bot, 1.47 points) is more than twice what the test needs (the two
-    intervals' half-widths, 0.65), and a wrong evaluator fails (one valuing every decision by seat 0's
-    chance mixes the three stronger bots up: 56.6, 55.2 and 51.6 ± 11 to 13). The docs'
+    intervals' half-widths, 0.65), and a wrong evaluator fails (one valuing every decision
+    by seat 0's chance mixes the three stronger bots up: 56.6, 55.2 and 51.6 ± 11 to 13). The docs'
     table is of ``accuracy_by_bot(200)``. The expert plays as the evaluator values the game,
     so it scores 100 by construction."""
     means = accuracy_by_bot(96)
