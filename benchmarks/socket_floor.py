@@ -1,9 +1,10 @@
 """The floor of the web's cost per move on this stack (issue 29): a server that does only
 what any server of a 2-player game must do for an action, with the same parts as ``pickomino
-serve`` (uvicorn on its default event loop, Starlette's WebSocket over the ``websockets``
-library), and no game: read the mover's ``act`` (``json.loads``), encode one change of the
-average size the real server sends (one ``json.dumps`` per action, about 270 bytes), and write it to
-both seats' sockets. Nothing is stored, no rule is checked, no state is built.
+serve`` (uvicorn on its default event loop with its Sans-I/O WebSocket protocol over the
+``websockets`` library, no compression, Starlette's WebSocket), and no game: read the
+mover's ``act`` (``json.loads``), encode one change of the average size the real server
+sends (one ``json.dumps`` per action, about 270 bytes), and write it to both seats' sockets.
+Nothing is stored, no rule is checked, no state is built.
 
 The clients are ``web_load.py``'s shape: N games, two sockets each, all in this process; the
 seat to move sends its ``act`` as soon as the change before it arrives (``--think 0``, the
@@ -11,7 +12,8 @@ saturating case). It reports the server's CPU per action from ``/proc`` and its 
 bare engine's action (``web_load.engine_actions_per_second``, measured in this process
 before the server starts): the ratio below which no server on this stack can go.
 
-Run: ``.venv/bin/python benchmarks/socket_floor.py [--games 50] [--seconds 15]``; then
+Run: ``.venv/bin/python benchmarks/socket_floor.py [--games 50] [--seconds 15] [--ws
+websockets]`` (``--ws`` for uvicorn's legacy protocol, its default, to compare); then
 ``web_load.py --think 0 --games 50 --seconds 15`` for the real server's figure beside it.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import socket
 import subprocess
@@ -41,6 +44,10 @@ CHANGE = {
     "log_start": 0, "log": [{"type": "kept", "player": 0, "face": "4", "count": 3}],
     "now": 0.0,
 }  # fmt: skip
+
+#: uvicorn's WebSocket implementations over the ``websockets`` library: the one over its
+#: Sans-I/O core (``pickomino serve``'s) and the legacy one (uvicorn's default).
+WEBSOCKETS = ("websockets-sansio", "websockets")
 
 #: The server: its own module text, run by ``python -c`` so that nothing of pickomino loads.
 SERVER = """
@@ -71,7 +78,10 @@ async def seat(websocket):
         sockets.pop(number, None)
 
 app = Starlette(routes=[WebSocketRoute("/ws/{game}/{seat}", seat)])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+uvicorn.run(
+    app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws=sys.argv[3],
+    ws_max_size=64 * 1024, ws_per_message_deflate=False,  # as pickomino serve sets them
+)
 """
 
 
@@ -81,9 +91,11 @@ def accepts(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def start_server(port: int) -> subprocess.Popen:
-    """The bare server, once it accepts connections."""
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port), json.dumps(CHANGE)])
+def start_server(port: int, ws: str) -> subprocess.Popen:
+    """The bare server on uvicorn's WebSocket implementation ``ws``, once it accepts
+    connections."""
+    command = [sys.executable, "-c", SERVER, str(port), json.dumps(CHANGE), ws]
+    server = subprocess.Popen(command)
     try:
         wait_until(lambda: accepts(port), "the bare server accepting connections", 30)
     except AssertionError:
@@ -109,7 +121,16 @@ async def play(sockets: list[ClientConnection], deadline: float, counts: list[in
             if seq % 2 == number:
                 await websocket.send(json.dumps({"type": "act", "action": "roll", "seq": seq}))
 
-    await asyncio.gather(seat(0), seat(1))
+    # The game ends with the first seat to stop: the deadline may pass between the two seats
+    # reading one change, and the seat to move stop while the other waits for its act.
+    seats = [asyncio.create_task(seat(number)) for number in range(2)]
+    done, waiting = await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
+    for task in waiting:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    for task in done:
+        task.result()  # a seat's error (a dropped connection) is the run's
 
 
 async def load(port: int, pid: int, games: int, seconds: float) -> tuple[int, float, float]:
@@ -134,12 +155,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engine-seconds", type=float, default=ENGINE_SECONDS, help="the engine's baseline (2)"
     )
+    parser.add_argument(
+        "--ws",
+        choices=WEBSOCKETS,
+        default=WEBSOCKETS[0],
+        help="uvicorn's WebSocket implementation (default: pickomino serve's, websockets-sansio)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.engine_seconds <= 0:
         parser.error("--games, --seconds and --engine-seconds must be positive")
     engine_rate = engine_actions_per_second(args.engine_seconds, 0)
     port = free_port()
-    server = start_server(port)
+    server = start_server(port, args.ws)
     try:
         actions, used, window = asyncio.run(load(port, server.pid, args.games, args.seconds))
     finally:
@@ -147,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         server.wait(10)
     per_action = used / max(actions, 1)
     engine = 1 / engine_rate
-    print(f"bare server, {args.games} games, {window:.1f} s: {actions:,} actions "
+    print(f"bare server ({args.ws}), {args.games} games, {window:.1f} s: {actions:,} actions "
           f"({actions / window:,.0f}/s), server CPU {used / window:.0%} of a core")  # fmt: skip
     print(f"server CPU per action {per_action * 1e6:.0f} us; bare engine "
           f"{engine * 1e6:.1f} us; ratio {per_action / engine:.0f}x")  # fmt: skip

@@ -20,7 +20,9 @@ def run(*arguments: str) -> subprocess.CompletedProcess:
 def test_the_floor_benchmark_plays_actions_on_its_bare_server():
     done = run("--games", "2", "--seconds", "1", "--engine-seconds", "0.2")
     assert done.returncode == 0, done.stderr
-    played = re.search(r"bare server, 2 games, [\d.]+ s: ([\d,]+) actions", done.stdout)
+    played = re.search(
+        r"bare server \(websockets-sansio\), 2 games, [\d.]+ s: ([\d,]+) actions", done.stdout
+    )
     assert played and int(played[1].replace(",", "")) > 10, done.stdout
     assert re.search(
         r"server CPU per action \d+ us; bare engine [\d.]+ us; ratio \d+x", done.stdout
@@ -31,3 +33,9 @@ def test_the_floor_benchmark_refuses_an_empty_load():
     done = run("--games", "0")
     assert done.returncode == 2
     assert "--games, --seconds and --engine-seconds must be positive" in done.stderr
+
+
+def test_the_floor_benchmark_refuses_an_unknown_websocket_implementation():
+    done = run("--ws", "wsproto")
+    assert done.returncode == 2
+    assert "invalid choice: 'wsproto'" in done.stderr
