@@ -270,3 +270,30 @@ def test_a_game_socket_opens_only_from_the_servers_own_pages(start):
     for origin in (server.url, "https://dice.example.org", None):
         welcome = asyncio.run(first_message(url, origin=origin))
         assert welcome["type"] == "welcome", origin
+
+
+async def oversized_message_closed(url: str, size: int) -> tuple[int, str]:
+    """Send one text message of ``size`` bytes on a game's socket; the close code and reason
+    the server answers with."""
+    async with connect(url, max_size=None) as ws:
+        await ws.recv()  # the welcome: the socket is in
+        await ws.send("x" * size)
+        try:
+            async with asyncio.timeout(BOUND):
+                while True:
+                    await ws.recv()
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None
+            return closed.rcvd.code, closed.rcvd.reason
+    raise AssertionError("unreachable")
+
+
+def test_a_message_beyond_the_socket_limit_closes_that_socket_alone(start):
+    """A stranger sending a megabyte on a game's socket is cut off at 64 KiB (close code
+    1009, message too big, before the app reads any of it); the game goes on for the others."""
+    server = start()
+    game = httpx.post(server.url + "/api/games", json={"seats": [{"name": "A"}, {"name": "B"}]})
+    url = f"{server.ws_url}/ws/games/{game.json()['id']}"
+    code, _ = asyncio.run(oversized_message_closed(url, 1024 * 1024))
+    assert code == 1009
+    assert asyncio.run(first_message(url))["type"] == "welcome"  # watching still works
