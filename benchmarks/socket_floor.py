@@ -13,7 +13,7 @@ bare engine's action (``web_load.engine_actions_per_second``, measured in this p
 before the server starts): the ratio below which no server on this stack can go.
 
 Run: ``.venv/bin/python benchmarks/socket_floor.py [--games 50] [--seconds 15] [--ws
-websockets]`` (``--ws`` for uvicorn's legacy protocol, its default, to compare); then
+websockets]`` (``--ws`` for uvicorn's legacy protocol, to compare); then
 ``web_load.py --think 0 --games 50 --seconds 15`` for the real server's figure beside it.
 """
 
@@ -46,7 +46,7 @@ CHANGE = {
 }  # fmt: skip
 
 #: uvicorn's WebSocket implementations over the ``websockets`` library: the one over its
-#: Sans-I/O core (``pickomino serve``'s) and the legacy one (uvicorn's default).
+#: Sans-I/O core (``pickomino serve``'s, uvicorn's default since 0.50) and the legacy one.
 WEBSOCKETS = ("websockets-sansio", "websockets")
 
 #: The server: its own module text, run by ``python -c`` so that nothing of pickomino loads.

@@ -167,8 +167,8 @@ def serve(
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
         http=GuardedProtocol,  # deadlines and limits per connection (web/guard/connections.py)
-        # uvicorn's protocol over websockets' Sans-I/O core: 20% less CPU per frame than its
-        # legacy default (benchmarks/README.md, "The floor of this stack")
+        # uvicorn's protocol over websockets' Sans-I/O core, its default since 0.50, named so
+        # that nothing falls back to the legacy one (15% more CPU an action: benchmarks/README)
         ws="websockets-sansio",
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
