@@ -10,6 +10,7 @@ poll against, never timings."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -19,8 +20,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.frames import Close
 
 from pickomino.web.protocol import IDLE
 
@@ -224,6 +226,19 @@ async def first_message(url: str, **options: object) -> dict:
         return json.loads(await ws.recv())
 
 
+async def read_until_closed(ws: ClientConnection, heard: list[dict] | None = None) -> Close | None:
+    """Read (into ``heard``) until the server ends the connection, within ``BOUND``; the close
+    frame it sent, or ``None`` where the connection was reset before it could be read."""
+    try:
+        async with asyncio.timeout(BOUND):
+            while True:
+                message = json.loads(await ws.recv())
+                if heard is not None:
+                    heard.append(message)
+    except ConnectionClosed as closed:
+        return closed.rcvd
+
+
 async def silent_socket_closed(url: str, pings: int) -> tuple[int, str, list[dict]]:
     """Watch a game, sending ``pings`` pings (one each 0.3 s) then nothing; the close code
     and reason, and what was heard."""
@@ -232,14 +247,9 @@ async def silent_socket_closed(url: str, pings: int) -> tuple[int, str, list[dic
         for _ in range(pings):
             await ws.send(json.dumps({"type": "ping"}))
             await asyncio.sleep(0.3)  # the pace of a client's pings, not a measurement
-        try:
-            async with asyncio.timeout(BOUND):
-                while True:
-                    heard.append(json.loads(await ws.recv()))
-        except ConnectionClosed as closed:
-            assert closed.rcvd is not None
-            return closed.rcvd.code, closed.rcvd.reason, heard
-    raise AssertionError("unreachable")
+        close = await read_until_closed(ws, heard)
+    assert close is not None
+    return close.code, close.reason, heard
 
 
 def test_a_silent_game_socket_is_closed_but_a_pinging_one_stays(start):
@@ -272,21 +282,17 @@ def test_a_game_socket_opens_only_from_the_servers_own_pages(start):
         assert welcome["type"] == "welcome", origin
 
 
-async def oversized_message_closed(url: str, fragments: list[str]) -> int | None:
-    """Send one text message made of ``fragments`` (one frame each) on a game's socket; the
-    close code the server ends the connection with, or ``None`` where the connection was reset
-    before its close frame could be read (the server closing with the rest of the message
-    still unread resets it, and the client's sending then fails)."""
+async def oversized_message_closed(url: str, message: str | list[str]) -> int | None:
+    """Send ``message`` on a game's socket (a list: one frame per item); the close code the
+    server ends the connection with, or ``None`` where it was reset before its close frame
+    could be read (the server closing with the rest of the message still unread resets it,
+    and the client's sending then fails)."""
     async with connect(url, max_size=None) as ws:
         await ws.recv()  # the welcome: the socket is in
-        try:
-            await ws.send(fragments[0] if len(fragments) == 1 else fragments)
-            async with asyncio.timeout(BOUND):
-                while True:
-                    await ws.recv()
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd is not None else None
-    raise AssertionError("unreachable")
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(message)
+        close = await read_until_closed(ws)
+    return close.code if close is not None else None
 
 
 def test_a_message_beyond_the_socket_limit_closes_that_socket_alone(start):
@@ -296,7 +302,7 @@ def test_a_message_beyond_the_socket_limit_closes_that_socket_alone(start):
     server = start()
     game = httpx.post(server.url + "/api/games", json={"seats": [{"name": "A"}, {"name": "B"}]})
     url = f"{server.ws_url}/ws/games/{game.json()['id']}"
-    for fragments in (["x" * 1024 * 1024], ["x" * 40_000] * 25):
-        code = asyncio.run(oversized_message_closed(url, fragments))
-        assert code in (1009, None), (code, len(fragments))  # ended by the server
+    for message in ("x" * 1024 * 1024, ["x" * 40_000] * 25):
+        code = asyncio.run(oversized_message_closed(url, message))
+        assert code in (1009, None), (code, type(message))  # ended by the server
     assert asyncio.run(first_message(url))["type"] == "welcome"  # watching still works
