@@ -444,3 +444,12 @@ def test_a_record_that_does_not_replay_is_refused_with_what_is_wrong(client):
     broken = {**record, "moves": [*record["moves"][:5], "take 36"]}
     refused_http(client.post("/api/analysis", json=broken), 400, "move_refused", "R11")
     refused_http(client.post("/api/analysis", json={"moves": 3}), 400, "record_format")
+
+
+def test_a_game_stored_without_meta_gives_its_record(client, database):
+    game = bots_game()
+    half = GameRecord(seats=game.seats, moves=game.record.moves[:10])
+    store_game(database, "bare", half, "playing")
+    answer = client.get("/api/games/bare/record")
+    assert answer.status_code == 200, answer.text
+    assert GameRecord.from_dict(answer.json()).moves == half.moves

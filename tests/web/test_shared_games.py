@@ -5,12 +5,13 @@ behind is refused as stale and catches up; nothing is played twice."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from pickomino.core import GameRecord
 from pickomino.web.db.move_writes import StaleMoves
-from pickomino.web.db.store import Store
+from pickomino.web.db.store import Store, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
 
@@ -51,3 +52,21 @@ def test_catching_up_follows_seats_and_status(database):
     store.abandon([here.id])
     assert there.catch_up() and there.status == "abandoned"
     assert not there.catch_up()  # nothing new: nothing to tell the clients
+
+
+def test_a_game_stored_without_meta_catches_up(database):
+    """A record's ``meta`` is optional (a game stored from a record file may have none): the
+    room another process loaded still follows what is stored after (CI once failed on it)."""
+    store = Store(database)
+    record = GameRecord(["Ann", "Bob"], start_player=0)
+    header = json.dumps(record.to_dict())
+    assert "meta" not in json.loads(header)
+    people = [StoredSeat(n, name, None, f"t{n}", True) for n, name in enumerate(record.seats)]
+    store.create_game("bare", header, people)
+    stored = store.load("bare")
+    assert stored is not None
+    there = Room(stored, store, bot_delay=0)
+    store.append_moves("bare", 0, ["dice 11223345"])
+    store.abandon(["bare"])
+    assert there.catch_up() and there.status == "abandoned"
+    assert there.game.record.moves == ["dice 11223345"]

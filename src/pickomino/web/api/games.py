@@ -221,7 +221,7 @@ def games_router(
     async def record(game_id: str) -> dict[str, object]:
         room = look(game_id)
         record = room.game.record.to_dict()
-        if not room.ended:
+        if not room.ended and "meta" in record:  # optional in a record
             record["meta"] = {k: v for k, v in record["meta"].items() if k not in SECRET_META}
         return record
 

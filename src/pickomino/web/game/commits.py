@@ -111,7 +111,7 @@ class Commits:
             return False
         changed = self._play_stored(stored.moves)
         header = json.loads(stored.header)
-        room.game.record.meta = header["meta"]
+        room.game.record.meta = header.get("meta", {})  # optional in a record
         for row in stored.seats:
             seat = SeatHolder.stored(row)
             if seat != room.seats[row.seat]:
@@ -188,7 +188,7 @@ class Commits:
         header = self.room.game.record.to_dict()
         for seat, name in (renamed or {}).items():
             header["seats"][seat] = name
-        header["meta"] = {**header["meta"], **(meta or {})}
+        header["meta"] = {**header.get("meta", {}), **(meta or {})}
         header["moves"] = []
         return json.dumps(header)
 
