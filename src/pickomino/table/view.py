@@ -15,6 +15,8 @@ Data only: the page words it.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 from pickomino.core import Game, GameRecord, GameState
 from pickomino.core.events import log_entries, standing_dict, tie_break
 from pickomino.core.rules import FACE_SYMBOLS, TILES, worms_on
@@ -42,24 +44,18 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
 
 
 def table_view(state: GameState) -> dict[str, object]:
-    """Everything on the table: grill, stacks, whose turn, the dice and the result."""
-    grill, down = set(state.grill), set(state.face_down)
+    """Everything on the table: grill, stacks, whose turn, the dice and the result. The grill
+    and the dice lists are shared by every view of the same tiles or dice (the server builds
+    a view at each action: most actions change neither): read them, never change them."""
     view: dict[str, object] = {
-        "grill": [
-            {
-                "tile": tile,
-                "worms": worms_on(tile),
-                "where": "grill" if tile in grill else "down" if tile in down else "taken",
-            }
-            for tile in TILES
-        ],
+        "grill": _grill_view(state.grill_mask, state.face_down_mask),
         "stacks": [list(stack) for stack in state.stacks],
         "worms": state.scores(),
         "current": state.current,
         "turn": state.turn,
         "phase": state.phase.value,
-        "roll": dice_list(state.roll) if state.phase.value == "keep" else [],
-        "kept": dice_list(state.kept_counts()),
+        "roll": _shared_dice_list(state.roll) if state.phase.value == "keep" else [],
+        "kept": _shared_dice_list(state.kept_counts()),
         "total": state.total,
         "dice_left": state.dice_left,
         "over": state.is_over,
@@ -69,6 +65,25 @@ def table_view(state: GameState) -> dict[str, object]:
         view["ranking"] = [standing_dict(standing) for standing in ranking]
         view["tie_break"] = tie_break(ranking)  # "tile", "shared" or None: worms decided
     return view
+
+
+@lru_cache(maxsize=4096)  # a game sees a few dozen; a busy server's games share the early ones
+def _grill_view(grill_mask: int, face_down_mask: int) -> list[dict[str, object]]:
+    """The 16 tiles, each on the grill (its bit set in ``grill_mask``; bit 0 is tile 21),
+    face down or taken."""
+
+    def where(bit: int) -> str:
+        return "grill" if grill_mask & bit else "down" if face_down_mask & bit else "taken"
+
+    return [
+        {"tile": tile, "worms": worms_on(tile), "where": where(1 << n)}
+        for n, tile in enumerate(TILES)
+    ]
+
+
+@cache  # 3,003 ways to count at most 8 dice over 6 faces
+def _shared_dice_list(counts: tuple[int, ...]) -> list[str]:
+    return dice_list(counts)
 
 
 def replay_frames(record: GameRecord) -> list[dict[str, object]]:
