@@ -23,7 +23,8 @@ from pickomino.core.rules import FACE_SYMBOLS, TILES, worms_on
 from pickomino.table.sheet import ScoreSheet
 
 
-def dice_list(counts: tuple[int, ...] | list[int]) -> list[str]:
+@cache  # 3,003 ways to count at most 8 dice over 6 faces; shared by the views: read only
+def dice_list(counts: tuple[int, ...]) -> list[str]:
     """``(0, 0, 0, 2, 1, 1)`` → ``['4', '4', '5', 'W']``."""
     return [symbol for symbol, n in zip(FACE_SYMBOLS, counts, strict=True) for _ in range(n)]
 
@@ -54,8 +55,8 @@ def table_view(state: GameState) -> dict[str, object]:
         "current": state.current,
         "turn": state.turn,
         "phase": state.phase.value,
-        "roll": _shared_dice_list(state.roll) if state.phase.value == "keep" else [],
-        "kept": _shared_dice_list(state.kept_counts()),
+        "roll": dice_list(state.roll) if state.phase.value == "keep" else [],
+        "kept": dice_list(state.kept_counts()),
         "total": state.total,
         "dice_left": state.dice_left,
         "over": state.is_over,
@@ -79,11 +80,6 @@ def _grill_view(grill_mask: int, face_down_mask: int) -> list[dict[str, object]]
         {"tile": tile, "worms": worms_on(tile), "where": where(1 << n)}
         for n, tile in enumerate(TILES)
     ]
-
-
-@cache  # 3,003 ways to count at most 8 dice over 6 faces
-def _shared_dice_list(counts: tuple[int, ...]) -> list[str]:
-    return dice_list(counts)
 
 
 def replay_frames(record: GameRecord) -> list[dict[str, object]]:
