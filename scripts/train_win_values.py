@@ -35,8 +35,8 @@ from pickomino.core import GameState
 from pickomino.evaluation.exact import cut_stacks
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
-from pickomino.evaluation.values import result, tables_of
-from pickomino.solver import solve
+from pickomino.evaluation.values import result
+from pickomino.solver import TurnValues, solve
 from pickomino.solver.endings import turn_endings
 from pickomino.table import SeededDice
 from pickomino.table.loop import turn_starts
@@ -67,50 +67,84 @@ def positions(games: range, players: int, seed: int, endgames: int = 0) -> list[
 
 
 class Positions:
-    """Positions with what their targets need: their features, and every ending of their
-    turn (features of the unfinished ones, results of the finished ones) by claim group."""
+    """Positions with what their targets need, laid out so that a sweep works on whole arrays:
+    their features, every ending of their turn (features of the unfinished ones, results of
+    the finished ones), and which endings form each claim group (the bust's first)."""
 
     def __init__(self, states: list[GameState]) -> None:
         self.players = states[0].num_players
         self.x = np.stack([features(state) for state in states])
         self.mover = np.array([state.current for state in states])
         self.model = np.stack([np.roll(model_chances(state), -state.current) for state in states])
-        rows: list[np.ndarray] = []
-        self.turns: list[tuple[list[list[tuple[int, int] | np.ndarray]], tuple[int, ...]]] = []
+        live: list[np.ndarray] = []  # features of the endings still played
+        live_current: list[int] = []  # who moves in each of them
+        finished: list[np.ndarray] = []  # results of the endings that end the game
+        items: list[tuple[bool, int]] = []  # every group's endings in a row: (finished?, index)
+        group_sizes: list[int] = []
+        first_group, group_of, success = [], [], []
         for state in states:
             endings = turn_endings(state)
-            groups = endings.positions
-            valued: list[list[tuple[int, int] | np.ndarray]] = []
-            for group in groups:
-                items: list[tuple[int, int] | np.ndarray] = []
+            first_group.append(len(group_sizes))
+            for group in endings.positions:
+                group_sizes.append(len(group))
                 for ending in group:
                     if ending.is_over:
-                        items.append(result(ending))
+                        items.append((True, len(finished)))
+                        finished.append(result(ending))
                     else:
-                        items.append((len(rows), ending.current))
-                        rows.append(features(ending))
-                valued.append(items)
-            self.turns.append((valued, endings.group_of))
-        self.endings = np.stack(rows)
+                        items.append((False, len(live)))
+                        live.append(features(ending))
+                        live_current.append(ending.current)
+            group_of.append(endings.group_of)
+            success.append(tuple(group >= 0 for group in endings.group_of))
+        self.endings = np.stack(live)
+        self.finished = np.array(finished).reshape(-1, self.players)
+        #: Each item's row among the live endings' chances, then the finished ones' results.
+        self.item_rows = np.array(
+            [len(live) + i if done else i for done, i in items], dtype=np.intp
+        )
+        #: The column of a live ending's chances (turn order from its mover) for each seat.
+        self.column_of_seat = (np.arange(self.players) - np.array(live_current)[:, None]) % (
+            self.players
+        )
+        self.group_starts = np.concatenate([[0], np.cumsum(group_sizes)[:-1]]).astype(np.intp)
+        groups_per_position = np.diff([*first_group, len(group_sizes)])
+        self.item_mover = np.repeat(np.repeat(self.mover, groups_per_position), group_sizes)
+        #: Each position's group for each total (the bust's for a total that claims nothing).
+        self.total_group = np.array(first_group)[:, None] + np.array(group_of) + 1
+        self.first_group = np.array(first_group, dtype=np.intp)
+        self.success = success
+
+    def chosen(self, network: WinNetwork) -> np.ndarray:
+        """Every seat's chance after each claim group's claim best for the mover (the first
+        best, as ``tables_of`` takes it) and after each bust: a row per group, by seat."""
+        chances = network.chances(self.endings)
+        by_seat = np.take_along_axis(chances, self.column_of_seat, axis=1)
+        items = np.concatenate([by_seat, self.finished])[self.item_rows]
+        mover_chance = items[np.arange(len(items)), self.item_mover]
+        best = np.maximum.reduceat(mover_chance, self.group_starts)
+        group_of_item = np.repeat(np.arange(len(best)), np.diff([*self.group_starts, len(items)]))
+        first_best = np.where(
+            mover_chance == best[group_of_item], np.arange(len(items)), len(items)
+        )
+        return items[np.minimum.reduceat(first_best, self.group_starts)]
 
     def targets(self, network: WinNetwork) -> np.ndarray:
         """Each position's value under the mover's best turn, its endings valued by
         ``network``: rows in turn order from the mover, as the network gives them."""
-        chances = network.chances(self.endings)
+        chosen = self.chosen(network)
+        ends = chosen[self.total_group]  # (positions, totals, seats)
+        busts = chosen[self.first_group]  # (positions, seats)
         players = self.players
-        out = np.empty((len(self.turns), players))
-        for i, (groups, group_of) in enumerate(self.turns):
-            mover = int(self.mover[i])
-            valued = [
-                np.array(
-                    [
-                        item if isinstance(item, np.ndarray) else np.roll(chances[item[0]], item[1])
-                        for item in items
-                    ]
+        out = np.empty((len(self.mover), players))
+        for i, mover in enumerate(self.mover.tolist()):
+            seats = range(players) if players > 2 else [mover]  # two: the mover's table is enough
+            tables = {
+                seat: TurnValues(
+                    tuple(ends[i, :, seat].tolist()), float(busts[i, seat]), self.success[i]
                 )
-                for items in groups
-            ]
-            tables = tables_of(valued, group_of, mover)
+                for seat in seats
+            }
             best = solve(tables[mover])
             if players == 2:  # each ending's chances sum to 1: so do the turn's
                 by_seat = [best.start_value, 1.0 - best.start_value][:: 1 if mover == 0 else -1]

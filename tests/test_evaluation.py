@@ -127,13 +127,37 @@ def test_training_writes_weights_and_its_curve(tmp_path):
     assert [row["sweep"] for row in rows] == ["1", "2"]
 
 
-def test_training_adds_each_late_turn_start_cut_to_an_endgame_that_can_be_valued_exactly():
-    """``--endgames 5``: every turn start with at most 5 tiles face up comes again with each
-    stack cut to its top 1 or 2 tiles (the rest face down), as the exact endgames are."""
+def training_script():
     spec = importlib.util.spec_from_file_location("train_win_values", SCRIPT)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
+    return script
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_training_targets_are_the_evaluators_one_turn_search(players):
+    """The training works a sweep's targets on whole arrays (every ending of every position
+    at once); each must be what the evaluator's own route gives, position by position: the
+    exact turn solver over ``turn_tables``, the mover's value and every seat's under its
+    policy, in turn order from the mover. Cut endgames (finished endings among them) too."""
+    script, network = training_script(), shipped_network(players)
+    states = script.positions(range(2), players, 3, endgames=5)
+    positions = script.Positions(states)
+    targets = positions.targets(network)
+    for state, target in zip(states, targets, strict=True):
+        tables = turn_tables(state, network)
+        best = solve(tables[state.current])
+        by_seat = [best.evaluate(table) for table in tables]
+        by_seat[state.current] = best.start_value
+        assert target == pytest.approx(np.roll(by_seat, -state.current), abs=1e-12)
+    assert len(states) > 40 and len(positions.finished) > 0  # endings that end the game
+
+
+def test_training_adds_each_late_turn_start_cut_to_an_endgame_that_can_be_valued_exactly():
+    """``--endgames 5``: every turn start with at most 5 tiles face up comes again with each
+    stack cut to its top 1 or 2 tiles (the rest face down), as the exact endgames are."""
+    script = training_script()
     plain, more = script.positions(range(4), 2, 1), script.positions(range(4), 2, 1, endgames=5)
     cut = [state for state in more if all(len(stack) <= 2 for stack in state.stacks)]
     late = [state for state in more if len(state.grill) <= 5]
