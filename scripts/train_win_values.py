@@ -11,6 +11,9 @@ with ``--endgames 5 --games 4000``; it needs the ``exact`` extra, SciPy, as well
     .venv/bin/python scripts/train_win_values.py --endgames 5 --games 4000 \\
         --out src/pickomino/evaluation/win_values_2p.npz --curve docs/win_values_curve.csv
 
+A long run can stop and go on: ``--checkpoint DIR`` keeps the positions and every sweep, the
+same command goes on from there (``--until N`` stops after sweep N), see docs/bots.md.
+
 Each sweep prints the mean |value − target| before fitting (the residual: how far the
 network is from agreeing with its own one-turn search), the same on the held-out positions,
 and after fitting.
@@ -21,6 +24,8 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
+import pickle
 import random
 import sys
 import time
@@ -225,6 +230,75 @@ def mean_error(network: WinNetwork, x: np.ndarray, y: np.ndarray) -> float:
     return float(np.abs(network.chances(x)[:, 0] - y[:, 0]).mean())
 
 
+class Checkpoint:
+    """A training that can stop and go on (``--checkpoint DIR``): the positions, kept once
+    made (the longest part of a run), and after every sweep the trainer (weights, Adam's
+    moments, its random generator) with the curve so far. A run that goes on from it gives
+    the same weights as one never stopped. The files are pickles for this script alone:
+    never load one from elsewhere."""
+
+    def __init__(self, folder: Path, settings: dict[str, object]) -> None:
+        self.folder, self.settings = folder, settings
+
+    def load(self, name: str, keys: tuple[str, ...]) -> object | None:
+        """What ``name`` keeps, if made by a run whose ``keys`` settings were these;
+        ``ValueError`` when they were not (going on with other settings would mix two runs)."""
+        path = self.folder / f"{name}.pickle"
+        if not path.exists():
+            return None
+        with path.open("rb") as file:
+            saved, kept = pickle.load(file)
+        differ = [
+            f"--{key.replace('_', '-')} {saved[key]}"
+            for key in keys
+            if saved[key] != self.settings[key]
+        ]
+        if differ:
+            raise ValueError(
+                f"{path} was made with {', '.join(differ)}: use those, or another folder"
+            )
+        return kept
+
+    def save(self, name: str, kept: object) -> None:
+        """Written whole or not at all: a run killed while writing keeps the last one."""
+        path = self.folder / f"{name}.pickle"
+        part = path.with_suffix(".part")
+        with part.open("wb") as file:
+            pickle.dump((self.settings, kept), file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(part, path)
+
+
+#: The settings that make the positions, and those that make the training from them.
+POSITION_SETTINGS = ("players", "games", "seed", "endgames")
+TRAINING_SETTINGS = (*POSITION_SETTINGS, "sweeps", "hidden", "rate", "final_rate", "epochs")
+
+
+def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) -> list[Positions]:
+    """The positions of ``--games`` bot games in ten chunks (the last held out), from the
+    checkpoint when it has them."""
+    if checkpoint is not None:
+        kept = checkpoint.load("positions", POSITION_SETTINGS)
+        if kept is not None:
+            return kept
+    chunk = max(1, args.games // 10)
+    jobs = [
+        (range(g, min(g + chunk, args.games)), args.players, args.seed, args.endgames)
+        for g in range(0, args.games, chunk)
+    ]
+    with Pool(args.jobs) as pool:
+        chunks = pool.map(_prepare, jobs)
+    if checkpoint is not None:
+        checkpoint.save("positions", chunks)
+    return chunks
+
+
+def write_curve(path: Path, rows: list[tuple[float, ...]]) -> None:
+    with path.open("w", newline="") as file:
+        out = csv.writer(file)
+        out.writerow(["sweep", "residual", "held_out_residual", "fit_error", "seconds"])
+        out.writerows(rows)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
@@ -246,33 +320,62 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--out", type=Path, required=True, help="the weights (.npz)")
     parser.add_argument("--curve", type=Path, help="the sweeps' errors as CSV")
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="a folder keeping the positions and each sweep: the same command goes on from it",
+    )
+    parser.add_argument(
+        "--until", type=int, help="stop after this sweep (go on later with the same checkpoint)"
+    )
     args = parser.parse_args(argv)
-    for path in (args.out, args.curve):
+    for path in (args.out, args.curve, args.checkpoint):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{path.parent} is not a folder")
+    if args.until is not None and args.checkpoint is None:
+        parser.error("--until needs --checkpoint (where the next run goes on from)")
+    checkpoint = None
+    if args.checkpoint is not None:
+        args.checkpoint.mkdir(exist_ok=True)
+        checkpoint = Checkpoint(
+            args.checkpoint, {key: vars(args)[key] for key in TRAINING_SETTINGS}
+        )
     global _CHUNKS
-    start = time.perf_counter()
-    chunk = max(1, args.games // 10)
-    jobs = [
-        (range(g, min(g + chunk, args.games)), args.players, args.seed, args.endgames)
-        for g in range(0, args.games, chunk)
-    ]
-    with Pool(args.jobs) as pool:
-        _CHUNKS = pool.map(_prepare, jobs)
+    try:  # a checkpoint of other settings is refused before any work
+        kept = checkpoint.load("training", TRAINING_SETTINGS) if checkpoint is not None else None
+        start = time.perf_counter()
+        _CHUNKS = prepared_positions(args, checkpoint)
+    except ValueError as error:
+        parser.error(str(error))
     held = _CHUNKS[-1]  # the last chunk's positions are never fitted
     x = np.concatenate([c.x for c in _CHUNKS[:-1]])
     print(
         f"{len(x)} positions to fit, {len(held.x)} held out ({time.perf_counter() - start:.0f} s)"
     )
-    trainer = Trainer(
-        [feature_count(args.players), *map(int, args.hidden.split(",")), args.players],
-        args.players,
-        args.seed,
-    )
-    trainer.fit(x, np.concatenate([c.model for c in _CHUNKS[:-1]]), 20, 1e-3)
-    rows = []
+    if kept is not None:
+        trainer, rows = kept
+        start -= rows[-1][-1] if rows else 0.0  # the curve's seconds go on from the last run
+        print(f"going on after sweep {len(rows)}", flush=True)
+    else:
+        trainer = Trainer(
+            [feature_count(args.players), *map(int, args.hidden.split(",")), args.players],
+            args.players,
+            args.seed,
+        )
+        trainer.fit(x, np.concatenate([c.model for c in _CHUNKS[:-1]]), 20, 1e-3)
+        rows = []
+
+    def keep(trainer: Trainer, rows: list[tuple[float, ...]]) -> None:
+        """The weights and the curve so far, and the checkpoint to go on from."""
+        trainer.network.save(args.out)
+        if args.curve is not None:
+            write_curve(args.curve, rows)
+        if checkpoint is not None:
+            checkpoint.save("training", (trainer, rows))
+
+    last = args.sweeps if args.until is None else min(args.until, args.sweeps)
     with Pool(args.jobs) as pool:  # forked after the positions: they are shared, not sent
-        for sweep in range(1, args.sweeps + 1):
+        for sweep in range(len(rows) + 1, last + 1):
             targets = pool.map(_targets, [(k, trainer.network) for k in range(len(_CHUNKS))])
             y = np.concatenate(targets[:-1])
             before = mean_error(trainer.network, x, y)
@@ -286,12 +389,8 @@ def main(argv: list[str] | None = None) -> None:
                 f" after fitting {after:.5f} ({rows[-1][-1]:.0f} s)",
                 flush=True,
             )
-            trainer.network.save(args.out)
-    if args.curve is not None:
-        with args.curve.open("w", newline="") as file:
-            out = csv.writer(file)
-            out.writerow(["sweep", "residual", "held_out_residual", "fit_error", "seconds"])
-            out.writerows(rows)
+            keep(trainer, rows)
+    keep(trainer, rows)  # also when a checkpoint had every sweep already
 
 
 if __name__ == "__main__":

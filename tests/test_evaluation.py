@@ -127,6 +127,45 @@ def test_training_writes_weights_and_its_curve(tmp_path):
     assert [row["sweep"] for row in rows] == ["1", "2"]
 
 
+def train(tmp_path: Path, name: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """A tiny training (4 games, 3 sweeps, 8 hidden units) writing ``name``.npz and .csv."""
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "4", "--sweeps", "3", "--jobs", "1",
+         "--hidden", "8", "--endgames", "5", "--out", str(tmp_path / f"{name}.npz"),
+         "--curve", str(tmp_path / f"{name}.csv"), *options],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_a_training_stopped_and_gone_on_with_ends_as_one_never_stopped(tmp_path):
+    """``--checkpoint``: a run stopped after its first sweep (``--until 1``, as a run killed
+    then would be) goes on from it with the same command, and ends with the same weights and
+    curve as a run never stopped; a checkpoint of other settings is refused before any work."""
+    whole = train(tmp_path, "whole")
+    folder = str(tmp_path / "checkpoint")
+    first = train(tmp_path, "parts", "--checkpoint", folder, "--until", "1")
+    assert first.returncode == 0 and "sweep 2" not in first.stdout
+    assert len(list(csv.DictReader((tmp_path / "parts.csv").open()))) == 1
+    rest = train(tmp_path, "parts", "--checkpoint", folder)
+    assert rest.returncode == 0 and "going on after sweep 1" in rest.stdout
+    assert "sweep 1:" not in rest.stdout and "sweep 3:" in rest.stdout
+    assert whole.returncode == 0
+    ours, theirs = (np.load(tmp_path / f"{name}.npz") for name in ("whole", "parts"))
+    assert ours.files == theirs.files and all(
+        np.array_equal(ours[k], theirs[k]) for k in ours.files
+    )
+    curves = [list(csv.reader((tmp_path / f"{name}.csv").open())) for name in ("whole", "parts")]
+    assert [row[:4] for row in curves[0]] == [row[:4] for row in curves[1]]
+    other = train(tmp_path, "other", "--checkpoint", folder, "--sweeps", "4")
+    assert other.returncode == 2 and "was made with --sweeps 3" in other.stderr
+    assert "positions to fit" not in other.stdout  # refused before the positions
+
+
+def test_going_on_needs_a_checkpoint(tmp_path):
+    done = train(tmp_path, "net", "--until", "1")
+    assert done.returncode == 2 and "--until needs --checkpoint" in done.stderr
+
+
 def training_script():
     spec = importlib.util.spec_from_file_location("train_win_values", SCRIPT)
     assert spec is not None and spec.loader is not None
