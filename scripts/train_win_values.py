@@ -152,13 +152,13 @@ class Positions:
             }
             best = solve(tables[mover])
             if players == 2:  # each ending's chances sum to 1: so do the turn's
-                by_seat = [best.start_value, 1.0 - best.start_value][:: 1 if mover == 0 else -1]
+                out[i] = best.start_value, 1.0 - best.start_value
             else:
                 by_seat = [
                     best.start_value if s == mover else best.evaluate(tables[s])
                     for s in range(players)
                 ]
-            out[i] = np.roll(by_seat, -mover)
+                out[i] = by_seat[mover:] + by_seat[:mover]  # in turn order from the mover
         return out
 
 
