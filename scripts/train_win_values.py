@@ -242,12 +242,17 @@ class Checkpoint:
 
     def load(self, name: str, keys: tuple[str, ...]) -> object | None:
         """What ``name`` keeps, if made by a run whose ``keys`` settings were these;
-        ``ValueError`` when they were not (going on with other settings would mix two runs)."""
+        ``ValueError`` when they were not (going on with other settings would mix two runs)
+        or when the file is no checkpoint of this script."""
         path = self.folder / f"{name}.pickle"
         if not path.exists():
             return None
-        with path.open("rb") as file:
-            saved, kept = pickle.load(file)
+        try:
+            with path.open("rb") as file:
+                saved, kept = pickle.load(file)
+            saved = {key: saved[key] for key in keys}
+        except Exception as error:  # unpickling raises many kinds: all mean the same here
+            raise ValueError(f"{path} is not a checkpoint of this script ({error!r})") from error
         differ = [
             f"--{key.replace('_', '-')} {saved[key]}"
             for key in keys

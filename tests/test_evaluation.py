@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -164,6 +165,16 @@ def test_a_training_stopped_and_gone_on_with_ends_as_one_never_stopped(tmp_path)
 def test_going_on_needs_a_checkpoint(tmp_path):
     done = train(tmp_path, "net", "--until", "1")
     assert done.returncode == 2 and "--until needs --checkpoint" in done.stderr
+
+
+@pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps(({"games": 4}, None))])
+def test_a_checkpoint_that_is_not_ours_is_refused_before_any_work(tmp_path, content):
+    """An empty or foreign file, or a pickle of something else, where the trainer is kept."""
+    (tmp_path / "checkpoint").mkdir()
+    (tmp_path / "checkpoint" / "training.pickle").write_bytes(content)
+    done = train(tmp_path, "net", "--checkpoint", str(tmp_path / "checkpoint"))
+    assert done.returncode == 2 and "is not a checkpoint of this script" in done.stderr
+    assert "positions to fit" not in done.stdout
 
 
 def training_script():
