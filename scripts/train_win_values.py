@@ -379,6 +379,8 @@ def main(argv: list[str] | None = None) -> None:
             checkpoint.save("training", (trainer, rows))
 
     last = args.sweeps if args.until is None else min(args.until, args.sweeps)
+    if len(rows) >= last:  # the checkpoint had every sweep asked for: its weights and curve
+        keep(trainer, rows)
     with Pool(args.jobs) as pool:  # forked after the positions: they are shared, not sent
         for sweep in range(len(rows) + 1, last + 1):
             targets = pool.map(_targets, [(k, trainer.network) for k in range(len(_CHUNKS))])
@@ -395,7 +397,6 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
             keep(trainer, rows)
-    keep(trainer, rows)  # also when a checkpoint had every sweep already
 
 
 if __name__ == "__main__":
