@@ -48,10 +48,13 @@ class Absence:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
         return seat in self._left and now >= self._left[seat] + self.vote_after
 
-    def votes_needed(self, seat: int, present: set[int], now: float) -> int:
-        """How many votes hand ``seat`` over (:meth:`.Seating.needed`), with the people
-        ``present`` at the time ``now``."""
-        return self.room.seating.needed(seat, present, self.people, self.long_gone(seat, now))
+    def votes_needed(self, present: set[int], now: float) -> list[int]:
+        """How many votes would hand each seat over (:meth:`.Seating.needed`), with the
+        people ``present`` at the time ``now``."""
+        people, needed = self.people, self.room.seating.needed
+        return [
+            needed(n, present, people, self.long_gone(n, now)) for n in range(len(self.room.seats))
+        ]
 
     def note_presence(self) -> None:
         """Keep since when each person not connected has been gone: from the first time
@@ -152,7 +155,8 @@ class Absence:
         self.note_presence()
         if not room.seating.votes or room.status != "playing":
             return False
-        online, present, now = room.online(), room.present(), time.time()
+        online, now = room.online(), time.time()
+        present = room.present(online)
 
         def count(seating: Seating) -> list[Note]:
             notes: list[Note] = []

@@ -49,9 +49,10 @@ class Audience:
     def watchers(self) -> int:
         return sum(seat is None for seat in self.connections.values())
 
-    def present(self) -> set[int]:
-        """The seats of the people connected now (to this process or another)."""
-        online = self.online()
+    def present(self, online: list[bool] | None = None) -> set[int]:
+        """The seats of the people connected now (to this process or another); from
+        ``online`` (:meth:`online`) when the caller has just asked it."""
+        online = self.online() if online is None else online
         return {n for n, seat in enumerate(self.room.seats) if seat.is_person and online[n]}
 
     # ------------------------------------------------------- comings and goings

@@ -309,8 +309,8 @@ class Room:
     def online(self) -> list[bool]:
         return self.audience.online()
 
-    def present(self) -> set[int]:
-        return self.audience.present()
+    def present(self, online: list[bool] | None = None) -> set[int]:
+        return self.audience.present(online)
 
     def seated_here(self) -> frozenset[int]:
         return self.audience.seated_here()
@@ -356,8 +356,8 @@ class Room:
     def votes_ripen(self) -> float | None:
         return self.absence.votes_ripen()
 
-    def votes_needed(self, seat: int, present: set[int], now: float) -> int:
-        return self.absence.votes_needed(seat, present, now)
+    def votes_needed(self, present: set[int], now: float) -> list[int]:
+        return self.absence.votes_needed(present, now)
 
     def count_votes(self) -> bool:
         return self.absence.count_votes()

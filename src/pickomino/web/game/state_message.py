@@ -18,7 +18,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
     online = room.online()
     profiles = room.profiles()
     seating = room.seating
-    present, now = room.present(), time.time()
+    needed = room.votes_needed(room.present(online), time.time())
     return {
         "type": "state",
         "id": room.id,
@@ -36,7 +36,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
                 "away": seating.away[n],
                 "stand_in": n in room.session.stand_ins,
                 "votes": seating.votes.get(n, []),
-                "votes_needed": room.votes_needed(n, present, now),
+                "votes_needed": needed[n],
             }
             for n, s in enumerate(room.seats)
         ],
