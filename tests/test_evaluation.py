@@ -260,9 +260,31 @@ def test_the_deeper_search_benchmark_plays_and_reports_each_match():
     assert all(row.split("|")[2].strip() == "2" for row in rows)
 
 
+def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path):
+    """The shipped weights as the candidate: played in worker processes (``--jobs 2``)."""
+    candidate = tmp_path / "candidate.npz"
+    shipped_network(2).save(candidate)
+    script = SCRIPT.parents[1] / "benchmarks" / "network_match.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(candidate), "--games", "2", "--jobs", "2"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| `candidate`")]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        "`candidate` vs `valued`", "`candidate` vs `expected`"
+    ]  # fmt: skip
+    assert all(row.split("|")[2].strip() == "2" for row in rows)
+
+
+NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p.npz"
+
+
 @pytest.mark.parametrize(
     ("script", "arguments", "message"),
     [
+        ("network_match.py", ["no-such.npz"], "not a network's weights"),
+        ("network_match.py", [str(NETWORK_3P)], "is a network for 3 players, not 2"),
+        ("network_match.py", [str(NETWORK_3P), "--games", "0"], "must be positive"),
         ("endgame_error.py", ["--endgames", "0"], "must be positive"),
         ("endgame_error.py", ["--keep", "-1"], "--keep at least 0"),
         ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pickomino.bots.base import register
 from pickomino.bots.strategist import StrategistBot
 from pickomino.core import Action, GameState, Phase
-from pickomino.evaluation import network_for, turn_tables, win_chances
+from pickomino.evaluation import WinNetwork, network_for, turn_tables, win_chances
 from pickomino.solver import solve
 from pickomino.solver.advice import best_action
 from pickomino.solver.solve import TurnSolution
@@ -25,8 +25,13 @@ class ValuedBot:
         self._fallback = StrategistBot(seed)
         self._turn: tuple[tuple[int, int], TurnSolution] | None = None
 
+    def network(self, state: GameState) -> WinNetwork | None:
+        """The network it plays by: the shipped one for the table (a benchmark may try
+        another, ``benchmarks/network_match.py``)."""
+        return network_for(state)
+
     def choose(self, state: GameState) -> Action:
-        network = network_for(state)
+        network = self.network(state)
         if network is None:
             return self._fallback.choose(state)
         if state.phase is Phase.CLAIM:
