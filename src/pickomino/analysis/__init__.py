@@ -46,7 +46,7 @@ outcome against the odds of that turn, and cannot value decisions.
 >>> [(d.action, d.label) for d in game_review.decisions]
 [('keep W', 'best'), ('roll', 'best'), ('keep 4', 'best'), ('stop', 'mistake')]
 >>> game_review.decisions[-1].best  # doctest: +ELLIPSIS
-Choice(action='roll', value=0.54...)
+Choice(action='roll', value=0.55...)
 
 With 27 kept and two dice left, rolling on was better at the start of a game.
 >>> ann = game_review.players[0]
