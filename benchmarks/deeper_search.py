@@ -12,14 +12,13 @@ with 2 jobs, 12 minutes for both matches; the figures are in ``docs/bots.md``).
 
 from __future__ import annotations
 
-import argparse
+from matches import check_matches, match_parser, print_matches  # beside this file
 
 from pickomino.analysis import LearnedPlanner
-from pickomino.bots.base import BOTS, DIFFICULTIES, register
+from pickomino.bots.base import register
 from pickomino.bots.strategist import Planner, StrategistBot
 from pickomino.core import GameState
 from pickomino.evaluation import shipped_network
-from pickomino.sim.tournament import run_tournament
 
 
 @register("deeper")
@@ -38,29 +37,10 @@ class DeeperBot(StrategistBot):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", default="expected,valued", help="opponents, by comma")
-    parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser = match_parser(__doc__.splitlines()[0], against="expected,valued")
     args = parser.parse_args()
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be positive")
-    unknown = set(args.against.split(",")) - set(BOTS) - set(DIFFICULTIES)
-    if unknown:
-        parser.error(f"--against: no bot named {', '.join(sorted(unknown))}")
-    print("| match (2 players, seats rotated) | games | `deeper` wins | 95% interval |")
-    print("|---|---|---|---|")
-    for opponent in args.against.split(","):
-        result = run_tournament(
-            ["deeper", opponent], games=args.games, seed=args.seed, jobs=args.jobs
-        )
-        record = result.bots["deeper"]
-        low, high = record.ci95
-        print(
-            f"| `deeper` vs `{opponent}` | {record.games:,} | {100 * record.win_share:.2f}% "
-            f"| [{100 * low:.2f}, {100 * high:.2f}] |"
-        )
+    check_matches(parser, args)
+    print_matches("deeper", args)
 
 
 if __name__ == "__main__":

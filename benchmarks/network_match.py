@@ -11,17 +11,17 @@ Run: ``.venv/bin/python benchmarks/network_match.py CANDIDATE.npz [--against val
 
 from __future__ import annotations
 
-import argparse
 import os
 from functools import cache
 from pathlib import Path
 
-from pickomino.bots.base import BOTS, DIFFICULTIES, register
+from matches import check_matches, match_parser, print_matches  # beside this file
+
+from pickomino.bots.base import register
 from pickomino.bots.valued import ValuedBot
 from pickomino.core import GameState
 from pickomino.core.rules import Rules
 from pickomino.evaluation import WinNetwork
-from pickomino.sim.tournament import run_tournament
 
 #: How the workers (other processes) learn which file the candidate plays by.
 CANDIDATE = "PICKOMINO_CANDIDATE_NETWORK"
@@ -43,18 +43,10 @@ class CandidateBot(ValuedBot):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = match_parser(__doc__.splitlines()[0], against="valued,expected")
     parser.add_argument("candidate", type=Path, help="the network's weights (.npz)")
-    parser.add_argument("--against", default="valued,expected", help="opponents, by comma")
-    parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be positive")
-    unknown = set(args.against.split(",")) - set(BOTS) - set(DIFFICULTIES)
-    if unknown:
-        parser.error(f"--against: no bot named {', '.join(sorted(unknown))}")
+    check_matches(parser, args)
     try:
         players = WinNetwork.load(args.candidate).players
     except (OSError, ValueError, KeyError) as error:
@@ -62,18 +54,7 @@ def main() -> None:
     if players != 2:
         parser.error(f"{args.candidate} is a network for {players} players, not 2")
     os.environ[CANDIDATE] = str(args.candidate.resolve())
-    print("| match (2 players, seats rotated) | games | `candidate` wins | 95% interval |")
-    print("|---|---|---|---|")
-    for opponent in args.against.split(","):
-        result = run_tournament(
-            ["candidate", opponent], games=args.games, seed=args.seed, jobs=args.jobs
-        )
-        record = result.bots["candidate"]
-        low, high = record.ci95
-        print(
-            f"| `candidate` vs `{opponent}` | {record.games:,} | {100 * record.win_share:.2f}% "
-            f"| [{100 * low:.2f}, {100 * high:.2f}] |"
-        )
+    print_matches("candidate", args)
 
 
 if __name__ == "__main__":

@@ -246,34 +246,31 @@ def test_the_drift_benchmark_prints_both_value_functions():
     assert [row.split("|")[1].strip() for row in rows] == ["value function", "win model", "network"]
 
 
-def test_the_deeper_search_benchmark_plays_and_reports_each_match():
-    script = SCRIPT.parents[1] / "benchmarks" / "deeper_search.py"
+def match_rows(script: str, bot: str, *arguments: str) -> list[list[str]]:
+    """A match benchmark's table rows for ``bot`` (``benchmarks/matches.py``), as cells."""
     done = subprocess.run(
-        [sys.executable, str(script), "--games", "2", "--against", "expected,valued",
-         "--jobs", "1"],
+        [sys.executable, str(SCRIPT.parents[1] / "benchmarks" / script), *arguments],
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| `deeper`")]
-    assert [row.split("|")[1].strip() for row in rows] == [
-        "`deeper` vs `expected`", "`deeper` vs `valued`"
-    ]  # fmt: skip
-    assert all(row.split("|")[2].strip() == "2" for row in rows)
+    rows = [line for line in done.stdout.splitlines() if line.startswith(f"| `{bot}`")]
+    return [[cell.strip() for cell in row.split("|")[1:3]] for row in rows]
+
+
+def test_the_deeper_search_benchmark_plays_and_reports_each_match():
+    rows = match_rows(
+        "deeper_search.py", "deeper", "--games", "2", "--against", "expected,valued", "--jobs", "1"
+    )
+    assert rows == [["`deeper` vs `expected`", "2"], ["`deeper` vs `valued`", "2"]]
 
 
 def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path):
     """The shipped weights as the candidate: played in worker processes (``--jobs 2``)."""
     candidate = tmp_path / "candidate.npz"
     shipped_network(2).save(candidate)
-    script = SCRIPT.parents[1] / "benchmarks" / "network_match.py"
-    done = subprocess.run(
-        [sys.executable, str(script), str(candidate), "--games", "2", "--jobs", "2"],
-        check=True, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| `candidate`")]
-    assert [row.split("|")[1].strip() for row in rows] == [
-        "`candidate` vs `valued`", "`candidate` vs `expected`"
-    ]  # fmt: skip
-    assert all(row.split("|")[2].strip() == "2" for row in rows)
+    rows = match_rows(
+        "network_match.py", "candidate", str(candidate), "--games", "2", "--jobs", "2"
+    )
+    assert rows == [["`candidate` vs `valued`", "2"], ["`candidate` vs `expected`", "2"]]
 
 
 NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p.npz"
