@@ -290,8 +290,8 @@ def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) 
         (range(g, min(g + chunk, args.games)), args.players, args.seed, args.endgames)
         for g in range(0, args.games, chunk)
     ]
-    with Pool(args.jobs) as pool:
-        chunks = pool.map(_prepare, jobs)
+    with Pool(args.jobs) as pool:  # a chunk at a time: pairs would leave a core idle at the end
+        chunks = pool.map(_prepare, jobs, chunksize=1)
     if checkpoint is not None:
         checkpoint.save("positions", chunks)
     return chunks
@@ -383,7 +383,8 @@ def main(argv: list[str] | None = None) -> None:
         keep(trainer, rows)
     with Pool(args.jobs) as pool:  # forked after the positions: they are shared, not sent
         for sweep in range(len(rows) + 1, last + 1):
-            targets = pool.map(_targets, [(k, trainer.network) for k in range(len(_CHUNKS))])
+            jobs = [(k, trainer.network) for k in range(len(_CHUNKS))]
+            targets = pool.map(_targets, jobs, chunksize=1)
             y = np.concatenate(targets[:-1])
             before = mean_error(trainer.network, x, y)
             held_out = mean_error(trainer.network, held.x, targets[-1])
