@@ -298,9 +298,9 @@ def test_the_coach_makes_one_view_a_turn():
 
 # ------------------------------------------------------------------- the evaluator
 def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
-    for trained in (GameState(2), GameState(3)):
+    for trained in (GameState(2), GameState(3), GameState(4)):
         assert isinstance(evaluator_for(trained), LearnedPlanner)
-    for other in (GameState(4), GameState(2, Rules.preset("bga"))):
+    for other in (GameState(5), GameState(2, Rules.preset("bga"))):
         assert type(evaluator_for(other)) is FairPlanner  # no network learned these
 
 
@@ -331,7 +331,11 @@ def test_the_hint_ranks_the_choices_of_the_player_to_move_by_win_chance():
                odds[r.action].bust) for r in rows)  # fmt: skip
 
 
-HINTED_GAMES = [(["expected", "random"], "official"), (["simple", "random", "expected"], "short")]
+HINTED_GAMES = [
+    (["expected", "random"], "official"),  # the two-player network
+    (["simple", "random", "expected"], "short"),  # the strategist's search
+    (["expected", "simple", "random", "expected"], "official"),  # the four-player network
+]
 
 
 @pytest.mark.parametrize(("bots", "rules"), HINTED_GAMES)
