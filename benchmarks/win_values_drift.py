@@ -8,8 +8,12 @@ has no such change; summed over a player's turns of one game it is the review's 
 player-game and the mean absolute change per turn, for the shipped win-value network and for
 the strategist's win model (the baseline, in the same run).
 
-Run: ``.venv/bin/python benchmarks/win_values_drift.py [--games 40] [--seed 3]``
-(games of ``expected`` against ``simple``, 2 players).
+With more than two players every seat's value changes, not only the mover's: each seat's
+value one turn further is its value over the turn's endings under the mover's best play.
+
+Run: ``.venv/bin/python benchmarks/win_values_drift.py [--games 40] [--seed 3] [--players 2]``
+(games of ``expected`` against ``simple``: the seats alternate between them, starting with
+``simple`` in even games and ``expected`` in odd ones).
 """
 
 from __future__ import annotations
@@ -48,50 +52,61 @@ def network_values(states: Sequence[GameState]) -> np.ndarray:
     return win_chances(states, network)
 
 
-def looked_further(state: GameState, values: Values) -> float:
-    """The mover's value of ``state`` one turn further: its best turn over ``values``."""
+def looked_further(state: GameState, values: Values) -> np.ndarray:
+    """Every seat's value of ``state`` one turn further: the mover's best turn over
+    ``values``, each other seat's value under that turn's play."""
     endings = turn_endings(state)
     groups = endings.positions
     tables = tables_of([values(group) for group in groups], endings.group_of, state.current)
-    return solve(tables[state.current]).start_value
+    best = solve(tables[state.current])
+    further = np.array([best.evaluate(table) for table in tables])
+    further[state.current] = best.start_value
+    return further
 
 
 def game_drifts(
-    game: int, seed: int, values: dict[str, Values]
+    game: int, seed: int, values: dict[str, Values], players: int = 2
 ) -> dict[str, tuple[list[float], list[float]]]:
-    """Per value function: each seat's drift in this game, and each turn's change."""
+    """Per value function: each seat's drift in this game, and each turn's change (the
+    mover's)."""
     rng = random.Random(seed * 10_007 + game)
-    bots = [make_bot("expected", game), make_bot("simple", game)][:: 1 if game % 2 else -1]
-    state = GameState(2)
-    drift = {name: [0.0, 0.0] for name in values}
+    names = ("expected", "simple") if game % 2 else ("simple", "expected")
+    bots = [make_bot(names[seat % 2], game) for seat in range(players)]
+    state = GameState(players)
+    drift = {name: np.zeros(players) for name in values}
     changes: dict[str, list[float]] = {name: [] for name in values}
     while not state.is_over:
         if state.is_chance() and not any(state.kept):
             for name, value in values.items():
-                change = looked_further(state, value) - float(value([state])[0, state.current])
-                drift[name][state.current] += change
-                drift[name][1 - state.current] -= change  # two players: the other's is mirrored
-                changes[name].append(abs(change))
+                change = looked_further(state, value) - value([state])[0]
+                drift[name] += change
+                changes[name].append(abs(float(change[state.current])))
         if state.is_chance():
             state.apply_roll(sample_roll(state.dice_left, rng))
         else:
             state.apply(bots[state.current].choose(state))
-    return {name: (drift[name], changes[name]) for name in values}
+    return {name: (drift[name].tolist(), changes[name]) for name in values}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--players", type=int, choices=range(2, 8), default=2)
     args = parser.parse_args()
+    if shipped_network(args.players) is None:
+        parser.error(f"no win-value network is shipped for {args.players} players")
     values: dict[str, Values] = {"win model": model_values, "network": network_values}
     drifts: dict[str, list[float]] = {name: [] for name in values}
     changes: dict[str, list[float]] = {name: [] for name in values}
     for game in range(args.games):
-        for name, (drift, change) in game_drifts(game, args.seed, values).items():
+        for name, (drift, change) in game_drifts(game, args.seed, values, args.players).items():
             drifts[name] += drift
             changes[name] += change
-    print(f"{args.games} games of expected against simple, 2 players (points of win chance)")
+    print(
+        f"{args.games} games of expected against simple, {args.players} players"
+        " (points of win chance)"
+    )
     print("| value function | drift per player-game: SD | max abs | change per turn: mean abs |")
     print("|---|---|---|---|")
     for name in values:

@@ -178,12 +178,17 @@ def test_a_checkpoint_that_is_not_ours_is_refused_before_any_work(tmp_path, cont
     assert "positions to fit" not in done.stdout
 
 
-def training_script():
-    spec = importlib.util.spec_from_file_location("train_win_values", SCRIPT)
+def load_script(path: Path):
+    """A script or benchmark (not a package module) imported from its file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     return script
+
+
+def training_script():
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -235,16 +240,38 @@ def test_a_script_refuses_an_output_folder_that_does_not_exist_before_any_work(
     assert done.returncode == 2 and "is not a folder" in done.stderr
 
 
-def test_the_drift_benchmark_prints_both_value_functions():
-    script = SCRIPT.parents[1] / "benchmarks" / "win_values_drift.py"
+DRIFT_SCRIPT = SCRIPT.parents[1] / "benchmarks" / "win_values_drift.py"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_drift_benchmark_prints_both_value_functions(players):
     done = subprocess.run(
-        [sys.executable, str(script), "--games", "1"],
+        [sys.executable, str(DRIFT_SCRIPT), "--games", "1", "--players", str(players)],
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     rows = [
         line for line in done.stdout.splitlines() if line.startswith("| ") and "|---" not in line
     ]
     assert [row.split("|")[1].strip() for row in rows] == ["value function", "win model", "network"]
+    assert f"{players} players" in done.stdout
+
+
+def test_the_drift_benchmark_refuses_a_table_size_with_no_network():
+    done = subprocess.run(
+        [sys.executable, str(DRIFT_SCRIPT), "--players", "7"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "no win-value network is shipped for 7 players" in done.stderr
+
+
+def test_every_seat_drifts_and_the_drifts_of_a_table_cancel_out():
+    """With three players each seat's value changes as it is looked at a turn further, the
+    others' too (not mirrored from the mover's, as with two); the chances of a table sum to 1
+    before and after, so a game's drifts sum to 0 over its seats."""
+    drift = load_script(DRIFT_SCRIPT)
+    seats, changes = drift.game_drifts(0, 3, {"network": drift.network_values}, 3)["network"]
+    assert len(seats) == 3 and sum(seats) == pytest.approx(0.0, abs=1e-9)
+    assert sum(abs(seat) for seat in seats) > 0 and len(changes) > 20
 
 
 def match_rows(script: str, bot: str, *arguments: str) -> list[list[str]]:
