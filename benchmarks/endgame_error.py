@@ -69,7 +69,7 @@ def errors_of(job: tuple[int, int, int, int]) -> dict | None:
     for name, values in MEASURED.items():
         rows = values(live)
         errors[name] = np.abs(rows[np.arange(len(live)), [s.current for s in live]] - truth)
-    further = np.array([looked_further(state, network_values) for state in live])
+    further = np.array([looked_further(state, network_values)[state.current] for state in live])
     errors["network + turn"] = np.abs(further - truth)
     return {
         "start": start,
