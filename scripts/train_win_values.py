@@ -230,6 +230,18 @@ def mean_error(network: WinNetwork, x: np.ndarray, y: np.ndarray) -> float:
     return float(np.abs(network.chances(x)[:, 0] - y[:, 0]).mean())
 
 
+def damped(network: WinNetwork, x: np.ndarray, searched: np.ndarray, damping: float) -> np.ndarray:
+    """The targets a sweep fits: ``damping`` of the way from the network's chances to its
+    one-turn search's. Why: the search values a turn's endings by the next mover's chances,
+    so what the network gets wrong for one seat it learns a sweep later for the seat after
+    it: an error goes round the table and back to the mover every players' number of sweeps
+    (the residual rises and falls with that period). Moved part of the way, it dies out as
+    it goes round."""
+    if damping == 1:
+        return searched
+    return damping * searched + (1 - damping) * network.chances(x)
+
+
 class Checkpoint:
     """A training that can stop and go on (``--checkpoint DIR``): the positions, kept once
     made (the longest part of a run), and after every sweep the trainer (weights, Adam's
@@ -250,6 +262,7 @@ class Checkpoint:
         try:
             with path.open("rb") as file:
                 saved, kept = pickle.load(file)
+            saved = {**ADDED_SETTINGS, **saved}
             saved = {key: saved[key] for key in keys}
         except Exception as error:  # unpickling raises many kinds: all mean the same here
             raise ValueError(f"{path} is not a checkpoint of this script ({error!r})") from error
@@ -275,7 +288,17 @@ class Checkpoint:
 
 #: The settings that make the positions, and those that make the training from them.
 POSITION_SETTINGS = ("players", "games", "seed", "endgames")
-TRAINING_SETTINGS = (*POSITION_SETTINGS, "sweeps", "hidden", "rate", "final_rate", "epochs")
+TRAINING_SETTINGS = (
+    *POSITION_SETTINGS,
+    "sweeps",
+    "hidden",
+    "rate",
+    "final_rate",
+    "epochs",
+    "damping",
+)
+#: Settings added after checkpoints were made, with the value those runs had.
+ADDED_SETTINGS = {"damping": 1.0}
 
 
 def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) -> list[Positions]:
@@ -315,6 +338,12 @@ def main(argv: list[str] | None = None) -> None:
         "--final-rate", type=float, default=5e-5, help="the last sweep's (linear from --rate)"
     )
     parser.add_argument("--epochs", type=int, default=3, help="epochs of fitting per sweep")
+    parser.add_argument(
+        "--damping",
+        type=float,
+        default=1.0,
+        help="each sweep moves the values this share of the way to their search's (0 to 1)",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -337,6 +366,8 @@ def main(argv: list[str] | None = None) -> None:
     for path in (args.out, args.curve, args.checkpoint):
         if path is not None and not path.parent.is_dir():
             parser.error(f"{path.parent} is not a folder")
+    if not 0 < args.damping <= 1:
+        parser.error(f"--damping must be above 0 and at most 1, not {args.damping}")
     if args.until is not None and args.checkpoint is None:
         parser.error("--until needs --checkpoint (where the next run goes on from)")
     checkpoint = None
@@ -385,9 +416,10 @@ def main(argv: list[str] | None = None) -> None:
         for sweep in range(len(rows) + 1, last + 1):
             jobs = [(k, trainer.network) for k in range(len(_CHUNKS))]
             targets = pool.map(_targets, jobs, chunksize=1)
-            y = np.concatenate(targets[:-1])
-            before = mean_error(trainer.network, x, y)
+            searched = np.concatenate(targets[:-1])
+            before = mean_error(trainer.network, x, searched)
             held_out = mean_error(trainer.network, held.x, targets[-1])
+            y = damped(trainer.network, x, searched, args.damping)
             progress = (sweep - 1) / max(1, args.sweeps - 1)
             trainer.fit(x, y, args.epochs, args.rate + (args.final_rate - args.rate) * progress)
             after = mean_error(trainer.network, x, y)

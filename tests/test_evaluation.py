@@ -168,6 +168,40 @@ def test_going_on_needs_a_checkpoint(tmp_path):
     assert done.returncode == 2 and "--until needs --checkpoint" in done.stderr
 
 
+@pytest.mark.parametrize("damping", ["0", "1.5", "-0.5"])
+def test_a_damping_outside_0_to_1_is_refused_before_any_work(tmp_path, damping):
+    done = train(tmp_path, "net", "--damping", damping)
+    assert done.returncode == 2 and "--damping must be above 0 and at most 1" in done.stderr
+    assert "positions to fit" not in done.stdout
+
+
+def test_a_damped_sweep_moves_the_values_part_of_the_way_to_their_search():
+    """``--damping d``: the targets lie ``d`` of the way from the network's chances to its
+    one-turn search's, still chances (each row sums to 1); at 1 they are the search's."""
+    script, network = training_script(), shipped_network(3)
+    positions = script.Positions(script.positions(range(1), 3, 3))
+    searched, now = positions.targets(network), network.chances(positions.x)
+    assert script.damped(network, positions.x, searched, 1.0) is searched
+    targets = script.damped(network, positions.x, searched, 0.25)
+    assert targets - now == pytest.approx(0.25 * (searched - now), abs=1e-12)
+    assert targets.sum(axis=1) == pytest.approx(1.0) and not np.allclose(targets, searched)
+
+
+def test_a_checkpoint_from_before_the_damping_goes_on_as_undamped(tmp_path):
+    """Checkpoints made before ``--damping`` existed keep no damping setting: they were
+    undamped runs, so they go on with the default and are refused with another."""
+    script = training_script()
+    settings = {key: 1 for key in script.TRAINING_SETTINGS}
+    old = {key: value for key, value in settings.items() if key != "damping"}
+    script.Checkpoint(tmp_path, old).save("training", "the trainer")
+    undamped = script.Checkpoint(tmp_path, {**settings, "damping": 1.0})
+    assert undamped.load("training", script.TRAINING_SETTINGS) == "the trainer"
+    with pytest.raises(ValueError, match="was made with --damping 1.0"):
+        script.Checkpoint(tmp_path, {**settings, "damping": 0.5}).load(
+            "training", script.TRAINING_SETTINGS
+        )
+
+
 @pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps(({"games": 4}, None))])
 def test_a_checkpoint_that_is_not_ours_is_refused_before_any_work(tmp_path, content):
     """An empty or foreign file, or a pickle of something else, where the trainer is kept."""
