@@ -298,9 +298,9 @@ def test_the_coach_makes_one_view_a_turn():
 
 # ------------------------------------------------------------------- the evaluator
 def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
-    for trained in (GameState(2), GameState(3), GameState(4), GameState(5)):
+    for trained in map(GameState, range(2, 7)):
         assert isinstance(evaluator_for(trained), LearnedPlanner)
-    for other in (GameState(6), GameState(2, Rules.preset("bga"))):
+    for other in (GameState(7), GameState(2, Rules.preset("bga"))):
         assert type(evaluator_for(other)) is FairPlanner  # no network learned these
 
 

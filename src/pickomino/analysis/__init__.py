@@ -2,7 +2,7 @@
 luck.
 
 The evaluator is the strongest we have (:func:`~pickomino.analysis.evaluator.evaluator_for`):
-with two to five players and the standard rules, the win values learned by self-play
+with two to six players and the standard rules, the win values learned by self-play
 (:mod:`pickomino.evaluation`; every way a turn can end valued by the network); at other table
 sizes or rules, the strategist's search (:mod:`.bots.strategist`) with every player playing
 their own best (:class:`FairPlanner`), looking the strategist's number of turns ahead. The

@@ -19,7 +19,7 @@
 
 ``busts`` is the reason the choice ends the turn in a bust for certain (as the log's bust
 events name it), else ``null``. A turn's valuation is built once (in a worker thread: a few
-milliseconds on the learned win values of two to five players, 10–500 ms on the strategist's
+milliseconds on the learned win values of two to six players, 10–500 ms on the strategist's
 search at other table sizes) and kept for the rest of the turn.
 """
 
