@@ -1,6 +1,7 @@
 """What the benchmarks that pit one benchmark-only bot against others share: their options
 (``--against``, ``--games``, ``--seed``, ``--jobs``, checked before any game) and the table
-of seat-rotated two-player matches, each with its 95% interval, on the tournament's seeds."""
+of seat-rotated matches (one bot against copies of another), each with its 95% interval, on
+the tournament's seeds."""
 
 from __future__ import annotations
 
@@ -29,15 +30,20 @@ def check_matches(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error(f"--against: no bot named {', '.join(sorted(unknown))}")
 
 
-def print_matches(bot: str, args: argparse.Namespace) -> None:
-    """Play ``bot`` against each opponent and print a Markdown row per match."""
-    print(f"| match (2 players, seats rotated) | games | `{bot}` wins | 95% interval |")
+def print_matches(bot: str, args: argparse.Namespace, players: int = 2) -> None:
+    """Play ``bot`` against ``players - 1`` copies of each opponent and print a Markdown row
+    per match (a fair share is ``1 / players``)."""
+    print(f"| match ({players} players, seats rotated) | games | `{bot}` wins | 95% interval |")
     print("|---|---|---|---|")
+    copies = "" if players == 2 else f"{players - 1}× "
     for opponent in args.against.split(","):
-        result = run_tournament([bot, opponent], games=args.games, seed=args.seed, jobs=args.jobs)
+        table = [bot] + [opponent] * (players - 1)
+        result = run_tournament(
+            table, players=players, games=args.games, seed=args.seed, jobs=args.jobs
+        )
         record = result.bots[bot]
         low, high = record.ci95
         print(
-            f"| `{bot}` vs `{opponent}` | {record.games:,} | {100 * record.win_share:.2f}% "
-            f"| [{100 * low:.2f}, {100 * high:.2f}] |"
+            f"| `{bot}` vs {copies}`{opponent}` | {record.games:,} "
+            f"| {100 * record.win_share:.2f}% | [{100 * low:.2f}, {100 * high:.2f}] |"
         )

@@ -1,9 +1,10 @@
-"""Is a newly trained two-player win-value network stronger than the shipped one? A
-benchmark-only bot, ``candidate``, plays exactly as `valued` but by the network in the file
-given; it plays seat-rotated two-player games against each bot named (`valued` itself: the
-two networks head to head, on the same seeds as ``pickomino tournament``) and prints each
-result with its 95% interval. What decides whether a training's weights replace the shipped
-ones, beside the drift and the endgame error (``docs/bots.md``).
+"""Is a newly trained win-value network stronger than the shipped one? A benchmark-only
+bot, ``candidate``, plays exactly as `valued` but by the network in the file given; at the
+network's table size, it plays seat-rotated games against copies of each bot named (`valued`
+itself: the two networks head to head, on the same seeds as ``pickomino tournament``) and
+prints each result with its 95% interval (a fair share is one in the table's size). What
+decides whether a training's weights replace the shipped ones, beside the drift and the
+endgame error (``docs/bots.md``).
 
 Run: ``.venv/bin/python benchmarks/network_match.py CANDIDATE.npz [--against valued,expected]
 [--games 6000] [--seed 1] [--jobs 2]``.
@@ -34,12 +35,14 @@ def candidate_network() -> WinNetwork:
 
 @register("candidate")
 class CandidateBot(ValuedBot):
-    """`valued` by the candidate's network (two players, the standard rules)."""
+    """`valued` by the candidate's network (at its table size, the standard rules)."""
 
     name = "candidate"
 
     def network(self, state: GameState) -> WinNetwork | None:
-        return candidate_network() if state.rules == Rules() else None
+        network = candidate_network()
+        fits = state.rules == Rules() and state.num_players == network.players
+        return network if fits else None
 
 
 def main() -> None:
@@ -51,10 +54,8 @@ def main() -> None:
         players = WinNetwork.load(args.candidate).players
     except (OSError, ValueError, KeyError) as error:
         parser.error(f"{args.candidate}: not a network's weights ({error})")
-    if players != 2:
-        parser.error(f"{args.candidate} is a network for {players} players, not 2")
     os.environ[CANDIDATE] = str(args.candidate.resolve())
-    print_matches("candidate", args)
+    print_matches("candidate", args, players)
 
 
 if __name__ == "__main__":

@@ -177,6 +177,14 @@ def test_a_damping_outside_0_to_1_is_refused_before_any_work(tmp_path, damping):
     assert "positions to fit" not in done.stdout
 
 
+def test_a_damped_training_ends_with_a_network_and_its_whole_curve(tmp_path):
+    """The user's route: ``--damping 0.5`` by the command line, for three players."""
+    done = train(tmp_path, "damped", "--damping", "0.5", "--players", "3")
+    assert done.returncode == 0, done.stderr
+    assert WinNetwork.load(tmp_path / "damped.npz").players == 3
+    assert len(list(csv.DictReader((tmp_path / "damped.csv").open()))) == 3
+
+
 def test_a_damped_sweep_moves_the_values_part_of_the_way_to_their_search():
     """``--damping d``: the targets lie ``d`` of the way from the network's chances to its
     one-turn search's, still chances (each row sums to 1); at 1 they are the search's."""
@@ -337,6 +345,16 @@ def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path
     assert rows == [["`candidate` vs `valued`", "2"], ["`candidate` vs `expected`", "2"]]
 
 
+def test_a_candidate_for_three_players_plays_at_tables_of_three(tmp_path):
+    """The table's size is the network's: the candidate against two copies of each bot."""
+    candidate = tmp_path / "candidate.npz"
+    shipped_network(3).save(candidate)
+    rows = match_rows(
+        "network_match.py", "candidate", str(candidate), "--games", "2", "--against", "valued"
+    )
+    assert rows == [["`candidate` vs 2× `valued`", "2"]]
+
+
 NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p.npz"
 
 
@@ -344,8 +362,8 @@ NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p
     ("script", "arguments", "message"),
     [
         ("network_match.py", ["no-such.npz"], "not a network's weights"),
-        ("network_match.py", [str(NETWORK_3P)], "is a network for 3 players, not 2"),
         ("network_match.py", [str(NETWORK_3P), "--games", "0"], "must be positive"),
+        ("network_match.py", [str(NETWORK_3P), "--against", "nobody"], "no bot named nobody"),
         ("endgame_error.py", ["--endgames", "0"], "must be positive"),
         ("endgame_error.py", ["--keep", "-1"], "--keep at least 0"),
         ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),
