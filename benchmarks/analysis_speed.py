@@ -3,9 +3,9 @@ the time to replay the same record, measured in the same run on one core; and th
 answer (2 to 7 players), the first of a turn (which values the turn) and a later one. The
 targets: a 2-player game in under 2 s, a 5-player game in under 10 s, a Hint in 100 ms.
 
-Why: a review values every decision of every player with the game's evaluator (for two to
-five players the learned win values, one solve a turn; for more the strategist's search, a
-search per turn), and a valuation per choice; replaying the record is the floor any
+Why: a review values every decision of every player with the game's evaluator (the learned
+win values of the table's size, one solve a turn; under other rules the strategist's search,
+a search per turn), and a valuation per choice; replaying the record is the floor any
 analysis pays. Each review starts from an empty search memory, as the command does; the
 first game is untimed (it builds the turn graph).
 

@@ -298,10 +298,10 @@ def test_the_coach_makes_one_view_a_turn():
 
 # ------------------------------------------------------------------- the evaluator
 def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
-    for trained in map(GameState, range(2, 7)):
+    for trained in map(GameState, range(2, 8)):
         assert isinstance(evaluator_for(trained), LearnedPlanner)
-    for other in (GameState(7), GameState(2, Rules.preset("bga"))):
-        assert type(evaluator_for(other)) is FairPlanner  # no network learned these
+    for preset in ("short", "bga"):
+        assert type(evaluator_for(GameState(2, Rules.preset(preset)))) is FairPlanner
 
 
 def test_the_learned_evaluator_s_turn_is_the_valued_bot_s():

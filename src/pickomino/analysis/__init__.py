@@ -2,9 +2,9 @@
 luck.
 
 The evaluator is the strongest we have (:func:`~pickomino.analysis.evaluator.evaluator_for`):
-with two to six players and the standard rules, the win values learned by self-play
-(:mod:`pickomino.evaluation`; every way a turn can end valued by the network); at other table
-sizes or rules, the strategist's search (:mod:`.bots.strategist`) with every player playing
+with the standard rules (any table size, 2 to 7), the win values learned by self-play
+(:mod:`pickomino.evaluation`; every way a turn can end valued by the network); under other
+rules, the strategist's search (:mod:`.bots.strategist`) with every player playing
 their own best (:class:`FairPlanner`), looking the strategist's number of turns ahead. The
 exact turn solver gives the value of every point of the turn under best play
 (:class:`TurnView`). So at every step of a game each player has a win

@@ -1,7 +1,7 @@
 """The valued bot: each turn solved exactly, its endings valued by the win-value network
 learned by self-play (:mod:`pickomino.evaluation`): every keep, roll, stop and claim aims at
-the highest chance to win the game. At a table size or with rules no network was trained
-for it plays as the strategist does.
+the highest chance to win the game. Under rules no network was trained for (every network
+learned the official rules) it plays as the strategist does.
 """
 
 from __future__ import annotations

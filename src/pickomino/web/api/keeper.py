@@ -131,7 +131,7 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     @router.post("/{sheet_id}/dice")
     async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
-        # the win chances take a search at some table sizes: off the event loop
+        # the win chances take a search under some rules: off the event loop
         return await asyncio.to_thread(
             answering, advise, sheet, body.kept, body.rolled, advice_with_chances
         )

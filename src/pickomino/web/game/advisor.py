@@ -19,8 +19,8 @@
 
 ``busts`` is the reason the choice ends the turn in a bust for certain (as the log's bust
 events name it), else ``null``. A turn's valuation is built once (in a worker thread: a few
-milliseconds on the learned win values of two to six players, 10–500 ms on the strategist's
-search at other table sizes) and kept for the rest of the turn.
+milliseconds on the learned win values of the official rules, 10–500 ms on the strategist's
+search under other rules) and kept for the rest of the turn.
 """
 
 from __future__ import annotations
