@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pickomino.analysis import (
+    LABELS,
     Coach,
     FairPlanner,
     PlayerReview,
@@ -102,6 +103,25 @@ def test_labels_and_accuracy_follow_their_documented_thresholds():
     assert accuracy([]) == 100.0 and accuracy([0.0, 0.0]) == 100.0
     assert accuracy([0.02]) == pytest.approx(100 / math.e)
     assert accuracy([0.0, 0.04]) == pytest.approx(100 / math.e)  # the mean cost counts
+
+
+def test_a_label_starts_at_the_same_share_of_a_fair_chance_at_every_table_size():
+    # at seven a fair chance is 1/7: inaccuracy from 2 x 2/7 = 0.571 points, mistake from
+    # 1.429, blunder from 2.857; at three, a mistake from 3.333
+    cases = {0.0057: "good", 0.0058: "inaccuracy", 0.0142: "inaccuracy", 0.0143: "mistake",
+             0.0285: "mistake", 0.0286: "blunder"}  # fmt: skip
+    assert {cost: label_of(cost, stake=1.0, players=7) for cost in cases} == cases
+    assert label_of(0.0333, players=3) == "inaccuracy" and label_of(0.0334, players=3) == "mistake"
+    # the share of the stake is a share at every size; its least costs weigh like the rest:
+    # with 2 points at stake at four, 55% of it (1.1 points) is a mistake (at least 2 x 2/4)
+    assert label_of(0.011, stake=0.02, players=4) == "mistake"
+    assert label_of(0.011, stake=0.02, players=2) == "inaccuracy"
+    assert label_of(0.009, stake=0.02, players=4) == "inaccuracy"
+    assert label_of(1e-10, players=7) == "best" and label_of(1e-6, players=7) == "good"
+    mistake = next(t for t in LABELS if t.label == "mistake")
+    assert mistake.to_dict(7) == pytest.approx({"cost": 0.05 * 2 / 7, "share": 0.4,
+                                                "least": 0.02 * 2 / 7})  # fmt: skip
+    assert mistake.to_dict() == {"cost": 0.05, "share": 0.4, "least": 0.02}
 
 
 def test_the_evaluator_s_leaves_are_the_strategist_s_win_model_shared_out():
@@ -229,6 +249,8 @@ def test_costs_are_never_negative_and_every_account_adds_up(bots, seed):
     for decision in game_review.decisions:
         assert decision.cost >= 0 and decision.best.value == max(c.value for c in decision.choices)
         assert decision.best.value - decision.chosen == pytest.approx(decision.cost)
+        stake = decision.best.value - min(c.value for c in decision.choices)
+        assert decision.label == label_of(decision.cost, stake, players=len(bots))
     for point in game_review.chances:
         assert sum(point) == pytest.approx(1.0) and all(0 <= p <= 1 for p in point)
 
@@ -282,6 +304,14 @@ def test_the_coach_speaks_before_a_mistake_and_not_before_a_good_move():
     assert coach.advise(BLUNDER, "keep W") is None  # no legal move: the engine says why
     rolling = GameState.from_position([[36], [35]])
     assert coach.advise(rolling, "roll") is None  # the dice, not a decision
+
+
+def test_the_coach_weighs_a_cost_by_the_table_size_as_the_labels_do():
+    # Ann kept a 5 and no worm at a table of three: stopping busts
+    state = GameState.from_position([[36], [35], [34]], kept="5")
+    cost = Coach(threshold=0.0).advise(state, "stop").cost
+    assert Coach(threshold=cost * 1.49).advise(state, "stop") is not None  # counts 3/2 times
+    assert Coach(threshold=cost * 1.51).advise(state, "stop") is None
 
 
 def test_the_coach_makes_one_view_a_turn():

@@ -28,7 +28,10 @@ Labels by cost, in points of win chance (1 point = 1%), and by what was at stake
 decision (its **stake**: its best choice's chance minus its worst's): **best** only for the
 best choice (or one of the same value); **inaccuracy** from 2 points, **mistake** from 5,
 **blunder** from 10 — or from 20%, 40% or 70% of the stake once the cost is at least 0.5, 2
-or 3 points (:data:`LABELS`); **good** for any other choice. Accuracy: ``100 * exp(-mean
+or 3 points (:data:`LABELS`); **good** for any other choice. These are the points of a
+table of two: at a table of N every cost counts N/2 times (:func:`weight`), so a label starts
+at the same share of a fair chance at every size (a mistake at seven from 1.43 points).
+Accuracy: ``100 * exp(-mean
 cost / 2 points)`` over the decisions that had a choice (100 when every choice was best; 37
 at a mean cost of 2 points). A result was **mostly luck** when the dice moved the player's
 chance at least twice as much as the decisions at the table did (the player's own and the
@@ -71,6 +74,7 @@ from pickomino.analysis.decisions import (
     label_of,
     pooled_accuracy,
     review,
+    weight,
 )
 from pickomino.analysis.evaluator import FairPlanner, LearnedPlanner, TurnView, evaluator_for
 from pickomino.analysis.sheet_review import SheetReview, TurnLuck, review_sheet
@@ -100,4 +104,5 @@ __all__ = [
     "pooled_accuracy",
     "review",
     "review_sheet",
+    "weight",
 ]

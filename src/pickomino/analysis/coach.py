@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pickomino.analysis.decisions import decision_at
+from pickomino.analysis.decisions import decision_at, weight
 from pickomino.analysis.evaluator import FairPlanner, TurnView, Views
 from pickomino.core import Action, BadInput, Bust, GameState
 
-#: The coach speaks up from the cost that makes any decision a mistake (5 points; see
-#: :data:`pickomino.analysis.LABELS`).
+#: The coach speaks up from the cost that makes any decision a mistake (5 points at a table of
+#: two; see :data:`pickomino.analysis.LABELS`). A threshold is counted as the labels are: at a
+#: table of N, a point of win chance weighs N/2 (:func:`pickomino.analysis.weight`).
 DEFAULT_THRESHOLD = 0.05
 
 
@@ -56,9 +57,9 @@ class Coach:
         self.views = Views(planner)
 
     def advise(self, state: GameState, action: Action | str) -> Advice | None:
-        """Advice on ``action`` in ``state`` when it costs at least the threshold (and is no
-        best move), else None; None too at a roll of the dice, and for an illegal action or
-        words that name none (the engine says why)."""
+        """Advice on ``action`` in ``state`` when it costs at least the threshold (the cost
+        weighed by the table's size) and is no best move, else None; None too at a roll of
+        the dice, and for an illegal action or words that name none (the engine says why)."""
         if state.is_over or state.is_chance():
             return None
         try:
@@ -69,7 +70,7 @@ class Coach:
             return None
         decision = decision_at(state, action.name, self.view(state))
         cost = decision.cost
-        if cost <= 0 or cost < self.threshold:
+        if cost <= 0 or cost * weight(state.num_players) < self.threshold:
             return None
         busts = [e.reason for e in state.copy().apply(action) if isinstance(e, Bust)]
         best = decision.best

@@ -34,11 +34,24 @@ class Threshold:
     def met(self, cost: float, stake: float) -> bool:
         return cost >= self.cost or (cost >= self.least and cost >= self.share * stake)
 
-    def to_dict(self) -> dict[str, float]:
-        return {"cost": self.cost, "share": self.share, "least": self.least}
+    def to_dict(self, players: int = 2) -> dict[str, float]:
+        """Where the label starts at a table of ``players``, in its win chance (0..1)."""
+        scale = 1 / weight(players)
+        return {"cost": self.cost * scale, "share": self.share, "least": self.least * scale}
 
 
-#: The labels past "good", worst first (see :class:`Threshold`).
+def weight(players: int) -> float:
+    """What a point of win chance weighs in a decision at a table of ``players`` against a
+    table of two: a fair chance there is 1 in ``players``, so a label starts at the same share
+    of a fair chance at every table size: a mistake gives away a tenth of it (5 points at two
+    players, 1.43 at seven). By the same points at every size, a player has half as many
+    decisions at seven as at two and each moves less (the median stake 1.0 points against
+    2.6), so most games of a random player at seven had no mistake at all."""
+    return players / 2
+
+
+#: The labels past "good", worst first (see :class:`Threshold`), at a table of two (see
+#: :func:`weight` for the others).
 LABELS: tuple[Threshold, ...] = (
     Threshold("blunder", 0.10, 0.7, 0.03),
     Threshold("mistake", 0.05, 0.4, 0.02),
@@ -46,7 +59,9 @@ LABELS: tuple[Threshold, ...] = (
 )
 #: A roll's mark by the roller's luck (0..1 of win chance), most extreme first: GNU
 #: Backgammon's "very lucky" … "very unlucky". About one roll in fourteen is lucky or better,
-#: one in fifty very lucky (the same for unlucky).
+#: one in fifty very lucky (the same for unlucky). The same points at every table size: a
+#: roll's luck has about the same spread at seven as at two (SD 3.2 and 3.5 points), where a
+#: decision's stake is smaller (see :func:`weight`).
 MARKS: tuple[tuple[str, float], ...] = (
     ("very_lucky", 0.10),
     ("lucky", 0.05),
@@ -65,11 +80,13 @@ FORMAT = "pickomino-review"
 VERSION = 1
 
 
-def label_of(cost: float, stake: float = math.inf) -> Label:
+def label_of(cost: float, stake: float = math.inf, players: int = 2) -> Label:
     """The label of a decision that cost ``cost`` (0..1) of win chance where ``stake`` was at
-    stake (its best choice's chance minus its worst's; unknown: by the cost alone)."""
+    stake (its best choice's chance minus its worst's; unknown: by the cost alone), at a table
+    of ``players``."""
     if cost <= BEST_TOLERANCE:
         return "best"
+    cost, stake = cost * weight(players), stake * weight(players)
     return next((t.label for t in LABELS if t.met(cost, stake)), "good")
 
 
@@ -110,6 +127,7 @@ class Decision:
     kept: str = ""
     total: int = 0
     roll: str = ""
+    players: int = 2  # at the table: what a point of win chance weighs (:func:`weight`)
 
     @property
     def best(self) -> Choice:
@@ -134,7 +152,7 @@ class Decision:
 
     @property
     def label(self) -> Label:
-        return label_of(self.cost, self.stake)
+        return label_of(self.cost, self.stake, self.players)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -341,4 +359,6 @@ def decision_at(state: GameState, action: str, view: TurnView, move: int = 0) ->
     choices = tuple(Choice(name, chances[mover]) for name, chances in view.choices(state))
     roll = format_dice(state.roll) if state.phase is Phase.KEEP else ""
     kept = format_dice(state.kept_counts())
-    return Decision(move, state.turn, mover, action, choices, kept, state.total, roll)
+    return Decision(
+        move, state.turn, mover, action, choices, kept, state.total, roll, state.num_players
+    )

@@ -26,7 +26,8 @@ def review_data(record: GameRecord) -> Review:
     where = _situations(record, {decision["move"] for decision in decisions})
     for decision in decisions:
         decision.update(where[decision["move"]])
-    data["thresholds"] = {threshold.label: threshold.to_dict() for threshold in LABELS}
+    players = len(record.seats)
+    data["thresholds"] = {threshold.label: threshold.to_dict(players) for threshold in LABELS}
     return cast(Review, _rounded(data))
 
 

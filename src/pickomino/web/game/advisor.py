@@ -82,7 +82,7 @@ class Advisor:
                     "action": action,
                     "value": values[action],
                     "cost": best - values[action],
-                    "label": label_of(best - values[action], stake),
+                    "label": label_of(best - values[action], stake, state.num_players),
                     "busts": busts(state, action),
                 }
                 for action in ranked
