@@ -117,6 +117,7 @@ def test_a_label_starts_at_the_same_share_of_a_fair_chance_at_every_table_size()
     assert label_of(0.011, stake=0.02, players=4) == "mistake"
     assert label_of(0.011, stake=0.02, players=2) == "inaccuracy"
     assert label_of(0.009, stake=0.02, players=4) == "inaccuracy"
+    assert label_of(0.011, stake=0.04, players=4) == "inaccuracy"  # 27.5% of the stake
     assert label_of(1e-10, players=7) == "best" and label_of(1e-6, players=7) == "good"
     mistake = next(t for t in LABELS if t.label == "mistake")
     assert mistake.to_dict(7) == pytest.approx({"cost": 0.05 * 2 / 7, "share": 0.4,
@@ -236,7 +237,7 @@ def test_a_game_s_review_explains_every_player_s_result():
 
 
 @pytest.mark.long
-@pytest.mark.slow  # whole games of three to five players
+@pytest.mark.slow  # whole games of two to four players
 @settings(max_examples=6, deadline=None)
 @given(
     st.lists(st.sampled_from(["random", "simple", "expected"]), min_size=2, max_size=4),
@@ -310,6 +311,8 @@ def test_the_coach_weighs_a_cost_by_the_table_size_as_the_labels_do():
     # Ann kept a 5 and no worm at a table of three: stopping busts
     state = GameState.from_position([[36], [35], [34]], kept="5")
     cost = Coach(threshold=0.0).advise(state, "stop").cost
+    decision = judged(state, "stop")  # as the review labels it: at the table's size
+    assert decision.players == 3 and decision.label == label_of(decision.cost, decision.stake, 3)
     assert Coach(threshold=cost * 1.49).advise(state, "stop") is not None  # counts 3/2 times
     assert Coach(threshold=cost * 1.51).advise(state, "stop") is None
 

@@ -25,13 +25,14 @@ def app(database: str):
     return create_app(database, bot_delay=0, message_rate=1000, new_games_per_minute=1e6)
 
 
-def game_with_moves(database: str, moves: list[str]) -> dict:
-    """A game of Ann and Bob (both seated) whose first ``moves`` were played (stored while no
-    server ran: the next one replays them)."""
+def game_with_moves(database: str, moves: list[str], table: dict = ANN_AND_BOB) -> dict:
+    """A game of Ann and Bob (or ``table``'s people, all seated) whose first ``moves`` were
+    played (stored while no server ran: the next one replays them)."""
     with TestClient(app(database)) as client:
-        game = create(client, ANN_AND_BOB)
-        with client.websocket_connect(socket_path(game, 1)) as bob:  # Bob takes his seat
-            next_of(bob, "welcome")  # and keeps its new secret
+        game = create(client, table)
+        for seat in range(1, len(table["seats"])):  # Bob (and the others) take their seats
+            with client.websocket_connect(socket_path(game, seat)) as other:
+                next_of(other, "welcome")  # and keep their new secrets
     if moves:
         store = Store(database)
         try:
@@ -84,6 +85,20 @@ def test_the_coach_values_the_choices_as_the_review_does(database):
     assert stop["cost"] == pytest.approx(roll["value"] - stop["value"]) and stop["cost"] > 0
     stake = advice["choices"][0]["value"] - advice["choices"][-1]["value"]
     assert stop["label"] == label_of(stop["cost"], stake) and stop["busts"] == "no_worm"
+
+
+def test_the_coach_labels_as_the_review_does_at_the_table_size(database):
+    # At three, Ann kept a 5 and no worm at the start: stopping busts with nothing to return,
+    # a cost the table's size makes a mistake where at two it would be an inaccuracy
+    table = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "start_player": 0}
+    game = game_with_moves(database, ["dice 25131444", "keep 5"], table)
+    with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
+        next_of(ann, "state")
+        advice = coach(ann)
+    stop = next(choice for choice in advice["choices"] if choice["action"] == "stop")
+    stake = advice["choices"][0]["value"] - advice["choices"][-1]["value"]
+    assert stop["label"] == label_of(stop["cost"], stake, players=3)
+    assert label_of(stop["cost"], stake, players=3) != label_of(stop["cost"], stake, players=2)
 
 
 def test_the_coach_follows_the_turn_and_keeps_quiet_when_there_is_no_choice(database):

@@ -24,19 +24,18 @@ keeps and the tests check. With three players or more, the win model's chances a
 where the search stops (:func:`~pickomino.analysis.evaluator.leaf_values`), so the chances
 sum to 1 at every point.
 
-Labels by cost, in points of win chance (1 point = 1%), and by what was at stake in the
-decision (its **stake**: its best choice's chance minus its worst's): **best** only for the
-best choice (or one of the same value); **inaccuracy** from 2 points, **mistake** from 5,
-**blunder** from 10 — or from 20%, 40% or 70% of the stake once the cost is at least 0.5, 2
-or 3 points (:data:`LABELS`); **good** for any other choice. These are the points of a
-table of two: at a table of N every cost counts N/2 times (:func:`weight`), so a label starts
-at the same share of a fair chance at every size (a mistake at seven from 1.43 points).
-Accuracy: ``100 * exp(-mean
-cost / 2 points)`` over the decisions that had a choice (100 when every choice was best; 37
-at a mean cost of 2 points). A result was **mostly luck** when the dice moved the player's
-chance at least twice as much as the decisions at the table did (the player's own and the
-others', each counted by its size), **mostly skill** in the opposite case, and **both** in
-between.
+Labels by cost, in points of win chance (1 point = 1%), and by what was at stake in the decision
+(its **stake**: its best choice's chance minus its worst's): **best** only for the best choice
+(or one of the same value); **inaccuracy** from 2 points, **mistake** from 5, **blunder** from
+10 — or from 20%, 40% or 70% of the stake once the cost is at least 0.5, 2 or 3 points
+(:data:`LABELS`); **good** for any other choice. These are points at a table of two: at a
+table of N every cost counts N/2 times (:func:`weight`), so a label starts at the same share of
+a fair chance at every size (a mistake at seven from 1.43 points). Accuracy (the same points at
+every size): ``100 * exp(-mean cost / 2 points)`` over the decisions that had a choice (100 when
+every choice was best; 37 at a mean cost of 2 points). A result was **mostly luck** when the
+dice moved the player's chance at least twice as much as the decisions at the table did (the
+player's own and the others', each counted by its size), **mostly skill** in the opposite case,
+and **both** in between.
 
 A kept score sheet has only each turn's result: :func:`review_sheet` values each turn's
 outcome against the odds of that turn, and cannot value decisions.

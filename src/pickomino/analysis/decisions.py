@@ -60,7 +60,7 @@ LABELS: tuple[Threshold, ...] = (
 #: A roll's mark by the roller's luck (0..1 of win chance), most extreme first: GNU
 #: Backgammon's "very lucky" … "very unlucky". About one roll in fourteen is lucky or better,
 #: one in fifty very lucky (the same for unlucky). The same points at every table size: a
-#: roll's luck has about the same spread at seven as at two (SD 3.2 and 3.5 points), where a
+#: roll's luck has about the same spread at seven as at two (SD 3.3 and 3.5 points), where a
 #: decision's stake is smaller (see :func:`weight`).
 MARKS: tuple[tuple[str, float], ...] = (
     ("very_lucky", 0.10),

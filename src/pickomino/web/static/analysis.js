@@ -196,6 +196,14 @@ function decisionList(review, { names, frames, replay, detail }) {
   );
 }
 
+/** A threshold (0..1) in points, in as few places as it needs, two at most (at seven, a
+ * mistake from 1.43 points, an inaccuracy from 0.14 once at least that share of the stake). */
+function thresholdPoints(chance) {
+  const value = chance * 100;
+  const places = [0, 1].find((p) => Math.abs(Number(value.toFixed(p)) - value) < 1e-6) ?? 2;
+  return number(value, places);
+}
+
 function thresholdLegend(thresholds) {
   return h(
     "p",
@@ -206,7 +214,7 @@ function thresholdLegend(thresholds) {
       .reverse()
       .map((label) => {
         const { cost, share, least } = thresholds[label];
-        const words = { points: number(cost * 100, 1), share: percent(share, 0), least: number(least * 100, 1) };
+        const words = { points: thresholdPoints(cost), share: percent(share, 0), least: thresholdPoints(least) };
         return h("span", { class: "threshold" }, labelBadge(label), " ", t("analysis.from", words));
       }),
   );
