@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -161,18 +162,23 @@ def test_the_coach_is_for_the_seated_person_off_by_default_and_remembered(
         expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
 
 
+def selfplay(bots: str, record: Path) -> Path:
+    """A record saved by `pickomino selfplay --save` of ``bots`` (with its meta)."""
+    saved = subprocess.run(
+        [sys.executable, "-m", "pickomino", "selfplay", "--bots", bots, "--seed", "3",
+         "--quiet", "--save", str(record)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert saved.returncode == 0, saved.stderr
+    return record
+
+
 def test_a_record_from_the_command_line_opens_in_the_analysis_page(
     server: ServerProcess, pages: Pages, tmp_path
 ) -> None:
     """A record saved by `pickomino selfplay --save` (with its meta) is chosen as a file: the
     page shows its worms, replay and analysis; a file that is no record says so."""
-    record = tmp_path / "selfplay.json"
-    saved = subprocess.run(
-        [sys.executable, "-m", "pickomino", "selfplay", "--bots", "simple,random", "--seed", "3",
-         "--quiet", "--save", str(record)],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert saved.returncode == 0, saved.stderr
+    record = selfplay("simple,random", tmp_path / "selfplay.json")
     junk = tmp_path / "notes.json"
     junk.write_text("not a record")
     with pages.checked():
@@ -204,3 +210,11 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)
         # the clicked button went with its step: the focus is on the next step's control
         expect(what_if.locator(":focus")).to_have_count(1)
+        # a record of three: the legend's points weighed by the table's size (N/2)
+        page.get_by_test_id("record-file").set_input_files(
+            str(selfplay("simple,random,expected", tmp_path / "three.json"))
+        )
+        expect(report.get_by_test_id("analysis-player")).to_have_count(3, timeout=60_000)
+        legend = report.get_by_test_id("analysis-legend")
+        expect(legend).to_contain_text("At a table of 3, a point counts 1.5 times as much")
+        expect(legend).to_contain_text("from 3.33, or 40% of the stake from 1.33")

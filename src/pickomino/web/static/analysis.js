@@ -190,7 +190,7 @@ function decisionList(review, { names, frames, replay, detail }) {
     "section",
     { class: "analysis-decisions" },
     h("h4", {}, t("analysis.decisions")),
-    thresholdLegend(review.thresholds),
+    thresholdLegend(review.thresholds, names.length),
     h("label", { class: "toggle" }, all, h("span", {}, t("analysis.all"))),
     list,
   );
@@ -204,10 +204,12 @@ function thresholdPoints(chance) {
   return number(value, places);
 }
 
-function thresholdLegend(thresholds) {
+function thresholdLegend(thresholds, players) {
+  const weight = players / 2; // a point at this table against one at a table of two
   return h(
     "p",
-    { class: "legend-labels muted" },
+    { class: "legend-labels muted", testid: "analysis-legend" },
+    players > 2 ? [t("analysis.legend_players", { players, weight: number(weight, Number.isInteger(weight) ? 0 : 1) }), " "] : [],
     t("analysis.legend"),
     " ",
     LABELS.slice(2)
