@@ -6,13 +6,15 @@ share of each label, and of the games with at least one mistake or blunder).
 Each game seats ``random``, ``simple`` and ``expected`` against the expert (``valued``, as the
 strategist at table sizes without a network; ``--expert strategist`` for the strategist), or
 the bots of ``--table`` (e.g. ``expected,simple``), the seats rotated; every game is played from
-its own seed and reviewed with the game's evaluator (:func:`pickomino.analysis.evaluator_for`).
+its own seed and reviewed with the game's evaluator (:func:`pickomino.analysis.evaluator_for`),
+or with ``--judge WEIGHTS.npz``, by that network instead (the bots still play by theirs: how
+much of a label is the evaluator's own noise, e.g. the expert judged by another training).
 Also over all the games: each roll's luck for its roller (mean, spread, how often each luck
 mark is given) and how much the dice and the decisions moved a player's chance a game.
 
 Run: ``.venv/bin/python benchmarks/review_accounts.py [--players 2] [--games 60] [--seed 0]
-[--expert valued | --table BOT,BOT,...] [--jobs 2]`` (a 2-player review takes a fraction of
-a second, a 5-player one several).
+[--expert valued | --table BOT,BOT,...] [--judge WEIGHTS.npz] [--jobs 2]`` (a 2-player review
+takes a fraction of a second, a 5-player one several).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
-from pickomino.analysis import LABEL_NAMES, review
+from pickomino.analysis import LABEL_NAMES, LearnedPlanner, review
 from pickomino.analysis.decisions import MARK_NAMES
 from pickomino.bots import make_bot
 from pickomino.bots.base import BOTS
 from pickomino.core import Game
+from pickomino.evaluation import WinNetwork
 from pickomino.sim.tournament import parallel_map
 from pickomino.table import SeededDice, advance
 
@@ -59,15 +63,24 @@ class Seat:
     marks: Counter[str]
 
 
-def reviewed(job: tuple[int, int, int, str, tuple[str, ...]]) -> tuple[list[Seat], list[float]]:
+Job = tuple[int, int, int, str, tuple[str, ...], str]
+
+
+@cache
+def judge(path: str) -> LearnedPlanner:
+    """The evaluator by the network in ``path`` (one per process)."""
+    return LearnedPlanner(WinNetwork.load(path))
+
+
+def reviewed(job: Job) -> tuple[list[Seat], list[float]]:
     """Each seat of one game, and each roll's luck for its roller."""
-    game_number, players, seed, expert, table = job
+    game_number, players, seed, expert, table, judged_by = job
     bots = table_of(game_number, players, expert, table)
     dice_seed = random.Random(seed * 100_003 + game_number).randrange(1 << 30)
     game = Game(bots)
     players_ = [make_bot(bot, dice_seed + seat) for seat, bot in enumerate(bots)]
     advance(game, players_, SeededDice(dice_seed))
-    done = review(game.record)
+    done = review(game.record, judge(judged_by) if judged_by else None)
     seats = [
         Seat(
             bots[player.seat],
@@ -99,6 +112,7 @@ def main() -> None:
         default="",
         help="the bots of every game, by comma (their number is the table's size)",
     )
+    parser.add_argument("--judge", default="", help="review by this network's weights (.npz)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     table = tuple(bot for bot in args.table.split(",") if bot)
@@ -106,7 +120,16 @@ def main() -> None:
     if unknown or len(table) == 1:
         parser.error(f"--table: 2 or more of {', '.join(sorted(BOTS))}")
     players = len(table) or args.players
-    jobs = [(game, players, args.seed, args.expert, table) for game in range(args.games)]
+    if args.judge:
+        try:
+            judged = WinNetwork.load(args.judge).players
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--judge {args.judge}: not a network's weights ({error})")
+        if judged != players:
+            parser.error(f"--judge {args.judge}: a network for {judged} players, not {players}")
+    jobs = [
+        (game, players, args.seed, args.expert, table, args.judge) for game in range(args.games)
+    ]
     seats: list[Seat] = []
     rolls: list[float] = []
     for game_seats, game_rolls in parallel_map(reviewed, jobs, args.jobs):

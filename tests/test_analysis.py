@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,7 +43,9 @@ from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probability
 from pickomino.core import Game, GameState, Phase, Rules
 from pickomino.core.dice import roll_outcomes
-from pickomino.evaluation import shipped_network, turn_tables
+from pickomino.evaluation import WinNetwork, shipped_network, turn_tables
+from pickomino.evaluation.features import feature_count
+from pickomino.evaluation.network import weights_file
 from pickomino.sim.tournament import parallel_map
 from pickomino.solver import solve
 from pickomino.solver.advice import rank_choices
@@ -458,6 +461,25 @@ def test_the_review_accounts_benchmark_reports_every_bot():
     rolls = int(lines[7].split()[0])  # "N rolls, the roller's luck a roll: ..."
     assert rolls > 3 * 20 and lines[8].startswith("luck marks: very_lucky 1 roll in")
     assert lines[9].startswith("a player-game, in size: the dice")
+
+
+def test_the_review_accounts_benchmark_judges_by_another_network_when_asked(tmp_path):
+    """``--judge``: the games reviewed by another network (here an untrained one, whose values
+    the expert does not play by), checked before any game; one of another size is refused."""
+    script = Path(__file__).parents[1] / "benchmarks" / "review_accounts.py"
+    rng = np.random.default_rng(3)
+    layers = [(rng.normal(size=(feature_count(2), 8)), np.zeros(8)),
+              (rng.normal(size=(8, 2)), np.zeros(2))]  # fmt: skip
+    WinNetwork(layers, 2).save(untrained := tmp_path / "untrained.npz")
+    run = [sys.executable, str(script), "--games", "2", "--jobs", "1", "--judge"]
+    done = subprocess.run([*run, str(untrained)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    valued = next(line.split() for line in done.stdout.splitlines() if line.startswith("valued"))
+    assert valued[4] != "100.0%"  # judged by values it does not play by
+    for judge, why in ((tmp_path / "none.npz", "not a network's weights"),
+                       (weights_file(3), "a network for 3 players, not 2")):  # fmt: skip
+        refused = subprocess.run([*run, str(judge)], capture_output=True, text=True)
+        assert refused.returncode == 2 and why in refused.stderr
 
 
 def test_the_review_accounts_benchmark_plays_a_table_it_is_given_and_refuses_others():
