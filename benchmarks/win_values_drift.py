@@ -6,7 +6,11 @@ claim best for itself) against the value of the position itself. A perfect value
 has no such change; summed over a player's turns of one game it is the review's "drift"
 (``docs/analysis.md``). This prints, over the same games, the drift's standard deviation per
 player-game and the mean absolute change per turn, for the shipped win-value network and for
-the strategist's win model (the baseline, in the same run).
+the strategist's win model (the baseline, in the same run). Then, for the network, where the
+drift comes from: the turns split by how many tiles are face up at their start, each group's
+share of the turns, the root mean square of the mover's change and its share of all the
+changes' squares (the variance a drift adds up from), and the mover's mean change (a value
+function that undervalues the player to move has a positive one).
 
 With more than two players every seat's value changes, not only the mover's: each seat's
 value one turn further is its value over the turn's endings under the mover's best play.
@@ -19,9 +23,11 @@ Run: ``.venv/bin/python benchmarks/win_values_drift.py [--games 40] [--seed 3] [
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,6 +41,15 @@ from pickomino.solver import solve
 from pickomino.solver.endings import turn_endings
 
 Values = Callable[[Sequence[GameState]], np.ndarray]
+#: The turns split by the tiles face up at their start: the opening, the middle, the end.
+FACE_UP = ((13, 16), (9, 12), (6, 8), (4, 5), (1, 3))
+
+
+class Change(NamedTuple):
+    """A turn's change of the mover's value, looked at one turn further, and where."""
+
+    mover: float
+    face_up: int
 
 
 def model_values(states: Sequence[GameState]) -> np.ndarray:
@@ -66,7 +81,7 @@ def looked_further(state: GameState, values: Values) -> np.ndarray:
 
 def game_drifts(
     game: int, seed: int, values: dict[str, Values], players: int = 2
-) -> dict[str, tuple[list[float], list[float]]]:
+) -> dict[str, tuple[list[float], list[Change]]]:
     """Per value function: each seat's drift in this game, and each turn's change (the
     mover's)."""
     rng = random.Random(seed * 10_007 + game)
@@ -74,13 +89,13 @@ def game_drifts(
     bots = [make_bot(names[seat % 2], game) for seat in range(players)]
     state = GameState(players)
     drift = {name: np.zeros(players) for name in values}
-    changes: dict[str, list[float]] = {name: [] for name in values}
+    changes: dict[str, list[Change]] = {name: [] for name in values}
     while not state.is_over:
         if state.is_chance() and not any(state.kept):
             for name, value in values.items():
                 change = looked_further(state, value) - value([state])[0]
                 drift[name] += change
-                changes[name].append(abs(float(change[state.current])))
+                changes[name].append(Change(float(change[state.current]), len(state.grill)))
         if state.is_chance():
             state.apply_roll(sample_roll(state.dice_left, rng))
         else:
@@ -96,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     values: dict[str, Values] = {"win model": model_values, "network": network_values}
     drifts: dict[str, list[float]] = {name: [] for name in values}
-    changes: dict[str, list[float]] = {name: [] for name in values}
+    changes: dict[str, list[Change]] = {name: [] for name in values}
     for game in range(args.games):
         for name, (drift, change) in game_drifts(game, args.seed, values, args.players).items():
             drifts[name] += drift
@@ -110,8 +125,27 @@ def main() -> None:
     for name in values:
         sd = 100 * statistics.stdev(drifts[name])
         most = 100 * max(map(abs, drifts[name]))
-        turn = 100 * statistics.mean(changes[name])
+        turn = 100 * statistics.mean(abs(change.mover) for change in changes[name])
         print(f"| {name} | {sd:.2f} | {most:.1f} | {turn:.2f} |")
+    print_sources(changes["network"])
+
+
+def print_sources(changes: list[Change]) -> None:
+    """Where the network's drift comes from (see the module docstring)."""
+    squares = sum(change.mover**2 for change in changes)
+    print("the network's change a turn, by the tiles face up at the turn's start:")
+    for low, high in FACE_UP:
+        group = [change.mover for change in changes if low <= change.face_up <= high]
+        if group:
+            rms = 100 * math.sqrt(statistics.mean(c * c for c in group))
+            share = sum(c * c for c in group) / squares
+            print(
+                f"  {low:>2}-{high:<2} face up: {len(group) / len(changes):4.0%} of the turns,"
+                f" RMS {rms:.2f} points, {share:4.0%} of the squares"
+            )
+    movers = [100 * change.mover for change in changes]
+    half = 1.96 * statistics.stdev(movers) / math.sqrt(len(movers))
+    print(f"the mover's change, mean: {statistics.mean(movers):+.2f} ± {half:.2f} points")
 
 
 if __name__ == "__main__":

@@ -298,6 +298,10 @@ def test_the_drift_benchmark_prints_both_value_functions(players):
     ]
     assert [row.split("|")[1].strip() for row in rows] == ["value function", "win model", "network"]
     assert f"{players} players" in done.stdout
+    split = [line for line in done.stdout.splitlines() if " face up: " in line]
+    shares = [int(line.split(", ")[-1].split("%")[0]) for line in split]
+    assert split and 98 <= sum(shares) <= 102  # every turn in one group (rounded shares)
+    assert "the mover's change, mean: " in done.stdout
 
 
 def test_the_drift_benchmark_refuses_a_table_size_outside_the_rules():
