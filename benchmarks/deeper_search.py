@@ -3,14 +3,20 @@ solves its turn exactly with each ending valued by the opponent's best reply (th
 solved exactly over the win-value network), where `valued` values the endings by the
 network directly: the search the strategist does, over the learned values instead of its
 win model. It plays seat-rotated two-player games against the bots named, with the same
-seeds as ``pickomino tournament``, and prints each result with its 95% interval.
+seeds as ``pickomino tournament``, and prints each result with its 95% interval. With
+``--endgame-tiles N`` it looks the turn further only when at most N tiles are face up (the
+end of the game, where the network's values drift most: ``docs/bots.md``), and plays as
+`valued` elsewhere.
 
 Run: ``.venv/bin/python benchmarks/deeper_search.py [--against expected,valued]
-[--games 6000] [--seed 1] [--jobs 2]`` (about 7 minutes for 6,000 games against `expected`
-with 2 jobs, 12 minutes for both matches; the figures are in ``docs/bots.md``).
+[--games 6000] [--seed 1] [--endgame-tiles 16] [--jobs 2]`` (about 7 minutes for 6,000 games
+against `expected` with 2 jobs on a slow machine, 12 minutes for both matches; one on a fast
+one; the figures are in ``docs/bots.md``).
 """
 
 from __future__ import annotations
+
+import os
 
 from matches import check_matches, match_parser, print_matches  # beside this file
 
@@ -19,6 +25,9 @@ from pickomino.bots.base import register
 from pickomino.bots.strategist import Planner, StrategistBot
 from pickomino.core import GameState
 from pickomino.evaluation import shipped_network
+
+#: How the workers (other processes) learn from how many tiles face up the bot looks further.
+ENDGAME_TILES = "PICKOMINO_DEEPER_ENDGAME_TILES"
 
 
 @register("deeper")
@@ -33,13 +42,19 @@ class DeeperBot(StrategistBot):
         return LearnedPlanner(network)
 
     def lookahead(self, state: GameState) -> int:
-        return 1
+        return 1 if len(state.grill) <= int(os.environ.get(ENDGAME_TILES, "16")) else 0
 
 
 def main() -> None:
     parser = match_parser(__doc__.splitlines()[0], against="expected,valued")
+    parser.add_argument(
+        "--endgame-tiles", type=int, default=16, help="look further with at most this many face up"
+    )
     args = parser.parse_args()
     check_matches(parser, args)
+    if not 1 <= args.endgame_tiles <= 16:
+        parser.error("--endgame-tiles: 1 to 16")
+    os.environ[ENDGAME_TILES] = str(args.endgame_tiles)
     print_matches("deeper", args)
 
 

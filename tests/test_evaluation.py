@@ -340,6 +340,18 @@ def test_the_deeper_search_benchmark_plays_and_reports_each_match():
     assert rows == [["`deeper` vs `expected`", "2"], ["`deeper` vs `valued`", "2"]]
 
 
+def test_the_deeper_bot_looks_further_only_at_the_end_when_asked(monkeypatch):
+    """``--endgame-tiles 3``: a turn further with at most 3 tiles face up, one turn (as
+    `valued`) before; by default at every turn."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parents[1] / "benchmarks"))  # its `matches`
+    deeper = load_script(SCRIPT.parents[1] / "benchmarks" / "deeper_search.py")
+    bot, opening = deeper.DeeperBot(1), GameState(2)
+    end = GameState.from_position([[21], [22]], face_down=[t for t in range(23, 37) if t > 25])
+    assert len(end.grill) == 3 and bot.lookahead(opening) == bot.lookahead(end) == 1
+    monkeypatch.setenv(deeper.ENDGAME_TILES, "3")
+    assert bot.lookahead(opening) == 0 and bot.lookahead(end) == 1
+
+
 def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path):
     """The shipped weights as the candidate: played in worker processes (``--jobs 2``)."""
     candidate = tmp_path / "candidate.npz"
@@ -374,6 +386,7 @@ NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p
         ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),
         ("deeper_search.py", ["--games", "0"], "must be positive"),
         ("deeper_search.py", ["--against", "nobody,expected"], "no bot named nobody"),
+        ("deeper_search.py", ["--endgame-tiles", "0"], "--endgame-tiles: 1 to 16"),
     ],
 )
 def test_the_evaluation_benchmarks_refuse_bad_arguments_before_any_work(script, arguments, message):
