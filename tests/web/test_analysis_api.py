@@ -74,6 +74,7 @@ def test_a_finished_game_is_reviewed_as_data(client, database):
     assert data["seats"] == ["Ann", "Robo"]
     assert data["thresholds"] == {t.label: t.to_dict() for t in LABELS}
     assert data["thresholds"]["mistake"] == {"cost": 0.05, "share": 0.4, "least": 0.02}
+    assert data["weight"] == 1.0  # a point at a table of two
     assert words_in(data, {"Ann", "Robo"}) == []  # ids and numbers: the page words them
 
     moves = game.record.moves
@@ -437,6 +438,7 @@ def test_a_record_sent_from_a_file_is_replayed_and_reviewed(client):
         d["label"] for d in expected["decisions"]
     ]
     mistake = data["review"]["thresholds"]["mistake"]  # at three: a point weighs 3/2
+    assert data["review"]["weight"] == 1.5
     assert mistake == pytest.approx({"cost": 0.05 * 2 / 3, "share": 0.4, "least": 0.02 * 2 / 3},
                                     abs=1e-4)  # fmt: skip
     again = client.post("/api/analysis", json=game.record.to_dict()).json()

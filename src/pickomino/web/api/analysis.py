@@ -11,9 +11,10 @@ the others', each counted by its size) and the drift together, ``skill`` in the 
 case, else ``both``.
 Each decision also says where it was made: the dice ``kept`` before it, their ``total`` and,
 for a keep, the ``roll`` (dice as in a record: ``"35WW"``), and its ``position`` as text;
-``thresholds`` gives where each label past "good" starts at this game's table size (a point
-counts N/2 times at a table of N: :func:`pickomino.analysis.weight`;
-:class:`pickomino.analysis.decisions.Threshold`: ``{"cost", "share", "least"}``). Chances
+``thresholds`` gives where each label past "good" starts at this game's table size, whose
+``weight`` says how much a point counts there (N/2 at a table of N:
+:func:`pickomino.analysis.weight`; :class:`pickomino.analysis.decisions.Threshold`:
+``{"cost", "share", "least"}``). Chances
 and costs are 0..1, rounded to 4 places.
 
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one

@@ -10,7 +10,7 @@ import os
 import threading
 from typing import Any, cast
 
-from pickomino.analysis import LABELS, review
+from pickomino.analysis import LABELS, review, weight
 from pickomino.core import Game, GameRecord, Phase, format_dice
 
 #: Places kept of every chance (0..1): a hundredth of a point of win chance.
@@ -28,6 +28,7 @@ def review_data(record: GameRecord) -> Review:
         decision.update(where[decision["move"]])
     players = len(record.seats)
     data["thresholds"] = {threshold.label: threshold.to_dict(players) for threshold in LABELS}
+    data["weight"] = weight(players)
     return cast(Review, _rounded(data))
 
 

@@ -190,7 +190,7 @@ function decisionList(review, { names, frames, replay, detail }) {
     "section",
     { class: "analysis-decisions" },
     h("h4", {}, t("analysis.decisions")),
-    thresholdLegend(review.thresholds, names.length),
+    thresholdLegend(review.thresholds, review.weight, names.length),
     h("label", { class: "toggle" }, all, h("span", {}, t("analysis.all"))),
     list,
   );
@@ -204,12 +204,13 @@ function thresholdPoints(chance) {
   return number(value, places);
 }
 
-function thresholdLegend(thresholds, players) {
-  const weight = players / 2; // a point at this table against one at a table of two
+/** The labels' thresholds; at a table of three or more, what a point weighs there (the
+ * server's `weight`: N/2, a point at this table against one at a table of two). */
+function thresholdLegend(thresholds, weight, players) {
   return h(
     "p",
     { class: "legend-labels muted", testid: "analysis-legend" },
-    players > 2 ? [t("analysis.legend_players", { players, weight: number(weight, Number.isInteger(weight) ? 0 : 1) }), " "] : [],
+    weight > 1 ? [t("analysis.legend_players", { players, weight: number(weight, Number.isInteger(weight) ? 0 : 1) }), " "] : [],
     t("analysis.legend"),
     " ",
     LABELS.slice(2)
