@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pickomino.bots import make_bot
+from pickomino.bots.base import BOTS
 from pickomino.core import GameState, Phase
 from pickomino.evaluation import WinNetwork, shipped_network, turn_tables, win_chances
 from pickomino.evaluation.exact import cut_stacks
@@ -342,8 +343,10 @@ def test_the_deeper_search_benchmark_plays_and_reports_each_match():
 
 def test_the_deeper_bot_looks_further_only_at_the_end_when_asked(monkeypatch):
     """``--endgame-tiles 3``: a turn further with at most 3 tiles face up, one turn (as
-    `valued`) before; by default at every turn."""
+    `valued`) before; by default at every turn. Loading the script registers `deeper`: the
+    registry is put back as it was, or the other tests' list of product bots grows."""
     monkeypatch.syspath_prepend(str(SCRIPT.parents[1] / "benchmarks"))  # its `matches`
+    monkeypatch.setitem(BOTS, "deeper", None)  # undone at the end: `deeper` removed again
     deeper = load_script(SCRIPT.parents[1] / "benchmarks" / "deeper_search.py")
     bot, opening = deeper.DeeperBot(1), GameState(2)
     end = GameState.from_position([[21], [22]], face_down=[t for t in range(23, 37) if t > 25])
