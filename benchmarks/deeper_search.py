@@ -1,12 +1,12 @@
 """Does the `valued` bot gain by looking a turn further? A benchmark-only bot, ``deeper``,
 solves its turn exactly with each ending valued by the opponent's best reply (their turn
-solved exactly over the win-value network), where `valued` values the endings by the
-network directly: the search the strategist does, over the learned values instead of its
-win model. It plays seat-rotated two-player games against the bots named, with the same
-seeds as ``pickomino tournament``, and prints each result with its 95% interval. With
-``--endgame-tiles N`` it looks the turn further only when at most N tiles are face up (the
-end of the game, where the network's values drift most: ``docs/bots.md``), and plays as
-`valued` elsewhere.
+solved exactly over the win-value network) at every turn, where `valued` does so only with
+at most three tiles face up and values the endings by the network directly before: the search
+the strategist does, over the learned values instead of its win model. It plays seat-rotated
+two-player games against the bots named, with the same seeds as ``pickomino tournament``, and
+prints each result with its 95% interval. With ``--endgame-tiles N`` it looks the turn further
+only when at most N tiles are face up (the end of the game, where the network's values drift
+most: ``docs/bots.md``), and no turn further elsewhere: with 3 it plays as `valued` does.
 
 Run: ``.venv/bin/python benchmarks/deeper_search.py [--against expected,valued]
 [--games 6000] [--seed 1] [--endgame-tiles 16] [--jobs 2]`` (about 7 minutes for 6,000 games
@@ -20,9 +20,10 @@ import os
 
 from matches import check_matches, match_parser, print_matches  # beside this file
 
-from pickomino.analysis import LearnedPlanner
 from pickomino.bots.base import register
-from pickomino.bots.strategist import Planner, StrategistBot
+from pickomino.bots.planners import LearnedPlanner
+from pickomino.bots.strategist import Planner
+from pickomino.bots.valued import ValuedBot
 from pickomino.core import GameState
 from pickomino.evaluation import shipped_network
 
@@ -30,19 +31,26 @@ from pickomino.evaluation import shipped_network
 ENDGAME_TILES = "PICKOMINO_DEEPER_ENDGAME_TILES"
 
 
+class DeeperPlanner(LearnedPlanner):
+    """The evaluator looking a turn further with at most the asked tiles face up (all by
+    default), no turn further elsewhere."""
+
+    def lookahead(self, state: GameState) -> int:
+        return 1 if len(state.grill) <= int(os.environ.get(ENDGAME_TILES, "16")) else 0
+
+
 @register("deeper")
-class DeeperBot(StrategistBot):
+class DeeperBot(ValuedBot):
     """`valued` one turn deeper: the opponent's best reply, then the network."""
 
     name = "deeper"
 
-    def planner(self) -> Planner:
-        network = shipped_network(2)
-        assert network is not None, "no two-player network shipped"
-        return LearnedPlanner(network)
-
-    def lookahead(self, state: GameState) -> int:
-        return 1 if len(state.grill) <= int(os.environ.get(ENDGAME_TILES, "16")) else 0
+    def planner(self, state: GameState) -> Planner:
+        if self._learned is None:
+            network = shipped_network(2)
+            assert network is not None, "no two-player network shipped"
+            self._learned = DeeperPlanner(network)
+        return self._learned
 
 
 def main() -> None:

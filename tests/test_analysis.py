@@ -37,9 +37,14 @@ from pickomino.analysis import (
     review,
 )
 from pickomino.analysis.decisions import mark_of
-from pickomino.analysis.evaluator import LearnedPlanner, evaluator_for, leaf_values
 from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
+from pickomino.bots.planners import (
+    LEARNED_ENDGAME_TILES,
+    LearnedPlanner,
+    evaluator_for,
+    leaf_values,
+)
 from pickomino.bots.strategist import win_probability
 from pickomino.core import Game, GameState, Phase, Rules
 from pickomino.core.dice import roll_outcomes
@@ -49,6 +54,7 @@ from pickomino.evaluation.network import weights_file
 from pickomino.sim.tournament import parallel_map
 from pickomino.solver import solve
 from pickomino.solver.advice import rank_choices
+from pickomino.solver.endings import turn_endings, value_table
 from pickomino.table import SeededDice, advance, turn_starts
 
 DATA = Path(__file__).parent / "data"
@@ -340,17 +346,49 @@ def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
         assert type(evaluator_for(GameState(2, Rules.preset(preset)))) is FairPlanner
 
 
-def test_the_learned_evaluator_s_turn_is_the_valued_bot_s():
+def test_the_learned_evaluator_s_turn_is_the_network_s_turn_search_before_the_end():
     """The review's turn values (endings valued in one batch, the mover's chance from the
-    solver) against the valued bot's tables (:func:`turn_tables`), on the positions of a game."""
+    solver) against the network's own turn tables (:func:`turn_tables`), on the positions of
+    a game while more than three tiles are face up."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", 4), make_bot("simple", 5)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(4))]
-    for state in starts[::5]:
+    early = [state for state in starts if len(state.grill) > LEARNED_ENDGAME_TILES]
+    assert len(early) < len(starts)  # the game reached its last tiles
+    for state in early[::5]:
         view = TurnView(state, planner)
         table = turn_tables(state, network)[state.current]
         assert view.solution.start_value == pytest.approx(solve(table).start_value, abs=1e-12)
         assert view.chances(state)[state.current] == pytest.approx(solve(table).start_value)
+
+
+def _after_best_reply(ending: GameState, network: WinNetwork) -> float:
+    """The two-player mover's chance at ``ending`` once the other has played their turn as
+    well as the network's turn tables allow (exact if the game is over)."""
+    if ending.is_over:
+        return win_probability(ending, 1 - ending.current)
+    return 1.0 - solve(turn_tables(ending, network)[ending.current]).start_value
+
+
+@pytest.mark.parametrize("seed", [4, 7])
+def test_at_the_last_three_tiles_the_evaluator_values_each_ending_after_the_best_reply(seed):
+    """With at most three tiles face up every ending of the turn is valued a turn further:
+    the other's best reply over the network's tables (built here from the turn's endings,
+    another route than the planner's memory), so the review, the Hint and `valued` see it."""
+    network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
+    bots = [make_bot("expected", seed), make_bot("simple", seed + 1)]
+    starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(seed))]
+    late = [state for state in starts if len(state.grill) <= LEARNED_ENDGAME_TILES]
+    assert late
+    for state in late[:4]:
+        table = value_table(
+            turn_endings(state),
+            lambda ends: max(_after_best_reply(ending, network) for _, ending in ends),
+        )
+        view = TurnView(state, planner)
+        assert view.solution.start_value == pytest.approx(solve(table).start_value, abs=1e-12)
+        one_turn = solve(turn_tables(state, network)[state.current]).start_value
+        assert view.chances(state)[state.current] != pytest.approx(one_turn, abs=1e-6)
 
 
 # ------------------------------------------------------------------------ the hint

@@ -350,9 +350,10 @@ def test_the_deeper_bot_looks_further_only_at_the_end_when_asked(monkeypatch):
     deeper = load_script(SCRIPT.parents[1] / "benchmarks" / "deeper_search.py")
     bot, opening = deeper.DeeperBot(1), GameState(2)
     end = GameState.from_position([[21], [22]], face_down=[t for t in range(23, 37) if t > 25])
-    assert len(end.grill) == 3 and bot.lookahead(opening) == bot.lookahead(end) == 1
+    planner = bot.planner(opening)
+    assert len(end.grill) == 3 and planner.lookahead(opening) == planner.lookahead(end) == 1
     monkeypatch.setenv(deeper.ENDGAME_TILES, "3")
-    assert bot.lookahead(opening) == 0 and bot.lookahead(end) == 1
+    assert planner.lookahead(opening) == 0 and planner.lookahead(end) == 1
 
 
 def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path):

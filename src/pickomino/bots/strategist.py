@@ -109,6 +109,11 @@ class Planner:
         """Where the search stops: the win model (exact for a finished game)."""
         return win_probability(state, seat)
 
+    def lookahead(self, state: GameState) -> int:
+        """Turns to look past the current one: the next player's reply, and in the endgame
+        (few tiles left, so few distinct endings) one more turn of one's own."""
+        return 2 if len(state.grill) <= ENDGAME_TILES else 1
+
     def endings(self, state: GameState) -> TurnEndings:
         """How the turn of ``state.current`` can end (a subclass may remember them)."""
         return turn_endings(state)
@@ -158,25 +163,22 @@ class StrategistBot:
 
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic without one
-        self._planner = self.planner()
+        self._planner = Planner()
         self._table: tuple[tuple[int, int], TurnValues] | None = None
 
-    def planner(self) -> Planner:
-        """The search (a subclass may give it another leaf value)."""
-        return Planner()
-
-    def lookahead(self, state: GameState) -> int:
-        """Turns to look past the current one: the next player's reply, and in the endgame
-        (few tiles left, so few distinct endings) one more turn of one's own."""
-        return 2 if len(state.grill) <= ENDGAME_TILES else 1
+    def planner(self, state: GameState) -> Planner:
+        """The search it plays by in the game of ``state`` (a subclass may choose another)."""
+        del state  # the strategist's own, at every table
+        return self._planner
 
     def choose(self, state: GameState) -> Action:
-        seat, turns = state.current, self.lookahead(state)
+        planner = self.planner(state)
+        seat, turns = state.current, planner.lookahead(state)
         if state.phase is Phase.CLAIM:
             endings = dict(state.endings(state.total))
-            value = self._planner.value_after
+            value = planner.value_after
             return max(state.legal_actions(), key=lambda a: value(endings[a], seat, turns))
         key = (state.turn, seat)  # the table is fixed for the whole turn
         if self._table is None or self._table[0] != key:
-            self._table = (key, self._planner.turn_values(state, turns))
+            self._table = (key, planner.turn_values(state, turns))
         return best_action(state, self._table[1])
