@@ -9,8 +9,11 @@ the exact chances it prints the error, in points of win chance, of
 
 - the shipped network, as it values a position (``network``);
 - the network one turn further: the exact turn solver over the network's values of the
-  turn's endings, as the review, the Hint and the ``expert`` bot value a position
-  (``network + turn``);
+  turn's endings (``network + turn``);
+- the evaluator (:class:`~pickomino.bots.planners.LearnedPlanner`), as the review, the Hint
+  and the ``expert`` bot value a position: at these endgames (at most three tiles face up)
+  the turn solved with each ending valued after the other player's best reply, solved over
+  the network (``evaluator``);
 - the strategist's win model, the baseline (``win model``);
 
 at the endgames' starts and at every position they reach. ``--table PATH`` writes each
@@ -33,10 +36,13 @@ import numpy as np
 from win_values_drift import Values, looked_further, model_values, network_values
 
 from pickomino.bots import make_bot
+from pickomino.bots.planners import LearnedPlanner
 from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
+from pickomino.evaluation import shipped_network
 from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.sim.tournament import parallel_map
+from pickomino.solver import solve
 
 MEASURED: dict[str, Values] = {"network": network_values, "win model": model_values}
 
@@ -71,6 +77,9 @@ def errors_of(job: tuple[int, int, int, int]) -> dict | None:
         errors[name] = np.abs(rows[np.arange(len(live)), [s.current for s in live]] - truth)
     further = np.array([looked_further(state, network_values)[state.current] for state in live])
     errors["network + turn"] = np.abs(further - truth)
+    planner = LearnedPlanner(shipped_network(2))  # its memory shared by the endgame's positions
+    searched = [solve(planner.turn_values(s, planner.lookahead(s))).start_value for s in live]
+    errors["evaluator"] = np.abs(np.array(searched) - truth)
     return {
         "start": start,
         "chance": float(truth[0]),
@@ -100,7 +109,7 @@ def main() -> None:
     found = [done for done in parallel_map(errors_of, jobs, args.jobs) if done is not None]
     if not found:
         sys.exit("no game reached such an endgame")
-    names = [*MEASURED, "network + turn"]
+    names = [*MEASURED, "network + turn", "evaluator"]
     starts = {name: [float(d["errors"][name][0]) for d in found] for name in names}
     every = {name: [float(e) for d in found for e in d["errors"][name]] for name in names}
     positions = sum(d["positions"] for d in found)

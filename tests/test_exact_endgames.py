@@ -129,7 +129,7 @@ def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
     )  # fmt: skip
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
     assert [row.split("|")[1].strip() for row in rows[1:]] == [
-        "network", "win model", "network + turn"
+        "network", "win model", "network + turn", "evaluator"
     ]  # fmt: skip
     (grill, mover, other, chance), *more = list(csv.reader(table.open()))[1:]
     assert not more and mover == other == "" and len(grill.split()) == 1
