@@ -26,7 +26,7 @@ import argparse
 import math
 import random
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -79,27 +79,34 @@ def looked_further(state: GameState, values: Values) -> np.ndarray:
     return further
 
 
+def turn_starts_of(game: int, seed: int, players: int = 2) -> Iterator[GameState]:
+    """Every turn's start of game ``game`` of ``expected`` against ``simple`` (the seats
+    alternating between them), the game's own dice from ``seed``; played on in place."""
+    rng = random.Random(seed * 10_007 + game)
+    names = ("expected", "simple") if game % 2 else ("simple", "expected")
+    bots = [make_bot(names[seat % 2], game) for seat in range(players)]
+    state = GameState(players)
+    while not state.is_over:
+        if state.is_chance() and not any(state.kept):
+            yield state
+        if state.is_chance():
+            state.apply_roll(sample_roll(state.dice_left, rng))
+        else:
+            state.apply(bots[state.current].choose(state))
+
+
 def game_drifts(
     game: int, seed: int, values: dict[str, Values], players: int = 2
 ) -> dict[str, tuple[list[float], list[Change]]]:
     """Per value function: each seat's drift in this game, and each turn's change (the
     mover's)."""
-    rng = random.Random(seed * 10_007 + game)
-    names = ("expected", "simple") if game % 2 else ("simple", "expected")
-    bots = [make_bot(names[seat % 2], game) for seat in range(players)]
-    state = GameState(players)
     drift = {name: np.zeros(players) for name in values}
     changes: dict[str, list[Change]] = {name: [] for name in values}
-    while not state.is_over:
-        if state.is_chance() and not any(state.kept):
-            for name, value in values.items():
-                change = looked_further(state, value) - value([state])[0]
-                drift[name] += change
-                changes[name].append(Change(float(change[state.current]), len(state.grill)))
-        if state.is_chance():
-            state.apply_roll(sample_roll(state.dice_left, rng))
-        else:
-            state.apply(bots[state.current].choose(state))
+    for state in turn_starts_of(game, seed, players):
+        for name, value in values.items():
+            change = looked_further(state, value) - value([state])[0]
+            drift[name] += change
+            changes[name].append(Change(float(change[state.current]), len(state.grill)))
     return {name: (drift[name].tolist(), changes[name]) for name in values}
 
 
@@ -127,13 +134,13 @@ def main() -> None:
         most = 100 * max(map(abs, drifts[name]))
         turn = 100 * statistics.mean(abs(change.mover) for change in changes[name])
         print(f"| {name} | {sd:.2f} | {most:.1f} | {turn:.2f} |")
-    print_sources(changes["network"])
+    print_sources(changes["network"], "the network")
 
 
-def print_sources(changes: list[Change]) -> None:
-    """Where the network's drift comes from (see the module docstring)."""
+def print_sources(changes: list[Change], whose: str) -> None:
+    """Where ``whose`` drift comes from (see the module docstring)."""
     squares = sum(change.mover**2 for change in changes)
-    print("the network's change a turn, by the tiles face up at the turn's start:")
+    print(f"{whose}'s change a turn, by the tiles face up at the turn's start:")
     for low, high in FACE_UP:
         group = [change.mover for change in changes if low <= change.face_up <= high]
         if group:

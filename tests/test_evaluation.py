@@ -314,6 +314,38 @@ def test_the_drift_benchmark_refuses_a_table_size_outside_the_rules():
     assert done.returncode == 2 and "invalid choice: 8" in done.stderr
 
 
+REVIEW_DRIFT = SCRIPT.parents[1] / "benchmarks" / "review_drift.py"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_review_drift_benchmark_splits_each_evaluator_s_drift(players):
+    """The shipped evaluator and its one-turn form on the same game (two turns further only
+    when asked), each split by the tiles face up; with three players too."""
+    done = subprocess.run(
+        [sys.executable, str(REVIEW_DRIFT), "--games", "1", "--players", str(players),
+         "--two-turns-at", "2"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    heads = [line.split(":")[0] for line in done.stdout.splitlines() if "drift, SD" in line]
+    assert heads == [
+        "one turn at every turn",
+        "as shipped (a turn further with at most 3 face up)",
+        "two turns further with at most 2 face up",
+    ]
+    assert done.stdout.count("the mover's change, mean: ") == 3
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [(["--games", "0"], "--games must be positive"), (["--two-turns-at", "4"], "0 (not measured)")],
+)
+def test_the_review_drift_benchmark_refuses_bad_arguments(arguments, message):
+    done = subprocess.run(
+        [sys.executable, str(REVIEW_DRIFT), *arguments], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and message in done.stderr
+
+
 def test_every_seat_drifts_and_the_drifts_of_a_table_cancel_out():
     """With three players each seat's value changes as it is looked at a turn further, the
     others' too (not mirrored from the mover's, as with two); the chances of a table sum to 1
