@@ -1,7 +1,7 @@
 """A game's review: every decision valued in win chance, and the result split into skill and
 luck.
 
-The evaluator is the strongest we have (:func:`~pickomino.analysis.evaluator.evaluator_for`):
+The evaluator is the strongest we have (:func:`~pickomino.bots.planners.evaluator_for`):
 with the standard rules (any table size, 2 to 7), the win values learned by self-play
 (:mod:`pickomino.evaluation`; every way a turn can end valued by the network); under other
 rules, the strategist's search (:mod:`.bots.strategist`) with every player playing
@@ -21,7 +21,7 @@ chance, and every change of it has one cause:
 So, for every player, ``result - chance at the start = skill + luck + others' play + drift``
 exactly (``skill`` is minus the sum of the player's costs), which :class:`PlayerReview`
 keeps and the tests check. With three players or more, the win model's chances are shared out
-where the search stops (:func:`~pickomino.analysis.evaluator.leaf_values`), so the chances
+where the search stops (:func:`~pickomino.bots.planners.leaf_values`), so the chances
 sum to 1 at every point.
 
 Labels by cost, in points of win chance (1 point = 1%), and by what was at stake in the decision

@@ -49,7 +49,7 @@ class Advice:
 
 class Coach:
     """Values the moves of the player to move with the review's evaluator (the game's
-    :func:`~pickomino.analysis.evaluator.evaluator_for`), one turn's view
+    :func:`~pickomino.bots.planners.evaluator_for`), one turn's view
     kept at a time (the view is made once a turn, the first time it is asked)."""
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD, planner: FairPlanner | None = None):
