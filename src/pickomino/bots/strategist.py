@@ -21,6 +21,7 @@ from pickomino.core import Action, GameState, Phase, worms_on
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.advice import best_action
 from pickomino.solver.endings import TurnEndings, turn_endings, value_table
+from pickomino.solver.solve import TurnSolution
 from pickomino.solver.values import claim_gain
 
 #: Logistic win model: x = LEAD·d/√(R+C) + LEAD_LATE·d/(R+C) + EXPOSED·(mine−theirs)/√(R+C)
@@ -164,7 +165,7 @@ class StrategistBot:
     def __init__(self, seed: int = 0) -> None:
         del seed  # deterministic without one
         self._planner = Planner()
-        self._table: tuple[tuple[int, int], TurnValues] | None = None
+        self._turn: tuple[tuple[int, int], TurnSolution] | None = None
 
     def planner(self, state: GameState) -> Planner:
         """The search it plays by in the game of ``state`` (a subclass may choose another)."""
@@ -178,7 +179,7 @@ class StrategistBot:
             endings = dict(state.endings(state.total))
             value = planner.value_after
             return max(state.legal_actions(), key=lambda a: value(endings[a], seat, turns))
-        key = (state.turn, seat)  # the table is fixed for the whole turn
-        if self._table is None or self._table[0] != key:
-            self._table = (key, planner.turn_values(state, turns))
-        return best_action(state, self._table[1])
+        key = (state.turn, seat)  # the table, so its solution, is fixed for the whole turn
+        if self._turn is None or self._turn[0] != key:
+            self._turn = (key, solve(planner.turn_values(state, turns)))
+        return best_action(state, self._turn[1])
