@@ -8,10 +8,12 @@ each turn's change split by the tiles face up at the turn's start (as
 ``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`: a
 turn further with at most three tiles face up) and for the same evaluator looking one turn at
 every turn (as it did before 6 December). ``--two-turns-at N`` also measures it looking two
-turns further with at most N tiles face up (not shipped: measured in ``docs/bots.md``).
+turns further with at most N tiles face up (not shipped: measured in ``docs/bots.md``);
+``--network WEIGHTS.npz`` measures the evaluator over another network of the table's size (a
+training's candidate) instead of the shipped one.
 
 Run: ``.venv/bin/python benchmarks/review_drift.py [--games 40] [--seed 3] [--players 2]
-[--two-turns-at 2]`` (seconds with two players; a few minutes with seven)
+[--two-turns-at 2] [--network WEIGHTS.npz]`` (seconds with two players; a minute with seven)
 """
 
 from __future__ import annotations
@@ -69,12 +71,20 @@ def main() -> None:
     parser.add_argument(
         "--two-turns-at", type=int, default=0, help="also: two turns further with this many up"
     )
+    parser.add_argument("--network", help="another network's weights (.npz) instead")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be positive")
     if not 0 <= args.two_turns_at <= LEARNED_ENDGAME_TILES:
         parser.error(f"--two-turns-at: 0 (not measured) to {LEARNED_ENDGAME_TILES}")
     network = shipped_network(args.players)
+    if args.network:
+        try:
+            network = WinNetwork.load(args.network)
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--network {args.network}: not a network's weights ({error})")
+        if network.players != args.players:
+            parser.error(f"--network is for {network.players} players, not {args.players}")
     assert network is not None, "every table size of the rules has a network"
     evaluators = {
         "one turn at every turn": lambda: OneTurn(network),

@@ -315,6 +315,7 @@ def test_the_drift_benchmark_refuses_a_table_size_outside_the_rules():
 
 
 REVIEW_DRIFT = SCRIPT.parents[1] / "benchmarks" / "review_drift.py"
+NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p.npz"
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -335,9 +336,33 @@ def test_the_review_drift_benchmark_splits_each_evaluator_s_drift(players):
     assert done.stdout.count("the mover's change, mean: ") == 3
 
 
+def test_the_review_drift_benchmark_measures_another_network_when_given_one(tmp_path):
+    """``--network``: the evaluator over those weights (here the shipped ones, nudged), not
+    over the shipped network: the drifts differ on the same game."""
+    network = shipped_network(2)
+    (weight, bias), *rest = network.layers
+    nudged = tmp_path / "nudged.npz"
+    WinNetwork([(weight * 1.2, bias), *rest], 2).save(nudged)
+
+    def drifts(*arguments: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, str(REVIEW_DRIFT), "--games", "1", *arguments],
+            check=True, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        return [line for line in done.stdout.splitlines() if "drift, SD" in line]
+
+    shipped, other = drifts(), drifts("--network", str(nudged))
+    assert len(shipped) == len(other) == 2 and shipped != other
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
-    [(["--games", "0"], "--games must be positive"), (["--two-turns-at", "4"], "0 (not measured)")],
+    [
+        (["--games", "0"], "--games must be positive"),
+        (["--two-turns-at", "4"], "0 (not measured)"),
+        (["--network", "no-such.npz"], "not a network's weights"),
+        (["--network", str(NETWORK_3P)], "is for 3 players, not 2"),
+    ],
 )
 def test_the_review_drift_benchmark_refuses_bad_arguments(arguments, message):
     done = subprocess.run(
@@ -406,9 +431,6 @@ def test_a_candidate_for_three_players_plays_at_tables_of_three(tmp_path):
         "network_match.py", "candidate", str(candidate), "--games", "2", "--against", "valued"
     )
     assert rows == [["`candidate` vs 2× `valued`", "2"]]
-
-
-NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p.npz"
 
 
 @pytest.mark.parametrize(
