@@ -8,7 +8,7 @@ has no such change; summed over a player's turns of one game it is the review's 
 player-game and the mean absolute change per turn, for the shipped win-value network and for
 the strategist's win model (the baseline, in the same run). Then, for the network, where the
 drift comes from: the turns split by how many tiles are face up at their start, each group's
-share of the turns, the root mean square of the mover's change and its share of all the
+share of the turns, the mover's mean change, its root mean square and its share of all the
 changes' squares (the variance a drift adds up from), and the mover's mean change (a value
 function that undervalues the player to move has a positive one).
 
@@ -148,7 +148,8 @@ def print_sources(changes: list[Change], whose: str) -> None:
             share = sum(c * c for c in group) / squares
             print(
                 f"  {low:>2}-{high:<2} face up: {len(group) / len(changes):4.0%} of the turns,"
-                f" RMS {rms:.2f} points, {share:4.0%} of the squares"
+                f" mean {100 * statistics.mean(group):+.2f}, RMS {rms:.2f} points,"
+                f" {share:4.0%} of the squares"
             )
     movers = [100 * change.mover for change in changes]
     half = 1.96 * statistics.stdev(movers) / math.sqrt(len(movers))
