@@ -18,10 +18,9 @@ import math
 
 from pickomino.bots.base import register
 from pickomino.core import Action, GameState, Phase, worms_on
-from pickomino.solver import TurnValues, solve
+from pickomino.solver import TurnSolution, TurnValues, solve
 from pickomino.solver.advice import best_action
 from pickomino.solver.endings import TurnEndings, turn_endings, value_table
-from pickomino.solver.solve import TurnSolution
 from pickomino.solver.values import claim_gain
 
 #: Logistic win model: x = LEAD·d/√(R+C) + LEAD_LATE·d/(R+C) + EXPOSED·(mine−theirs)/√(R+C)
