@@ -17,7 +17,7 @@ from pickomino.evaluation import WinNetwork, network_for
 
 @register("valued")
 class ValuedBot(StrategistBot):
-    """Maximises its learned win chance over its own turn (see the module docstring)."""
+    """Maximises its learned win chance by the review's search (see the module docstring)."""
 
     name = "valued"
 
