@@ -17,34 +17,38 @@ the exact chances it prints the error, in points of win chance, of
 - the strategist's win model, the baseline (``win model``);
 
 at the endgames' starts and at every position they reach. ``--table PATH`` writes each
-endgame's start and exact chance as CSV (``docs/exact_endgames.csv``).
+endgame's start and exact chance as CSV (``docs/exact_endgames.csv``). ``--network
+WEIGHTS.npz`` measures another network (a training's candidate) the same three ways, beside
+the shipped one, on the same exact endgames.
 
-Run: ``.venv/bin/python benchmarks/endgame_error.py [--endgames 30] [--seed 1] [--jobs 2]``
-(10-30 s an endgame on one core).
+Run: ``.venv/bin/python benchmarks/endgame_error.py [--endgames 30] [--seed 1] [--jobs 2]
+[--network WEIGHTS.npz]`` (10-30 s an endgame on one core).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import random
 import statistics
 import sys
 from pathlib import Path
 
 import numpy as np
-from win_values_drift import Values, looked_further, model_values, network_values
+from win_values_drift import Values, candidate_network, looked_further, model_values
 
 from pickomino.bots import make_bot
 from pickomino.bots.planners import LearnedPlanner
 from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
-from pickomino.evaluation import shipped_network
+from pickomino.evaluation import WinNetwork, shipped_network, win_chances
 from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.sim.tournament import parallel_map
 from pickomino.solver import solve
 
-MEASURED: dict[str, Values] = {"network": network_values, "win model": model_values}
+#: The names of a network's rows: as it is, a turn further, and the evaluator over it.
+NETWORK_ROWS = ("network", "network + turn", "evaluator")
 
 
 def endgame_of(game: int, seed: int, face_up: int, keep: int) -> GameState | None:
@@ -63,23 +67,48 @@ def endgame_of(game: int, seed: int, face_up: int, keep: int) -> GameState | Non
     return None
 
 
-def errors_of(job: tuple[int, int, int, int]) -> dict | None:
+@functools.cache
+def network_at(path: str | None) -> WinNetwork:
+    """The shipped two-player network, or the one at ``path`` (loaded once a process)."""
+    network = shipped_network(2) if path is None else WinNetwork.load(path)
+    assert network is not None, "a two-player network is shipped"
+    return network
+
+
+def mover_errors(live: list[GameState], values: Values, truth: np.ndarray) -> np.ndarray:
+    rows = values(live)
+    return np.abs(rows[np.arange(len(live)), [s.current for s in live]] - truth)
+
+
+def network_errors(live: list[GameState], network: WinNetwork, truth: np.ndarray) -> list:
+    """A network's errors as it is, a turn further, and as the evaluator over it."""
+    values = functools.partial(win_chances, network=network)
+    further = np.array([looked_further(state, values)[state.current] for state in live])
+    planner = LearnedPlanner(network)  # its memory shared by the endgame's positions
+    searched = [solve(planner.turn_values(s, planner.lookahead(s))).start_value for s in live]
+    return [
+        mover_errors(live, values, truth),
+        *(np.abs(np.array(v) - truth) for v in (further, searched)),
+    ]
+
+
+def errors_of(job: tuple[int, int, int, int, str | None]) -> dict | None:
     """One endgame: its exact chances and each value function's errors (mover's view)."""
-    start = endgame_of(*job)
+    game, seed, face_up, keep, candidate = job
+    start = endgame_of(game, seed, face_up, keep)
     if start is None:
         return None
     exact = Endgame(start)
     live = [state for state in exact.states if not state.is_over]
     truth = np.array([exact.chances(state)[state.current] for state in live])
-    errors = {}
-    for name, values in MEASURED.items():
-        rows = values(live)
-        errors[name] = np.abs(rows[np.arange(len(live)), [s.current for s in live]] - truth)
-    further = np.array([looked_further(state, network_values)[state.current] for state in live])
-    errors["network + turn"] = np.abs(further - truth)
-    planner = LearnedPlanner(shipped_network(2))  # its memory shared by the endgame's positions
-    searched = [solve(planner.turn_values(s, planner.lookahead(s))).start_value for s in live]
-    errors["evaluator"] = np.abs(np.array(searched) - truth)
+    network, further, evaluator = network_errors(live, network_at(None), truth)
+    errors = {"network": network, "win model": mover_errors(live, model_values, truth)}
+    errors |= {"network + turn": further, "evaluator": evaluator}
+    if candidate is not None:
+        found = network_errors(live, network_at(candidate), truth)
+        errors |= {
+            f"candidate: {name}": error for name, error in zip(NETWORK_ROWS, found, strict=True)
+        }
     return {
         "start": start,
         "chance": float(truth[0]),
@@ -100,16 +129,20 @@ def main() -> None:
     parser.add_argument("--keep", type=int, default=1, help="tiles kept on each stack")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--table", type=Path, help="write each endgame's exact chance (CSV)")
+    parser.add_argument("--network", help="also another two-player network's weights (.npz)")
     args = parser.parse_args()
+    candidate_network(parser, args.network, 2)  # refused before any work
     if args.endgames < 1 or args.jobs < 1 or args.keep < 0 or not 1 <= args.face_up <= 16:
         parser.error("--endgames and --jobs must be positive, --keep at least 0, --face-up 1 to 16")
     if args.table and not args.table.parent.is_dir():
         parser.error(f"--table: {args.table.parent} is not a folder")
-    jobs = [(game, args.seed, args.face_up, args.keep) for game in range(args.endgames)]
+    jobs = [
+        (game, args.seed, args.face_up, args.keep, args.network) for game in range(args.endgames)
+    ]
     found = [done for done in parallel_map(errors_of, jobs, args.jobs) if done is not None]
     if not found:
         sys.exit("no game reached such an endgame")
-    names = [*MEASURED, "network + turn", "evaluator"]
+    names = list(found[0]["errors"])
     starts = {name: [float(d["errors"][name][0]) for d in found] for name in names}
     every = {name: [float(e) for d in found for e in d["errors"][name]] for name in names}
     positions = sum(d["positions"] for d in found)

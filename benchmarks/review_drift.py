@@ -22,7 +22,12 @@ import argparse
 import statistics
 
 import numpy as np
-from win_values_drift import Change, print_sources, turn_starts_of  # beside this file
+from win_values_drift import (
+    Change,
+    candidate_network,
+    print_sources,
+    turn_starts_of,
+)  # beside this file
 
 from pickomino.analysis import TurnView
 from pickomino.bots.planners import LEARNED_ENDGAME_TILES, LearnedPlanner
@@ -77,14 +82,7 @@ def main() -> None:
         parser.error("--games must be positive")
     if not 0 <= args.two_turns_at <= LEARNED_ENDGAME_TILES:
         parser.error(f"--two-turns-at: 0 (not measured) to {LEARNED_ENDGAME_TILES}")
-    network = shipped_network(args.players)
-    if args.network:
-        try:
-            network = WinNetwork.load(args.network)
-        except (OSError, ValueError, KeyError) as error:
-            parser.error(f"--network {args.network}: not a network's weights ({error})")
-        if network.players != args.players:
-            parser.error(f"--network is for {network.players} players, not {args.players}")
+    network = candidate_network(parser, args.network, args.players) or shipped_network(args.players)
     assert network is not None, "every table size of the rules has a network"
     evaluators = {
         "one turn at every turn": lambda: OneTurn(network),

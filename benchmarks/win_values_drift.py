@@ -35,7 +35,7 @@ from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
-from pickomino.evaluation import shipped_network, win_chances
+from pickomino.evaluation import WinNetwork, shipped_network, win_chances
 from pickomino.evaluation.values import result, tables_of
 from pickomino.solver import solve
 from pickomino.solver.endings import turn_endings
@@ -65,6 +65,22 @@ def network_values(states: Sequence[GameState]) -> np.ndarray:
     network = shipped_network(states[0].num_players)
     assert network is not None, "no network shipped for this table size"
     return win_chances(states, network)
+
+
+def candidate_network(
+    parser: argparse.ArgumentParser, path: str | None, players: int
+) -> WinNetwork | None:
+    """``--network PATH``: another network's weights for ``players``, or the parser's error
+    (before any work); None without the option."""
+    if path is None:
+        return None
+    try:
+        network = WinNetwork.load(path)
+    except (OSError, ValueError, KeyError) as error:
+        parser.error(f"--network {path}: not a network's weights ({error})")
+    if network.players != players:
+        parser.error(f"--network is for {network.players} players, not {players}")
+    return network
 
 
 def looked_further(state: GameState, values: Values) -> np.ndarray:

@@ -442,6 +442,8 @@ def test_a_candidate_for_three_players_plays_at_tables_of_three(tmp_path):
         ("endgame_error.py", ["--endgames", "0"], "must be positive"),
         ("endgame_error.py", ["--keep", "-1"], "--keep at least 0"),
         ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),
+        ("endgame_error.py", ["--network", "no-such.npz"], "not a network's weights"),
+        ("endgame_error.py", ["--network", str(NETWORK_3P)], "is for 3 players, not 2"),
         ("deeper_search.py", ["--games", "0"], "must be positive"),
         ("deeper_search.py", ["--against", "nobody,expected"], "no bot named nobody"),
         ("deeper_search.py", ["--endgame-tiles", "0"], "--endgame-tiles: 1 to 16"),

@@ -17,6 +17,7 @@ import pytest
 from pickomino.core import GameState, Phase
 from pickomino.core.dice import sample_roll
 from pickomino.core.rules import TILES
+from pickomino.evaluation import WinNetwork, shipped_network
 from pickomino.evaluation.exact import Endgame
 from pickomino.evaluation.values import result, tables_of
 from pickomino.solver import TurnValues, solve
@@ -135,6 +136,34 @@ def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
     assert not more and mover == other == "" and len(grill.split()) == 1
     state = position([int(grill)], [[], []])
     assert float(chance) == pytest.approx(Endgame(state).chances(state)[0], abs=1e-6)
+
+
+def endgame_rows(*arguments: str) -> dict[str, list[str]]:
+    """The endgame benchmark's rows on one small endgame: each value function's errors."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARK), "--endgames", "1", "--face-up", "2", "--keep", "0",
+         "--jobs", "1", *arguments],
+        check=True, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line[:2] == "| "]
+    return {row[0].strip(): [cell.strip() for cell in row[1:]] for row in rows[1:]}
+
+
+def test_the_endgame_benchmark_measures_a_candidate_network_beside_the_shipped_one(tmp_path):
+    """``--network``: the same three rows for the candidate, on the same exact endgames: equal
+    to the shipped network's when it is the shipped network, apart when it is another."""
+    network = shipped_network(2)
+    same, nudged = tmp_path / "same.npz", tmp_path / "nudged.npz"
+    network.save(same)
+    (weight, bias), *rest = network.layers
+    WinNetwork([(weight * 1.2, bias), *rest], 2).save(nudged)
+    alike, apart = endgame_rows("--network", str(same)), endgame_rows("--network", str(nudged))
+    names = ["network", "network + turn", "evaluator"]
+    candidates = [f"candidate: {name}" for name in names]
+    assert list(alike) == ["network", "win model", "network + turn", "evaluator", *candidates]
+    assert all(alike[name] == alike[f"candidate: {name}"] for name in names)
+    assert all(apart[name] != apart[f"candidate: {name}"] for name in names)
+    assert all(apart[name] == alike[name] for name in ["win model", *names])
 
 
 def test_the_fit_benchmark_learns_endgames_and_reports_the_held_out_ones():
