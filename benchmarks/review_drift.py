@@ -22,12 +22,12 @@ import argparse
 import statistics
 
 import numpy as np
-from win_values_drift import (
+from win_values_drift import (  # beside this file
     Change,
     candidate_network,
     print_sources,
     turn_starts_of,
-)  # beside this file
+)
 
 from pickomino.analysis import TurnView
 from pickomino.bots.planners import LEARNED_ENDGAME_TILES, LearnedPlanner
