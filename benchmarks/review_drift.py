@@ -25,6 +25,7 @@ import numpy as np
 from win_values_drift import (  # beside this file
     Change,
     candidate_network,
+    change_at,
     print_sources,
     turn_starts_of,
 )
@@ -63,7 +64,7 @@ def review_drifts(planner: LearnedPlanner, game: int, seed: int, players: int):
         if ended is not None:
             change = np.array(view.chances(start)) - np.array(ended.after_turn(start))
             drift += change
-            changes.append(Change(float(change[start.current]), len(start.grill)))
+            changes.append(change_at(start, change))
         ended = view
     return drift.tolist(), changes
 

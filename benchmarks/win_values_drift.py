@@ -9,7 +9,9 @@ player-game and the mean absolute change per turn, for the shipped win-value net
 the strategist's win model (the baseline, in the same run). Then, for the network, where the
 drift comes from: the turns split by how many tiles are face up at their start, each group's
 share of the turns, the mover's mean change, its root mean square and its share of all the
-changes' squares (the variance a drift adds up from), and the mover's mean change (a value
+changes' squares (the variance a drift adds up from), the mover's mean change split by the
+mover's lead in worms (a change that keeps its sign for a leader adds up along the leader's
+game, where one that every mover shares cancels out), and the mover's mean change (a value
 function that undervalues the player to move has a positive one).
 
 With more than two players every seat's value changes, not only the mover's: each seat's
@@ -46,10 +48,25 @@ FACE_UP = ((13, 16), (9, 12), (6, 8), (4, 5), (1, 3))
 
 
 class Change(NamedTuple):
-    """A turn's change of the mover's value, looked at one turn further, and where."""
+    """A turn's change of the mover's value, looked at one turn further, and where: the tiles
+    face up, and the mover's lead in worms over the best of the others."""
 
     mover: float
     face_up: int
+    lead: int
+
+
+def change_at(state: GameState, change: np.ndarray) -> Change:
+    """The mover's part of a turn's ``change`` at ``state``, the turn's start."""
+    others = max(state.worms(seat) for seat in range(state.num_players) if seat != state.current)
+    return Change(
+        float(change[state.current]), len(state.grill), state.worms(state.current) - others
+    )
+
+
+#: The turns split by the mover's lead: a change that keeps its sign for the leader (or the
+#: trailer) adds up along a seat's game, where one every mover shares cancels out.
+LEADS = (("4+ worms ahead", 4, 99), ("level (±3)", -3, 3), ("4+ worms behind", -99, -4))
 
 
 def model_values(states: Sequence[GameState]) -> np.ndarray:
@@ -122,7 +139,7 @@ def game_drifts(
         for name, value in values.items():
             change = looked_further(state, value) - value([state])[0]
             drift[name] += change
-            changes[name].append(Change(float(change[state.current]), len(state.grill)))
+            changes[name].append(change_at(state, change))
     return {name: (drift[name].tolist(), changes[name]) for name in values}
 
 
@@ -167,6 +184,13 @@ def print_sources(changes: list[Change], whose: str) -> None:
                 f" mean {100 * statistics.mean(group):+.2f}, RMS {rms:.2f} points,"
                 f" {share:4.0%} of the squares"
             )
+    leads = []
+    for label, low, high in LEADS:
+        group = [change.mover for change in changes if low <= change.lead <= high]
+        if group:
+            share = len(group) / len(changes)
+            leads.append(f"{label} {share:.0%}, mean {100 * statistics.mean(group):+.2f}")
+    print(f"  by the mover's lead (share of the turns, mean change): {'; '.join(leads)}")
     movers = [100 * change.mover for change in changes]
     half = 1.96 * statistics.stdev(movers) / math.sqrt(len(movers))
     print(f"the mover's change, mean: {statistics.mean(movers):+.2f} ± {half:.2f} points")

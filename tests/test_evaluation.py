@@ -303,6 +303,18 @@ def test_the_drift_benchmark_prints_both_value_functions(players):
     shares = [int(line.split(", ")[-1].split("%")[0]) for line in split]
     assert split and 98 <= sum(shares) <= 102  # every turn in one group (rounded shares)
     assert "the mover's change, mean: " in done.stdout
+    (leads,) = [line for line in done.stdout.splitlines() if "by the mover's lead" in line]
+    lead_shares = [int(group.split("%")[0].split()[-1]) for group in leads.split(";")]
+    assert 98 <= sum(lead_shares) <= 102  # every turn in one group by the mover's lead
+
+
+def test_a_turn_s_change_knows_the_mover_s_lead_over_the_best_other_seat():
+    """Tile 21 has one worm, 25 two, 30 three, 36 four (R3): the mover (seat 1) holds 30, the
+    best other seat 36 + 25: the mover is three worms behind it."""
+    drift = load_script(DRIFT_SCRIPT)
+    state = GameState.from_position([[21], [30], [25, 36]], face_down=[], current=1)
+    change = drift.change_at(state, np.array([0.1, -0.2, 0.1]))
+    assert change == drift.Change(-0.2, len(state.grill), 3 - 6)
 
 
 def test_the_drift_benchmark_refuses_a_table_size_outside_the_rules():
@@ -334,6 +346,7 @@ def test_the_review_drift_benchmark_splits_each_evaluator_s_drift(players):
         "two turns further with at most 2 face up",
     ]
     assert done.stdout.count("the mover's change, mean: ") == 3
+    assert done.stdout.count("by the mover's lead (share of the turns, mean change): ") == 3
 
 
 def test_the_review_drift_benchmark_measures_another_network_when_given_one(tmp_path):
