@@ -14,6 +14,14 @@ with ``--endgames 5 --games 4000``; it needs the ``exact`` extra, SciPy, as well
 A long run can stop and go on: ``--checkpoint DIR`` keeps the positions and every sweep, the
 same command goes on from there (``--until N`` stops after sweep N), see docs/bots.md.
 
+``--exact N`` (two players) also values N small endgames exactly (``Endgame``: the first turn
+start with at most ``--exact-face-up`` tiles face up of games after those giving the
+positions, each stack cut to its top tile) and fits every position they reach to its exact
+chances, every sweep, beside the search's targets: true values where they can be had, as
+backgammon programs learn beside their bear-off databases. Every tenth endgame is held out,
+and the curve's last column is the network's error on them. ``--start WEIGHTS`` begins from a
+network (the shipped one, say) instead of from the strategist's win model.
+
 Each sweep prints the mean |value − target| before fitting (the residual: how far the
 network is from agreeing with its own one-turn search), the same on the held-out positions,
 and after fitting.
@@ -31,13 +39,14 @@ import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
-from pickomino.evaluation.exact import cut_stacks
+from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
 from pickomino.evaluation.values import result
@@ -69,6 +78,29 @@ def positions(games: range, players: int, seed: int, endgames: int = 0) -> list[
             if len(state.grill) <= endgames and any(len(stack) > 1 for stack in state.stacks):
                 found.append(cut_stacks(state, rng.choice((1, 2))))
     return found
+
+
+def exact_endgame(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two-player game ``game`` (bots drawn as for :func:`positions`): its first turn start
+    with at most ``face_up`` tiles face up, each stack cut to its top tile (as
+    ``benchmarks/endgame_error.py`` makes them), and every position that endgame reaches,
+    valued exactly (``Endgame``): their features and chances in turn order from the mover.
+    None when the game never gets there or the endgame reaches too many positions."""
+    game, seed, face_up = job
+    rng = random.Random(seed * 1_000_003 + game)
+    bots = [make_bot(rng.choice(PLAYERS), rng.randrange(1 << 30)) for _ in range(2)]
+    for state in turn_starts(GameState(2), bots, SeededDice(rng=rng)):
+        if state.turn >= LONGEST:
+            return None
+        if len(state.grill) <= face_up:
+            try:
+                endgame = Endgame(cut_stacks(state, 1))
+            except ValueError:  # too many positions to value
+                return None
+            live = [position for position in endgame.states if not position.is_over]
+            chances = [np.roll(endgame.chances(p), -p.current) for p in live]
+            return np.stack([features(p) for p in live]), np.stack(chances)
+    return None
 
 
 class Positions:
@@ -171,13 +203,15 @@ def model_chances(state: GameState) -> np.ndarray:
 class Trainer:
     """Adam on the cross-entropy between the network's chances and soft targets."""
 
-    def __init__(self, sizes: list[int], players: int, seed: int) -> None:
+    def __init__(
+        self, sizes: list[int], players: int, seed: int, start: WinNetwork | None = None
+    ) -> None:
         rng = np.random.default_rng(seed)
         layers = []
         for i, (a, b) in enumerate(zip(sizes, sizes[1:], strict=False)):
             scale = (0.1 if i == len(sizes) - 2 else 1.0) / math.sqrt(a)
             layers.append((rng.normal(0, scale, (a, b)), np.zeros(b)))
-        self.network = WinNetwork(layers, players)
+        self.network = start or WinNetwork(layers, players)  # ``start``: from its weights
         self.moments = [[np.zeros_like(p) for p in layer] for layer in layers]
         self.squares = [[np.zeros_like(p) for p in layer] for layer in layers]
         self.steps = 0
@@ -288,6 +322,8 @@ class Checkpoint:
 
 #: The settings that make the positions, and those that make the training from them.
 POSITION_SETTINGS = ("players", "games", "seed", "endgames")
+#: The settings that make the exact endgames' values.
+EXACT_SETTINGS = ("players", "games", "seed", "exact", "exact_face_up")
 TRAINING_SETTINGS = (
     *POSITION_SETTINGS,
     "sweeps",
@@ -296,9 +332,12 @@ TRAINING_SETTINGS = (
     "final_rate",
     "epochs",
     "damping",
+    "exact",
+    "exact_face_up",
+    "start",
 )
 #: Settings added after checkpoints were made, with the value those runs had.
-ADDED_SETTINGS = {"damping": 1.0}
+ADDED_SETTINGS = {"damping": 1.0, "exact": 0, "exact_face_up": 3, "start": None}
 
 
 def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) -> list[Positions]:
@@ -320,11 +359,69 @@ def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) 
     return chunks
 
 
+class Exact(NamedTuple):
+    """The exact endgames' positions (``--exact``): those fitted, with their chances, and
+    those held out (every tenth endgame's), whose error the curve follows."""
+
+    x: np.ndarray
+    y: np.ndarray
+    held_x: np.ndarray
+    held_y: np.ndarray
+
+
+def prepared_exact(args: argparse.Namespace, checkpoint: Checkpoint | None) -> Exact | None:
+    """The exact values of ``--exact`` small endgames, from games after those giving the
+    positions (so none of theirs), from the checkpoint when it has them."""
+    if not args.exact:
+        return None
+    if checkpoint is not None:
+        kept = checkpoint.load("exact", EXACT_SETTINGS)
+        if kept is not None:
+            return kept
+    games = range(args.games, args.games + args.exact)
+    jobs = [(game, args.seed, args.exact_face_up) for game in games]
+    with Pool(args.jobs) as pool:
+        found = [done for done in pool.map(exact_endgame, jobs, chunksize=1) if done]
+    held = found[9::10]
+    fitted = [done for i, done in enumerate(found) if i % 10 != 9]
+    empty = np.zeros((0, feature_count(2))), np.zeros((0, 2))
+    exact = Exact(
+        *(np.concatenate([part[k] for part in fitted] or [empty[k]]) for k in (0, 1)),
+        *(np.concatenate([part[k] for part in held] or [empty[k]]) for k in (0, 1)),
+    )
+    if checkpoint is not None:
+        checkpoint.save("exact", exact)
+    return exact
+
+
+CURVE_COLUMNS = ("sweep", "residual", "held_out_residual", "fit_error", "seconds", "exact_error")
+SECONDS = CURVE_COLUMNS.index("seconds")
+
+
+def starting_network(
+    parser: argparse.ArgumentParser, path: str | None, sizes: list[int]
+) -> WinNetwork | None:
+    """The network at ``--start``, refused (before any work) unless its layers' sizes are the
+    training's: ``sizes``, the features', ``--hidden``'s and the players'."""
+    if path is None:
+        return None
+    try:
+        network = WinNetwork.load(path)
+    except (OSError, ValueError, KeyError) as error:
+        parser.error(f"--start: {path} is no network's weights ({error})")
+    found = [network.layers[0][0].shape[0], *(w.shape[1] for w, _ in network.layers)]
+    if found != sizes:
+        parser.error(f"--start: {path} has layers of {found}, this training {sizes}")
+    return network
+
+
 def write_curve(path: Path, rows: list[tuple[float, ...]]) -> None:
+    """The curve, a row a sweep (a checkpoint's rows from before ``--exact`` lack its
+    column: empty there, as it is in a run without held-out exact endgames)."""
     with path.open("w", newline="") as file:
         out = csv.writer(file)
-        out.writerow(["sweep", "residual", "held_out_residual", "fit_error", "seconds"])
-        out.writerows(rows)
+        out.writerow(CURVE_COLUMNS)
+        out.writerows([*row, *[""] * (len(CURVE_COLUMNS) - len(row))] for row in rows)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -352,6 +449,21 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="also each turn start with at most this many tiles face up, its stacks cut",
     )
+    parser.add_argument(
+        "--exact",
+        type=int,
+        default=0,
+        help="also fit this many small endgames' exact values (two players; a tenth held out)",
+    )
+    parser.add_argument(
+        "--exact-face-up",
+        type=int,
+        default=3,
+        help="the exact endgames: at most this many tiles face up (each stack cut to its top)",
+    )
+    parser.add_argument(
+        "--start", help="begin from these weights (.npz), not from the strategist's win model"
+    )
     parser.add_argument("--out", type=Path, required=True, help="the weights (.npz)")
     parser.add_argument("--curve", type=Path, help="the sweeps' errors as CSV")
     parser.add_argument(
@@ -370,6 +482,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--damping must be above 0 and at most 1, not {args.damping}")
     if args.until is not None and args.checkpoint is None:
         parser.error("--until needs --checkpoint (where the next run goes on from)")
+    if args.exact < 0 or (args.exact and args.players != 2):
+        parser.error("--exact needs two players and a count of at least 0")
+    if not 1 <= args.exact_face_up <= 16:
+        parser.error("--exact-face-up must be 1 to 16")
+    sizes = [feature_count(args.players), *map(int, args.hidden.split(",")), args.players]
+    begin = starting_network(parser, args.start, sizes)
     checkpoint = None
     if args.checkpoint is not None:
         args.checkpoint.mkdir(exist_ok=True)
@@ -381,6 +499,7 @@ def main(argv: list[str] | None = None) -> None:
         kept = checkpoint.load("training", TRAINING_SETTINGS) if checkpoint is not None else None
         start = time.perf_counter()
         _CHUNKS = prepared_positions(args, checkpoint)
+        exact = prepared_exact(args, checkpoint)
     except ValueError as error:
         parser.error(str(error))
     held = _CHUNKS[-1]  # the last chunk's positions are never fitted
@@ -388,17 +507,16 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{len(x)} positions to fit, {len(held.x)} held out ({time.perf_counter() - start:.0f} s)"
     )
+    if exact is not None:
+        print(f"{len(exact.x)} exact endgame positions to fit, {len(exact.held_x)} held out")
     if kept is not None:
         trainer, rows = kept
-        start -= rows[-1][-1] if rows else 0.0  # the curve's seconds go on from the last run
+        start -= rows[-1][SECONDS] if rows else 0.0  # the curve's seconds go on from the last run
         print(f"going on after sweep {len(rows)}", flush=True)
     else:
-        trainer = Trainer(
-            [feature_count(args.players), *map(int, args.hidden.split(",")), args.players],
-            args.players,
-            args.seed,
-        )
-        trainer.fit(x, np.concatenate([c.model for c in _CHUNKS[:-1]]), 20, 1e-3)
+        trainer = Trainer(sizes, args.players, args.seed, begin)
+        if begin is None:
+            trainer.fit(x, np.concatenate([c.model for c in _CHUNKS[:-1]]), 20, 1e-3)
         rows = []
 
     def keep(trainer: Trainer, rows: list[tuple[float, ...]]) -> None:
@@ -420,13 +538,27 @@ def main(argv: list[str] | None = None) -> None:
             before = mean_error(trainer.network, x, searched)
             held_out = mean_error(trainer.network, held.x, targets[-1])
             y = damped(trainer.network, x, searched, args.damping)
+            to_fit, against_exact = x, None
+            if exact is not None:  # the exact values are fitted as they are, every sweep
+                to_fit, y = np.concatenate([x, exact.x]), np.concatenate([y, exact.y])
+                if len(exact.held_x):  # none held out with fewer than ten endgames
+                    against_exact = mean_error(trainer.network, exact.held_x, exact.held_y)
             progress = (sweep - 1) / max(1, args.sweeps - 1)
-            trainer.fit(x, y, args.epochs, args.rate + (args.final_rate - args.rate) * progress)
-            after = mean_error(trainer.network, x, y)
-            rows.append((sweep, before, held_out, after, time.perf_counter() - start))
+            trainer.fit(
+                to_fit, y, args.epochs, args.rate + (args.final_rate - args.rate) * progress
+            )
+            after = mean_error(trainer.network, to_fit, y)
+            row: tuple[float, ...] = (sweep, before, held_out, after, time.perf_counter() - start)
+            rows.append(row if against_exact is None else (*row, against_exact))
             print(
                 f"sweep {sweep}: residual {before:.5f}, held out {held_out:.5f},"
-                f" after fitting {after:.5f} ({rows[-1][-1]:.0f} s)",
+                f" after fitting {after:.5f}"
+                + (
+                    ""
+                    if against_exact is None
+                    else f", held-out exact endgames {against_exact:.5f}"
+                )
+                + f" ({row[SECONDS]:.0f} s)",
                 flush=True,
             )
             keep(trainer, rows)

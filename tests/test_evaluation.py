@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,9 @@ from pickomino.bots import make_bot
 from pickomino.bots.base import BOTS
 from pickomino.core import GameState, Phase
 from pickomino.evaluation import WinNetwork, shipped_network, turn_tables, win_chances
-from pickomino.evaluation.exact import cut_stacks
+from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.evaluation.features import features
+from pickomino.evaluation.network import weights_file
 from pickomino.solver import solve
 from pickomino.table import SeededDice
 from pickomino.table.loop import turn_starts
@@ -164,6 +166,68 @@ def test_a_training_stopped_and_gone_on_with_ends_as_one_never_stopped(tmp_path)
     other = train(tmp_path, "other", "--checkpoint", folder, "--sweeps", "4")
     assert other.returncode == 2 and "was made with --sweeps 3" in other.stderr
     assert "positions to fit" not in other.stdout  # refused before the positions
+
+
+def test_a_training_fits_small_endgames_exact_values_and_follows_its_held_out_ones(tmp_path):
+    """``--exact``: small endgames from games after those giving positions, every position
+    they reach valued exactly, are fitted with the positions; a tenth of the endgames held
+    out, whose error the curve follows (its last column, empty without ``--exact``)."""
+    done = train(tmp_path, "exact", "--exact", "10", "--exact-face-up", "1")
+    assert done.returncode == 0, done.stderr
+    assert "exact endgame positions to fit" in done.stdout
+    assert "held-out exact endgames" in done.stdout
+    errors = [float(row["exact_error"]) for row in csv.DictReader((tmp_path / "exact.csv").open())]
+    assert len(errors) == 3 and all(0 < error < 1 for error in errors)
+    assert train(tmp_path, "plain").returncode == 0
+    assert [row["exact_error"] for row in csv.DictReader((tmp_path / "plain.csv").open())] == [
+        ""
+    ] * 3
+
+
+def test_an_exact_endgame_is_every_position_it_reaches_with_its_exact_chances():
+    """The exact endgame of a game the positions never play: the first turn start with at
+    most ``face_up`` tiles face up, each stack cut to its top tile; its rows are features and
+    chances in turn order from the mover, as :class:`Endgame` values each position."""
+    script = training_script()
+    x, y = script.exact_endgame((4, 1, 2))
+    rng = random.Random(1 * 1_000_003 + 4)  # the game's own draw, as positions() makes it
+    bots = [make_bot(rng.choice(script.PLAYERS), rng.randrange(1 << 30)) for _ in range(2)]
+    start = next(
+        cut_stacks(state, 1)
+        for state in turn_starts(GameState(2), bots, SeededDice(rng=rng))
+        if len(state.grill) <= 2
+    )
+    endgame = Endgame(start)
+    live = [state for state in endgame.states if not state.is_over]
+    assert x.shape == (len(live), len(features(start))) and np.array_equal(x[0], features(start))
+    for row, chances, state in zip(x, y, live, strict=True):
+        assert np.array_equal(row, features(state))
+        assert chances[0] == endgame.chances(state)[state.current]
+        assert chances.sum() == pytest.approx(1.0)
+
+
+def test_a_training_begins_from_given_weights_of_its_own_shape(tmp_path):
+    """``--start``: the training begins from these weights, not from the win model (a sweep at
+    a vanishing rate leaves them as they were); weights of another shape are refused before
+    any work, as is ``--exact`` with more than two players."""
+    start = tmp_path / "start.npz"
+    assert train(tmp_path, "start", "--sweeps", "1").returncode == 0
+    done = train(tmp_path, "again", "--start", str(start), "--sweeps", "1", "--rate", "1e-12",
+                 "--final-rate", "1e-12")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    before, after = WinNetwork.load(start), WinNetwork.load(tmp_path / "again.npz")
+    for (w0, b0), (w1, b1) in zip(before.layers, after.layers, strict=True):
+        assert w1 == pytest.approx(w0, abs=1e-6) and b1 == pytest.approx(b0, abs=1e-6)
+    wrong = train(tmp_path, "wrong", "--start", str(weights_file(2)))
+    assert wrong.returncode == 2 and "has layers of [60, 128, 128, 2]" in wrong.stderr
+    assert "positions to fit" not in wrong.stdout
+    for options, message in [
+        (["--exact", "2", "--players", "3"], "--exact needs two players"),
+        (["--exact-face-up", "0"], "--exact-face-up must be 1 to 16"),
+        (["--start", str(tmp_path / "none.npz")], "is no network's weights"),
+    ]:
+        refused = train(tmp_path, "refused", *options)
+        assert refused.returncode == 2 and message in refused.stderr, options
 
 
 def test_going_on_needs_a_checkpoint(tmp_path):
