@@ -16,7 +16,20 @@ the exact chances it prints the error, in points of win chance, of
   the network (``evaluator``);
 - the strategist's win model, the baseline (``win model``);
 
-at the endgames' starts and at every position they reach. ``--table PATH`` writes each
+at the endgames' starts and at every position they reach.
+
+Then, for the network (and the candidate), **its error's spread over where a turn ends**: at
+each position, the standard deviation of the network's error (its chance minus the exact one)
+over the positions its own turn can end in (each with its chance, the turn played as the
+search over the network plays it), its root mean square over the positions. That spread is
+what a drift per player-game grows from, not the residual: along a game, with V the network
+and e = V − exact, a seat's drift Σ (E[V after the turn] − V before it) is exactly
+−e(start) + Σ (E[e after] − e after) + Σ (E[exact after] − exact before); the middle sum's
+terms are each turn's surprise in the error (uncorrelated from turn to turn, so their
+variances, the spread's squares, add up over a game's turns), the last is what the play
+itself gives away by the exact values. An error that is the same wherever a turn ends adds
+no drift however large it is; one that differs between a turn's endings adds it even where
+the network agrees with its own search on average. ``--table PATH`` writes each
 endgame's start and exact chance as CSV (``docs/exact_endgames.csv``). ``--network
 WEIGHTS.npz`` measures another network (a training's candidate) the same three ways, beside
 the shipped one, on the same exact endgames.
@@ -44,8 +57,11 @@ from pickomino.core import GameState
 from pickomino.core.dice import sample_roll
 from pickomino.evaluation import WinNetwork, shipped_network, win_chances
 from pickomino.evaluation.exact import Endgame, cut_stacks
+from pickomino.evaluation.values import tables_of
 from pickomino.sim.tournament import parallel_map
 from pickomino.solver import solve
+from pickomino.solver.endings import turn_endings
+from pickomino.solver.solve import TurnSolution
 
 #: The names of a network's rows: as it is, a turn further, and the evaluator over it.
 NETWORK_ROWS = ("network", "network + turn", "evaluator")
@@ -92,6 +108,36 @@ def network_errors(live: list[GameState], network: WinNetwork, truth: np.ndarray
     ]
 
 
+def turn_ends(
+    state: GameState, network: WinNetwork, exact: Endgame
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the turn of ``state`` ends, played as the search over ``network`` plays it: each
+    claim group's chance (the bust's first), and the mover's chance after the claim it takes
+    there, by the network and exactly."""
+    endings = turn_endings(state)
+    mover = state.current
+    chances = [win_chances(group, network) for group in endings.positions]
+    totals, bust = TurnSolution(tables_of(chances, endings.group_of, mover)[mover]).fresh_ending
+    lands = np.zeros(len(chances))
+    np.add.at(lands, np.asarray(endings.group_of) + 1, totals)
+    lands[0] += bust
+    taken = [int(block[:, mover].argmax()) for block in chances]  # the claim of each group
+    by_network = [block[k, mover] for block, k in zip(chances, taken, strict=True)]
+    truth = [
+        exact.chances(group[k])[mover] for group, k in zip(endings.positions, taken, strict=True)
+    ]
+    return lands, np.array(by_network), np.array(truth)
+
+
+def error_spread(state: GameState, network: WinNetwork, exact: Endgame) -> float:
+    """The standard deviation of ``network``'s error (its chance for the mover against the
+    exact one) over where the turn of ``state`` ends (:func:`turn_ends`; module docstring)."""
+    lands, by_network, truth = turn_ends(state, network, exact)
+    errors = by_network - truth
+    mean = float(lands @ errors)
+    return float(np.sqrt(max(0.0, lands @ np.square(errors) - mean**2)))
+
+
 def errors_of(job: tuple[int, int, int, int, str | None]) -> dict | None:
     """One endgame: its exact chances and each value function's errors (mover's view)."""
     game, seed, face_up, keep, candidate = job
@@ -104,21 +150,30 @@ def errors_of(job: tuple[int, int, int, int, str | None]) -> dict | None:
     network, further, evaluator = network_errors(live, network_at(None), truth)
     errors = {"network": network, "win model": mover_errors(live, model_values, truth)}
     errors |= {"network + turn": further, "evaluator": evaluator}
+    spreads = {"network": np.array([error_spread(s, network_at(None), exact) for s in live])}
     if candidate is not None:
         found = network_errors(live, network_at(candidate), truth)
         errors |= {
             f"candidate: {name}": error for name, error in zip(NETWORK_ROWS, found, strict=True)
         }
+        spreads["candidate: network"] = np.array(
+            [error_spread(s, network_at(candidate), exact) for s in live]
+        )
     return {
         "start": start,
         "chance": float(truth[0]),
         "positions": exact.positions,
         "errors": errors,
+        "spreads": spreads,
     }
 
 
 def points(values: list[float]) -> str:
     return f"{100 * statistics.mean(values):.2f}"
+
+
+def root_mean_square(values: list[float]) -> str:
+    return f"{100 * np.sqrt(np.mean(np.square(values))):.2f}"
 
 
 def main() -> None:
@@ -157,6 +212,13 @@ def main() -> None:
             f"| {name} | {points(starts[name])} | {100 * max(starts[name]):.1f} "
             f"| {points(every[name])} |"
         )
+    print()
+    print("| network | its error's spread where a turn ends (RMS): at the starts | everywhere |")
+    print("|---|---|---|")
+    for name in found[0]["spreads"]:
+        at_starts = [float(d["spreads"][name][0]) for d in found]
+        everywhere = [float(v) for d in found for v in d["spreads"][name]]
+        print(f"| {name} | {root_mean_square(at_starts)} | {root_mean_square(everywhere)} |")
     if args.table:
         with args.table.open("w", newline="") as out:
             table = csv.writer(out)

@@ -6,6 +6,8 @@ measures the network against it."""
 from __future__ import annotations
 
 import csv
+import functools
+import importlib.util
 import random
 import subprocess
 import sys
@@ -17,7 +19,7 @@ import pytest
 from pickomino.core import GameState, Phase
 from pickomino.core.dice import sample_roll
 from pickomino.core.rules import TILES
-from pickomino.evaluation import WinNetwork, shipped_network
+from pickomino.evaluation import WinNetwork, shipped_network, win_chances
 from pickomino.evaluation.exact import Endgame
 from pickomino.evaluation.values import result, tables_of
 from pickomino.solver import TurnValues, solve
@@ -123,47 +125,52 @@ def test_what_an_endgame_cannot_value_is_refused():
 
 def test_the_endgame_benchmark_measures_every_value_function(tmp_path):
     table = tmp_path / "exact.csv"
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARK), "--endgames", "1", "--face-up", "1", "--keep", "0",
-         "--jobs", "1", "--table", str(table)],
-        check=True, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
-    assert [row.split("|")[1].strip() for row in rows[1:]] == [
-        "network", "win model", "network + turn", "evaluator"
-    ]  # fmt: skip
+    errors, spreads = endgame_tables("1", "--table", str(table))
+    assert list(errors) == ["network", "win model", "network + turn", "evaluator"]
+    assert list(spreads) == ["network"] and all(float(cell) >= 0 for cell in spreads["network"])
     (grill, mover, other, chance), *more = list(csv.reader(table.open()))[1:]
     assert not more and mover == other == "" and len(grill.split()) == 1
     state = position([int(grill)], [[], []])
     assert float(chance) == pytest.approx(Endgame(state).chances(state)[0], abs=1e-6)
 
 
-def endgame_rows(*arguments: str) -> dict[str, list[str]]:
-    """The endgame benchmark's rows on one small endgame: each value function's errors."""
+def endgame_tables(face_up: str, *arguments: str) -> list[dict[str, list[str]]]:
+    """The endgame benchmark's tables on one small endgame (each value function's errors,
+    then each network's error spread): each row's cells by the row's name."""
     done = subprocess.run(
-        [sys.executable, str(BENCHMARK), "--endgames", "1", "--face-up", "2", "--keep", "0",
+        [sys.executable, str(BENCHMARK), "--endgames", "1", "--face-up", face_up, "--keep", "0",
          "--jobs", "1", *arguments],
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line[:2] == "| "]
-    return {row[0].strip(): [cell.strip() for cell in row[1:]] for row in rows[1:]}
+    tables = []
+    for block in done.stdout.split("\n\n"):
+        rows = [line.split("|")[1:-1] for line in block.splitlines() if line[:2] == "| "]
+        tables.append({row[0].strip(): [cell.strip() for cell in row[1:]] for row in rows[1:]})
+    return tables
 
 
 def test_the_endgame_benchmark_measures_a_candidate_network_beside_the_shipped_one(tmp_path):
-    """``--network``: the same three rows for the candidate, on the same exact endgames: equal
-    to the shipped network's when it is the shipped network, apart when it is another."""
+    """``--network``: the same three rows for the candidate, and its error's spread, on the
+    same exact endgames: equal to the shipped network's when it is the shipped network, apart
+    when it is another."""
     network = shipped_network(2)
     same, nudged = tmp_path / "same.npz", tmp_path / "nudged.npz"
     network.save(same)
     (weight, bias), *rest = network.layers
     WinNetwork([(weight * 1.2, bias), *rest], 2).save(nudged)
-    alike, apart = endgame_rows("--network", str(same)), endgame_rows("--network", str(nudged))
+    (alike, alike_spread), (apart, apart_spread) = (
+        endgame_tables("2", "--network", str(path)) for path in (same, nudged)
+    )
     names = ["network", "network + turn", "evaluator"]
     candidates = [f"candidate: {name}" for name in names]
     assert list(alike) == ["network", "win model", "network + turn", "evaluator", *candidates]
     assert all(alike[name] == alike[f"candidate: {name}"] for name in names)
     assert all(apart[name] != apart[f"candidate: {name}"] for name in names)
     assert all(apart[name] == alike[name] for name in ["win model", *names])
+    assert list(alike_spread) == list(apart_spread) == ["network", "candidate: network"]
+    assert alike_spread["network"] == alike_spread["candidate: network"]
+    assert apart_spread["network"] == alike_spread["network"]
+    assert apart_spread["candidate: network"] != apart_spread["network"]
 
 
 def test_the_fit_benchmark_learns_endgames_and_reports_the_held_out_ones():
@@ -186,3 +193,27 @@ def test_the_fit_benchmark_refuses_holding_out_every_endgame():
         capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 2 and "--held-out 1 to one less" in done.stderr
+
+
+def test_where_the_search_ends_a_turn_gives_back_its_value_and_bounds_the_spread(monkeypatch):
+    """The endgame benchmark's spread rests on where the search over the network ends each
+    turn: those chances sum to 1 and, weighted by the network's chance after each claim
+    taken, give the search's own value by another route (the drift benchmark's
+    ``looked_further``); the error's spread lies between 0 and its largest size there."""
+    monkeypatch.syspath_prepend(str(BENCHMARK.parent))  # its `win_values_drift`
+    spec = importlib.util.spec_from_file_location("endgame_error", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    network = shipped_network(2)
+    endgame = Endgame(position([25, 30], [[22], [27]]))
+    live = [state for state in endgame.states if not state.is_over]
+    values = functools.partial(win_chances, network=network)
+    for state in live[:40]:
+        lands, by_network, truth = benchmark.turn_ends(state, network, endgame)
+        assert lands.sum() == pytest.approx(1.0) and (lands >= 0).all()
+        further = benchmark.looked_further(state, values)[state.current]
+        assert lands @ by_network == pytest.approx(further, abs=1e-9)
+        spread = benchmark.error_spread(state, network, endgame)
+        assert 0 <= spread <= np.abs(by_network - truth)[lands > 0].max() + 1e-12
+    assert any(benchmark.error_spread(state, network, endgame) > 1e-4 for state in live[:40])
