@@ -51,9 +51,9 @@ def main() -> None:
     args = parser.parse_args()
     check_matches(parser, args)
     try:
-        players = WinNetwork.load(args.candidate).players
-    except (OSError, ValueError, KeyError) as error:
-        parser.error(f"{args.candidate}: not a network's weights ({error})")
+        players = WinNetwork.read(args.candidate).players
+    except ValueError as error:
+        parser.error(str(error))
     os.environ[CANDIDATE] = str(args.candidate.resolve())
     print_matches("candidate", args, players)
 

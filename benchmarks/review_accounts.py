@@ -122,9 +122,9 @@ def main() -> None:
     players = len(table) or args.players
     if args.judge:
         try:
-            judged = WinNetwork.load(args.judge).players
-        except (OSError, ValueError, KeyError) as error:
-            parser.error(f"--judge {args.judge}: not a network's weights ({error})")
+            judged = WinNetwork.read(args.judge).players
+        except ValueError as error:
+            parser.error(f"--judge {error}")
         if judged != players:
             parser.error(f"--judge {args.judge}: a network for {judged} players, not {players}")
     jobs = [

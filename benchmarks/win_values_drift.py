@@ -92,9 +92,9 @@ def candidate_network(
     if path is None:
         return None
     try:
-        network = WinNetwork.load(path)
-    except (OSError, ValueError, KeyError) as error:
-        parser.error(f"--network {path}: not a network's weights ({error})")
+        network = WinNetwork.read(path)
+    except ValueError as error:
+        parser.error(f"--network {error}")
     if network.players != players:
         parser.error(f"--network is for {network.players} players, not {players}")
     return network

@@ -406,9 +406,9 @@ def starting_network(
     if path is None:
         return None
     try:
-        network = WinNetwork.load(path)
-    except (OSError, ValueError, KeyError) as error:
-        parser.error(f"--start: {path} is no network's weights ({error})")
+        network = WinNetwork.read(path)
+    except ValueError as error:
+        parser.error(f"--start {error}")
     found = [network.layers[0][0].shape[0], *(w.shape[1] for w, _ in network.layers)]
     if found != sizes:
         parser.error(f"--start: {path} has layers of {found}, this training {sizes}")

@@ -224,7 +224,7 @@ def test_a_training_begins_from_given_weights_of_its_own_shape(tmp_path):
     for options, message in [
         (["--exact", "2", "--players", "3"], "--exact needs two players"),
         (["--exact-face-up", "0"], "--exact-face-up must be 1 to 16"),
-        (["--start", str(tmp_path / "none.npz")], "is no network's weights"),
+        (["--start", str(tmp_path / "none.npz")], "not a network's weights"),
     ]:
         refused = train(tmp_path, "refused", *options)
         assert refused.returncode == 2 and message in refused.stderr, options

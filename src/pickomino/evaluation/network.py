@@ -27,6 +27,15 @@ class WinNetwork:
     def load(cls, path: Path | str) -> WinNetwork:
         return cls(*load_layers(path))
 
+    @classmethod
+    def read(cls, path: Path | str) -> WinNetwork:
+        """:meth:`load` for a command line's file: whatever makes it unreadable (missing, not
+        weights, a key short) comes as one ``ValueError`` that names the file."""
+        try:
+            return cls.load(path)
+        except (OSError, ValueError, KeyError) as error:
+            raise ValueError(f"{path}: not a network's weights ({error})") from error
+
     def save(self, path: Path | str) -> None:
         save_layers(path, self.layers, self.players)
 
