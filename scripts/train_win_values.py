@@ -6,9 +6,10 @@ targets, and again, until it agrees with itself. It starts from the strategist's
 holds for positions it never saw.
 
 Run (reproducible from ``--seed``; the shipped two-player weights were made by the defaults
-with ``--endgames 5 --games 4000``; it needs the ``exact`` extra, SciPy, as well as NumPy):
+with ``--endgames 5 --games 8000``, then ten sweeps more with ``--exact 40``: docs/bots.md; it
+needs the ``exact`` extra, SciPy, as well as NumPy):
 
-    .venv/bin/python scripts/train_win_values.py --endgames 5 --games 4000 \\
+    .venv/bin/python scripts/train_win_values.py --endgames 5 --games 8000 \\
         --out src/pickomino/evaluation/win_values_2p.npz --curve docs/win_values_curve.csv
 
 A long run can stop and go on: ``--checkpoint DIR`` keeps the positions and every sweep, the
