@@ -43,11 +43,17 @@ def bots_game(seed: int = 5) -> Game:
     return game
 
 
-def store_game(database: str, game_id: str, record: GameRecord, status: str) -> None:
-    """A game in the database as the server keeps it (bots in every seat)."""
+def store_game(
+    database: str, game_id: str, record: GameRecord, status: str, humans: bool = False
+) -> None:
+    """A game in the database as the server keeps it: bots in every seat, or with ``humans``
+    people (so that nothing plays it on while a test looks at it)."""
     bots = record.meta.get("bots") or ["medium"] * len(record.seats)
     rows = [
-        StoredSeat(n, name, bots[n] or "hard", None, True) for n, name in enumerate(record.seats)
+        StoredSeat(n, name, None, f"token-{n}", True)
+        if humans
+        else StoredSeat(n, name, bots[n] or "hard", None, True)
+        for n, name in enumerate(record.seats)
     ]
     header = json.dumps({**record.to_dict(), "moves": []})
     store = Store(database)
@@ -455,7 +461,7 @@ def test_a_record_that_does_not_replay_is_refused_with_what_is_wrong(client):
 def test_a_game_stored_without_meta_gives_its_record(client, database):
     game = bots_game()
     half = GameRecord(seats=game.seats, moves=game.record.moves[:10])
-    store_game(database, "bare", half, "playing")
+    store_game(database, "bare", half, "playing", humans=True)  # bots would play on
     answer = client.get("/api/games/bare/record")
     assert answer.status_code == 200, answer.text
     assert GameRecord.from_dict(answer.json()).moves == half.moves
