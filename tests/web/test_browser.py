@@ -484,6 +484,17 @@ def test_the_api_docs_work_offline_under_a_strict_policy(
         assert outside == [] and errors == []
 
 
+#: The replay's first two lower tiles of a seat's stack lie side by side (true once the table is
+#: laid out: the end panel appearing above it moves it while it settles, on a busy machine).
+SIDE_BY_SIDE = """seat => {
+  const player = document.querySelectorAll(
+    "[data-testid=replay-table] [data-testid=player]")[seat];
+  const [first, second] = [...player.querySelectorAll("[data-testid=stack-tile]")]
+    .map(tile => tile.getBoundingClientRect());
+  return first.top === second.top && second.left > first.left;
+}"""
+
+
 def test_the_end_screen_says_who_won_and_shows_the_table_once(
     server: ServerProcess, pages: Pages
 ) -> None:
@@ -516,6 +527,7 @@ def test_the_end_screen_says_who_won_and_shows_the_table_once(
             replayed = ann.get_by_test_id("replay-table").get_by_test_id("player").nth(longest)
             under = replayed.get_by_test_id("stack-tile")
             expect(under).to_have_count(len(played.state.stacks[longest]) - 1)
+            ann.wait_for_function(SIDE_BY_SIDE, arg=longest, polling=20)  # once laid out
             first, second = under.nth(0).bounding_box(), under.nth(1).bounding_box()
             assert first and second and first["y"] == second["y"] and second["x"] > first["x"]
 
