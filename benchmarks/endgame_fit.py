@@ -27,13 +27,12 @@ from pathlib import Path
 import numpy as np
 from endgame_error import endgame_of  # beside this file
 
-from pickomino.evaluation.exact import Endgame
-from pickomino.evaluation.features import feature_count, features
+from pickomino.evaluation.features import feature_count
 from pickomino.evaluation.network import WinNetwork, shipped_network
 from pickomino.sim.tournament import parallel_map
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from train_win_values import Trainer  # noqa: E402  (scripts/, as the training uses it)
+from train_win_values import Trainer, exact_rows  # noqa: E402  (scripts/, as the training uses it)
 
 
 def exact_positions(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -41,13 +40,7 @@ def exact_positions(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray] 
     first), its start in row 0; None if the game ended before such an endgame."""
     game, seed, face_up = job
     start = endgame_of(game, seed, face_up, 1)
-    if start is None:
-        return None
-    exact = Endgame(start)
-    live = [state for state in exact.states if not state.is_over]
-    x = np.array([features(state) for state in live])
-    mover = np.array([exact.chances(state)[state.current] for state in live])
-    return x, np.stack([mover, 1 - mover], axis=1)
+    return None if start is None else exact_rows(start)
 
 
 def errors(network: WinNetwork, endgames: list[tuple[np.ndarray, np.ndarray]]) -> tuple[str, str]:

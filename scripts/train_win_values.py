@@ -95,13 +95,20 @@ def exact_endgame(job: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray] | 
             return None
         if len(state.grill) <= face_up:
             try:
-                endgame = Endgame(cut_stacks(state, 1))
+                return exact_rows(cut_stacks(state, 1))
             except ValueError:  # too many positions to value
                 return None
-            live = [position for position in endgame.states if not position.is_over]
-            chances = [np.roll(endgame.chances(p), -p.current) for p in live]
-            return np.stack([features(p) for p in live]), np.stack(chances)
     return None
+
+
+def exact_rows(start: GameState) -> tuple[np.ndarray, np.ndarray]:
+    """Every live position the two-player endgame from ``start`` reaches, valued exactly
+    (``Endgame``; ``ValueError`` when it reaches too many): their features and chances in
+    turn order from the mover, ``start``'s first."""
+    endgame = Endgame(start)
+    live = [position for position in endgame.states if not position.is_over]
+    chances = [np.roll(endgame.chances(p), -p.current) for p in live]
+    return np.stack([features(p) for p in live]), np.stack(chances)
 
 
 class Positions:
