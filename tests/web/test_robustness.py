@@ -4,6 +4,7 @@ its status, a damaged record, a client that stops reading, hostile input."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Iterator
@@ -19,12 +20,14 @@ from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
+from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
-from pickomino.web.protocol import FELL_BEHIND, TOO_MANY
+from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit
 
 from .clients import create, invalid, next_of, refused, refused_http, socket_path
+from .test_analysis_api import bots_game, store_game
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -300,6 +303,90 @@ def test_a_client_that_stops_reading_holds_up_nobody(database):
     assert closed == (FELL_BEHIND, "fell_behind")  # closed at once: the page reconnects
     kinds = [json.loads(text)["type"] for text in heard]  # then only what changed
     assert kinds == ["state"] + ["change"] * (len(heard) - 1), kinds
+
+
+def test_a_client_that_stops_reading_pins_a_bounded_size_not_a_count_of_messages():
+    async def scenario() -> tuple[int, tuple | None, bool]:
+        socket, queued = StuckSocket(), 0
+        outbox = Outbox(socket)
+        with contextlib.suppress(ConnectionError):
+            for _ in range(Outbox.LIMIT):  # far fewer messages than the count allows
+                await outbox.send("x" * (Outbox.SIZE // 4))
+                queued += 1
+        await outbox.stop()
+        alone = Outbox(StuckSocket())  # one message bigger than the bound still goes
+        await alone.send("x" * (Outbox.SIZE + 1))
+        await alone.stop()
+        return queued, socket.closed, alone.queued == 1
+
+    queued, closed, one_big_went = asyncio.run(scenario())
+    assert queued >= 1 and queued * (Outbox.SIZE // 4) <= Outbox.SIZE and one_big_went
+    assert closed == (FELL_BEHIND, "fell_behind")
+
+
+class ScriptedClient(StuckSocket):
+    """A client that sends ``texts`` and then a ping. One ``reading`` reads each answer (a
+    state) before it sends the next; any other reads nothing until the ping is sent, then
+    everything up to the pong; then it leaves."""
+
+    def __init__(self, texts: list[str], reading: bool) -> None:
+        super().__init__()
+        self.texts = [*texts, json.dumps({"type": "ping"})]
+        self.reading, self.ponged = asyncio.Event(), asyncio.Event()
+        self.states, self.asked, self.arrived = 0, 0, asyncio.Condition()
+        if reading:
+            self.reading.set()
+
+    async def receive(self) -> dict:
+        if self.texts:
+            if self.reading.is_set():  # the state of connecting, then each sync's
+                async with self.arrived:
+                    await self.arrived.wait_for(lambda: self.states > self.asked)
+                self.asked += 1
+            return {"type": "websocket.receive", "text": self.texts.pop(0)}
+        self.reading.set()
+        await self.ponged.wait()
+        return {"type": "websocket.disconnect"}
+
+    async def send_text(self, data: str) -> None:
+        await self.reading.wait()
+        self.sent.append(data)
+        kind = json.loads(data)["type"]
+        if kind == "state":
+            async with self.arrived:
+                self.states += 1
+                self.arrived.notify_all()
+        elif kind == "pong":
+            self.ponged.set()
+
+
+@pytest.mark.parametrize("reading", [False, True])
+def test_syncs_from_a_client_that_does_not_read_queue_one_whole_state(database, reading):
+    async def scenario() -> list[str]:
+        store = Store(database)
+        room = Room.create(store, GameRecord(seats=["Ann", "Bob"]), [None, None], 0)
+        client = ScriptedClient([json.dumps({"type": "sync"})] * 30, reading)
+        await asyncio.wait_for(_serve_client(client, room, None, RateLimit(1000), None, 60), 10)
+        store.close()
+        return [json.loads(text)["type"] for text in client.sent]
+
+    kinds = asyncio.run(scenario())
+    assert kinds[0] == "welcome" and kinds[-1] == "pong"
+    # a reader gets a state for each sync; one that reads nothing, the one still waiting
+    assert kinds.count("state") == (31 if reading else 1), kinds
+
+
+def test_a_refused_socket_does_not_keep_a_finished_game_in_memory(client, database):
+    store_game(database, "done", bots_game().record, "over", humans=True)
+    with client.websocket_connect("/ws/games/done?token=forged") as forged:
+        assert refused(forged.receive_json(), "bad_token")
+        with pytest.raises(WebSocketDisconnect):
+            forged.receive_json()
+    assert "done" not in client.app.state.rooms.rooms
+    with client.websocket_connect("/ws/games/done") as watcher:  # a watcher keeps it
+        assert next_of(watcher, "state")["status"] == "over"
+        assert "done" in client.app.state.rooms.rooms
+    assert "done" not in client.app.state.rooms.rooms  # until it leaves
 
 
 def test_spectators_and_connections_are_limited_but_players_are_let_in(database):

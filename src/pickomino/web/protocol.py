@@ -10,7 +10,8 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   odds beside it (to the sender only, and only to the player to move);
 - ``{"type": "coach"}``: the win chance of each current choice, its cost and label (to the
   sender only, and only to the player to move; see :mod:`pickomino.web.game.advisor`);
-- ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track);
+- ``{"type": "sync"}``: the whole state again, with the whole log (a client that lost track;
+  not sent again while a whole state is still on its way to it: that one is the answer);
 - ``{"type": "ping"}``: answered with ``{"type": "pong"}``;
 - ``{"type": "vote", "seat": 2}``: a player asks for a bot to play seat 2, whose person is
   not connected (the game's ``takeover`` bot, until they come back). It does as soon as

@@ -75,18 +75,18 @@ def play_socket_router(
         try:
             seat = room.seat_of(token)
         except Refused as refusal:
-            await _refuse(websocket, refusal, BAD_TOKEN)
+            await _refuse(websocket, refusal, BAD_TOKEN, room)
             return
         address = client_address(websocket.client)
         too_many = limits.refusal(address, room.watchers, seat is not None)
         if too_many:
-            await _refuse(websocket, too_many, TOO_MANY)
+            await _refuse(websocket, too_many, TOO_MANY, room)
             return
         with limits.held(address, seat is not None):
             try:  # an invite or transfer link gives the seat a secret for this browser
                 fresh = room.take(seat, token) if seat is not None and token else None
             except Refused as refusal:
-                await _refuse(websocket, refusal, BAD_TOKEN)
+                await _refuse(websocket, refusal, BAD_TOKEN, room)
                 return
             await room.tell_moved()
             limit = RateLimit(message_rate)
@@ -95,8 +95,14 @@ def play_socket_router(
     return router
 
 
-async def _refuse(websocket: WebSocket, refusal: Refused, code: int) -> None:
-    """Say why, then close with ``code`` (the reason's id as the close reason)."""
+async def _refuse(
+    websocket: WebSocket, refusal: Refused, code: int, room: Room | None = None
+) -> None:
+    """Say why, then close with ``code`` (the reason's id as the close reason). The ``room``
+    loaded for the socket is let go if ended and unwatched: a refused socket (a forged
+    token, say) must not keep a finished game in memory."""
+    if room is not None:
+        room.on_idle(room)
     await websocket.send_text(refusal_message(refusal))
     await websocket.close(code, refusal.code)
 
@@ -127,6 +133,7 @@ async def _serve_client(
     try:
         await send(json.dumps({**welcome, "token": fresh} if fresh else welcome))
         await room.connect(send, seat, claiming=fresh is not None)
+        whole_state = outbox.queued  # the last whole state queued for it (a sync asks one)
         while True:
             try:
                 message = await watch.receive(websocket.receive())
@@ -163,8 +170,10 @@ async def _serve_client(
                     await send(json.dumps(await room.coach_advice(seat)))
                 except Refused as refusal:
                     await send(refusal_message(refusal))
-            elif isinstance(parsed, Sync):
-                await room.send_full(send)
+            elif isinstance(parsed, Sync):  # unless a whole state is still on its way to it
+                if not outbox.still_writing(whole_state):
+                    await room.send_full(send)
+                    whole_state = outbox.queued
             elif isinstance(parsed, Vote | Back):
                 try:
                     await (room.vote(seat, parsed.seat) if isinstance(parsed, Vote)

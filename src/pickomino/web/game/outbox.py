@@ -2,8 +2,10 @@
 
 A broadcast only puts a message in each client's outbox, so a client that stops reading
 holds up nobody but itself (the game, its bots and the other players go on). Once ``LIMIT``
-messages wait for it, its connection is closed at once with ``FELL_BEHIND``: the page
-reconnects and gets the whole state afresh, which is all it needs.
+messages, or ``SIZE`` characters, wait for it, its connection is closed at once with
+``FELL_BEHIND``: the page reconnects and gets the whole state afresh, which is all it needs.
+Counting characters too bounds the memory one client can pin (a long game's whole state is
+over 100 KB: 256 of them would be tens of megabytes).
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ class TextSocket(Protocol):
 
 class Outbox:
     LIMIT = 256  #: messages waiting for one client before it counts as gone
+    SIZE = 2_000_000  #: characters waiting for one client before it counts as gone
 
     def __init__(self, websocket: TextSocket) -> None:
         self.websocket = websocket
         self.queue: asyncio.Queue[str] = asyncio.Queue(self.LIMIT)
+        self.waiting = 0  #: characters queued and not yet written
+        self.queued = self.written = 0  #: messages queued and written so far
         self.writer = asyncio.create_task(self._write())
         self.closer: asyncio.Task[None] | None = None
 
@@ -35,17 +40,24 @@ class Outbox:
         behind (the room then forgets it, and this outbox closes its socket)."""
         if self.writer.done():
             raise ConnectionError("the client is gone")
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if self.queue.full() or (self.waiting and self.waiting + len(text) > self.SIZE):
             self.writer.cancel()
             self.closer = asyncio.create_task(self._close(FELL_BEHIND, "fell_behind"))
-            raise ConnectionError("the client reads too slowly") from None
+            raise ConnectionError("the client reads too slowly")
+        self.queue.put_nowait(text)
+        self.waiting += len(text)
+        self.queued += 1
+
+    def still_writing(self, number: int) -> bool:
+        """Whether the ``number``-th message queued (counting from 1) is not written yet."""
+        return self.written < number
 
     async def _write(self) -> None:
         while True:
             text = await self.queue.get()
             await self.websocket.send_text(text)
+            self.waiting -= len(text)
+            self.written += 1
             self.queue.task_done()
 
     async def _close(self, code: int, reason: str) -> None:
