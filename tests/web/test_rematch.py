@@ -116,6 +116,29 @@ def test_spectators_see_the_offer_but_cannot_answer_it(database):
     assert watched["status"] == "started" and watched["game"] and watched["token"] is None
 
 
+def test_a_rematch_seat_moved_to_another_device_is_not_given_again_to_the_old_one(database):
+    game = finished(database)
+    with TestClient(fast_app(database)) as client:
+        rematch(client, game, 0)
+        bobs = rematch(client, game, 1).json()["offer"]
+        path = f"/api/games/{game['id']}/rematch"
+        asked = client.get(path, headers=seat(game, 0)).json()["offer"]
+        again = client.get(path, headers=seat(game, 0)).json()["offer"]  # a reload: the same
+        assert asked["token"] and again["token"] == asked["token"] != bobs["token"]
+        new_id, first = asked["game"], asked["token"]
+        moved = client.post(f"/api/games/{new_id}/transfer", headers={"Seat-Token": first})
+        one_time = moved.json()["link"].split("token=")[1]
+        with client.websocket_connect(f"/ws/games/{new_id}?token={one_time}") as phone:
+            phones = next_of(phone, "welcome")["token"]
+        afterwards = client.get(path, headers=seat(game, 0)).json()["offer"]
+        assert afterwards["status"] == "started" and afterwards["token"] is None
+        assert client.get(path, headers=seat(game, 1)).json()["offer"]["token"] == bobs["token"]
+        with client.websocket_connect(f"/ws/games/{new_id}?token={first}") as old_device:
+            assert next_of(old_device, "error")["id"] == "bad_token"
+        with client.websocket_connect(f"/ws/games/{new_id}?token={phones}") as on_the_phone:
+            assert next_of(on_the_phone, "welcome")["seat"] == 0
+
+
 @pytest.mark.parametrize("forged", ["x", "A" * 22, "A" * 64])
 def test_a_forged_token_is_refused(database, forged):
     game = finished(database)

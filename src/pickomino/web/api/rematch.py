@@ -4,7 +4,8 @@ the ``Seat-Token`` header.
 - ``GET /api/games/{id}/rematch`` → ``{"offer": null}`` or ``{"offer": {status, offered_by,
   accepted, waiting_for, declined_by, start_player, game, seat, token}}``: anyone may look
   (spectators see the offer); with a seat's token, ``seat`` is theirs and, once the new game
-  started, ``token`` is their seat's in it;
+  started, ``token`` is their seat's first secret in it (``null`` once that seat moved to
+  another device: the finished game's secret no longer follows it);
 - ``POST /api/games/{id}/rematch``: offers a rematch of a finished game, or accepts the offer
   there is (a second click joins it: one rematch per game);
 - ``POST /api/games/{id}/rematch/decline``: cancels the offer for everyone.
@@ -28,8 +29,15 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from pickomino.web.api.profiles import SeatToken, seat_of
 from pickomino.web.db.results import has_results
 from pickomino.web.errors import refused
-from pickomino.web.game.rematch import Offer, RematchStore, next_start, rematch_record
+from pickomino.web.game.rematch import (
+    Offer,
+    RematchStore,
+    first_secret,
+    next_start,
+    rematch_record,
+)
 from pickomino.web.game.room import Room, new_game_id
+from pickomino.web.game.seat_holders import same
 from pickomino.web.game.seating import DEFAULT_TAKEOVER, TimeControl
 
 
@@ -45,24 +53,26 @@ def rematch_router(
     router = APIRouter(tags=["rematch"])
 
     def start(room: Room, offer: Offer) -> Offer:
-        """Every person accepted: the new game, its people's seats taken, starts now."""
-        if room_of_or_none(offer.new_game_id) is None:
+        """Every person accepted: the new game, its people's seats taken, starts now (a
+        crash between creating it and taking its seats: the next look takes them)."""
+        new = room_of_or_none(offer.new_game_id)
+        if new is None:
             record, bots = rematch_record(room)
             if has_results({**record.meta, "bots": bots}, len(bots)):
                 expect_results(offer.new_game_id)  # before the game exists: never missed
             old = room.game.record.meta  # the same time control and stand-in bot
             new = Room.create(
-                room.store, record, bots, room.bot_delay,
-                creator=offer.offered_by, game_id=offer.new_game_id,
+                room.store, record, bots, room.bot_delay, game_id=offer.new_game_id,
                 clock=TimeControl.from_dict(old.get("clock")),
                 takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
                 dice_seed=old["seed"] + 1 if old.get("dice") == "seeded" else None,
             )  # fmt: skip
-            for seat in offer.persons:
-                if not new.seats[seat].claimed:
-                    new.claim(seat)
             add_room(new)
-            new.wake_bots()
+        for seat in offer.persons:  # each opens with a secret of the finished game's seat
+            if not new.seats[seat].claimed:
+                held = room.seats[seat].token  # a person's seat of an ended game has one
+                new.claim(seat, token=first_secret(held, new.id, seat) if held else None)
+        new.wake_bots()
         return offers.started(room) or offer
 
     def room_of_or_none(game_id: str) -> Room | None:
@@ -75,9 +85,11 @@ def rematch_router(
         if offer is None:
             return {"offer": None}
         token = None
-        if offer.status == "started" and seat is not None:
-            new = room_of(offer.new_game_id)
-            token = new.seats[seat].token
+        held = room.seats[seat].token if seat is not None else None
+        if offer.status == "started" and seat is not None and held:
+            first = first_secret(held, offer.new_game_id, seat)
+            if same(room_of(offer.new_game_id).seats[seat].token, first):  # not moved on
+                token = first
         return {"offer": offer.view(next_start(room), seat, token)}
 
     async def tell_all(room: Room, offer: Offer) -> None:

@@ -6,6 +6,11 @@ one person declining cancels it for all. The new game's id is drawn with the off
 crash between creating the game and marking the offer started is mended the next time
 anyone asks (the game exists: it is only marked).
 
+A person's seat in the new game opens first with a secret derived from their seat's secret
+in the finished one (:func:`first_secret`): whoever holds that can ask for it again (a
+reload), until the new seat moves to another device (a transfer link, a profile's key):
+then the finished game's secret gives nothing more, and the old device only watches.
+
 - ``rematches``: the finished game's id (the key: a second offer for the same game is the
   same offer), the new game's id, ``offered`` | ``declined`` | ``started``, who offered,
   who accepted (a JSON list of seats) and who declined.
@@ -13,6 +18,9 @@ anyone asks (the game exists: it is only marked).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import time
 from collections.abc import Callable
@@ -59,6 +67,20 @@ class Offer:
             "seat": seat,
             "token": token if started and seat is not None else None,
         }
+
+
+def first_secret(finished_secret: str, new_game_id: str, seat: int) -> str:
+    """The secret a rematch's seat starts with, derived from the seat's secret in the
+    finished game: nobody else can work it out, and nothing needs storing to give it again
+    (nor to notice that the seat moved on: its secret is then another).
+
+    >>> first_secret("s3cret", "g1", 0) == first_secret("s3cret", "g1", 0) != first_secret(
+    ...     "s3cret", "g1", 1)
+    True
+    """
+    message = f"rematch {new_game_id} {seat}".encode()
+    digest = hmac.new(finished_secret.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
 
 
 def next_start(room: Room) -> int:

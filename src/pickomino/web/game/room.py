@@ -274,8 +274,14 @@ class Room:
     def take(self, seat: int, token: str) -> str | None:
         return self.holders.take(seat, token)
 
-    def claim(self, seat: int, name: str | None = None, profile: str | None = None) -> str:
-        return self.holders.claim(seat, name, profile)
+    def claim(
+        self,
+        seat: int,
+        name: str | None = None,
+        profile: str | None = None,
+        token: str | None = None,
+    ) -> str:
+        return self.holders.claim(seat, name, profile, token)
 
     def new_secret(self, seat: int, opened_by: str) -> str:
         return self.holders.new_secret(seat, opened_by)

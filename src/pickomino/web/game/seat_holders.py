@@ -77,14 +77,21 @@ class SeatHolders:
             raise Refused("seat_link_used") from None
         return None
 
-    def claim(self, seat: int, name: str | None = None, profile: str | None = None) -> str:
+    def claim(
+        self,
+        seat: int,
+        name: str | None = None,
+        profile: str | None = None,
+        token: str | None = None,
+    ) -> str:
         """A person takes their seat (by opening its link, or from the lobby with a name),
-        as a ``profile`` if given; its secret is replaced by a new one, returned for them
-        alone, so that the invite link stops opening it and no two people share a seat.
-        The game starts once every person's seat is taken. Refused (``seat_taken``) if it
-        was taken meanwhile (by another process: memory catches up)."""
+        as a ``profile`` if given; its secret is replaced by a new one (``token``, else a
+        random one), returned for them alone, so that the invite link stops opening it and
+        no two people share a seat. The game starts once every person's seat is taken.
+        Refused (``seat_taken``) if it was taken meanwhile (by another process: memory
+        catches up)."""
         room = self.room
-        token = secrets.token_urlsafe(16)
+        token = token or secrets.token_urlsafe(16)
         meta: dict[str, object] = {}
         if profile is not None:
             profiles = [*self.profiles()]
