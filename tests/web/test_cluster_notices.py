@@ -8,11 +8,12 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from pickomino.web.db.notices import CHANNEL, notice
+from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, notice
 from pickomino.web.db.store import Store
 
 from .clients import create, socket_path
 from .server_process import TemporaryPostgres
+from .test_analysis_api import bots_game, store_game
 from .test_clocks import ANN_BOB, app, claim, until, wait_until
 
 pytestmark = pytest.mark.slow
@@ -86,3 +87,19 @@ def test_moves_a_notice_carries_are_played_in_without_reading_the_database(
             assert reads.made == ["load"] and room.seq == ended["seq"]
             watcher.send_json({"type": "sync"})
             assert until(watcher, lambda s: True)["table"] == ended["table"]
+
+
+def test_an_ended_game_only_looked_at_hears_that_another_process_changed_it(
+    postgres_cluster: TemporaryPostgres,
+):
+    database = postgres_cluster.new_database()
+    store_game(database, "done", bots_game().record, "over", humans=True)
+    with TestClient(app(database)) as there:
+        assert there.get("/api/games/done/record").status_code == 200
+        room = there.app.state.rooms.recent["done"]
+        assert not room.behind
+        changed = notice("elsewhere", "done", NOT_A_MOVE)  # a seat's secret, say
+        with psycopg.connect(database, autocommit=True) as connection:
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, changed))
+        wait_until(lambda: room.behind, "the look's memory is marked behind")
+        assert there.get("/api/games/done/record").status_code == 200 and not room.behind

@@ -24,10 +24,12 @@ from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
+from pickomino.web.game.rooms import Rooms
 from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit
 
 from .clients import create, invalid, next_of, refused, refused_http, socket_path
 from .test_analysis_api import bots_game, store_game
+from .test_cluster_notices import Reads
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -387,6 +389,44 @@ def test_a_refused_socket_does_not_keep_a_finished_game_in_memory(client, databa
         assert next_of(watcher, "state")["status"] == "over"
         assert "done" in client.app.state.rooms.rooms
     assert "done" not in client.app.state.rooms.rooms  # until it leaves
+
+
+def test_an_ended_game_looked_at_again_is_not_read_and_replayed_again(
+    client, database, monkeypatch
+):
+    store_game(database, "done", bots_game().record, "over", humans=True)
+    rooms = client.app.state.rooms
+    reads = Reads(rooms.store, monkeypatch)
+    replay = client.get("/api/games/done/replay").json()
+    assert reads.made == ["load"] and "done" in rooms.recent and "done" not in rooms.rooms
+    assert client.get("/api/games/done/replay").json() == replay
+    assert client.get("/api/games/done/record").json()["moves"] == bots_game().record.moves
+    assert reads.made == ["load"]  # looked at three times, read once
+    with client.websocket_connect("/ws/games/done") as watcher:  # watched: in play's memory
+        next_of(watcher, "state")
+        assert "done" in rooms.rooms and "done" not in rooms.recent
+    assert "done" in rooms.recent and reads.made == ["load"]  # and back among the recent
+
+
+def test_only_the_last_ended_games_looked_at_are_kept(database):
+    for game_id in ("a", "b", "c"):
+        store_game(database, game_id, bots_game().record, "over", humans=True)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+    rooms.RECENT = 2
+    first = rooms.get("a", keep=False)
+    rooms.get("b", keep=False)
+    assert rooms.get("a", keep=False) is first  # a look again makes it the newest
+    rooms.get("c", keep=False)
+    assert list(rooms.recent) == ["a", "c"] and rooms.rooms == {}
+    store.close()
+
+
+def test_records_and_replays_are_limited_per_address(client, database):
+    store_game(database, "done", bots_game().record, "over", humans=True)
+    answers = [client.get(f"/api/games/done/{what}") for what in ("record", "replay") * 6]
+    assert [a.status_code for a in answers[:10]] == [200] * 10  # ten at once, then 1 a second
+    refused_http(answers[10], 429, "too_many_lookups")
 
 
 def test_spectators_and_connections_are_limited_but_players_are_let_in(database):

@@ -138,6 +138,7 @@ def create_app(
     app.include_router(keeper_router(store, limit_creations))
     lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
     limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
+    limit_views = address_limit(lookups_per_minute, "too_many_lookups")  # records, replays
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
     app.include_router(
         rematch_router(
@@ -151,7 +152,9 @@ def create_app(
     app.include_router(profiles_router(profiles, playing, limit_claims, link))
     app.include_router(seats_router(profiles, playing, link, limit_joins))
     app.include_router(
-        games_router(rooms, profiles, limit_creations, limit_joins, base_url, clock_minimum)
+        games_router(
+            rooms, profiles, limit_creations, limit_joins, limit_views, base_url, clock_minimum
+        )
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)
     app.include_router(

@@ -15,7 +15,8 @@ seat, and a game's record and replay.
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
-  ended); ``GET /api/games/{id}/replay`` frames.
+  ended); ``GET /api/games/{id}/replay`` frames (both limited per address: 429
+  ``too_many_lookups``; an ended game's replay is made once).
 
 A person taking a seat gets a new secret for it (the invite link is spent), and gets back in
 from another device with their profile's key or a transfer link: see
@@ -24,6 +25,7 @@ from another device with their profile's key or a transfer link: see
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Annotated, Literal
 
@@ -128,11 +130,14 @@ def games_router(
     profiles: ProfileStore,
     limit_creations: Callable[[Request], None],
     limit_joins: Callable[[Request], None],
+    limit_lookups: Callable[[Request], None],
     base_url: str,
     clock_minimum: float,
 ) -> APIRouter:
     """``base_url``: the public address invite links are made on (``""``: paths);
-    ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank."""
+    ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank;
+    ``limit_lookups``: how often one address may ask for records and replays (each may
+    replay a whole game)."""
     router = APIRouter(tags=["games"])
     look = room_finder(rooms, keep=False)  # an ended game need not stay in memory
 
@@ -217,7 +222,7 @@ def games_router(
         room.wake_bots()
         return {"seat": seat, "name": name, "link": link(room, seat)}
 
-    @router.get("/api/games/{game_id}/record")
+    @router.get("/api/games/{game_id}/record", dependencies=[Depends(limit_lookups)])
     async def record(game_id: str) -> dict[str, object]:
         room = look(game_id)
         record = room.game.record.to_dict()
@@ -225,9 +230,15 @@ def games_router(
             record["meta"] = {k: v for k, v in record["meta"].items() if k not in SECRET_META}
         return record
 
-    @router.get("/api/games/{game_id}/replay")
+    @router.get("/api/games/{game_id}/replay", dependencies=[Depends(limit_lookups)])
     async def replay(game_id: str) -> dict[str, object]:
         room = look(game_id)
-        return {"seats": room.game.seats, "frames": replay_frames(room.game.record)}
+        frames = ended_frames(room) if room.ended else replay_frames(room.game.record)
+        return {"seats": room.game.seats, "frames": frames}
+
+    @functools.lru_cache(maxsize=Rooms.RECENT)
+    def ended_frames(room: Room) -> list[dict[str, object]]:
+        """An ended game's replay, made once (a long game's takes tens of milliseconds)."""
+        return replay_frames(room.game.record)
 
     return router

@@ -74,7 +74,7 @@ class Cluster:
         if heard is None:
             log.warning("a notice of an unknown shape on %s", CHANNEL)
             return
-        room = self.rooms.rooms.get(heard.game_id)
+        room = self.rooms.held(heard.game_id)
         if heard.origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
         room.store_pending()  # compared with the moves stored, not those waiting
@@ -91,6 +91,7 @@ class Cluster:
             await room.refresh(moves_only=True)
 
     async def catch_up_all(self) -> None:
+        self.rooms.recent.clear()  # ended games only looked at: read again when looked at
         for room in list(self.rooms.rooms.values()):
             try:
                 await room.refresh()

@@ -1,5 +1,6 @@
 """The games a server process holds in memory: loaded from the store on first use, resumed
-after a start, forgotten once ended and unwatched, abandoned when idle."""
+after a start, forgotten once ended and unwatched (but for the last few looked at), abandoned
+when idle."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -22,6 +24,10 @@ log = logging.getLogger("pickomino.web")
 class Rooms:
     """The games the server has in memory, loaded from the store on first use."""
 
+    #: Ended games looked at lately (a record, a replay, a rematch), kept so that another look
+    #: does not replay the whole game from its stored moves again; the oldest go first.
+    RECENT = 64
+
     def __init__(
         self,
         store: Store,
@@ -34,6 +40,7 @@ class Rooms:
         #: system's generator, unforeseeable.
         self.dice_seed = dice_seed
         self.rooms: dict[str, Room] = {}
+        self.recent: OrderedDict[str, Room] = OrderedDict()  #: see :attr:`RECENT`
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
         #: With several processes (:mod:`pickomino.web.cluster`): leases a game to this process,
@@ -45,7 +52,7 @@ class Rooms:
     def get(self, game_id: str, keep: bool = True) -> Room | None:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
         need not keep a finished game in memory."""
-        room = self.rooms.get(game_id)
+        room = self.held(game_id)
         if room is not None and room.behind:  # changed by another process meanwhile
             room.catch_up()
         if room is None:
@@ -59,9 +66,23 @@ class Rooms:
                 raise
             self._hook(room)
             room.settle_status()
-            if keep or not room.ended:
-                self.rooms[game_id] = room
+        if keep or not room.ended:
+            self.rooms[game_id] = room
+            self.recent.pop(game_id, None)
+        elif game_id not in self.rooms:
+            self._remember(room)
         return room
+
+    def held(self, game_id: str) -> Room | None:
+        """The game if this process holds it in memory (in play, or looked at lately)."""
+        return self.rooms.get(game_id) or self.recent.get(game_id)
+
+    def _remember(self, room: Room) -> None:
+        """Keep an ended game among the :attr:`recent` ones, the oldest forgotten."""
+        self.recent[room.id] = room
+        self.recent.move_to_end(room.id)
+        while len(self.recent) > self.RECENT:
+            self.recent.popitem(last=False)
 
     def add(self, room: Room) -> None:
         self._hook(room)
@@ -91,6 +112,7 @@ class Rooms:
         a long-running server does not keep every game it ever served in memory."""
         if room.ended and not room.connections:
             self.rooms.pop(room.id, None)
+            self._remember(room)
 
     def abandon_idle(self, idle: float) -> list[str]:
         """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
