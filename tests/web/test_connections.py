@@ -24,6 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Close
 
+from pickomino.web.guard.connections import ConnectionGuard
 from pickomino.web.protocol import IDLE
 
 from .clients import refused, refused_http
@@ -306,3 +307,12 @@ def test_a_message_beyond_the_socket_limit_closes_that_socket_alone(start):
         code = asyncio.run(oversized_message_closed(url, message))
         assert code in (1009, None), (code, type(message))  # ended by the server
     assert asyncio.run(first_message(url))["type"] == "welcome"  # watching still works
+
+
+def test_the_http_connections_of_one_ipv6_network_are_counted_together():
+    guard = ConnectionGuard(request_timeout=10, per_address=2, most=100)
+    assert guard.let_in("2001:db8::1") and guard.let_in("2001:db8::ffff:2")
+    assert not guard.let_in("2001:db8::3")  # a third address of the same /64
+    assert guard.let_in("2001:db8:0:1::1") and guard.let_in("203.0.113.7")  # other networks
+    guard.let_go("2001:db8::1")
+    assert guard.let_in("2001:db8::4")

@@ -25,7 +25,7 @@ from pickomino.web.db.store import Store
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
-from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit
+from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit, RateLimits
 
 from .clients import create, invalid, next_of, refused, refused_http, socket_path
 from .test_analysis_api import bots_game, store_game
@@ -496,6 +496,27 @@ def test_creating_games_or_sheets_too_fast_is_refused(database):
         refused_http(client.post("/api/games", json=spec), 429, "too_many_new_games")
         sheet = client.post("/api/sheets", json={"names": ["A", "B"]})
         refused_http(sheet, 429, "too_many_new_games")
+
+
+def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
+    store_game(database, "done", bots_game().record, "over", humans=True)
+    app = create_app(database)
+    with TestClient(app, client=("2001:db8:1:2::1", 50000)) as first:
+        assert [first.get("/api/games/done/record").status_code for _ in range(10)] == [200] * 10
+        neighbour = TestClient(app, client=("2001:db8:1:2:ffff::9", 50000))  # the same /64
+        refused_http(neighbour.get("/api/games/done/record"), 429, "too_many_lookups")
+        elsewhere = TestClient(app, client=("2001:db8:1:3::1", 50000))  # the next /64
+        assert elsewhere.get("/api/games/done/record").status_code == 200
+
+
+def test_a_stream_of_new_addresses_gives_a_busy_one_no_budget_back():
+    limits = RateLimits(per_second=1 / 600, burst_seconds=6000)  # ten at once, then no more
+    limits.MAX_CLIENTS = 100
+    assert [limits.allow("busy") for _ in range(11)] == [True] * 10 + [False]
+    for n in range(1000):  # ten times as many addresses as are remembered
+        assert limits.allow(f"new {n}")
+        assert not limits.allow("busy")
+    assert len(limits.limits) <= limits.MAX_CLIENTS
 
 
 def test_unknown_addresses_and_methods_are_refused_with_an_id_not_words(client):

@@ -32,6 +32,29 @@ def http_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def network_of(address: str) -> str:
+    """The network an address stands for, as limits count it (and profiles tell people
+    apart): an IPv4 address itself, an IPv6 address's /64 (what one household or phone is
+    given: one machine may use any address in it), an IPv4-mapped IPv6 address's IPv4
+    address; a name that is no address (a test client's) as it is.
+
+    >>> network_of("203.0.113.7"), network_of("::ffff:203.0.113.7")
+    ('203.0.113.7/32', '203.0.113.7/32')
+    >>> network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:ffff::9")
+    True
+    >>> network_of("2001:db8:1:2::1"), network_of("testclient")
+    ('2001:db8:1:2::/64', 'testclient')
+    """
+    try:
+        network = ipaddress.ip_network(address)
+    except ValueError:
+        return address
+    if isinstance(network, ipaddress.IPv6Network):
+        mapped = network.network_address.ipv4_mapped
+        network = ipaddress.ip_network(mapped) if mapped else network.supernet(new_prefix=64)
+    return str(network)
+
+
 def network_address() -> str | None:
     """This machine's address on its network (the one its default route leaves from), or
     ``None`` without a network. Connecting a UDP socket sends nothing."""

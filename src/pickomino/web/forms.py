@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 from pickomino.bots import BOTS, DIFFICULTIES
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n import LANGUAGES, catalogue
+from pickomino.web.addresses import network_of
 from pickomino.web.errors import refusal, refused
 from pickomino.web.game.seating import TimeControl
 from pickomino.web.lookalike import invisible, skeleton
@@ -221,8 +222,9 @@ def start_seat(start_player: StartPlayer, players: int, seed: int | None = None)
 
 def client_address(client: tuple[str, int] | None) -> str:
     """The address limits count by: the peer's, or the one a trusted proxy forwarded (the
-    server trusts forwarded headers only from ``--forwarded-allow-ips``)."""
-    return client[0] if client else "unknown"
+    server trusts forwarded headers only from ``--forwarded-allow-ips``), as its network
+    (an IPv6 /64 is one address: :func:`~pickomino.web.addresses.network_of`)."""
+    return network_of(client[0]) if client else "unknown"
 
 
 def address_limit(per_minute: float, code: str) -> Callable[[Request], None]:

@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from typing import Annotated, Literal
 
 import orjson
@@ -277,14 +278,30 @@ class RateLimits:
     """One :class:`RateLimit` per client address (e.g. for creating games: a script must
     not fill the server with games and their bot tasks)."""
 
-    MAX_CLIENTS = 10_000  #: forget everyone beyond this many addresses (memory stays bounded)
+    MAX_CLIENTS = 10_000  #: addresses remembered at most (memory stays bounded)
 
     def __init__(self, per_second: float, burst_seconds: float) -> None:
         self.per_second, self.burst_seconds = per_second, burst_seconds
-        self.limits: dict[str, RateLimit] = {}
+        self.limits: OrderedDict[str, RateLimit] = OrderedDict()  #: the last asked last
 
     def allow(self, client: str) -> bool:
-        if client not in self.limits and len(self.limits) >= self.MAX_CLIENTS:
-            self.limits.clear()
-        limit = self.limits.setdefault(client, RateLimit(self.per_second, self.burst_seconds))
+        limit = self.limits.get(client)
+        if limit is None:
+            if len(self.limits) >= self.MAX_CLIENTS:
+                self._make_room()
+            limit = self.limits[client] = RateLimit(self.per_second, self.burst_seconds)
+        else:
+            self.limits.move_to_end(client)
         return limit.allow()
+
+    def _make_room(self) -> None:
+        """Forget the addresses whose buckets filled up again (as good as new ones); if
+        none did, the half that asked longest ago. Never everyone at once: a stream of new
+        addresses must not give a busy one its budget back."""
+        now = time.monotonic()
+        for client, limit in list(self.limits.items()):
+            if limit.tokens + (now - limit.last) * limit.rate >= limit.capacity:
+                del self.limits[client]
+        if len(self.limits) >= self.MAX_CLIENTS:
+            for client in list(self.limits)[: self.MAX_CLIENTS // 2]:
+                del self.limits[client]

@@ -7,12 +7,12 @@ was claimed from (:func:`address_hash`). A profile's results and ratings: :mod:`
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import time
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from pickomino.web.addresses import network_of
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
 from pickomino.web.db.store import Store
@@ -34,14 +34,7 @@ def address_hash(address: str) -> str:
     """What is kept of the address a profile is claimed from: the hash of its network (an
     IPv4 address, an IPv6 /64, what one household or phone holds), to tell profiles of one
     person apart from profiles of two without keeping where anyone is."""
-    try:
-        network = ipaddress.ip_network(address)
-    except ValueError:  # not an address (a test client's name)
-        return _digest(f"address:{address}")
-    if isinstance(network, ipaddress.IPv6Network):
-        mapped = network.network_address.ipv4_mapped
-        network = ipaddress.ip_network(mapped) if mapped else network.supernet(new_prefix=64)
-    return _digest(f"address:{network}")
+    return _digest(f"address:{network_of(address)}")
 
 
 def _digest(text: str) -> str:

@@ -47,6 +47,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from pickomino.web.addresses import network_of
 from pickomino.web.errors import Refused
 
 #: Where the app's lifespan state holds the :class:`ConnectionGuard` for the protocol.
@@ -119,16 +120,19 @@ class ConnectionGuard:
     open: Counter[str] = field(default_factory=Counter)
 
     def let_in(self, address: str) -> bool:
-        """Count a new HTTP connection from ``address``, or say it is one too many."""
-        if self.open[address] >= self.per_address and not self.trusted(address):
+        """Count a new HTTP connection from ``address`` (by its network: an IPv6 /64 is one
+        address), or say it is one too many."""
+        network = network_of(address)
+        if self.open[network] >= self.per_address and not self.trusted(address):
             return False
-        self.open[address] += 1
+        self.open[network] += 1
         return True
 
     def let_go(self, address: str) -> None:
-        self.open[address] -= 1
-        if not self.open[address]:
-            del self.open[address]
+        network = network_of(address)
+        self.open[network] -= 1
+        if not self.open[network]:
+            del self.open[network]
 
 
 class GuardedProtocol(HttpToolsProtocol):
