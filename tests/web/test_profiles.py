@@ -412,6 +412,24 @@ def test_bots_ratings_move_only_in_games_with_people(database):
             assert page["games"] == 0 and not page["rated"]
 
 
+def test_a_person_without_a_profile_makes_a_rated_game_unrated(database):
+    """The creator holds every invite link: a seat nobody is rated for could throw the game
+    to the profile that is (the audit's helper beside a profile and a bot)."""
+    with TestClient(fast_app(database)) as client:
+        ann = claim(client, "Ann")
+        spec = {"seats": [{"name": "A"}, {"name": "Helper"}, {"name": "Robo", "bot": "hard"}]}
+        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+        with client.websocket_connect(socket_path(game, 1)) as helper:  # the link, taken
+            assert next_of(helper, "state")["status"] == "playing"
+    finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:
+        assert client.get("/api/leaderboard").json() == []
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+        bots = client.get("/api/profiles/bot-hard").json()
+    assert page["games"] == 1 and page["results"][0]["rated"] is False  # kept, unrated
+    assert page["rating"]["ordinal"] == 0 and bots["games"] == 0
+
+
 def bust_on_purpose(state: dict) -> str:
     """A spare profile's play: roll while it may, keep the least, never take a tile."""
     actions = state["actions"]

@@ -55,12 +55,20 @@ def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
 
 
 def is_rated(meta: dict[str, Any], seats: int) -> bool:
-    """A game set up as rated moves ratings if a profile plays and it has two rated players
-    at least (profiles, bot levels): bots' ratings move only in games with people. (Who
-    played whom may still make it unrated: see :meth:`ResultStore.record`.)"""
+    """A game set up as rated moves ratings if a profile plays, every person plays as a
+    profile (a seat nobody is rated for could throw the game to one who is: the creator
+    holds every invite link) and it has two rated players at least (profiles, bot levels):
+    bots' ratings move only in games with people. (Who played whom may still make it
+    unrated: see :meth:`ResultStore.record`.)"""
     players = seat_players(meta, seats)
     people = any(meta.get("profiles") or [])
-    return bool(meta.get("rated")) and people and len({player for player in players if player}) > 1
+    everyone = all(players)  # a bot level, or a profile, in every seat
+    return (
+        bool(meta.get("rated"))
+        and people
+        and everyone
+        and len({player for player in players if player}) > 1
+    )
 
 
 def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
