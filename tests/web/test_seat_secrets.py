@@ -146,6 +146,24 @@ def test_a_profile_gets_a_fresh_secret_for_its_seat_with_its_recovery_code(clien
     assert client.post(seat, headers=as_profile(ann)).json()["seat"] == 0  # the creator's too
 
 
+def test_a_seats_secret_may_come_as_a_subprotocol_which_is_not_sent_back(client):
+    """As the page sends it: in a header, which access logs do not keep (an address's
+    query they do)."""
+    game = client.post("/api/games", json=ANN_AND_BOB).json()
+    bobs = take_by_link(client, game, 1)
+    path = f"/ws/games/{game['id']}"
+    with client.websocket_connect(path, subprotocols=["pickomino", f"seat.{bobs}"]) as ws:
+        assert ws.accepted_subprotocol == "pickomino"
+        assert next_of(ws, "welcome")["seat"] == 1
+    with client.websocket_connect(path, subprotocols=["pickomino", "seat.forged"]) as ws:
+        refused(next_of(ws, "error"), "bad_token")
+    with client.websocket_connect(path, subprotocols=["pickomino"]) as ws:
+        assert ws.accepted_subprotocol == "pickomino"
+        assert next_of(ws, "welcome")["seat"] is None  # no secret: a spectator
+    with client.websocket_connect(path) as ws:  # a script asking for no subprotocol
+        assert ws.accepted_subprotocol is None and next_of(ws, "welcome")["seat"] is None
+
+
 def test_a_transfer_link_moves_a_seat_once_to_another_device(client):
     game = client.post("/api/games", json=ANN_AND_BOB).json()
     bobs = take_by_link(client, game, 1)

@@ -32,9 +32,12 @@ def test_an_invite_link_seats_once_and_a_one_time_link_moves_the_seat(
         root = bob.get_by_test_id("game")
         expect(root).to_have_attribute("data-seat", "1")
         expect(bob).to_have_url(bare)  # the spent link is not kept in the address
+        sockets: list[str] = []
+        bob.on("websocket", lambda socket: sockets.append(socket.url))
         bob.goto(invite)  # the invite again (from his mail): his own secret seats him
         expect(root).to_have_attribute("data-seat", "1")
         expect(bob).to_have_url(bare)
+        assert sockets and not any("token" in url for url in sockets)  # sent in a header
 
         ann = pages.open(invite)  # the creator, who knows the link she sent
         expect(ann.get_by_test_id("fatal-text")).to_contain_text("link has been used")

@@ -12,7 +12,8 @@ runs it.
   (:mod:`~pickomino.web.api.profiles`), the score keeper (:mod:`~pickomino.web.api.keeper`),
   the pages' words (:mod:`~pickomino.web.api.words`); ``GET /api/docs``: this API in Swagger
   UI, served offline (:mod:`~pickomino.web.api.docs`);
-- WebSocket ``/ws/games/{id}?token=…``: :mod:`pickomino.web.api.play_socket`, speaking
+- WebSocket ``/ws/games/{id}`` (a seat by its secret):
+  :mod:`pickomino.web.api.play_socket`, speaking
   :mod:`pickomino.web.protocol`;
 - ``/app/``: the offline app (:mod:`pickomino.web.offline_app`).
 

@@ -1,5 +1,8 @@
-"""The WebSocket of a game's page, ``/ws/games/{id}?token=…``: a player's (the token opens a
-seat) or a spectator's (no token). What is said on it: :mod:`pickomino.web.protocol`.
+"""The WebSocket of a game's page, ``/ws/games/{id}``: a player's (a seat's secret opens a
+seat) or a spectator's (none). The page sends the secret among the socket's subprotocols
+(``Sec-WebSocket-Protocol: pickomino, seat.<secret>``; the server answers ``pickomino``), so
+that no access log keeps it; ``?token=<secret>`` in the address is understood too (scripts,
+an invite link). What is said on it: :mod:`pickomino.web.protocol`.
 
 Before a socket is let in: one opened by a page of another site (its ``Origin`` neither the
 address asked nor the public address) is refused (403 ``foreign_origin``); spectators come in
@@ -61,9 +64,11 @@ def play_socket_router(
             foreign = {"detail": Refused("foreign_origin").to_dict()}
             await websocket.send_denial_response(JSONResponse(foreign, status_code=403))
             return
+        offered = websocket.scope.get("subprotocols") or []
+        token = secret_offered(offered) or token
         if not token:  # a spectator
             await limits.spectators_one_at_a_time()
-        await websocket.accept()
+        await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         try:
             room = rooms.get(game_id)
         except RecordError as error:
@@ -93,6 +98,26 @@ def play_socket_router(
             await _serve_client(websocket, room, seat, limit, fresh, idle)
 
     return router
+
+
+#: The WebSocket subprotocol the game's page asks for, beside ``seat.<its secret>``: the
+#: server answers with this one alone, so the secret is never sent back.
+PROTOCOL = "pickomino"
+SECRET_PREFIX = "seat."
+
+
+def secret_offered(subprotocols: list[str]) -> str | None:
+    """The seat's secret a page sends among its socket's subprotocols (``seat.<secret>``, in
+    the ``Sec-WebSocket-Protocol`` header): headers, unlike the address's query, are not
+    written to proxies' and servers' access logs.
+
+    >>> secret_offered(["pickomino", "seat.Ab-9_x"]), secret_offered(["pickomino"])
+    ('Ab-9_x', None)
+    """
+    for offered in subprotocols:
+        if offered.startswith(SECRET_PREFIX):
+            return offered.removeprefix(SECRET_PREFIX)
+    return None
 
 
 async def _refuse(

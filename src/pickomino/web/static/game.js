@@ -75,7 +75,7 @@ const claimed = offline ? null : await claimAsProfile(gameId, token); // a seat 
 if (claimed?.token) keep(claimed.token);
 tick(root);
 $("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
-const send = connect(socketUrl, { onMessage, onStatus });
+const send = connect(socketUrl, () => token, { onMessage, onStatus });
 if (claimed?.failure) notice(claimed.failure.message, claimed.failure.rule);
 
 // The seat's secret (null: none) stays in this browser's storage and out of the address;
@@ -93,8 +93,7 @@ function keep(secret) {
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}${query}`;
+  return `${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
 }
 
 function onMessage(message) {

@@ -17,19 +17,23 @@ export function connectLocally(local) {
 }
 
 /**
- * `url()` gives the address at each try (a seat's secret may change meanwhile);
- * `onMessage(msg)` gets every parsed message; `onStatus(status, wait, code)` hears
- * "connecting", "online", "offline" (wait: ms until the next try; code: the close code) and
- * "closed". Returns `send(msg)`, which says whether the message could be sent.
+ * `url()` gives the address at each try, `secret()` the seat's secret then (it may change
+ * meanwhile; none: a spectator), sent as a subprotocol (`seat.<secret>`, beside `pickomino`,
+ * the one the server answers with): a header, which access logs do not keep, as they keep
+ * an address's query. `onMessage(msg)` gets every parsed message; `onStatus(status, wait,
+ * code)` hears "connecting", "online", "offline" (wait: ms until the next try; code: the
+ * close code) and "closed". Returns `send(msg)`, which says whether the message could be
+ * sent.
  */
-export function connect(url, { onMessage, onStatus }) {
+export function connect(url, secret, { onMessage, onStatus }) {
   if (connectHere) return connectHere({ onMessage, onStatus });
   let socket = null;
   let failures = 0;
 
   function open() {
     onStatus("connecting");
-    socket = new WebSocket(url());
+    const held = secret();
+    socket = new WebSocket(url(), held ? ["pickomino", `seat.${held}`] : ["pickomino"]);
     socket.onopen = () => onStatus("online");
     socket.onmessage = (event) => {
       failures = 0; // the server spoke: the next drop starts the backoff afresh
