@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser import Pages
+from .browser import PHONE, Pages
 from .clicking import create_game
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
@@ -58,6 +58,19 @@ def test_one_offers_a_rematch_the_other_accepts_and_both_play_it(
         expect(watcher.get_by_test_id("rematch-watch")).to_have_attribute(
             "href", bob.url.removeprefix(server.url)
         )
+
+        # Bob moves his new seat to his phone; his old device, back at the finished game,
+        # is not given the seat again: it may only watch the new game.
+        bob.get_by_test_id("move-seat").locator("summary").click()
+        bob.get_by_test_id("move-seat-make").click()
+        phone = pages.open(bob.get_by_test_id("move-seat-link").input_value(), PHONE)
+        expect(phone.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        expect(bob.get_by_test_id("watching-banner")).to_be_visible()
+        finished = f"{server.url}/games/{game['id']}"
+        bob.goto(finished)
+        expect(bob.get_by_test_id("rematch-status")).to_have_attribute("data-status", "started")
+        expect(bob.get_by_test_id("rematch-watch")).to_be_visible()
+        expect(bob).to_have_url(finished)
 
 
 def test_my_games_lists_your_turn_first(server: ServerProcess, pages: Pages) -> None:

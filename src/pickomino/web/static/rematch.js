@@ -56,7 +56,7 @@ export function setupRematch(node, { gameId, token, seat, names }) {
         ? button(offer ? "rematch.accept" : "rematch.offer", "rematch-accept", "", false)
         : null,
       seated && offer?.status === "offered" ? button("rematch.decline", "rematch-decline", "/decline", true) : null,
-      !seated && offer?.status === "started"
+      offer?.status === "started" && !(seated && offer.token) // a watcher, or a seat moved on
         ? h("a", { class: "btn", href: `/games/${encodeURIComponent(offer.game)}`, testid: "rematch-watch" }, t("rematch.watch"))
         : null,
       error ? h("p", { class: "error", role: "alert", testid: "rematch-error" }, error) : null,
