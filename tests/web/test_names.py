@@ -112,6 +112,31 @@ def test_an_invisible_character_is_refused_everywhere(client, name):
     invalid(client.post(f"/api/games/{game['id']}/join", json={"name": name}), "unprintable_name")
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Nguye\u0302\u0303n",  # Vietnamese, decomposed: two marks on one letter
+        "שָׁלוֹם",  # Hebrew with its points
+        "བསྒྲུབས",  # Tibetan: a stack of subjoined letters and a vowel sign
+        "हिन्दी",  # Devanagari
+        "x\u0301\u0300\u0302\u0303n",  # four marks on one letter: the most allowed
+    ],
+)
+def test_letters_with_their_marks_are_names(name):
+    assert NAME.validate_python(name) == name
+
+
+def test_a_letter_under_a_pile_of_marks_is_refused_everywhere(client):
+    name = "A" + "\u0301\u0316" * 11  # "Zalgo": 22 marks spilling over the lines around it
+    invalid(client.post("/api/profiles", json={"name": name}), "stacked_marks", ctx={"most": 4})
+    invite = client.post("/api/games", json={"seats": [{"name": "Bob"}, {"name": name}]})
+    invalid(invite, "stacked_marks")
+    game = create(client, {"seats": [{"name": "Bob"}, {"name": "Guest", "open": True}]})
+    invalid(client.post(f"/api/games/{game['id']}/join", json={"name": name}), "stacked_marks")
+    with pytest.raises(ValidationError):  # one mark more than the most allowed
+        NAME.validate_python("x\u0301\u0300\u0302\u0303\u0304n")
+
+
 @pytest.mark.parametrize("label", BOT_LABELS)
 def test_the_bots_labels_are_reserved(client, label):
     invalid(client.post("/api/profiles", json={"name": label}), "reserved_name")

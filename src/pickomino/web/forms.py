@@ -50,6 +50,26 @@ def _printable(name: str) -> str:
     return name
 
 
+#: Combining marks one character may carry in a name: enough for every script's letters
+#: (Hebrew with its points, Tibetan's stacks), too few for "Zalgo" text, whose dozens of
+#: marks would spill over the lines above and below it on everyone's table.
+MOST_MARKS = 4
+
+
+def _not_stacked(name: str) -> str:
+    """No character under a pile of combining marks (see :data:`MOST_MARKS`)."""
+    run = 0
+    for char in unicodedata.normalize("NFC", name):
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if run > MOST_MARKS:
+            raise PydanticCustomError(
+                "stacked_marks",
+                "a name may carry at most {most} marks on one letter",
+                {"most": MOST_MARKS},
+            )
+    return name
+
+
 def _not_a_bot(name: str) -> str:
     """A person's name may not read as a bot's label (see :func:`bot_label`)."""
     if bot_label(name):
@@ -64,6 +84,7 @@ Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=24),
     AfterValidator(_printable),
+    AfterValidator(_not_stacked),
     AfterValidator(_not_a_bot),
 ]
 

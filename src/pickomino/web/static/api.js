@@ -59,11 +59,12 @@ function failureText(refusal, problems, status) {
 }
 
 // The problems FastAPI and pydantic name (and the server's own: same_name, start_seat,
-// unprintable_name, reserved_name, bot_not_open), each with its message; any other is said in general.
+// unprintable_name, stacked_marks, reserved_name, bot_not_open), each with its message; any other is said in general.
 const PROBLEMS = {
   same_name: "validation.same_name",
   start_seat: "validation.start_seat",
   unprintable_name: "validation.unprintable_name",
+  stacked_marks: "validation.stacked_marks",
   reserved_name: "validation.reserved_name",
   bot_not_open: "validation.bot_not_open",
   missing: "validation.missing",
