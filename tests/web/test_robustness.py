@@ -380,15 +380,20 @@ def test_syncs_from_a_client_that_does_not_read_queue_one_whole_state(database, 
 
 def test_a_refused_socket_does_not_keep_a_finished_game_in_memory(client, database):
     store_game(database, "done", bots_game().record, "over", humans=True)
-    with client.websocket_connect("/ws/games/done?token=forged") as forged:
-        assert refused(forged.receive_json(), "bad_token")
-        with pytest.raises(WebSocketDisconnect):
-            forged.receive_json()
-    assert "done" not in client.app.state.rooms.rooms
+    rooms = client.app.state.rooms
+    for _ in range(2):  # read from the store, then found among the recent
+        with client.websocket_connect("/ws/games/done?token=forged") as forged:
+            assert refused(forged.receive_json(), "bad_token")
+            with pytest.raises(WebSocketDisconnect):
+                forged.receive_json()
+        assert "done" not in rooms.rooms and "done" in rooms.recent
     with client.websocket_connect("/ws/games/done") as watcher:  # a watcher keeps it
         assert next_of(watcher, "state")["status"] == "over"
-        assert "done" in client.app.state.rooms.rooms
-    assert "done" not in client.app.state.rooms.rooms  # until it leaves
+        assert "done" in rooms.rooms
+        with client.websocket_connect("/ws/games/done?token=forged") as forged:
+            assert refused(forged.receive_json(), "bad_token")
+        assert "done" in rooms.rooms  # a refusal does not let go of a game in play
+    assert "done" not in rooms.rooms  # until it leaves
 
 
 def test_an_ended_game_looked_at_again_is_not_read_and_replayed_again(
@@ -422,11 +427,14 @@ def test_only_the_last_ended_games_looked_at_are_kept(database):
     store.close()
 
 
-def test_records_and_replays_are_limited_per_address(client, database):
-    store_game(database, "done", bots_game().record, "over", humans=True)
-    answers = [client.get(f"/api/games/done/{what}") for what in ("record", "replay") * 6]
-    assert [a.status_code for a in answers[:10]] == [200] * 10  # ten at once, then 1 a second
-    refused_http(answers[10], 429, "too_many_lookups")
+def test_records_and_replays_of_games_read_from_the_store_are_limited_per_address(client, database):
+    for n in range(12):
+        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
+    reads = [client.get(f"/api/games/done{n}/{('record', 'replay')[n % 2]}") for n in range(11)]
+    assert [a.status_code for a in reads[:10]] == [200] * 10  # ten at once, then 1 a second
+    refused_http(reads[10], 429, "too_many_lookups")
+    held = [client.get(f"/api/games/done{n % 10}/replay") for n in range(30)]  # a club's ends
+    assert [a.status_code for a in held] == [200] * 30  # games held here cost nothing again
 
 
 def test_spectators_and_connections_are_limited_but_players_are_let_in(database):
@@ -499,14 +507,16 @@ def test_creating_games_or_sheets_too_fast_is_refused(database):
 
 
 def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
-    store_game(database, "done", bots_game().record, "over", humans=True)
+    for n in range(12):
+        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
     app = create_app(database)
     with TestClient(app, client=("2001:db8:1:2::1", 50000)) as first:
-        assert [first.get("/api/games/done/record").status_code for _ in range(10)] == [200] * 10
+        reads = [first.get(f"/api/games/done{n}/record").status_code for n in range(10)]
+        assert reads == [200] * 10
         neighbour = TestClient(app, client=("2001:db8:1:2:ffff::9", 50000))  # the same /64
-        refused_http(neighbour.get("/api/games/done/record"), 429, "too_many_lookups")
+        refused_http(neighbour.get("/api/games/done10/record"), 429, "too_many_lookups")
         elsewhere = TestClient(app, client=("2001:db8:1:3::1", 50000))  # the next /64
-        assert elsewhere.get("/api/games/done/record").status_code == 200
+        assert elsewhere.get("/api/games/done11/record").status_code == 200
 
 
 def test_a_stream_of_new_addresses_gives_a_busy_one_no_budget_back():

@@ -59,6 +59,8 @@ def test_an_invite_link_seats_once_and_a_one_time_link_moves_the_seat(
         expect(bob.get_by_test_id("watching-banner")).to_be_visible()
         again = pages.open(link)  # the one-time link is spent
         expect(again.get_by_test_id("fatal-text")).to_contain_text("link has been used")
+        cut = pages.open(f"{bare}?token=abc)")  # a link run into a bracket: refused, not stuck
+        expect(cut.get_by_test_id("fatal-text")).to_contain_text("not valid for this game")
 
 
 def test_a_profile_plays_its_seat_on_another_device_with_its_recovery_code(

@@ -42,17 +42,18 @@ def network_of(address: str) -> str:
     ('203.0.113.7/32', '203.0.113.7/32')
     >>> network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:ffff::9")
     True
-    >>> network_of("2001:db8:1:2::1"), network_of("testclient")
-    ('2001:db8:1:2::/64', 'testclient')
+    >>> network_of("2001:db8:1:2::1"), network_of("testclient"), network_of("2001:db8::/48")
+    ('2001:db8:1:2::/64', 'testclient', '2001:db8::/48')
     """
     try:
-        network = ipaddress.ip_network(address)
-    except ValueError:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # a name, or a network written out ("2001:db8::/48"): as it is
         return address
-    if isinstance(network, ipaddress.IPv6Network):
-        mapped = network.network_address.ipv4_mapped
-        network = ipaddress.ip_network(mapped) if mapped else network.supernet(new_prefix=64)
-    return str(network)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ipaddress.ip_network(ip.ipv4_mapped))
+        return str(ipaddress.ip_network((ip, 64), strict=False))
+    return str(ipaddress.ip_network(ip))
 
 
 def network_address() -> str | None:

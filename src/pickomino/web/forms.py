@@ -50,9 +50,10 @@ def _printable(name: str) -> str:
     return name
 
 
-#: Combining marks one character may carry in a name: enough for every script's letters
-#: (Hebrew with its points, Tibetan's stacks), too few for "Zalgo" text, whose dozens of
-#: marks would spill over the lines above and below it on everyone's table.
+#: Combining marks one character may carry in a name: enough for names in every script
+#: (Hebrew with its points 3, Tibetan and Burmese syllables up to 4; only Sanskrit stacks in
+#: Tibetan script carry more), too few for "Zalgo" text, whose dozens of marks would spill
+#: over the lines above and below it on everyone's table.
 MOST_MARKS = 4
 
 

@@ -15,8 +15,8 @@ seat, and a game's record and replay.
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
-  ended); ``GET /api/games/{id}/replay`` frames (both limited per address: 429
-  ``too_many_lookups``; an ended game's replay is made once).
+  ended); ``GET /api/games/{id}/replay`` frames (both limited per address for games read
+  from the store: 429 ``too_many_lookups``; an ended game's replay is made once).
 
 A person taking a seat gets a new secret for it (the invite link is spent), and gets back in
 from another device with their profile's key or a transfer link: see
@@ -25,7 +25,6 @@ from another device with their profile's key or a transfer link: see
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Annotated, Literal
 
@@ -137,8 +136,8 @@ def games_router(
 ) -> APIRouter:
     """``base_url``: the public address invite links are made on (``""``: paths);
     ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank;
-    ``limit_lookups``: how often one address may ask for records and replays (each may
-    replay a whole game)."""
+    ``limit_lookups``: how often one address may ask for records and replays of games not
+    held here (each replays a whole game from its stored moves)."""
     router = APIRouter(tags=["games"])
     look = room_finder(rooms, keep=False)  # an ended game need not stay in memory
 
@@ -223,28 +222,30 @@ def games_router(
         room.wake_bots()
         return {"seat": seat, "name": name, "link": link(room, seat)}
 
-    @router.get("/api/games/{game_id}/record", dependencies=[Depends(limit_lookups)])
-    async def record(game_id: str) -> dict[str, object]:
-        room = look(game_id)
+    def look_limited(game_id: str, request: Request) -> Room:
+        """The game, for a record or a replay: limited per address when it must be read from
+        the store (a game held here costs nothing to look at again)."""
+        if rooms.held(game_id) is None:
+            limit_lookups(request)
+        return look(game_id)
+
+    @router.get("/api/games/{game_id}/record")
+    async def record(game_id: str, request: Request) -> dict[str, object]:
+        room = look_limited(game_id, request)
         record = room.game.record.to_dict()
         if not room.ended and "meta" in record:  # optional in a record
             record["meta"] = {k: v for k, v in record["meta"].items() if k not in SECRET_META}
         return record
 
-    @router.get("/api/games/{game_id}/replay", dependencies=[Depends(limit_lookups)])
-    async def replay(game_id: str) -> Response:
-        room = look(game_id)
-        body = ended_replay(room) if room.ended else replay_of(room)
-        return Response(body, media_type="application/json")
-
-    def replay_of(room: Room) -> bytes:
+    @router.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str, request: Request) -> Response:
+        room = look_limited(game_id, request)
+        if room.ended and room.replay is not None:
+            return Response(room.replay, media_type="application/json")
         frames = replay_frames(room.game.record)
-        return orjson.dumps({"seats": room.game.seats, "frames": frames})
-
-    @functools.lru_cache(maxsize=Rooms.RECENT)
-    def ended_replay(room: Room) -> bytes:
-        """An ended game's replay, made and encoded once (a long game's takes tens of
-        milliseconds, and half a megabyte)."""
-        return replay_of(room)
+        body = orjson.dumps({"seats": room.game.seats, "frames": frames})
+        if room.ended:  # made and encoded once: a long game's takes tens of milliseconds
+            room.replay = body
+        return Response(body, media_type="application/json")
 
     return router

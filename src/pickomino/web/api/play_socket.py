@@ -69,6 +69,7 @@ def play_socket_router(
         if not token:  # a spectator
             await limits.spectators_one_at_a_time()
         await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
+        loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
         try:
             room = rooms.get(game_id)
         except RecordError as error:
@@ -80,18 +81,18 @@ def play_socket_router(
         try:
             seat = room.seat_of(token)
         except Refused as refusal:
-            await _refuse(websocket, refusal, BAD_TOKEN, room)
+            await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
             return
         address = client_address(websocket.client)
         too_many = limits.refusal(address, room.watchers, seat is not None)
         if too_many:
-            await _refuse(websocket, too_many, TOO_MANY, room)
+            await _refuse(websocket, too_many, TOO_MANY, room if loaded else None)
             return
         with limits.held(address, seat is not None):
             try:  # an invite or transfer link gives the seat a secret for this browser
                 fresh = room.take(seat, token) if seat is not None and token else None
             except Refused as refusal:
-                await _refuse(websocket, refusal, BAD_TOKEN, room)
+                await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
                 return
             await room.tell_moved()
             limit = RateLimit(message_rate)
@@ -124,8 +125,9 @@ async def _refuse(
     websocket: WebSocket, refusal: Refused, code: int, room: Room | None = None
 ) -> None:
     """Say why, then close with ``code`` (the reason's id as the close reason). The ``room``
-    loaded for the socket is let go if ended and unwatched: a refused socket (a forged
-    token, say) must not keep a finished game in memory."""
+    loaded for this socket is let go if ended and unwatched: a refused socket (a forged
+    token, say) must not keep a finished game in memory. (Not one held before: another
+    socket may be joining it; between loading it and here nothing awaits.)"""
     if room is not None:
         room.on_idle(room)
     await websocket.send_text(refusal_message(refusal))

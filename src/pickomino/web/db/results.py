@@ -45,7 +45,7 @@ UNREVIEWED = 20
 
 def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
     """Who each seat is for the ratings: a profile id, a bot level (``bot-hard``), or
-    ``None`` for a person without a profile (left out of the ratings)."""
+    ``None`` for a person without a profile (whose game is then not rated: :func:`is_rated`)."""
     profile_ids = meta.get("profiles") or [None] * seats
     bots = meta.get("bots") or [None] * seats
     return [

@@ -102,6 +102,8 @@ class Room:
         self.behind = False
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
+        #: An ended game's replay, encoded once it is asked for (:mod:`pickomino.web.api.games`).
+        self.replay: bytes | None = None
         #: Called once the game is over and stored so (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
 

@@ -8,6 +8,7 @@
 const FINAL_CODES = new Set([4403, 4404]);
 const TOO_MANY = 4429;
 const PING_MS = 25000; // keeps idle connections open through proxies
+const SECRET = /^[A-Za-z0-9_-]+$/; // a seat's secret as the server makes them (URL-safe base64)
 
 // The offline app plays a solo game in the page itself (pickomino/offline): a function that
 // stands for connect() below, set once before the page connects.
@@ -33,7 +34,12 @@ export function connect(url, secret, { onMessage, onStatus }) {
   function open() {
     onStatus("connecting");
     const held = secret();
-    socket = new WebSocket(url(), held ? ["pickomino", `seat.${held}`] : ["pickomino"]);
+    // A secret as the server makes them goes in the header; any other text (a link cut
+    // short or run into a bracket) cannot be a subprotocol, so it goes in the address for
+    // the server to refuse it as it would any wrong secret.
+    const header = Boolean(held) && SECRET.test(held);
+    const address = held && !header ? `${url()}?token=${encodeURIComponent(held)}` : url();
+    socket = new WebSocket(address, header ? ["pickomino", `seat.${held}`] : ["pickomino"]);
     socket.onopen = () => onStatus("online");
     socket.onmessage = (event) => {
       failures = 0; // the server spoke: the next drop starts the backoff afresh
