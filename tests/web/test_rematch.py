@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
+from pickomino.web.game.room import Room
 
 from .clients import next_of, refused_http, socket_path
 from .test_profiles import as_profile, claim, finish_offline, token
@@ -195,6 +196,33 @@ def test_an_offer_survives_a_restart(database):
         state_path = f"/api/games/{new_id}/record"
         assert client.get(state_path).json()["seats"] == ["Ann", "Bob", "Robo"]
         assert client.get(f"/api/games/{game['id']}/rematch").json()["offer"]["game"] == new_id
+
+
+def test_a_start_a_crash_cut_short_is_finished_at_the_next_look(database):
+    """The new game was created, its seats not yet taken, when the server stopped: the next
+    look takes them, each opening with the secret its person is then given."""
+    game = finished(database)
+
+    def crash(*args: object, **options: object) -> None:
+        raise RuntimeError("the server stopped")
+
+    with TestClient(fast_app(database)) as client:
+        rematch(client, game, 0)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Room, "claim", crash)  # after the new game is stored
+            with pytest.raises(RuntimeError):
+                rematch(client, game, 1)
+    path = f"/api/games/{game['id']}/rematch"
+    with TestClient(fast_app(database)) as client:
+        bob = client.get(path, headers=seat(game, 1)).json()["offer"]
+        ann = client.get(path, headers=seat(game, 0)).json()["offer"]
+        assert bob["status"] == ann["status"] == "started" and bob["game"] == ann["game"]
+        assert bob["token"] and ann["token"] and bob["token"] != ann["token"]
+        listed = {g["id"]: g for g in client.get("/api/games").json()}
+        assert listed[bob["game"]]["status"] == "playing"  # every seat taken at the look
+        with client.websocket_connect(f"/ws/games/{bob['game']}?token={bob['token']}") as ws:
+            assert next_of(ws, "welcome")["seat"] == 1
+            assert next_of(ws, "state")["status"] == "playing"
 
 
 def test_profiles_and_the_rated_flag_carry_over(database):
