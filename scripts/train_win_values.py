@@ -20,8 +20,11 @@ start with at most ``--exact-face-up`` tiles face up of games after those giving
 positions, each stack cut to its top tile) and fits every position they reach to its exact
 chances, every sweep, beside the search's targets: true values where they can be had, as
 backgammon programs learn beside their bear-off databases. Every tenth endgame is held out,
-and the curve's last column is the network's error on them. ``--start WEIGHTS`` begins from a
-network (the shipped one, say) instead of from the strategist's win model.
+and the curve's last column is the network's error on them. ``--exact-share F`` fits, each
+sweep, another random draw of the exact positions making that share of the rows fitted (all
+of them, every sweep, without it): many endgames without outweighing the games' positions.
+``--start WEIGHTS`` begins from a network (the shipped one, say) instead of from the
+strategist's win model.
 
 Each sweep prints the mean |value − target| before fitting (the residual: how far the
 network is from agreeing with its own one-turn search), the same on the held-out positions,
@@ -342,10 +345,17 @@ TRAINING_SETTINGS = (
     "damping",
     "exact",
     "exact_face_up",
+    "exact_share",
     "start",
 )
 #: Settings added after checkpoints were made, with the value those runs had.
-ADDED_SETTINGS = {"damping": 1.0, "exact": 0, "exact_face_up": 3, "start": None}
+ADDED_SETTINGS = {
+    "damping": 1.0,
+    "exact": 0,
+    "exact_face_up": 3,
+    "exact_share": None,
+    "start": None,
+}
 
 
 def prepared_positions(args: argparse.Namespace, checkpoint: Checkpoint | None) -> list[Positions]:
@@ -400,6 +410,20 @@ def prepared_exact(args: argparse.Namespace, checkpoint: Checkpoint | None) -> E
     if checkpoint is not None:
         checkpoint.save("exact", exact)
     return exact
+
+
+def exact_drawn(
+    exact: int, positions: int, share: float | None, seed: int, sweep: int
+) -> np.ndarray:
+    """Which of the ``exact`` positions a sweep fits beside ``positions`` others: all of them
+    without a share; else a draw without repeats, another each sweep (the same for the same
+    seed and sweep, so a run gone on from its checkpoint draws as one never stopped), of as
+    many as make ``share`` of the rows fitted."""
+    if share is None:
+        return np.arange(exact)
+    wanted = min(exact, round(share / (1 - share) * positions))
+    drawn = np.random.default_rng([seed, sweep]).choice(exact, wanted, replace=False)
+    return np.sort(drawn)
 
 
 CURVE_COLUMNS = ("sweep", "residual", "held_out_residual", "fit_error", "seconds", "exact_error")
@@ -470,6 +494,11 @@ def main(argv: list[str] | None = None) -> None:
         help="the exact endgames: at most this many tiles face up (each stack cut to its top)",
     )
     parser.add_argument(
+        "--exact-share",
+        type=float,
+        help="fit a new draw of the exact positions each sweep, this share of the rows fitted",
+    )
+    parser.add_argument(
         "--start", help="begin from these weights (.npz), not from the strategist's win model"
     )
     parser.add_argument("--out", type=Path, required=True, help="the weights (.npz)")
@@ -494,6 +523,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--exact needs two players and a count of at least 0")
     if not 1 <= args.exact_face_up <= 16:
         parser.error("--exact-face-up must be 1 to 16")
+    if args.exact_share is not None and not (args.exact and 0 < args.exact_share < 1):
+        parser.error("--exact-share needs --exact and a share above 0 and below 1")
     sizes = [feature_count(args.players), *map(int, args.hidden.split(",")), args.players]
     begin = starting_network(parser, args.start, sizes)
     checkpoint = None
@@ -517,6 +548,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     if exact is not None:
         print(f"{len(exact.x)} exact endgame positions to fit, {len(exact.held_x)} held out")
+        if args.exact_share is not None:
+            each = len(exact_drawn(len(exact.x), len(x), args.exact_share, args.seed, 1))
+            print(f"each sweep fits {each} of them, drawn anew")
     if kept is not None:
         trainer, rows = kept
         start -= rows[-1][SECONDS] if rows else 0.0  # the curve's seconds go on from the last run
@@ -547,8 +581,10 @@ def main(argv: list[str] | None = None) -> None:
             held_out = mean_error(trainer.network, held.x, targets[-1])
             y = damped(trainer.network, x, searched, args.damping)
             to_fit, against_exact = x, None
-            if exact is not None:  # the exact values are fitted as they are, every sweep
-                to_fit, y = np.concatenate([x, exact.x]), np.concatenate([y, exact.y])
+            if exact is not None:  # the exact values are fitted as they are
+                drawn = exact_drawn(len(exact.x), len(x), args.exact_share, args.seed, sweep)
+                to_fit = np.concatenate([x, exact.x[drawn]])
+                y = np.concatenate([y, exact.y[drawn]])
                 if len(exact.held_x):  # none held out with fewer than ten endgames
                     against_exact = mean_error(trainer.network, exact.held_x, exact.held_y)
             progress = (sweep - 1) / max(1, args.sweeps - 1)

@@ -7,6 +7,7 @@ import csv
 import importlib.util
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -182,6 +183,36 @@ def test_a_training_fits_small_endgames_exact_values_and_follows_its_held_out_on
     assert [row["exact_error"] for row in csv.DictReader((tmp_path / "plain.csv").open())] == [
         ""
     ] * 3
+
+
+def test_a_share_of_exact_positions_is_drawn_anew_each_sweep_and_the_same_when_gone_on(tmp_path):
+    """``--exact-share``: each sweep fits a draw without repeats of the exact positions, as
+    many as make that share of the rows fitted, another draw each sweep; the draw depends on
+    the seed and sweep alone (a run gone on from its checkpoint draws as one never stopped);
+    without a share every exact position is fitted; a share without ``--exact``, or outside
+    0 to 1, is refused before any work."""
+    drawn = training_script().exact_drawn
+    first, second = drawn(1000, 3000, 0.1, 1, 1), drawn(1000, 3000, 0.1, 1, 2)
+    for sample in (first, second):
+        assert len(sample) == len(set(sample.tolist())) == round(3000 / 9)
+        assert sample.min() >= 0 and sample.max() < 1000
+        assert len(sample) / (3000 + len(sample)) == pytest.approx(0.1, abs=1e-3)
+    assert set(first.tolist()) != set(second.tolist())
+    assert np.array_equal(first, drawn(1000, 3000, 0.1, 1, 1))
+    assert not np.array_equal(first, drawn(1000, 3000, 0.1, 2, 1))
+    assert np.array_equal(drawn(1000, 3000, 0.9, 1, 1), np.arange(1000))  # fewer than wanted
+    assert np.array_equal(drawn(1000, 3000, None, 1, 1), np.arange(1000))
+    done = train(tmp_path, "share", "--exact", "10", "--exact-face-up", "1", "--exact-share", "0.2")
+    assert done.returncode == 0, done.stderr
+    positions, exact, each = (
+        int(re.search(pattern, done.stdout, re.MULTILINE)[1])
+        for pattern in (r"^(\d+) positions to fit", r"^(\d+) exact endgame", r"fits (\d+) of them")
+    )
+    assert each == min(exact, round(positions / 4))
+    for options in (["--exact-share", "0.2"], ["--exact", "10", "--exact-share", "1"]):
+        refused = train(tmp_path, "refused", *options)
+        assert refused.returncode == 2 and "--exact-share needs --exact" in refused.stderr
+        assert "positions to fit" not in refused.stdout
 
 
 def test_an_exact_endgame_is_every_position_it_reaches_with_its_exact_chances():
