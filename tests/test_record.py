@@ -2,6 +2,7 @@
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,16 @@ def test_turns_group_the_moves_by_player():
     ranking = ranking_lines(game.state.ranking(), game.seats, words)
     assert log[0] == "Turn 1 – Bob"
     assert log[-len(ranking) - 1 :] == ["  Game over.", *("  " + line for line in ranking)]
+
+
+def test_the_documented_examples_of_a_record_load_and_play_as_written():
+    """The example in docs/record.md and the one in the module's docstring are records
+    that load: Ann keeps both worms, then three fives, and stops on 25, taking it."""
+    import pickomino.core.record as module
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "record.md").read_text(encoding="utf-8")
+    docstring = module.__doc__.split("::", 1)[1].split("\n\n``moves``", 1)[0]
+    for text in (page.split("```json", 1)[1].split("```", 1)[0], docstring):
+        game = Game.from_json(text)
+        assert game.state.stacks == [[25], []] and game.state.current == 1

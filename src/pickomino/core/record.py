@@ -9,7 +9,7 @@ JSON form, version 1 (every key required unless marked optional)::
                 "lower_tile": "nearest"},
       "seats": ["Ann", "Bob"],
       "start_player": 0,
-      "moves": ["dice 12333WW5", "keep W", "roll", "dice 1445W", "keep 4", "stop"],
+      "moves": ["dice 12333WW5", "keep W", "roll", "dice 144555", "keep 5", "stop"],
       "meta": {"any": "JSON object, optional, kept as is"}
     }
 
