@@ -7,7 +7,7 @@ the bots' first solves count in neither: what is left is the steady cost of send
 out and results back. The cost of an empty task on each engine is measured too: it is what
 a chunk of games shares out.
 
-Run: ``.venv/bin/python benchmarks/cluster_speed.py [--bots expected,simple] [--games 2000]
+Run: ``.venv/bin/python benchmarks/cluster_speed.py [--bots expected,simple] [--games 1000]
 [--workers 2] [--chunk N] [--rounds 3]``
 """
 

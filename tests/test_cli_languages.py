@@ -12,13 +12,14 @@ import os
 import subprocess
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from pickomino import __version__
 from pickomino.bots import bot_names
 from pickomino.cli import main
-from pickomino.cli.language import RULES_WORDS
+from pickomino.cli.language import RULES_WORDS, localise
 from pickomino.core import PickominoError, Rules
 from pickomino.i18n import Words, catalogue
 from pickomino.i18n.text import refusal
@@ -191,3 +192,17 @@ def test_lang_comes_before_the_locale_and_may_stand_anywhere(words_in):
         assert result.output.splitlines()[0] == german("cli.odds.header"), args
     result = invoke("odds", env={"LANG": "da_DK.UTF-8"})
     assert result.output.splitlines()[0] == danish("cli.odds.header")
+
+
+def test_every_option_a_person_can_give_has_its_help(words_in):
+    """Each command's every visible option shows a help text in ``--help`` (``--db-pool``
+    had none); the catalogues' keys are the same in every language (test_i18n)."""
+    english = words_in("en")
+    for name, command in main.commands.items():
+        localise(command, name, english)
+        bare = [
+            param.opts
+            for param in command.params
+            if isinstance(param, click.Option) and not param.hidden and not param.help
+        ]
+        assert bare == [], name
