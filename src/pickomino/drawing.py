@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+from pickomino.files import replacing
 
 
 @contextmanager
@@ -24,6 +27,7 @@ def drawing(path: str, title: str, size: tuple[float, float]) -> Iterator[Any]:
         axes.grid(alpha=0.3)
         axes.legend()
         figure.tight_layout()
-        figure.savefig(path, dpi=120)
+        with replacing(Path(path)) as part:  # a chart cut short never replaces one before
+            figure.savefig(part, dpi=120)
     finally:
         plt.close(figure)

@@ -18,6 +18,7 @@ from pickomino.cli.params import (
     fail,
     need_extra,
     unwritable,
+    write_output,
 )
 from pickomino.core import BadInput, Game, PickominoError, RecordError, Rules
 from pickomino.i18n.text import event_lines, log_lines, render_state
@@ -61,7 +62,7 @@ def selfplay(
                 click.echo(line)
     click.echo(render_state(game.state, game.seats, w, ranking=quiet))  # the log ended so
     if save:
-        save.write_text(game.to_json(), encoding="utf-8")
+        write_output(save, game.to_json())
         click.echo(w("cli.selfplay.saved", path=str(save)))
 
 

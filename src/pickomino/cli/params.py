@@ -5,6 +5,7 @@ commands share."""
 from __future__ import annotations
 
 import importlib
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -14,6 +15,7 @@ import click
 from pickomino.bots import BOTS, DIFFICULTIES, bot_names
 from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
+from pickomino.files import write_whole
 from pickomino.i18n.text import refusal
 
 #: The optional parts of the install (pyproject's extras) and the libraries each needs to
@@ -61,21 +63,22 @@ def unwritable(path: Path) -> str | None:
     append (a file created so is removed again): no permission bits, read-only disk or
     missing folder can mislead that."""
     w = words()
-    if path.is_dir():
-        return w("cli.file.is_folder", path=str(path))
-    folder = path.parent
-    if folder.exists() and not folder.is_dir():
-        return w("cli.file.not_a_folder", path=str(folder))
-    if not folder.exists():
-        return w("cli.file.no_folder", path=str(folder))
-    existed = path.exists()
-    try:
+    try:  # asking about a name can fail too (too long a name, a loop of links)
+        if path.is_dir():
+            return w("cli.file.is_folder", path=str(path))
+        folder = path.parent
+        if folder.exists() and not folder.is_dir():
+            return w("cli.file.not_a_folder", path=str(folder))
+        if not folder.exists():
+            return w("cli.file.no_folder", path=str(folder))
+        existed = path.exists()
         with path.open("a", encoding="utf-8"):
             pass
         if not existed:
             path.unlink()
+        tempfile.TemporaryFile(dir=folder).close()  # where a new version is written first
     except OSError as error:
-        return w("cli.file.unwritable", path=str(path), why=error.strerror or "")
+        return w("cli.file.unwritable", path=str(path), why=error.strerror or str(error))
     return None
 
 
@@ -128,6 +131,18 @@ def draw_plot(draw: Callable[[str], None], path: Path, err: bool = False) -> Non
             words()("cli.odds.plot_failed", path=str(path), why=str(error))
         ) from None
     click.echo(words()("cli.odds.plotted", path=str(path)), err=err)
+
+
+def write_output(path: Path, text: str) -> None:
+    """``text`` in ``path``, whole or not at all: a write that fails (a full disk) is a clear
+    error and leaves a file that was there as it was."""
+    try:
+        write_whole(path, text)
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise click.ClickException(
+            words()("cli.file.unwritable", path=str(path), why=why)
+        ) from None
 
 
 def check_bots(names: list[str], hint: str) -> None:

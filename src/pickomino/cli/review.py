@@ -11,7 +11,13 @@ from typing import Any
 import click
 
 from pickomino.cli.language import words
-from pickomino.cli.params import JSON_OPTION, OutputFile, draw_plot, image_formats
+from pickomino.cli.params import (
+    JSON_OPTION,
+    OutputFile,
+    draw_plot,
+    image_formats,
+    write_output,
+)
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.sheet import FORMAT as SHEET_FORMAT
 from pickomino.table.sheet import ScoreSheet
@@ -58,7 +64,7 @@ def analyse(
     if annotate is not None and isinstance(loaded, GameRecord):
         annotated = Game.from_record(loaded)
         annotated.record.meta = {**annotated.record.meta, "review": game.to_dict()}
-        annotate.write_text(annotated.to_json(), encoding="utf-8")
+        write_output(annotate, annotated.to_json())
         click.echo(w("cli.analyse.annotated", path=str(annotate)), err=as_json)
     if plot:
         labels = {part: w(f"cli.analyse.plot.{part}") for part in CHART_WORDS}

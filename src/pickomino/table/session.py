@@ -47,6 +47,7 @@ from pathlib import Path
 from pickomino.bots import make_bot
 from pickomino.core import Event, Game, GameState, IllegalAction
 from pickomino.core.record import DICE_PREFIX
+from pickomino.files import write_whole
 from pickomino.table.dice import Dice, TypedDice
 from pickomino.table.loop import Step, apply, next_step
 from pickomino.table.seats import Person, Player, Seat, players
@@ -188,5 +189,6 @@ class Session:
         return [action.name for action in self.state.legal_actions()]
 
     def save(self, path: Path) -> Path:
-        path.write_text(self.game.to_json(), encoding="utf-8")
+        """The game's record in ``path``, whole or not at all (a failed save keeps the last)."""
+        write_whole(path, self.game.to_json())
         return path
