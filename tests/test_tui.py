@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 from getpass import getuser
@@ -532,3 +534,66 @@ def test_app_bots_step_on_a_timer(tmp_path):
             assert session.game.record.moves == moves
 
     asyncio.run(drive())
+
+
+def _output_until(process: subprocess.Popen, marker: bytes, times: int) -> bytes:
+    """What the process printed until ``marker`` has appeared ``times`` times (a prompt ends
+    without a line break, so bytes are read as they come)."""
+    seen = b""
+    while seen.count(marker) < times:
+        chunk = os.read(process.stdout.fileno(), 4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    return seen
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_plain_a_killed_game_or_closed_terminal_saves_the_game(tmp_path, signal_name):
+    """``kill`` (SIGTERM) or a closed terminal (SIGHUP) while a person is to move: the game is
+    saved as on ctrl+c, with every move played (before, the process died with it)."""
+    save = tmp_path / "game.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pickomino", "play", "--plain", "--players", "Ann,Bob",
+         "--seed", "1", "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    _output_until(process, b"Ann> ", 1)
+    process.stdin.write(b"r\n")
+    process.stdin.flush()
+    _output_until(process, b"Ann> ", 1)  # the roll's table, asked again
+    process.send_signal(getattr(signal, signal_name))
+    process.wait(timeout=60)  # input still open: no end of input to leave by
+    rest, errors = process.stdout.read(), process.stderr.read()
+    process.stdin.close()
+    assert process.returncode == 0, errors.decode()
+    assert b"Interrupted: leaving the game." in rest and str(save).encode() in rest
+    moves = Game.from_json(save.read_text()).record.moves
+    assert len(moves) == 1 and moves[0].startswith("dice ")
+
+
+def test_app_a_killed_game_is_saved_as_on_ctrl_q(tmp_path):
+    """SIGTERM while the full screen is up: saved and left as by ctrl+q (a handler of the
+    test's own catches the signal if the app did not)."""
+    path = tmp_path / "r.json"
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    path.write_text(game.to_json())
+    app = PickominoApp(resume_console(path, ENGLISH), speed=0, save_to=path)
+    caught: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda number, frame: caught.append(number))
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("5")
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(50):
+                if app.return_code is not None:
+                    break
+                await pilot.pause()
+
+    try:
+        asyncio.run(drive())
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert caught == [] and app.return_code == 0
+    assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]

@@ -4,6 +4,7 @@ every choice, bots stepping at a readable pace on a timer, hints, save, and an e
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from rich.text import Text
@@ -16,7 +17,7 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from pickomino.core import PickominoError
 from pickomino.i18n.text import ranking_lines
-from pickomino.tui.console import Caution, Console
+from pickomino.tui.console import LEAVING_SIGNALS, Caution, Console
 from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
@@ -148,6 +149,14 @@ class PickominoApp(App[None], inherit_bindings=False):
         self.query_one("#hint", Static).border_title = words("hint.title")
         self._show(self.game_console.opening())
         self.notify(self.game_console.save_note(self.save_to), markup=False)
+        loop = asyncio.get_running_loop()
+        for number in LEAVING_SIGNALS:  # saved and left as by ctrl+q, between two messages
+            loop.add_signal_handler(number, self.call_next, self.action_quit)
+
+    def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in LEAVING_SIGNALS:
+            loop.remove_signal_handler(number)
 
     def action_help_quit(self) -> None:
         """ctrl+c, out of habit: say how to leave (Textual's own words are English)."""

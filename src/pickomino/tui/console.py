@@ -9,6 +9,7 @@ key is mapped to an action name, and the session plays it or says why not.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterable
 from pathlib import Path
 from shlex import quote
@@ -26,6 +27,11 @@ from pickomino.table import Session
 #: Keys that stand for a face to keep; in a tile choice the digits number the claims.
 FACE_KEYS = ("1", "2", "3", "4", "5", "w")
 KEYS = {"r": "roll", "s": "stop"}
+#: Asked to end (``kill``, a shutdown) or the terminal closed: both modes save and leave,
+#: as on ctrl+c; by default the process would die with the game unsaved.
+LEAVING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class Caution(PickominoError):

@@ -2,22 +2,25 @@
 
 Before each decision of a person the table is printed (``render_state``), then one command
 is read per line. A command the game cannot take prints why and is asked again; the end of
-input (or ctrl+c) quits cleanly. Bots play at once. At the end of a game, ``analyse`` prints
-its analysis (:meth:`Console.analysis`). However the game is left, it is saved
-(:meth:`Console.leave`).
+input, ctrl+c, ``kill`` or a closed terminal quits cleanly. Bots play at once. At the end of
+a game, ``analyse`` prints its analysis (:meth:`Console.analysis`). However the game is
+left, it is saved (:meth:`Console.leave`).
 Commands are the same keys in every language (``1``–``5``, ``w``, ``r``, ``s``, ``hint``,
 ``save``, ``help``, ``quit``); the words around them are the player's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
 from pickomino.core import PickominoError
 from pickomino.i18n.text import render_state
-from pickomino.tui.console import Caution, Console
+from pickomino.tui.console import LEAVING_SIGNALS, Caution, Console
 
 #: What asks for the analysis at the end of a game (in every language, like the commands).
 ANALYSE = ("analyse", "analyze", "analysis", "a")
@@ -33,13 +36,34 @@ def run_plain(console: Console, save_to: Path, stdin: TextIO, stdout: TextIO) ->
             print(line, file=stdout, flush=True)
 
     say(*console.opening(), console.save_note(save_to))
-    _play(console, save_to, stdin, stdout, say)
-    if console.state.is_over:  # the log has just said so: the table, without repeating it
-        say(render_state(console.state, console.names, console.words, ranking=False))
-        _offer_analysis(console, stdin, stdout, say)
+    with _signals_interrupt():
+        try:
+            _play(console, save_to, stdin, stdout, say)
+            if console.state.is_over:  # the log has just said so: the table, not repeated
+                say(render_state(console.state, console.names, console.words, ranking=False))
+                _offer_analysis(console, stdin, stdout, say)
+        except KeyboardInterrupt:  # ctrl+c, kill or a closed terminal, even during a move
+            say("", console.words("plain.interrupted"))
     saved, line = console.leave(save_to)
     say(line)
     return 0 if saved else 1
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """While playing, :data:`LEAVING_SIGNALS` interrupt as ctrl+c does (so the game is saved);
+    only the main thread may set handlers (a test may run this elsewhere: then as before)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {
+        number: signal.signal(number, signal.default_int_handler) for number in LEAVING_SIGNALS
+    }
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def _offer_analysis(
@@ -74,10 +98,7 @@ def _play(
             choices = [f"{key} = {words.action(name)}" for key, name in console.options()]
             say(words("plain.choices", options=", ".join(choices)))
         print(f"{console.waiting_name()}> ", end="", file=stdout, flush=True)
-        try:
-            line = stdin.readline()
-        except KeyboardInterrupt:  # ctrl+c at the prompt leaves like the end of input
-            line = ""
+        line = stdin.readline()  # ctrl+c here leaves as at any other moment: run_plain
         if not line:
             say("", words("plain.end_of_input"))
             return
