@@ -58,6 +58,7 @@ from pickomino.core.dice import sample_roll
 from pickomino.evaluation import WinNetwork, shipped_network, win_chances
 from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.evaluation.values import tables_of
+from pickomino.files import unwritable
 from pickomino.sim.tournament import parallel_map
 from pickomino.solver import solve
 from pickomino.solver.endings import turn_endings
@@ -189,8 +190,9 @@ def main() -> None:
     candidate_network(parser, args.network, 2)  # refused before any work
     if args.endgames < 1 or args.jobs < 1 or args.keep < 0 or not 1 <= args.face_up <= 16:
         parser.error("--endgames and --jobs must be positive, --keep at least 0, --face-up 1 to 16")
-    if args.table and not args.table.parent.is_dir():
-        parser.error(f"--table: {args.table.parent} is not a folder")
+    why = unwritable(args.table) if args.table else None
+    if why:
+        parser.error(f"--table: {why}")
     jobs = [
         (game, args.seed, args.face_up, args.keep, args.network) for game in range(args.endgames)
     ]

@@ -70,12 +70,16 @@ def part_of(frames: list[str]) -> str:
 
 def read_stacks(lines: Iterable[str]) -> list[tuple[list[str], int]]:
     """``frame;frame;... count`` lines (py-spy's raw format) as (frames, samples); a thread
-    caught outside Python has no frames (the line is `` count``)."""
+    caught outside Python has no frames (the line is `` count``). ``ValueError`` naming the
+    first line that is neither that nor blank."""
     stacks = []
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         stack, _, count = line.rstrip().rpartition(" ")
-        if count:
-            stacks.append((stack.split(";") if stack else [], int(count)))
+        if not count:  # a blank line
+            continue
+        if not count.isdecimal():
+            raise ValueError(f"line {number} is not 'frame;frame;... count': {line[:60]!r}")
+        stacks.append((stack.split(";") if stack else [], int(count)))
     return stacks
 
 
@@ -110,7 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-action-us", type=float, help="the server's CPU per action (µs)")
     parser.add_argument("--stacks", dest="top", type=int, default=0, help="leaves per part")
     args = parser.parse_args(argv)
-    parts, leaves = summarise(read_stacks(args.stacks.read_text().splitlines()))
+    try:
+        stacks = read_stacks(args.stacks.read_text(encoding="utf-8").splitlines())
+    except OSError as error:
+        parser.error(f"{args.stacks}: {error.strerror or error}")
+    except UnicodeDecodeError as error:  # before ValueError, which it is
+        parser.error(f"{args.stacks}: not UTF-8 text (byte {error.start}), not py-spy's stacks")
+    except ValueError as error:
+        parser.error(f"{args.stacks}: {error}")
+    parts, leaves = summarise(stacks)
     print(table(parts, args.per_action_us))
     for part, _ in parts.most_common() if args.top else []:
         print(f"\n{part}:")

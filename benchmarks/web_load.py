@@ -79,6 +79,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from pickomino.core import Game
+from pickomino.files import unwritable
 from pickomino.web.protocol import apply_change
 
 # The server harness the web tests use (tests/web/server_process.py): one copy for both.
@@ -568,6 +569,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games + args.clocked < 1 or args.seconds <= 0 or min(counts) < 0:
         parser.error("--games (with --clocked) and --seconds must be positive; --think,"
                      " --spectators not negative")  # fmt: skip
+    why = unwritable(args.profile) if args.profile else None
+    if why:
+        parser.error(f"--profile: {why}")
     if args.processes:
         if args.profile:
             parser.error("--profile profiles the one SQLite server: not with --processes")

@@ -50,10 +50,12 @@ import numpy as np
 from pickomino.bots import make_bot
 from pickomino.bots.strategist import win_probabilities
 from pickomino.core import GameState
+from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.evaluation.exact import Endgame, cut_stacks
 from pickomino.evaluation.features import feature_count, features
 from pickomino.evaluation.network import WinNetwork
 from pickomino.evaluation.values import result
+from pickomino.files import unwritable
 from pickomino.solver import TurnValues, solve
 from pickomino.solver.endings import turn_endings
 from pickomino.table import SeededDice
@@ -447,6 +449,48 @@ def starting_network(
     return network
 
 
+def hidden_sizes(text: str) -> list[int] | None:
+    """``--hidden``'s layer sizes (``128,128``), or None unless each is a positive count."""
+    sizes = [int(size) if size.strip().isdecimal() else 0 for size in text.split(",")]
+    return sizes if min(sizes) > 0 else None
+
+
+def checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[int]:
+    """Every option refused (exit 2, one line) before any work unless it can be used; the
+    layers' sizes: the features', ``--hidden``'s and the players'."""
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    for option, path in (("--out", args.out), ("--curve", args.curve)):
+        why = unwritable(path) if path is not None else None
+        if why:
+            parser.error(f"{option}: {why}")
+    folder = args.checkpoint
+    if folder is not None and folder.exists() and not folder.is_dir():
+        parser.error(f"--checkpoint: {folder} is a file, not a folder")
+    if folder is not None and not folder.parent.is_dir():
+        parser.error(f"--checkpoint: {folder.parent} is not a folder")
+    if args.games < 2:
+        parser.error("--games must be at least 2 (a tenth of them, at least one, is held out)")
+    if min(args.sweeps, args.epochs, args.jobs) < 1:
+        parser.error("--sweeps, --epochs and --jobs must be positive")
+    if not all(math.isfinite(rate) and rate >= 0 for rate in (args.rate, args.final_rate)):
+        parser.error("--rate and --final-rate must be finite and not negative")
+    if not 0 < args.damping <= 1:
+        parser.error(f"--damping must be above 0 and at most 1, not {args.damping}")
+    if args.until is not None and args.checkpoint is None:
+        parser.error("--until needs --checkpoint (where the next run goes on from)")
+    if args.exact < 0 or (args.exact and args.players != 2):
+        parser.error("--exact needs two players and a count of at least 0")
+    if not 1 <= args.exact_face_up <= 16:
+        parser.error("--exact-face-up must be 1 to 16")
+    if args.exact_share is not None and not (args.exact and 0 < args.exact_share < 1):
+        parser.error("--exact-share needs --exact and a share above 0 and below 1")
+    hidden = hidden_sizes(args.hidden)
+    if hidden is None:
+        parser.error(f"--hidden must be positive sizes by comma (128,128), not {args.hidden!r}")
+    return [feature_count(args.players), *hidden, args.players]
+
+
 def write_curve(path: Path, rows: list[tuple[float, ...]]) -> None:
     """The curve, a row a sweep (a checkpoint's rows from before ``--exact`` lack its
     column: empty there, as it is in a run without held-out exact endgames)."""
@@ -512,24 +556,17 @@ def main(argv: list[str] | None = None) -> None:
         "--until", type=int, help="stop after this sweep (go on later with the same checkpoint)"
     )
     args = parser.parse_args(argv)
-    for path in (args.out, args.curve, args.checkpoint):
-        if path is not None and not path.parent.is_dir():
-            parser.error(f"{path.parent} is not a folder")
-    if not 0 < args.damping <= 1:
-        parser.error(f"--damping must be above 0 and at most 1, not {args.damping}")
-    if args.until is not None and args.checkpoint is None:
-        parser.error("--until needs --checkpoint (where the next run goes on from)")
-    if args.exact < 0 or (args.exact and args.players != 2):
-        parser.error("--exact needs two players and a count of at least 0")
-    if not 1 <= args.exact_face_up <= 16:
-        parser.error("--exact-face-up must be 1 to 16")
-    if args.exact_share is not None and not (args.exact and 0 < args.exact_share < 1):
-        parser.error("--exact-share needs --exact and a share above 0 and below 1")
-    sizes = [feature_count(args.players), *map(int, args.hidden.split(",")), args.players]
+    sizes = checked(parser, args)
     begin = starting_network(parser, args.start, sizes)
     checkpoint = None
     if args.checkpoint is not None:
-        args.checkpoint.mkdir(exist_ok=True)
+        try:
+            args.checkpoint.mkdir(exist_ok=True)
+        except OSError as error:
+            parser.error(f"--checkpoint: {args.checkpoint} cannot be made ({error.strerror})")
+        why = unwritable(args.checkpoint / "training.part")  # where each save begins
+        if why:
+            parser.error(f"--checkpoint: {why}")
         checkpoint = Checkpoint(
             args.checkpoint, {key: vars(args)[key] for key in TRAINING_SETTINGS}
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 import pickle
 import random
 import re
@@ -28,6 +29,9 @@ from pickomino.table.loop import turn_starts
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_win_values.py"
 NETWORK = shipped_network(2)
+#: A folder no one may write in, root neither (Linux's sysfs): a read-only place.
+READ_ONLY = Path("/sys")
+needs_read_only = pytest.mark.skipif(not READ_ONLY.is_dir(), reason="no /sys to write in")
 
 
 def positions(games: int, seed: int = 5, players: int = 2) -> list[GameState]:
@@ -78,6 +82,30 @@ def test_weights_are_saved_and_read_back(tmp_path):
     again = WinNetwork.load(path)
     x = np.stack([features(s) for s in positions(1)])
     assert np.array_equal(again.chances(x), NETWORK.chances(x)) and again.players == 2
+
+
+@pytest.mark.parametrize("made", ["empty", "cut short", "one array", "folder", "missing"])
+def test_weights_that_cannot_be_read_are_one_value_error_naming_the_file(tmp_path, made):
+    """``WinNetwork.read``, a command line's file: whatever NumPy raises on it (EOFError,
+    BadZipFile, TypeError, OSError ...) comes as the ``ValueError`` the scripts show."""
+    path = tmp_path / "net.npz"
+    NETWORK.save(path)
+    whole = path.read_bytes()
+    if made == "empty":
+        path.write_bytes(b"")
+    elif made == "cut short":
+        path.write_bytes(whole[: len(whole) // 2])
+    elif made == "one array":  # a .npy, not a .npz
+        with path.open("wb") as file:
+            np.save(file, np.zeros(3))
+    elif made == "folder":
+        path.unlink()
+        path.mkdir()
+    else:
+        path.unlink()
+    with pytest.raises(ValueError, match="not a network's weights") as raised:
+        WinNetwork.read(path)
+    assert str(raised.value).startswith(f"{path}: ")
 
 
 @pytest.mark.parametrize(
@@ -261,12 +289,53 @@ def test_a_training_begins_from_given_weights_of_its_own_shape(tmp_path):
         assert refused.returncode == 2 and message in refused.stderr, options
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--start", os.devnull], f"--start {os.devnull}: not a network's weights"),
+        (["--out", "{tmp}/folder"], "--out: {tmp}/folder is a folder"),
+        (["--curve", "{tmp}/folder"], "--curve: {tmp}/folder is a folder"),
+        pytest.param(["--out", "/sys/net.npz"], "--out: /sys/net.npz cannot be written",
+                     marks=needs_read_only),
+        pytest.param(["--curve", "/sys/net.csv"], "--curve: /sys/net.csv cannot be written",
+                     marks=needs_read_only),
+        pytest.param(["--checkpoint", "/sys/run"], "--checkpoint: /sys/run cannot be made",
+                     marks=needs_read_only),
+        pytest.param(["--checkpoint", "/sys"], "--checkpoint: /sys/training.part cannot be",
+                     marks=needs_read_only),
+        (["--checkpoint", "{tmp}/file"], "--checkpoint: {tmp}/file is a file, not a folder"),
+        (["--games", "-1"], "--games must be at least 2"),
+        (["--games", "1"], "--games must be at least 2"),
+        (["--sweeps", "0"], "--sweeps, --epochs and --jobs must be positive"),
+        (["--sweeps", "-2"], "--sweeps, --epochs and --jobs must be positive"),
+        (["--jobs", "0"], "--sweeps, --epochs and --jobs must be positive"),
+        (["--epochs", "0"], "--sweeps, --epochs and --jobs must be positive"),
+        (["--hidden", "abc"], "--hidden must be positive sizes by comma (128,128), not 'abc'"),
+        (["--hidden", "8,,8"], "--hidden must be positive sizes by comma"),
+        (["--hidden", "0"], "--hidden must be positive sizes by comma"),
+        (["--rate", "nan"], "--rate and --final-rate must be finite and not negative"),
+        (["--final-rate", "inf"], "--rate and --final-rate must be finite and not negative"),
+        (["--rate=-1e-3"], "--rate and --final-rate must be finite and not negative"),
+        (["--players", "8"], "--players must be 2 to 7"),
+    ],
+)  # fmt: skip
+def test_the_training_refuses_what_it_cannot_use_before_any_work(tmp_path, options, message):
+    """One line on stderr, exit 2, nothing trained nor written: an output path is tried for
+    real (a folder, a read-only place) before the positions are made, not after training."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("")
+    done = train(tmp_path, "refused", *(option.format(tmp=tmp_path) for option in options))
+    assert done.returncode == 2 and message.format(tmp=tmp_path) in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "positions to fit" not in done.stdout
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["file", "folder"]
+
+
 def test_going_on_needs_a_checkpoint(tmp_path):
     done = train(tmp_path, "net", "--until", "1")
     assert done.returncode == 2 and "--until needs --checkpoint" in done.stderr
 
 
-@pytest.mark.parametrize("damping", ["0", "1.5", "-0.5"])
+@pytest.mark.parametrize("damping", ["0", "1.5", "-0.5", "nan", "inf"])
 def test_a_damping_outside_0_to_1_is_refused_before_any_work(tmp_path, damping):
     done = train(tmp_path, "net", "--damping", damping)
     assert done.returncode == 2 and "--damping must be above 0 and at most 1" in done.stderr
@@ -545,12 +614,21 @@ def test_a_candidate_for_three_players_plays_at_tables_of_three(tmp_path):
     ("script", "arguments", "message"),
     [
         ("network_match.py", ["no-such.npz"], "not a network's weights"),
+        ("network_match.py", [os.devnull], f"{os.devnull}: not a network's weights"),
         ("network_match.py", [str(NETWORK_3P), "--games", "0"], "must be positive"),
         ("network_match.py", [str(NETWORK_3P), "--against", "nobody"], "no bot named nobody"),
         ("endgame_error.py", ["--endgames", "0"], "must be positive"),
         ("endgame_error.py", ["--keep", "-1"], "--keep at least 0"),
         ("endgame_error.py", ["--face-up", "17"], "--face-up 1 to 16"),
         ("endgame_error.py", ["--network", "no-such.npz"], "not a network's weights"),
+        ("endgame_error.py", ["--network", os.devnull], "not a network's weights"),
+        ("endgame_error.py", ["--endgames", "1", "--table", str(SCRIPT.parent)], "is a folder"),
+        pytest.param(
+            "endgame_error.py",
+            ["--endgames", "1", "--table", "/sys/table.csv"],
+            "--table: /sys/table.csv cannot be written",
+            marks=needs_read_only,
+        ),
         ("endgame_error.py", ["--network", str(NETWORK_3P)], "is for 3 players, not 2"),
         ("deeper_search.py", ["--games", "0"], "must be positive"),
         ("deeper_search.py", ["--against", "nobody,expected"], "no bot named nobody"),

@@ -4,6 +4,8 @@ their innermost named frame belongs to, so the profile's table says what it clai
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "profile_summary.py"
 spec = importlib.util.spec_from_file_location("profile_summary", SCRIPT)
 assert spec is not None and spec.loader is not None
@@ -82,3 +84,30 @@ def test_the_driver_calls_are_sqlite_and_a_change_is_built_not_parsed() -> None:
         "parsing an act (json.loads, pydantic)": 5,
         "JSON encoding (json.dumps)": 6,
     }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "No such file or directory"),
+        ("folder", "Is a directory"),
+        (b"\x89PNG\r\n\x1a\n\xff\xfe", "not UTF-8 text (byte 0)"),
+        (f"{LINES[0]}\n\xe9t\xe9 3\n".encode("latin-1"), "not UTF-8 text"),
+        (b"\x00\x01\x02", "line 1 is not 'frame;frame;... count'"),
+        (f"{LINES[0]}\n\n{LINES[1]} samples\n".encode(), "line 3 is not 'frame;frame;... count'"),
+    ],
+    ids=["missing", "folder", "binary", "latin-1", "control bytes", "a line without a count"],
+)
+def test_a_file_that_is_not_stacks_is_one_line_naming_it(tmp_path, capsys, content, message):
+    """Missing, a folder, binary, not UTF-8, a malformed line: exit 2 and one line on stderr
+    naming the file (and the line), not a traceback."""
+    path = tmp_path / "stacks.txt"
+    if content == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    with pytest.raises(SystemExit) as exited:
+        summary.main([str(path)])
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert exited.value.code == 2 and f"error: {path}: " in error
+    assert message in error

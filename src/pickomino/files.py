@@ -1,11 +1,13 @@
 """Files written whole or not at all: a save, a record or a chart that fails half-way (a full
-disk, a quota) leaves the file it was to replace as it was, never cut short."""
+disk, a quota) leaves the file it was to replace as it was, never cut short; and the check,
+before any work, that a file can be written at all."""
 
 from __future__ import annotations
 
 import os
 import secrets
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,3 +32,47 @@ def write_whole(path: Path, text: str) -> None:
     """``text`` (UTF-8) in ``path``, written whole or not at all."""
     with replacing(path) as part:
         part.write_text(text, encoding="utf-8")
+
+
+def write_problem(path: Path) -> tuple[str, Path, str] | None:
+    """Why ``path`` cannot be written, or None: what (``is_folder``, ``not_a_folder``: its
+    folder is a file, ``no_folder``, ``unwritable``), the path that is about, and the
+    system's reason. Tried for real, by opening it to append (a file made so is removed
+    again) and making a new file beside it (as :func:`replacing` does): permission bits or
+    a read-only disk can mislead."""
+    try:  # asking about a name can fail too (too long a name, a loop of links)
+        if path.is_dir():
+            return "is_folder", path, ""
+        folder = path.parent
+        if folder.exists() and not folder.is_dir():
+            return "not_a_folder", folder, ""
+        if not folder.exists():
+            return "no_folder", folder, ""
+        existed = path.exists()
+        with path.open("a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        return "unwritable", path, error.strerror or str(error)
+    return None
+
+
+#: :func:`write_problem` in English, for the scripts and benchmarks (the command line says it
+#: in the user's language).
+PROBLEMS = {
+    "is_folder": "{path} is a folder",
+    "not_a_folder": "{path} is not a folder",
+    "no_folder": "{path} is not a folder",
+    "unwritable": "{path} cannot be written ({why})",
+}
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, in English, or None."""
+    problem = write_problem(path)
+    if problem is None:
+        return None
+    what, where, why = problem
+    return PROBLEMS[what].format(path=where, why=why)

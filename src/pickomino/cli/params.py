@@ -5,7 +5,6 @@ commands share."""
 from __future__ import annotations
 
 import importlib
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -15,7 +14,7 @@ import click
 from pickomino.bots import BOTS, DIFFICULTIES, bot_names
 from pickomino.cli.language import words
 from pickomino.core import PickominoError, Rules
-from pickomino.files import write_whole
+from pickomino.files import write_problem, write_whole
 from pickomino.i18n.text import refusal
 
 #: The optional parts of the install (pyproject's extras) and the libraries each needs to
@@ -59,27 +58,13 @@ class RulesParam(click.ParamType):
 
 
 def unwritable(path: Path) -> str | None:
-    """Why ``path`` cannot be written, in words, or None. Tried for real, by opening it to
-    append (a file created so is removed again): no permission bits, read-only disk or
-    missing folder can mislead that."""
-    w = words()
-    try:  # asking about a name can fail too (too long a name, a loop of links)
-        if path.is_dir():
-            return w("cli.file.is_folder", path=str(path))
-        folder = path.parent
-        if folder.exists() and not folder.is_dir():
-            return w("cli.file.not_a_folder", path=str(folder))
-        if not folder.exists():
-            return w("cli.file.no_folder", path=str(folder))
-        existed = path.exists()
-        with path.open("a", encoding="utf-8"):
-            pass
-        if not existed:
-            path.unlink()
-        tempfile.TemporaryFile(dir=folder).close()  # where a new version is written first
-    except OSError as error:
-        return w("cli.file.unwritable", path=str(path), why=error.strerror or str(error))
-    return None
+    """Why ``path`` cannot be written, in the user's words, or None (see
+    :func:`pickomino.files.write_problem`)."""
+    problem = write_problem(path)
+    if problem is None:
+        return None
+    what, where, why = problem
+    return words()(f"cli.file.{what}", path=str(where), why=why)
 
 
 class OutputFile(click.ParamType):

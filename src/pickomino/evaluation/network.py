@@ -29,11 +29,12 @@ class WinNetwork:
 
     @classmethod
     def read(cls, path: Path | str) -> WinNetwork:
-        """:meth:`load` for a command line's file: whatever makes it unreadable (missing, not
-        weights, a key short) comes as one ``ValueError`` that names the file."""
+        """:meth:`load` for a command line's file: whatever makes it unreadable (missing, a
+        folder, empty, cut short, not weights, a key short) comes as one ``ValueError`` that
+        names the file."""
         try:
             return cls.load(path)
-        except (OSError, ValueError, KeyError) as error:
+        except Exception as error:  # NumPy raises many kinds (EOFError, BadZipFile, ...)
             raise ValueError(f"{path}: not a network's weights ({error})") from error
 
     def save(self, path: Path | str) -> None:
