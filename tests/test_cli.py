@@ -120,3 +120,21 @@ def test_serve_refuses_bad_options():
     ]:
         result = run(*args)
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["serve", "--request-timeout", "nan", "--port", "0"],
+        ["serve", "--bot-delay", "inf", "--port", "0"],
+        ["play", "--speed", "nan", "--plain"],
+        ["play", "--coach-threshold", "inf", "--plain"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_a_number_option_refuses_nan_and_infinity(args):
+    """click's ranges let ``nan`` through (no comparison holds for it): ``serve
+    --request-timeout nan`` started a server that failed every request."""
+    done = run(*args)
+    assert done.returncode == 2 and args[1] in done.stderr and "not a finite number" in done.stderr
+    assert "Traceback" not in done.stderr

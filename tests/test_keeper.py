@@ -124,10 +124,16 @@ def test_a_sheet_survives_its_json_form_and_a_damaged_one_is_refused():
         {**sheet.to_dict(), "entries": ["take 22", "take 22"]},
         {**sheet.to_dict(), "start_player": 5},
         {**sheet.to_dict(), "rules": {"colour": "red"}},
+        {**sheet.to_dict(), "undone": ["fly"]},  # what redo would enter must be an entry
+        {**sheet.to_dict(), "undone": ["take 22"]},  # ... that can be entered then
     ]
     for data in damaged:
         with pytest.raises(RecordError):
             ScoreSheet.from_dict(data)
+    lacking = {key: value for key, value in sheet.to_dict().items() if key != "entries"}
+    with pytest.raises(RecordError) as refused:
+        ScoreSheet.from_dict(lacking)
+    assert refused.value.code == "sheet_list" and refused.value.params == {"field": "entries"}
 
 
 @settings(max_examples=60, deadline=None)

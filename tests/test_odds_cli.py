@@ -307,3 +307,12 @@ def test_advise_refuses_a_position_beside_the_options_or_one_no_game_reaches():
     unreachable = run("advise", "--position", "-/- - 0 1 roll_or_stop - - official")
     assert unreachable.returncode == 2 and "no game can reach" in unreachable.stderr
     assert "Traceback" not in both.stderr + unreachable.stderr
+
+
+@pytest.mark.parametrize("stake", ["nan", "inf", "41", "1e50"])
+def test_odds_refuses_a_stake_that_is_no_number_of_worms(stake):
+    """``nan`` printed "NaN.0" and wrote JSON no parser reads, ``1e50`` a traceback: a stake
+    is a finite number of worms, at most every worm of the game (40)."""
+    result = run_as_user("odds", "--stake", stake, "--json")
+    assert result.returncode == 2 and "--stake" in result.stderr and not result.stdout
+    assert "Traceback" not in result.stderr

@@ -12,6 +12,7 @@ from click.core import ParameterSource
 from pickomino.cli.language import words
 from pickomino.cli.params import (
     RULES_OPTION,
+    Number,
     OutputFile,
     bot_list,
     check_bots,
@@ -84,12 +85,12 @@ def show(record: Path) -> None:
 @click.option("--players", default=None)
 @RULES_OPTION
 @click.option("--seed", type=int, default=None)
-@click.option("--speed", type=click.FloatRange(min=0), default=0.6, show_default=True)
+@click.option("--speed", type=Number(min=0), default=0.6, show_default=True)
 @click.option("--save", type=OutputFile(), default=None)
 @click.option("--resume", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--plain", is_flag=True)
 @click.option("--coach", default=None)
-@click.option("--coach-threshold", type=click.FloatRange(min=0), default=5.0, show_default=True)
+@click.option("--coach-threshold", type=Number(min=0), default=5.0, show_default=True)
 @click.pass_context
 def play(
     ctx: click.Context,

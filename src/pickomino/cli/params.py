@@ -5,9 +5,10 @@ commands share."""
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -41,6 +42,18 @@ def fail(
 ) -> NoReturn:
     """A refusal of the engine as click's usage error, in the user's language."""
     raise click.BadParameter(refusal(error, words()), ctx, param)
+
+
+class Number(click.FloatRange):
+    """A number in a range, that is a number: click's own lets ``nan`` through (no
+    comparison holds for it) and ``inf`` through a range open above (``--request-timeout
+    nan`` made every request fail)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(words()("cli.number.not_finite", value=str(value)), param, ctx)
+        return number
 
 
 class RulesParam(click.ParamType):

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pickomino.cli.language import words
-from pickomino.cli.params import fail, need_extra
+from pickomino.cli.params import Number, fail, need_extra
 from pickomino.core import BadInput, PickominoError
 from pickomino.i18n.text import refusal
 
@@ -42,23 +42,21 @@ def is_loopback(host: str) -> bool:
 @click.option("--database", default=None)
 @click.option("--public-url", default=None, callback=_public_url)
 @click.option("--forwarded-allow-ips", default=None)
-@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True)
-@click.option("--message-rate", type=click.FloatRange(min=1), default=20.0, show_default=True)
-@click.option(
-    "--new-games-per-minute", type=click.FloatRange(min=1), default=10.0, show_default=True
-)
+@click.option("--bot-delay", type=Number(min=0), default=0.8, show_default=True)
+@click.option("--message-rate", type=Number(min=1), default=20.0, show_default=True)
+@click.option("--new-games-per-minute", type=Number(min=1), default=10.0, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
 @click.option("--watchers-per-game", type=click.IntRange(min=0), default=500, show_default=True)
-@click.option("--abandon-after", type=click.FloatRange(min=0), default=168.0, show_default=True)
-@click.option("--away-after", type=click.FloatRange(min=0), default=120.0, show_default=True)
-@click.option("--clock-minimum", type=click.FloatRange(min=0), default=30.0, show_default=True)
+@click.option("--abandon-after", type=Number(min=0), default=168.0, show_default=True)
+@click.option("--away-after", type=Number(min=0), default=120.0, show_default=True)
+@click.option("--clock-minimum", type=Number(min=0), default=30.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--db-pool", type=click.IntRange(1, 1000), default=5, show_default=True)
 @click.option(
     "--request-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Number(min=0, min_open=True),
     default=10.0,
     show_default=True,
 )
@@ -68,7 +66,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--max-connections", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option(
     "--socket-idle-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Number(min=0, min_open=True),
     default=90.0,
     show_default=True,
 )

@@ -13,17 +13,22 @@ from pickomino.cli.language import words
 from pickomino.cli.params import (
     JSON_OPTION,
     RULES_OPTION,
+    Number,
     OutputFile,
     draw_plot,
     image_formats,
     percent,
 )
 from pickomino.core import GameState, IllegalAction, Phase, PickominoError, Rules, format_dice
+from pickomino.core.rules import TILES, worms_on
 from pickomino.i18n.text import cited, refusal
+
+#: The most ``--stake`` can mean: every worm of the game (a bust costs one tile's, 4 at most).
+MOST_WORMS = sum(worms_on(tile) for tile in TILES)
 
 
 @click.command()
-@click.option("--stake", type=float, default=0.0, show_default=True)
+@click.option("--stake", type=Number(max=MOST_WORMS), default=0.0, show_default=True)
 @JSON_OPTION
 @click.option("--plot", type=OutputFile(image_formats))
 def odds(stake: float, as_json: bool, plot: Path | None) -> None:

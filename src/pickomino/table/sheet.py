@@ -149,13 +149,15 @@ class ScoreSheet:
         for key in ("entries", "undone"):
             value = data.get(key, [] if key == "undone" else None)
             if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
-                raise RecordError("record_moves")
+                raise RecordError("sheet_list", field=key)
             lists[key] = list(value)
         start = data.get("start_player")
         if type(start) is not int or not 0 <= start < len(names):
             raise RecordError("record_start", high=len(names) - 1)
         try:
             rules = Rules.from_dict(data.get("rules"))
+            # what can be redone must replay too, last undone first: a bad one is found now
+            cls(list(names), rules, start, lists["entries"] + lists["undone"][::-1])
             return cls(list(names), rules, start, lists["entries"], lists["undone"])
         except PickominoError as error:
             raise RecordError("sheet_refused", error.rule, why=error) from None
