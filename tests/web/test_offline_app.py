@@ -136,6 +136,7 @@ def test_the_build_refuses_a_folder_it_would_spoil_before_any_download(tmp_path:
         (a_file, (), "is a file, not a folder"),
         (a_file / "app", (), "cannot write the app"),
         (tmp_path / "new", ("--runtime", str(runtime)), "lacks Pyodide's files: pyodide.asm.mjs"),
+        (tmp_path / "new" / "sub" / "app", ("--runtime", str(runtime)), "lacks Pyodide's files"),
     ]:
         code, said = build(out, *more)
         assert code == 1 and words in said and "Traceback" not in said, said

@@ -220,10 +220,11 @@ def build_app(out: Path, runtime: Path | None) -> None:
         return w("cli.build-app.slower_start", why=refusal(why, w))
 
     try:
+        runtime = checked_runtime(runtime) if runtime else None  # before any folder is made
         check_destination(out)
         if runtime is None and not runtime_cached():
             click.echo(w("cli.build-app.fetching", version=PYODIDE), err=True)
-        runtime = checked_runtime(runtime) if runtime else pyodide_runtime()
+        runtime = runtime or pyodide_runtime()
         if library_to_compile(runtime):
             click.echo(w("cli.build-app.compiling"), err=True)
         built = build(out, runtime, note=lambda why: click.echo(slower(why), err=True))

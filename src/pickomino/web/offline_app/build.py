@@ -68,8 +68,10 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
     the npm registry the first time). Checks ``out`` before any download. ``note`` is told
     why the app's Python is not compiled to bytecode, if it is not."""
     out = out.resolve()
+    runtime = checked_runtime(runtime) if runtime else None
     check_destination(out)
-    runtime = checked_runtime(runtime) if runtime else pyodide_runtime()
+    runtime = runtime or pyodide_runtime()
+    out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=".pickomino-app-") as work:
         folder = Path(work) / "app"
         for name, content in app_files(runtime, note).items():
@@ -87,15 +89,17 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
 
 
 def check_destination(out: Path) -> None:
-    """Refuse a destination the app cannot be built in, before any download."""
+    """Refuse a destination the app cannot be built in, before any download; the folders
+    it lacks are not made yet (a build refused later leaves none behind): the nearest one
+    there must take a new file."""
     out = out.resolve()
     if out.exists() and not out.is_dir():
         raise BuildError("app_not_a_folder", path=str(out))
     if out.is_dir() and any(out.iterdir()) and not (out / MARK).exists():
         raise BuildError("app_folder_not_empty", path=str(out))
+    there = next(folder for folder in out.parents if folder.exists())
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=out.parent).close()
+        tempfile.TemporaryFile(dir=there).close()
     except OSError as error:
         raise BuildError("app_folder_unwritable", path=str(out), why=error.strerror) from None
 
