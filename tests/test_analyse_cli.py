@@ -291,6 +291,10 @@ def test_one_player_s_totals_by_name_and_bad_requests_refused_before_any_review(
     broken.write_text("{not json")
     refused = analyse(str(games[0]), str(broken))
     assert refused.exit_code == 1 and str(broken) in refused.output
+    twins = games[0].parent / "twins.json"  # a record made by hand: the faces refuse this
+    twins.write_text(json.dumps({**json.loads(games[1].read_text()), "seats": ["Cy", "cy"]}))
+    merged = analyse(str(games[0]), str(twins))
+    assert merged.exit_code == 1 and f"{twins}: two seats are called Cy" in merged.output
 
 
 def test_an_annotated_record_carries_its_review_and_replays_like_the_record(record, tmp_path):

@@ -86,6 +86,11 @@ def _analyse_games(paths: tuple[Path, ...], seat: str | None, as_json: bool, plo
         loaded = _load(path)
         if isinstance(loaded, ScoreSheet):
             raise click.ClickException(f"{path}: {w('cli.analyse.sheet_alone')}")
+        folded = [name.casefold() for name in loaded.seats]
+        if twice := next(
+            (name for name in loaded.seats if folded.count(name.casefold()) > 1), None
+        ):
+            raise click.ClickException(f"{path}: {w('cli.analyse.same_name', name=twice)}")
         records.append(loaded)
     players = totals([review(game) for game in records])
     if seat is not None:
