@@ -471,8 +471,10 @@ def checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[i
         parser.error(f"--checkpoint: {folder.parent} is not a folder")
     if args.games < 2:
         parser.error("--games must be at least 2 (a tenth of them, at least one, is held out)")
-    if min(args.sweeps, args.epochs, args.jobs) < 1:
-        parser.error("--sweeps, --epochs and --jobs must be positive")
+    if min(args.sweeps, args.epochs, args.jobs, 1 if args.until is None else args.until) < 1:
+        parser.error("--sweeps, --epochs, --jobs and --until must be positive")
+    if args.endgames < 0:
+        parser.error("--endgames must be 0 or more")
     if not all(math.isfinite(rate) and rate >= 0 for rate in (args.rate, args.final_rate)):
         parser.error("--rate and --final-rate must be finite and not negative")
     if not 0 < args.damping <= 1:

@@ -306,10 +306,10 @@ def test_a_training_begins_from_given_weights_of_its_own_shape(tmp_path):
         (["--checkpoint", "{tmp}/file"], "--checkpoint: {tmp}/file is a file, not a folder"),
         (["--games", "-1"], "--games must be at least 2"),
         (["--games", "1"], "--games must be at least 2"),
-        (["--sweeps", "0"], "--sweeps, --epochs and --jobs must be positive"),
-        (["--sweeps", "-2"], "--sweeps, --epochs and --jobs must be positive"),
-        (["--jobs", "0"], "--sweeps, --epochs and --jobs must be positive"),
-        (["--epochs", "0"], "--sweeps, --epochs and --jobs must be positive"),
+        (["--sweeps", "0"], "--sweeps, --epochs, --jobs and --until must be positive"),
+        (["--sweeps", "-2"], "--sweeps, --epochs, --jobs and --until must be positive"),
+        (["--jobs", "0"], "--sweeps, --epochs, --jobs and --until must be positive"),
+        (["--epochs", "0"], "--sweeps, --epochs, --jobs and --until must be positive"),
         (["--hidden", "abc"], "--hidden must be positive sizes by comma (128,128), not 'abc'"),
         (["--hidden", "8,,8"], "--hidden must be positive sizes by comma"),
         (["--hidden", "0"], "--hidden must be positive sizes by comma"),
@@ -317,6 +317,8 @@ def test_a_training_begins_from_given_weights_of_its_own_shape(tmp_path):
         (["--final-rate", "inf"], "--rate and --final-rate must be finite and not negative"),
         (["--rate=-1e-3"], "--rate and --final-rate must be finite and not negative"),
         (["--players", "8"], "--players must be 2 to 7"),
+        (["--until", "0", "--checkpoint", "{tmp}/run"], "--until must be positive"),
+        (["--endgames=-1"], "--endgames must be 0 or more"),
     ],
 )  # fmt: skip
 def test_the_training_refuses_what_it_cannot_use_before_any_work(tmp_path, options, message):
