@@ -122,7 +122,9 @@ def create_app(
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
     results = ResultReviews(profiles, reviews, partial(finished_record, rooms), review_results)
     rooms.on_finish = results.game_ended
-    playing, looking = room_finder(rooms), room_finder(rooms, keep=False)
+    # no route keeps an ended game in memory: a request about one (refused, as a claim or a
+    # removal in it is, or only read) leaves it among the recent ones, a bounded few
+    looking = room_finder(rooms, keep=False)
     link = partial(secret_link, base_url)
 
     running = lifespan(store, rooms, results, guard, abandon_after)
@@ -150,8 +152,8 @@ def create_app(
     app.include_router(analysis_router(looking, reviews))
     app.include_router(positions_router(limit_lookups))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
-    app.include_router(profiles_router(profiles, playing, limit_claims, link))
-    app.include_router(seats_router(profiles, playing, link, limit_joins))
+    app.include_router(profiles_router(profiles, looking, limit_claims, link))
+    app.include_router(seats_router(profiles, looking, link, limit_joins))
     app.include_router(
         games_router(
             rooms, profiles, limit_creations, limit_joins, limit_views, base_url, clock_minimum
