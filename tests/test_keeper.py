@@ -13,7 +13,7 @@ from pickomino import i18n
 from pickomino.core import GameState, IllegalAction, RecordError, Rules
 from pickomino.core.rules import TILES
 from pickomino.i18n.text import log_lines, ranking_lines
-from pickomino.table.sheet import ScoreSheet
+from pickomino.table.sheet import MOST_ENTRIES, ScoreSheet
 
 
 def sheet_at(stacks, current=0, face_down=(), rules=None) -> ScoreSheet:
@@ -153,3 +153,19 @@ def test_random_sheets_keep_every_tile_and_undo_is_replay(players, picks):
         assert state.is_over == (not state.grill)
     replayed = ScoreSheet(sheet.names, sheet.rules, 0, list(sheet.entries))
     assert replayed.state == sheet.state
+
+
+def test_a_sheet_takes_at_most_its_most_entries_and_a_longer_file_is_refused():
+    """An audit: a tile stolen back and forth grew a sheet for ever, and every request on it
+    cost more (100 ms at 6,000 entries). A sheet takes MOST_ENTRIES turns, no more."""
+    cycle = ["take 36"] + ["steal 36"] * (MOST_ENTRIES - 1)
+    sheet = ScoreSheet(["Ann", "Bob"], entries=cycle)
+    with pytest.raises(IllegalAction) as full:
+        sheet.enter("steal 36")
+    assert full.value.code == "sheet_full" and full.value.params == {"most": MOST_ENTRIES}
+    assert len(sheet.entries) == MOST_ENTRIES
+    sheet.undo()
+    too_long = {**sheet.to_dict(), "undone": ["steal 36", "steal 36"]}
+    with pytest.raises(RecordError) as refused:
+        ScoreSheet.from_dict(too_long)
+    assert refused.value.code == "sheet_too_long"

@@ -32,6 +32,11 @@ VERSION = 1
 BUST = "bust"
 
 
+#: The most turns a sheet takes: real games take tens, the longest a few hundred; a sheet made
+#: to grow for ever (a tile stolen back and forth) would cost every request on it more.
+MOST_ENTRIES = 1000
+
+
 @dataclass
 class ScoreSheet:
     """Players, rules, who started, the entries so far and the undone ones (for redo)."""
@@ -76,6 +81,8 @@ class ScoreSheet:
     def enter(self, entry: str) -> None:
         """Apply one turn's result; an impossible one raises :class:`IllegalAction` saying
         why, and nothing changes. A new entry forgets what was undone."""
+        if len(self.entries) >= MOST_ENTRIES:
+            raise IllegalAction(None, "sheet_full", most=MOST_ENTRIES)
         self._apply(entry)
         self.entries.append(entry)
         self.undone.clear()
@@ -151,6 +158,8 @@ class ScoreSheet:
             if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
                 raise RecordError("sheet_list", field=key)
             lists[key] = list(value)
+        if len(lists["entries"]) + len(lists["undone"]) > MOST_ENTRIES:
+            raise RecordError("sheet_too_long", most=MOST_ENTRIES)
         start = data.get("start_player")
         if type(start) is not int or not 0 <= start < len(names):
             raise RecordError("record_start", high=len(names) - 1)
