@@ -459,6 +459,23 @@ def test_records_and_replays_of_games_read_from_the_store_are_limited_per_addres
     assert [a.status_code for a in held] == [200] * 30  # games held here cost nothing again
 
 
+def test_analyses_read_from_the_store_and_records_sent_are_limited_per_address(client, database):
+    """An audit: ``GET .../analysis`` read and replayed a game from the store before any
+    limit (20 s of CPU in 20 s), and every ``POST /api/analysis`` replayed the record sent
+    (10 clients: a trivial GET 5 -> 361 ms). Both now count against the address's looks."""
+    record = bots_game().record
+    record.moves = record.moves[:40]  # a game left unfinished, then abandoned
+    for n in range(11):
+        store_game(database, f"gone{n}", record, "abandoned", humans=True)
+    looks = [client.get(f"/api/games/gone{n}/analysis") for n in range(11)]
+    assert [a.status_code for a in looks[:10]] == [409] * 10  # ten at once, then 1 a second
+    refused_http(looks[10], 429, "too_many_lookups")
+    with TestClient(create_app(database, bot_delay=0)) as fresh:  # the budget of a new server
+        sent = [fresh.post("/api/analysis", json={"format": "chess"}) for _ in range(11)]
+        assert [a.status_code for a in sent[:10]] == [400] * 10
+        refused_http(sent[10], 429, "too_many_lookups")
+
+
 def test_spectators_and_connections_are_limited_but_players_are_let_in(database):
     app = create_app(database, bot_delay=0, connections_per_address=4, watchers_per_game=2)
     with TestClient(app) as client:

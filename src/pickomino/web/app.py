@@ -35,7 +35,7 @@ from fastapi.staticfiles import StaticFiles
 
 from pickomino.web.api.analysis import Reviews, analysis_router
 from pickomino.web.api.docs import add_api_docs
-from pickomino.web.api.games import games_router, room_finder, secret_link
+from pickomino.web.api.games import games_router, limited_finder, room_finder, secret_link
 from pickomino.web.api.keeper import keeper_router
 from pickomino.web.api.mine import mine_router
 from pickomino.web.api.pages import pages_router
@@ -149,7 +149,7 @@ def create_app(
         )
     )
     app.include_router(words_router())
-    app.include_router(analysis_router(looking, reviews))
+    app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
     app.include_router(positions_router(limit_lookups))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
     app.include_router(profiles_router(profiles, looking, limit_claims, link))

@@ -50,7 +50,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, cast
 
 import orjson
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
@@ -279,8 +279,14 @@ class Reviews:
             self.done.popitem(last=False)
 
 
-def analysis_router(room_of: Callable[[str], Room], reviews: Reviews) -> APIRouter:
-    """The route; ``room_of(id)`` is the game (or the app's 404 or 500 refusal)."""
+def analysis_router(
+    room_of: Callable[[str, Request], Room],
+    reviews: Reviews,
+    limit: Callable[[Request], None],
+) -> APIRouter:
+    """The routes; ``room_of(id, request)`` is the game (or the app's 404 or 500 refusal, or
+    429 when it must be read from the store too often); ``limit`` counts every record sent
+    (each is replayed whole before anything else)."""
     router = APIRouter()
 
     @router.get("/api/games/{game_id}/analysis")
@@ -288,18 +294,19 @@ def analysis_router(room_of: Callable[[str], Room], reviews: Reviews) -> APIRout
         """The review of a finished game: chances per move, decisions, players' accounts
         (encoded by orjson: a long game's review is a megabyte, asked for by every player
         at the end, and FastAPI's own encoding of it took tens of milliseconds)."""
-        room = room_of(game_id)
+        made = reviews.made(game_id)  # only ever of a finished game: nothing to look up
+        if made is not None:
+            return Response(orjson.dumps(made), media_type="application/json")
+        room = room_of(game_id, request)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")
         if not room.game.state.is_over:
             raise refused(409, "game_not_over")
-        data = reviews.made(game_id)
-        if data is None:
-            record = GameRecord.from_dict(room.game.record.to_dict())  # the worker's own copy
-            data = await reviews.get(game_id, record, client_address(request.client))
+        record = GameRecord.from_dict(room.game.record.to_dict())  # the worker's own copy
+        data = await reviews.get(game_id, record, client_address(request.client))
         return Response(orjson.dumps(data), media_type="application/json")
 
-    @router.post("/api/analysis")
+    @router.post("/api/analysis", dependencies=[Depends(limit)])
     async def analyse_record(body: dict[str, Any], request: Request) -> dict[str, object]:
         """A record sent as the body (one made on the command line, say; finished or not,
         its ``meta`` ignored): its seats, its replay frames and its review, computed in the

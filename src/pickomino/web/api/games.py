@@ -119,6 +119,22 @@ def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Room]:
     return room_of
 
 
+def limited_finder(
+    rooms: Rooms, limit: Callable[[Request], None]
+) -> Callable[[str, Request], Room]:
+    """The way to a game for a look (a record, a replay, an analysis) that replays it when it
+    must be read from the store: ``limit`` per address then, before the work (a game held
+    here costs nothing to look at again); an ended game is not kept in memory for it."""
+    look = room_finder(rooms, keep=False)
+
+    def look_limited(game_id: str, request: Request) -> Room:
+        if rooms.held(game_id) is None:
+            limit(request)
+        return look(game_id)
+
+    return look_limited
+
+
 def secret_link(base_url: str, game_id: str, secret: str) -> str:
     """The game's page that opens a seat with its ``secret`` (on ``base_url``, the public
     address, if any: else a path on the address the asker used)."""
@@ -222,12 +238,7 @@ def games_router(
         room.wake_bots()
         return {"seat": seat, "name": name, "link": link(room, seat)}
 
-    def look_limited(game_id: str, request: Request) -> Room:
-        """The game, for a record or a replay: limited per address when it must be read from
-        the store (a game held here costs nothing to look at again)."""
-        if rooms.held(game_id) is None:
-            limit_lookups(request)
-        return look(game_id)
+    look_limited = limited_finder(rooms, limit_lookups)
 
     @router.get("/api/games/{game_id}/record")
     async def record(game_id: str, request: Request) -> dict[str, object]:
