@@ -160,6 +160,21 @@ def test_headers_that_go_on_and_on_are_refused_once_too_big(start):
     refused(json.loads(body)["detail"], "headers_too_big", most=32 * 1024)
 
 
+def test_headers_too_big_in_one_piece_are_refused_too(start):
+    """An audit: the bytes that ended the headers were never counted, so 96 KB of headers in
+    one piece reached the app; now they are counted before the parser sees them."""
+    server = start()
+    with raw(server) as whole:
+        long = b"".join(b"X-Long-%d: " % n + b"x" * 1000 + b"\r\n" for n in range(60))
+        whole.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n" + long + b"\r\n")
+        answer = closed_within(whole)
+    assert answer is not None and answer.startswith(b"HTTP/1.1 431"), (answer or b"")[:200]
+    with raw(server) as fitting:  # headers under the cap, in one piece, are answered
+        long = b"".join(b"X-Long-%d: " % n + b"x" * 1000 + b"\r\n" for n in range(20))
+        fitting.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n" + long + b"\r\n")
+        assert fitting.recv(64).startswith(b"HTTP/1.1 200")
+
+
 def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(start):
     server = start("--request-timeout", "1")
     with raw(server, VISITOR) as kept:

@@ -162,16 +162,21 @@ class GuardedProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self.header_bytes > MAX_HEADER_BYTES:
             return  # refused: read and dropped until the deadline (see _refuse_headers)
-        super().data_received(data)
         cycle = self.cycle  # the request being read or answered, or the last one answered
+        if self.deadline is not None and (cycle is None or cycle.response_complete):
+            # a request's headers: counted before the parser sees them (a chunk that ends
+            # them would otherwise pass whole, however large), up to their end
+            end = data.find(b"\r\n\r\n")
+            self.header_bytes += len(data) if end < 0 else end + 4
+            if self.header_bytes > MAX_HEADER_BYTES:
+                self._refuse_headers()
+                return
+        super().data_received(data)
+        cycle = self.cycle
         if cycle is not None and cycle.more_body:
             return  # a body arriving (the app may have answered already): within the deadline
         if cycle is not None and not cycle.response_complete:
             self._stop_waiting()  # the whole request has arrived: the app answers it
-        elif self.deadline is not None:  # waiting for a request's headers
-            self.header_bytes += len(data)
-            if self.header_bytes > MAX_HEADER_BYTES:
-                self._refuse_headers()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
