@@ -37,6 +37,8 @@ from pickomino.web.offline_app.runtime import (
 #: The parts of the package that run in the browser (pure Python, no NumPy needed), and the
 #: evaluator, whose import stops at NumPy: the bots that need it are then left out.
 BROWSER_PACKAGES = ("core", "solver", "table", "bots", "evaluation", "offline")
+#: The package's own modules those parts import (``files``: a session's save).
+BROWSER_MODULES = ("__init__.py", "files.py")
 #: Marks a folder as a built app: building again into it replaces it; any other folder that
 #: holds something is refused, so that nothing of the user's is overwritten.
 MARK = ".pickomino-app"
@@ -159,7 +161,7 @@ def package_zip() -> bytes:
     """The package's pure-Python parts as a zip Python imports from (fixed dates: the same
     source gives the same bytes, so the service worker sees a change only when there is one)."""
     buffer = io.BytesIO()
-    sources = [PACKAGE / "__init__.py"]
+    sources = [PACKAGE / module for module in BROWSER_MODULES]
     for part in BROWSER_PACKAGES:
         sources += sorted((PACKAGE / part).rglob("*.py"))
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
