@@ -449,17 +449,31 @@ def test_only_the_last_ended_games_looked_at_are_kept(database):
     store.close()
 
 
-def test_records_and_replays_of_games_read_from_the_store_are_limited_per_address(client, database):
+@pytest.fixture
+def slow_client(database: str) -> Iterator[TestClient]:
+    """A server whose limits refill slowly (one look every 10 s after ten at once), so that a
+    test's ten requests cannot earn an eleventh however slow the machine."""
+    app = create_app(database, bot_delay=0, message_rate=1000, new_games_per_minute=1)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def test_records_and_replays_of_games_read_from_the_store_are_limited_per_address(
+    slow_client, database
+):
+    client = slow_client
     for n in range(12):
         store_game(database, f"done{n}", bots_game().record, "over", humans=True)
     reads = [client.get(f"/api/games/done{n}/{('record', 'replay')[n % 2]}") for n in range(11)]
-    assert [a.status_code for a in reads[:10]] == [200] * 10  # ten at once, then 1 a second
+    assert [a.status_code for a in reads[:10]] == [200] * 10  # ten at once, then one in 10 s
     refused_http(reads[10], 429, "too_many_lookups")
     held = [client.get(f"/api/games/done{n % 10}/replay") for n in range(30)]  # a club's ends
     assert [a.status_code for a in held] == [200] * 30  # games held here cost nothing again
 
 
-def test_analyses_read_from_the_store_and_records_sent_are_limited_per_address(client, database):
+def test_analyses_read_from_the_store_and_records_sent_are_limited_per_address(
+    slow_client, database
+):
     """An audit: ``GET .../analysis`` read and replayed a game from the store before any
     limit (20 s of CPU in 20 s), and every ``POST /api/analysis`` replayed the record sent
     (10 clients: a trivial GET 5 -> 361 ms). Both now count against the address's looks."""
@@ -467,10 +481,11 @@ def test_analyses_read_from_the_store_and_records_sent_are_limited_per_address(c
     record.moves = record.moves[:40]  # a game left unfinished, then abandoned
     for n in range(11):
         store_game(database, f"gone{n}", record, "abandoned", humans=True)
-    looks = [client.get(f"/api/games/gone{n}/analysis") for n in range(11)]
-    assert [a.status_code for a in looks[:10]] == [409] * 10  # ten at once, then 1 a second
+    looks = [slow_client.get(f"/api/games/gone{n}/analysis") for n in range(11)]
+    assert [a.status_code for a in looks[:10]] == [409] * 10  # ten at once, then one in 10 s
     refused_http(looks[10], 429, "too_many_lookups")
-    with TestClient(create_app(database, bot_delay=0)) as fresh:  # the budget of a new server
+    fresh_app = create_app(database, bot_delay=0, new_games_per_minute=1)
+    with TestClient(fresh_app) as fresh:  # the budget of a new server
         sent = [fresh.post("/api/analysis", json={"format": "chess"}) for _ in range(11)]
         assert [a.status_code for a in sent[:10]] == [400] * 10
         refused_http(sent[10], 429, "too_many_lookups")
