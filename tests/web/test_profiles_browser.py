@@ -81,6 +81,9 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
         bob_name = ann.get_by_test_id("player-name").nth(1)
         expect(bob_name).to_have_text("Bob")
         expect(bob_name).to_have_attribute("href", re.compile(r"^/profiles/[0-9a-z]{10}$"))
+        for page in (ann, bob):  # a rated game is played without the coach and the hint
+            expect(page.get_by_test_id("coach-setup")).to_be_hidden()
+            expect(page.get_by_test_id("hint-button")).to_have_count(0)
         game_id = ann.url.rstrip("/").split("/")[-1]
 
         # The rest of the game is played by bots while the server is down; it ends at start.

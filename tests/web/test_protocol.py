@@ -451,6 +451,28 @@ def test_only_the_player_to_move_gets_a_hint(client):
         assert [row["action"] for row in next_of(ann, "hint")["rows"]] == ["roll"]
 
 
+def test_a_rated_game_is_played_without_the_hint_and_the_coach(client):
+    """An audit won a rated game with 169 hints, its best move each time: the hint and the
+    coach are the review's own evaluator, the expert bot's play. A game set up as rated says
+    so in its state (the page shows neither) and refuses both; an unrated one answers."""
+    seats = [{"name": "Ann"}, {"name": "Robo", "bot": "hard"}]
+    spec = {"seats": seats, "start_player": 0, "rated": True}
+    code = client.post("/api/profiles", json={"name": "Ann"}).json()["code"]
+    made = client.post("/api/games", json=spec, headers={"Profile-Key": code})
+    assert made.status_code == 201, made.text
+    rated = made.json()  # a profile against a bot: rated
+    plain = create(client, {**spec, "seats": [{"name": "Cy"}, seats[1]]})  # no profile: unrated
+    with client.websocket_connect(socket_path(rated, 0)) as ann:
+        assert next_of(ann, "state")["rated"] is True
+        for kind in ("hint", "coach"):
+            ann.send_json({"type": kind})
+            refused(next_of(ann, "error"), "no_help_rated")
+    with client.websocket_connect(socket_path(plain, 0)) as ann:
+        assert next_of(ann, "state")["rated"] is False
+        ann.send_json({"type": "hint"})
+        assert [row["action"] for row in next_of(ann, "hint")["rows"]] == ["roll"]
+
+
 @pytest.mark.slow  # plays a whole game of bots
 def test_the_record_keeps_the_seed_secret_until_the_game_has_ended(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})

@@ -43,7 +43,7 @@ LOG_FIELDS = {
 AWAY_WHY = {"absent", "timeouts", "vote"}
 STANDING = {"seat", "rank", "worms", "highest_tile"}
 STATE = {"type", "id", "seq", "status", "waiting_for", "seats", "rules", "table", "actions"}
-STATE |= {"log_start", "log", "clock", "takeover", "v", "now"}
+STATE |= {"log_start", "log", "clock", "takeover", "rated", "v", "now"}
 #: A change: what changed in a state (``set``: its fields, ``table``: the table's) and the
 #: version it turns ``base`` into (``v``), with the log's new entries.
 CHANGE = {"type", "v", "base", "set", "table", "log_start", "log", "now"}

@@ -55,7 +55,9 @@ A state also says who plays each seat now and how long they have: per seat ``awa
 plays for its person until they are back), ``stand_in`` (a bot plays it now: away, or the
 rest of a turn whose time ran out), ``votes`` (the seats that voted to hand it to a bot) and
 ``votes_needed`` (how many votes of the people connected would hand it over now);
-``takeover``, the bot that stands in; ``clock``, ``null`` without a time control, else
+``takeover``, the bot that stands in; ``rated``, whether the game was set up as rated (then
+``hint`` and ``coach`` are refused: ``no_help_rated``); ``clock``, ``null`` without a time
+control, else
 ``{"per_turn": 60|null, "bank": 300|null, "increment": 10, "seat": 1|null, "deadline":
 1760000060.5|null, "banks": [288.5, 300]|null}``: the control, whose clock runs and when it
 runs out (Unix time), and each bank's seconds (the running one's as at its turn's start);

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pickomino.core import Game, GameRecord
 from pickomino.table import KeyedDice, Seat, Session, SystemDice
 from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.results import is_rated
 from pickomino.web.db.store import Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
@@ -193,6 +194,7 @@ class Room:
         """The hint (:mod:`.advisor`), for the player to move only: the others may not look
         over their shoulder (after the game there is nothing to advise on)."""
         self.store_pending()  # advice on the game as stored
+        self._no_help_if_rated()
         if self.status == "playing" and seat != self.game.state.current:
             raise Refused("hint_not_yours")
         if self.status != "playing":
@@ -202,11 +204,24 @@ class Room:
     async def coach_advice(self, seat: int | None) -> dict[str, object]:
         """The coach's values of the choices, for the player to move only, like a hint."""
         self.store_pending()
+        self._no_help_if_rated()
         if self.status == "playing" and seat != self.game.state.current:
             raise Refused("coach_not_yours")
         if self.status != "playing":
             return no_advice(self.seq)
         return await self.advisor.advice(self.game.state, self.seq)
+
+    @property
+    def rated(self) -> bool:
+        """Rated as its seats stand now (:func:`.is_rated`): then played without the hint and
+        the coach (the review's own evaluator: who follows them plays as the expert bot)."""
+        meta = self.game.record.meta
+        seats = {"profiles": self.profiles(), "bots": [seat.bot for seat in self.seats]}
+        return is_rated({**meta, **seats}, len(self.seats))
+
+    def _no_help_if_rated(self) -> None:
+        if self.rated:
+            raise Refused("no_help_rated")
 
     # ---------------------------------------------------------------- moves
     async def act(self, seat: int | None, action: str, seq: int) -> None:

@@ -43,6 +43,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
         "rules": state.rules.to_dict(),
         "clock": _clock_view(room),
         "takeover": seating.takeover,
+        "rated": room.rated,
         "table": table_view(state),
         "actions": room.session.actions() if room.status == "playing" else [],
         "log_start": log_start,

@@ -8,7 +8,8 @@ import { actionLabel } from "./words.js";
 
 /**
  * `actions` are the legal action names; `busy` is true while an action is on its way (so
- * a double tap cannot send it twice); `act(name)` sends one; `askHint()` asks the solver.
+ * a double tap cannot send it twice); `act(name)` sends one; `askHint()` asks the solver
+ * (no Hint button without it: a rated game).
  */
 export function renderControls(node, { table, seats, actions, busy, act, askHint }) {
   const can = (action) => !busy && actions.includes(action);
@@ -28,7 +29,7 @@ export function renderControls(node, { table, seats, actions, busy, act, askHint
       { class: "buttons" },
       claims.length ? null : button(actionLabel("roll"), "roll-button", can("roll"), () => act("roll"), "primary"),
       claims.length ? null : button(actionLabel("stop"), "stop-button", can("stop"), () => act("stop")),
-      button(t("controls.hint"), "hint-button", !busy, askHint, "quiet"),
+      askHint ? button(t("controls.hint"), "hint-button", !busy, askHint, "quiet") : null,
     ),
   );
 }

@@ -214,7 +214,7 @@ function setupShortcuts() {
       { keys: ["r"], words: "keys.roll", run: () => move("roll") },
       { keys: ["s"], words: "keys.stop", run: () => move("stop") },
       { keys: ["1", "2", "3", "4", "5", "6", "w"], words: "keys.keep", run: keep },
-      { keys: ["h"], words: "keys.hint", run: () => $("controls").hidden || askHint() },
+      { keys: ["h"], words: "keys.hint", run: () => $("controls").hidden || state.rated || askHint() },
     ],
     { announcing: true },
   );
@@ -276,9 +276,10 @@ function render() {
     keep: mine ? (face) => act(`keep ${face}`) : null,
     fresh,
   });
-  coach.update(state, mine, !offline && seat !== null && !table.over && state.status !== "abandoned");
+  const helped = !offline && !state.rated && seat !== null && !table.over; // no help in rated games
+  coach.update(state, mine, helped && state.status !== "abandoned");
   $("controls").hidden = !mine;
-  if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint });
+  if (mine) renderControls($("controls"), { table, seats, actions, busy, act, askHint: state.rated ? null : askHint });
   if (hintSeq !== state.seq) $("hint").hidden = true;
   if (!updateLog(state.log, state.log_start, names)) send({ type: "sync" }); // entries were missed
   const playing = state.status === "playing" && !table.over;
