@@ -165,8 +165,8 @@ class ScoreSheet:
             raise RecordError("record_start", high=len(names) - 1)
         try:
             rules = Rules.from_dict(data.get("rules"))
-            # what can be redone must replay too, last undone first: a bad one is found now
-            cls(list(names), rules, start, lists["entries"] + lists["undone"][::-1])
+            if lists["undone"]:  # what can be redone must replay too, last undone first
+                cls(list(names), rules, start, lists["entries"] + lists["undone"][::-1])
             return cls(list(names), rules, start, lists["entries"], lists["undone"])
         except PickominoError as error:
             raise RecordError("sheet_refused", error.rule, why=error) from None
