@@ -44,6 +44,15 @@ def _in_a_scratch_folder(tmp_path, monkeypatch):
 ENGLISH = Words("en")
 
 
+async def until_shown(pilot, selector: str, polls: int = 500) -> None:
+    """Wait for widgets the app lays out after a screen refresh (a busy machine refreshes late)."""
+    for _ in range(polls):
+        await pilot.pause(0.01)
+        if pilot.app.query(selector):
+            return
+    raise AssertionError(f"no {selector} shown after {polls} refreshes")
+
+
 def hot_seat(game: Game) -> Console:
     """A console for a game of people only (every seat a person), with seeded dice."""
     seats = [Seat(name) for name in game.seats]
@@ -389,7 +398,7 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()  # the footer is laid out
+            await until_shown(pilot, "FooterKey")  # the footer is laid out after a refresh
             footer = [key.description for key in app.query("FooterKey")]
             assert footer == ["Hint", "Save", "Quit"]  # ctrl+q is named, as the help says
             await pilot.press("5")
