@@ -335,7 +335,7 @@ def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
         {
             "game": game["id"], "finished": page["results"][0]["finished"],
             "rank": standing["rank"], "players": 3, "worms": standing["worms"],
-            "rated": True, "rating": rows[ann["id"]]["rating"],
+            "rated": True, "rating": rows[ann["id"]]["rating"], "left": False,
             "accuracy": None, "luck": None,  # not reviewed: see test_profile_accuracy.py
         }
     ]  # fmt: skip

@@ -56,7 +56,7 @@ from pickomino.web.guard.body_limit import BodyLimit
 from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted_proxies
 from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
-from pickomino.web.lifespan import ResultReviews, finished_record, lifespan
+from pickomino.web.lifespan import ResultReviews, finished_record, left_unfinished, lifespan
 from pickomino.web.offline_app.router import offline_app_router
 
 STATIC = Path(str(files("pickomino.web") / "static"))
@@ -120,8 +120,11 @@ def create_app(
     rooms = Rooms(store, bot_delay, away_after, dice_seed)
     profiles = ProfileStore(store)
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
-    results = ResultReviews(profiles, reviews, partial(finished_record, rooms), review_results)
-    rooms.on_finish = results.game_ended
+    results = ResultReviews(
+        profiles, reviews, partial(finished_record, rooms), partial(left_unfinished, rooms),
+        review_results,
+    )  # fmt: skip
+    rooms.on_finish, rooms.on_abandon = results.game_ended, results.games_abandoned
     # no route keeps an ended game in memory: a request about one (refused, as a claim or a
     # removal in it is, or only read) leaves it among the recent ones, a bounded few
     looking = room_finder(rooms, keep=False)

@@ -10,10 +10,12 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
 from pickomino.core import GameRecord
+from pickomino.core.events import standing_dict
 from pickomino.web.api.analysis import Reviews
 from pickomino.web.cluster.bridge import Cluster
 from pickomino.web.db.profiles import ProfileStore
@@ -51,6 +53,7 @@ def lifespan(
             await cluster.start()
         rooms.resume_all()
         results.profiles.settle()  # games that ended just before a stop or a crash
+        results.games_abandoned(results.profiles.abandoned_pending())  # abandoned just before
         results.review_unreviewed()
         yield {GUARD: guard}  # for serve's protocol, on every connection
         for task in tasks:
@@ -81,6 +84,20 @@ def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
     return GameRecord.from_dict(room.game.record.to_dict())
 
 
+def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
+    """An abandoned game's record ``meta`` as its results count it: the standings when it
+    was left (``ranking``), every person having left it (``left``: last, the bots in their
+    order). ``None`` for a game that never started (no move: nobody left anything)."""
+    room = rooms.get(game_id, keep=False)
+    if room is None or not room.game.record.moves:
+        return None
+    return {
+        **room.game.record.meta,
+        "ranking": [standing_dict(standing) for standing in room.game.state.ranking()],
+        "left": [number for number, seat in enumerate(room.seats) if seat.is_person],
+    }
+
+
 class ResultReviews:
     """A game's results with its review: when a game with results ends, they are recorded
     (if the database fails then, the next start records them: the game is still pending)
@@ -89,19 +106,21 @@ class ResultReviews:
     and its luck then join its results (a profile's page shows its accuracy over its last
     games). A stop before the review only delays it: at start the server reviews the last
     games left without one (:meth:`review_unreviewed`). The review is kept for the game's
-    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``. Not
-    ``eager``: no review of the server's own (a small host's choice); a game's accounts then
-    join its results when somebody asks for its analysis."""
+    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``;
+    ``left_of(id)``: an abandoned game's ``meta`` as its results count it
+    (:func:`left_unfinished`). Not ``eager``: no review of the server's own (a small host's
+    choice); a game's accounts then join its results when somebody asks for its analysis."""
 
     def __init__(
         self,
         profiles: ProfileStore,
         reviews: Reviews,
         record_of: Callable[[str], GameRecord | None],
+        left_of: Callable[[str], dict[str, Any] | None],
         eager: bool = True,
     ) -> None:
         self.profiles, self.reviews, self.record_of = profiles, reviews, record_of
-        self.eager = eager
+        self.left_of, self.eager = left_of, eager
         self.tasks: set[asyncio.Task[None]] = set()
 
     def game_ended(self, room: Room) -> None:
@@ -114,6 +133,20 @@ class ResultReviews:
         meta, seats = room.game.record.meta, len(room.seats)
         if recorded and self.eager and any(recorded_players(meta, seats)):  # results kept
             self._review([room.id])
+
+    def games_abandoned(self, game_ids: list[str]) -> None:
+        """Record the results of abandoned games that have some: leaving a game unfinished
+        counts as having left it (a rated game a person was losing moves their rating as
+        a loss); a game never started has none. One that fails is tried at the next start."""
+        for game_id in self.profiles.pending_among(game_ids):
+            try:
+                meta = self.left_of(game_id)
+                if meta is None:
+                    self.profiles.forget_pending(game_id)
+                else:
+                    self.profiles.record(game_id, meta, len(meta["ranking"]))
+            except Exception:
+                log.exception("could not record the results of abandoned game %s", game_id)
 
     def review_unreviewed(self) -> None:
         """Review the last games whose results have no review yet."""

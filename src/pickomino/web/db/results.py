@@ -71,6 +71,26 @@ def is_rated(meta: dict[str, Any], seats: int) -> bool:
     )
 
 
+def counted_ranks(ranking: Sequence[dict[str, Any]], left: set[int]) -> dict[int, int]:
+    """Each seat's rank as its results count it: the people who left the game
+    (:mod:`pickomino.web.game.stand_ins`: a bot played most of their seat, or they left it
+    unfinished) last together, whatever the bot achieved; the others in their order.
+
+    >>> ranking = [{"seat": 2, "rank": 1}, {"seat": 0, "rank": 2}, {"seat": 1, "rank": 2}]
+    >>> counted_ranks(ranking, left={2})
+    {2: 3, 0: 1, 1: 1}
+    """
+    stayed = [standing["rank"] for standing in ranking if standing["seat"] not in left]
+    return {
+        standing["seat"]: (
+            len(stayed) + 1
+            if standing["seat"] in left
+            else 1 + sum(rank < standing["rank"] for rank in stayed)
+        )
+        for standing in ranking
+    }
+
+
 def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
     """Per seat, who a game's end is recorded for: every rated player of a rated game, else
     the profiles alone (an unrated game counts among a profile's games, not a bot's)."""
@@ -105,8 +125,10 @@ class ResultStore:
         rated (:func:`is_rated`, and its profiles may rate each other: :meth:`_fair`), their
         new ratings: once (``False`` if it was not pending: done before)."""
         now = time.time()
-        ranking = {standing["seat"]: standing for standing in meta["ranking"]}
-        winners = sum(standing["rank"] == 1 for standing in ranking.values())
+        left = set(meta.get("left") or ())
+        worms = {standing["seat"]: standing["worms"] for standing in meta["ranking"]}
+        ranks = counted_ranks(meta["ranking"], left)
+        winners = sum(rank == 1 for seat, rank in ranks.items() if seat not in left)
         with self.engine.begin() as db:
             done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount
             recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
@@ -119,17 +141,18 @@ class ResultStore:
             after: dict[str, Rating] = {}
             if rated:
                 before = self._ratings(db, [player for _, player in seated])
-                after = rate([(player, ranking[n]["rank"]) for n, player in seated], before)
+                after = rate([(player, ranks[n]) for n, player in seated], before)
                 self._save_ratings(db, after, before, now)
             rows = [
                 {
                     "game_id": game_id,
                     "seat": n,
                     "player": player,
-                    "rank": ranking[n]["rank"],
-                    "worms": ranking[n]["worms"],
+                    "rank": ranks[n],
+                    "worms": worms[n],
                     "players": seats,
-                    "win": 1 / winners if ranking[n]["rank"] == 1 else 0.0,
+                    "win": 1 / winners if ranks[n] == 1 and n not in left else 0.0,
+                    "left_game": n in left,
                     "rated": rated,
                     "mu": after[player].mu if rated else None,
                     "sigma": after[player].sigma if rated else None,
@@ -145,18 +168,23 @@ class ResultStore:
         """Keep a finished game's review (as the API sends it) in its results: each seat's
         decisions with a choice, their summed cost and its luck (from its ``players``, as
         :meth:`~pickomino.analysis.PlayerReview.to_dict` gives them). Rows noted before
-        stay as they are (several processes may review one game). The rows noted (none for
-        a game without results)."""
+        stay as they are (several processes may review one game). The decisions a stand-in
+        bot made for a person (the record's ``meta.stood_in``) are not theirs: not counted.
+        The rows noted (none for a game without results)."""
         noted = 0
         with self.engine.begin() as db:
+            header = db.execute(sa.select(games.c.header).where(games.c.id == game_id)).scalar()
+            played = json.loads(header).get("meta", {}).get("stood_in", []) if header else []
             for account in review["players"]:
+                seat, decisions, cost = account["seat"], account["decisions"], account["cost"]
+                if any(run[0] == seat for run in played):
+                    costs = _own_costs(review["decisions"], seat, played)
+                    decisions, cost = len(costs), sum(costs)
                 noted += db.execute(
                     results.update()
-                    .where(results.c.game_id == game_id, results.c.seat == account["seat"])
+                    .where(results.c.game_id == game_id, results.c.seat == seat)
                     .where(results.c.decisions.is_(None))
-                    .values(
-                        decisions=account["decisions"], cost=account["cost"], luck=account["luck"]
-                    )
+                    .values(decisions=decisions, cost=cost, luck=account["luck"])
                 ).rowcount
         return noted
 
@@ -199,25 +227,45 @@ class ResultStore:
                 return False
         return True
 
+    def pending_among(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` whose results are still to be recorded."""
+        with self.engine.connect() as db:
+            found = db.execute(sa.select(pending.c.game_id).where(pending.c.game_id.in_(game_ids)))
+            return sorted(found.scalars())
+
+    def abandoned_pending(self) -> list[str]:
+        """The abandoned games whose results are still to be recorded (the server stopped
+        between a game's abandonment and its results)."""
+        with self.engine.connect() as db:
+            return sorted(
+                db.execute(
+                    sa.select(games.c.id)
+                    .join(pending, pending.c.game_id == games.c.id)
+                    .where(games.c.status == "abandoned")
+                ).scalars()
+            )
+
+    def forget_pending(self, game_id: str) -> None:
+        """A game whose results there are none of after all (abandoned before it started)."""
+        with self.engine.begin() as db:
+            db.execute(pending.delete().where(pending.c.game_id == game_id))
+
     def settle(self) -> list[str]:
         """At start: record the results of pending games that ended (the server stopped
-        between a game's end and its results) and forget abandoned ones. The ids recorded."""
+        between a game's end and its results; abandoned ones:
+        :meth:`~pickomino.web.lifespan.ResultReviews.games_abandoned`). The ids recorded."""
         with self.engine.connect() as db:
             rows = db.execute(
-                sa.select(games.c.id, games.c.status, games.c.header).join(
-                    pending, pending.c.game_id == games.c.id
-                )
+                sa.select(games.c.id, games.c.header)
+                .join(pending, pending.c.game_id == games.c.id)
+                .where(games.c.status == "over")
             ).all()
         recorded = []
         for row in rows:
             try:
-                if row.status == "over":
-                    header = json.loads(row.header)
-                    if self.record(row.id, header["meta"], len(header["seats"])):
-                        recorded.append(row.id)
-                elif row.status == "abandoned":
-                    with self.engine.begin() as db:
-                        db.execute(pending.delete().where(pending.c.game_id == row.id))
+                header = json.loads(row.header)
+                if self.record(row.id, header["meta"], len(header["seats"])):
+                    recorded.append(row.id)
             except Exception:  # still pending: the next start tries again
                 log.exception("could not record the results of game %s", row.id)
         return recorded
@@ -295,8 +343,8 @@ class ResultStore:
             latest = results.select().where(results.c.player == player)
             latest = latest.order_by(results.c.finished.desc(), results.c.game_id.desc())
             rows = db.execute(latest.limit(limit)).all()
-            reviewed = db.execute(
-                latest.where(results.c.decisions.is_not(None)).limit(ACCURACY_GAMES)
+            reviewed = db.execute(  # a game the person made no decision in tells nothing
+                latest.where(results.c.decisions > 0).limit(ACCURACY_GAMES)
             ).all()
         return {
             **_who(player, names),
@@ -317,8 +365,9 @@ class ResultStore:
                     "rated": row.rated,
                     "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
                     "accuracy": (
-                        None if row.decisions is None else pooled_accuracy(row.cost, row.decisions)
+                        pooled_accuracy(row.cost, row.decisions) if row.decisions else None
                     ),
+                    "left": row.left_game,
                     "luck": row.luck,
                 }  # fmt: skip
                 for row in reversed(rows)
@@ -347,6 +396,18 @@ def _opponents(player: str | None = None) -> sa.Select[Any]:
         .group_by(mine.c.player)
     )
     return query if player is None else query.where(mine.c.player == player)
+
+
+def _own_costs(decisions: list[dict[str, Any]], seat: int, played: list[list[int]]) -> list[float]:
+    """The costs of ``seat``'s decisions with a choice, but for those a stand-in bot made
+    (``played``: its runs of moves, ``[seat, first, end)``)."""
+    by_bot = [(first, end) for bot_seat, first, end in played if bot_seat == seat]
+    return [
+        decision["cost"]
+        for decision in decisions
+        if decision["seat"] == seat and not decision["forced"]
+        if not any(first <= decision["move"] < end for first, end in by_bot)
+    ]
 
 
 def _who(player: str, names: dict[str, str]) -> dict[str, object]:

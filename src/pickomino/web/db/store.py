@@ -264,11 +264,7 @@ class Store:
                 .where(moves.c.game_id == game_id, moves.c.seq >= from_seq)
                 .order_by(moves.c.seq)
             ).all()
-            event_rows = db.execute(
-                table_events.select()
-                .where(table_events.c.game_id == game_id)
-                .order_by(table_events.c.number)
-            ).all()
+            events = self._events(db, game_id)
         return StoredGame(
             id=row.id,
             header=row.header,
@@ -290,8 +286,22 @@ class Store:
             ],
             moves=[r.move for r in move_rows],
             seating=row.seating,
-            events=[TableEvent(r.seq, json.loads(r.entry)) for r in event_rows],
+            events=events,
         )
+
+    def table_events(self, game_id: str) -> list[TableEvent]:
+        """The table's log entries of a game (timeouts, seats handed to a bot and back)."""
+        with self.engine.connect() as db:
+            return self._events(db, game_id)
+
+    @staticmethod
+    def _events(db: sa.Connection, game_id: str) -> list[TableEvent]:
+        rows = db.execute(
+            table_events.select()
+            .where(table_events.c.game_id == game_id)
+            .order_by(table_events.c.number)
+        ).all()
+        return [TableEvent(row.seq, json.loads(row.entry)) for row in rows]
 
     def moves_from(self, game_id: str, from_seq: int) -> list[str]:
         """A game's moves from number ``from_seq`` on (what a process behind lacks)."""

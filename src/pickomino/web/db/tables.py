@@ -104,6 +104,9 @@ results = sa.Table(
     sa.Column("mu", sa.Float),  # the rating after the game (rated games only)
     sa.Column("sigma", sa.Float),
     sa.Column("finished", sa.Float, nullable=False),
+    # The person left the game (a stand-in played most of the seat, or it was abandoned):
+    # counted last, whatever the bot did (pickomino.web.game.stand_ins).
+    sa.Column("left_game", sa.Boolean, nullable=False, server_default=sa.false()),
     # From the game's review, once made (null until then): the decisions with a choice, their
     # summed cost in win chance, and the luck of the dice (win chance).
     sa.Column("decisions", sa.Integer),

@@ -25,6 +25,7 @@ from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import Note, Seating
 from pickomino.web.game.shared import SeatHolder, SharedRoom
+from pickomino.web.game.stand_ins import left_seats, stand_in_moves
 from pickomino.web.game.tablelog import TableLog
 
 log = logging.getLogger("pickomino.web")
@@ -169,11 +170,26 @@ class Commits:
         meta.pop("result", None)  # the English sentence older versions kept
         meta["ranking"] = [standing_dict(standing) for standing in ranking]
         meta["tie_break"] = tie_break(ranking)
+        self.note_stand_ins(meta)
         self.set_status("over")
         room.on_finish(room)
         room.cancel_alarms()
         if not room.connections:
             room.on_idle(room)
+
+    def note_stand_ins(self, meta: dict[str, object]) -> None:
+        """Which moves a stand-in bot played for a person (``stood_in``), and which people
+        left the game so (``left``: :mod:`.stand_ins`), in the record; from the stored log
+        entries (another process may have stored some)."""
+        room = self.room
+        for key in ("stood_in", "left"):
+            meta.pop(key, None)
+        played = stand_in_moves(room.game.history, room.store.table_events(room.id))
+        left = left_seats(room.game.history, played, [seat.is_person for seat in room.seats])
+        if played:
+            meta["stood_in"] = played
+        if left:
+            meta["left"] = left
 
     def set_status(self, status: str) -> None:
         self.flush()

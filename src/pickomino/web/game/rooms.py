@@ -43,6 +43,8 @@ class Rooms:
         self.recent: OrderedDict[str, Room] = OrderedDict()  #: see :attr:`RECENT`
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
+        #: Called with the games just abandoned (their results, if any, are recorded).
+        self.on_abandon: Callable[[list[str]], None] = lambda game_ids: None
         #: With several processes (:mod:`pickomino.web.cluster`): leases a game to this process,
         #: whether it could; ``None``: this process drives every game's bots.
         self.take: Callable[[str], Awaitable[bool]] | None = None
@@ -130,6 +132,7 @@ class Rooms:
                 room.status = "abandoned"  # its bot task, if any, stops at its next step
         if idle_ids:
             log.info("abandoned %d idle game(s)", len(idle_ids))
+            self.on_abandon(idle_ids)
         return idle_ids
 
     def resume_all(self) -> None:

@@ -1,6 +1,7 @@
 // A profile's page, /profiles/<id> (or a bot level's, /profiles/bot-hard): its rating, games,
 // share of wins and mean worms, its accuracy and luck over its last reviewed games, its rating
-// after each rated game as a chart, and its games with their accuracy, luck and replays.
+// after each rated game as a chart, and its games with their accuracy, luck and replays (a game
+// it left, or a stand-in played for the most part, says so: counted last).
 
 import { getJSON } from "./api.js";
 import { lineChart } from "./chart.js";
@@ -83,7 +84,13 @@ function results(page) {
           h(
             "div",
             { class: "game-info" },
-            h("p", {}, t("profile.place", { rank: result.rank, players: result.players }), " · ", t("worms", { count: result.worms })),
+            h(
+              "p",
+              {},
+              t(result.left ? "profile.left" : "profile.place", { rank: result.rank, players: result.players }),
+              " · ",
+              t("worms", { count: result.worms }),
+            ),
             h(
               "p",
               { class: "muted" },

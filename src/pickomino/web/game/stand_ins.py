@@ -1,0 +1,84 @@
+"""Which moves of a finished game a stand-in bot played for a person, and who left the game.
+
+A person's seat is played by the game's ``takeover`` bot for the rest of a turn their time
+ran out in, and from the moment they are marked away until they are back
+(:mod:`pickomino.web.game.seating`); the table's log entries saying so are stored with the
+number of moves played before them, so the moves the bot played follow from the record. A
+person whose stand-in played more than :data:`LEFT_SHARE` of their seat's moves did not play
+the game: their results count them as having left it (last, whatever the bot achieved), so
+nobody gains a rating or an accuracy from a bot's play (:mod:`pickomino.web.db.results`).
+
+>>> from pickomino.core import Game
+>>> game = Game(["Ann", "Bob"])
+>>> for move in ("dice 1233WWW5", "keep W", "stop"):
+...     _ = game.push(move)
+>>> timeout = {"type": "timeout", "seat": 0, "turn": 1, "bot": "easy"}
+>>> played = stand_in_moves(game.history, [TableEvent(1, timeout)])
+>>> played  # moves 1 and 2 (keep, stop) were the bot's, for seat 0
+[[0, 1, 3]]
+>>> left_seats(game.history, played, people=[True, False])
+[0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pickomino.web.db.store import TableEvent
+from pickomino.web.game.tablelog import HistoryItem
+
+#: A person whose stand-in played more than this share of their seat's moves left the game
+#: (a dropped connection or a slow turn now and then stays under it).
+LEFT_SHARE = 0.25
+#: A run of moves a stand-in played: ``[seat, first, end)`` in the record's move numbers.
+Played = list[int]
+
+
+def stand_in_moves(history: Sequence[HistoryItem], events: Sequence[TableEvent]) -> list[Played]:
+    """The runs of moves a stand-in bot played for a person, in order, from the game's
+    ``history`` and the table's log entries (``events``, as stored)."""
+    away: set[int] = set()
+    timed_out: tuple[int, int] | None = None  # (seat, turn) whose rest the bot plays
+    runs: list[Played] = []
+    later = iter(events)
+    event = next(later, None)
+    for number, (turn, seat, _move, _events) in enumerate(history):
+        while event is not None and event.seq <= number:  # what happened before this move
+            entry = event.entry
+            if entry["type"] == "away":
+                away.add(_number(entry, "seat"))
+            elif entry["type"] == "back":
+                away.discard(_number(entry, "seat"))
+            elif entry["type"] == "timeout":
+                timed_out = (_number(entry, "seat"), _number(entry, "turn"))
+            event = next(later, None)
+        if seat in away or timed_out == (seat, turn):
+            if runs and runs[-1][0] == seat and runs[-1][2] == number:
+                runs[-1][2] = number + 1
+            else:
+                runs.append([seat, number, number + 1])
+    return runs
+
+
+def left_seats(
+    history: Sequence[HistoryItem], played: Sequence[Played], people: Sequence[bool]
+) -> list[int]:
+    """The people's seats whose stand-in played more than :data:`LEFT_SHARE` of their
+    moves (``played``: :func:`stand_in_moves`)."""
+    moves = [0] * len(people)
+    for _turn, seat, _move, _events in history:
+        moves[seat] += 1
+    by_bot = [0] * len(people)
+    for seat, first, end in played:
+        by_bot[seat] += end - first
+    return [
+        seat
+        for seat, person in enumerate(people)
+        if person and moves[seat] and by_bot[seat] > LEFT_SHARE * moves[seat]
+    ]
+
+
+def _number(entry: dict[str, object], key: str) -> int:
+    value = entry[key]
+    assert isinstance(value, int), entry  # the table's own entries (seating.py)
+    return value

@@ -1,0 +1,183 @@
+"""A person who does not play their game gains nothing by it and escapes nothing (the web
+audit's two rating findings): a seat a stand-in bot played for the most part counts as left
+(last, whatever the bot achieved; its decisions not in the person's accuracy), and a rated
+game abandoned unfinished counts every person in it as having left. The rules on a played
+game's history, then the app in process on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pickomino.bots import make_bot
+from pickomino.core import Game
+from pickomino.table import SeededDice, advance
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import counted_ranks
+from pickomino.web.db.store import TableEvent
+from pickomino.web.game.stand_ins import LEFT_SHARE, left_seats, stand_in_moves
+
+from .clients import age, next_of, socket_path
+from .test_abandon import WEEK, statuses
+from .test_clocks import app
+from .test_profiles import as_profile, claim
+from .test_protocol import fast_app
+
+
+def played_game(seed: int = 4) -> Game:
+    game = Game(["Ann", "Bob", "Cy"])
+    advance(game, [make_bot("simple", seed + n) for n in range(3)], SeededDice(seed))
+    return game
+
+
+def seat_moves(game: Game, seat: int) -> list[int]:
+    return [number for number, (_, mover, _, _) in enumerate(game.history) if mover == seat]
+
+
+def test_the_moves_a_stand_in_played_follow_from_the_timeouts_away_and_back():
+    game = played_game()
+    history = game.history
+    bob = seat_moves(game, 1)
+    turns = sorted({history[n][0] for n in bob})
+    first_turn = [n for n in bob if history[n][0] == turns[0]]
+    later_turn = [n for n in bob if history[n][0] == turns[2]]
+    back_turn = [n for n in bob if history[n][0] == turns[4]]
+    assert len(first_turn) >= 2 and len(back_turn) >= 1
+    timed_out_at = first_turn[1]  # Bob's time ran out after his first move of his first turn
+    events = [
+        TableEvent(timed_out_at, {"type": "timeout", "seat": 1, "turn": turns[0], "bot": "easy"}),
+        TableEvent(later_turn[0], {"type": "away", "seat": 1, "why": "absent", "bot": "easy"}),
+        TableEvent(back_turn[0], {"type": "back", "seat": 1}),
+    ]
+    runs = stand_in_moves(history, events)
+    by_bot = sorted(n for seat, first, end in runs for n in range(first, end))
+    expected = [n for n in first_turn if n >= timed_out_at] + [
+        n for n in bob if later_turn[0] <= n < back_turn[0]
+    ]
+    assert by_bot == expected
+    assert all(seat == 1 for seat, _, _ in runs)
+    # Runs are whole: no run ends where the next of the same seat starts.
+    assert all(a[2] != b[1] or a[0] != b[0] for a, b in zip(runs, runs[1:], strict=False))
+
+
+def test_a_person_left_when_the_stand_in_played_more_than_the_share():
+    game = played_game()
+    history = game.history
+    ann = seat_moves(game, 0)
+    allowed = int(LEFT_SHARE * len(ann))  # moves a stand-in may play and the game stay Ann's
+    at_most = [[0, n, n + 1] for n in ann[:allowed]]
+    one_more = [[0, n, n + 1] for n in ann[: allowed + 1]]
+    people = [True, True, False]
+    assert left_seats(history, at_most, people) == []
+    assert left_seats(history, one_more, people) == [0]
+    assert left_seats(history, one_more, [False, True, False]) == []  # a bot's seat: nobody left
+
+
+def test_who_left_ranks_last_together_and_the_others_keep_their_order():
+    ranking = [
+        {"seat": 3, "rank": 1},
+        {"seat": 1, "rank": 2},
+        {"seat": 0, "rank": 2},
+        {"seat": 2, "rank": 4},
+    ]
+    assert counted_ranks(ranking, set()) == {3: 1, 1: 2, 0: 2, 2: 4}
+    assert counted_ranks(ranking, {3, 0}) == {3: 3, 1: 1, 0: 3, 2: 2}
+    assert counted_ranks(ranking, {0, 1, 2, 3}) == {3: 1, 1: 1, 0: 1, 2: 1}
+
+
+def watch_to_the_end(client: TestClient, game: dict) -> dict:
+    """A spectator's last state: the game over."""
+    with client.websocket_connect(socket_path(game, None)) as ws:
+        while (state := next_of(ws, "state"))["status"] != "over":
+            pass
+    return state
+
+
+@pytest.mark.slow  # the bots play a whole game after two short clocks: 2–5 s
+def test_a_profile_whose_game_a_stand_in_played_is_last_and_gains_nothing(database):
+    """The audit: a rated game against bots with a clock and an expert stand-in, never
+    opened: the stand-in played it all and the profile was rated on its play."""
+    with TestClient(app(database, bot_delay=0.001, review_results=True)) as client:
+        ann = claim(client, "Ann")
+        spec = {
+            "seats": [{"name": "A"}, {"name": "R1", "bot": "easy"}, {"name": "R2", "bot": "easy"}],
+            "rated": True, "clock": {"per_turn": 0.05}, "takeover": "expert",
+        }  # fmt: skip
+        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+        watch_to_the_end(client, game)
+        record = client.get(f"/api/games/{game['id']}/record").json()
+        review = client.get(f"/api/games/{game['id']}/analysis").json()
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+        board = {row["player"]: row for row in client.get("/api/leaderboard").json()}
+    meta = record["meta"]
+    assert meta["left"] == [0]
+    by_bot = sorted(n for seat, first, end in meta["stood_in"] for n in range(first, end))
+    assert by_bot == seat_moves_of(record, 0)  # her time ran out before her first move
+    (result,) = page["results"]
+    assert result["left"] and result["rank"] == 3 and result["rated"]
+    assert page["win_share"] == 0
+    assert board[ann["id"]]["rating"]["mu"] < 25 < board["bot-easy"]["rating"]["mu"]
+    # The bot's decisions are not hers: no accuracy from a game she did not play.
+    bots_decisions = [d for d in review["decisions"] if d["seat"] == 0 and not d["forced"]]
+    assert bots_decisions and result["accuracy"] is None and page["accuracy"] is None
+
+
+def seat_moves_of(record: dict, seat: int) -> list[int]:
+    """The move numbers of ``seat``'s turns in a record (replayed)."""
+    game = Game(record["seats"])
+    numbers = []
+    for number, move in enumerate(record["moves"]):
+        if game.state.current == seat:
+            numbers.append(number)
+        game.push(move)
+    return numbers
+
+
+RATED_DUEL = {"seats": [{"name": "A"}, {"name": "Robo", "bot": "easy"}], "rated": True}
+
+
+def test_a_rated_game_left_unfinished_counts_as_left_when_abandoned(database):
+    with TestClient(fast_app(database)) as client:
+        ann = claim(client, "Ann")
+        left = client.post("/api/games", json=RATED_DUEL, headers=as_profile(ann)).json()
+        with client.websocket_connect(socket_path(left, 0)) as ws:  # a roll, and gone
+            state = next_of(ws, "state")
+            ws.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
+            while next_of(ws, "state")["seq"] == state["seq"]:
+                pass
+        unplayed = {"seats": [{"name": "A"}, {"name": "B"}], "rated": True}
+        never = client.post("/api/games", json=unplayed, headers=as_profile(ann)).json()
+    for game in (left, never):
+        age(database, game["id"], WEEK + 60)
+    with TestClient(fast_app(database)) as client:  # abandoned at the start
+        assert statuses(client) == {left["id"]: "abandoned", never["id"]: "abandoned"}
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+        robo = client.get("/api/profiles/bot-easy").json()
+    (result,) = page["results"]  # the game nobody started has no results
+    assert result["game"] == left["id"] and result["left"] and result["rated"]
+    assert result["rank"] == 2 and page["win_share"] == 0
+    assert page["rating"]["mu"] < 25 < robo["rating"]["mu"]
+
+
+def test_an_abandoned_game_a_stop_left_unscored_is_scored_at_the_next_start(database, monkeypatch):
+    with TestClient(fast_app(database)) as client:
+        ann = claim(client, "Ann")
+        game = client.post("/api/games", json=RATED_DUEL, headers=as_profile(ann)).json()
+        with client.websocket_connect(socket_path(game, 0)) as ws:
+            state = next_of(ws, "state")
+            ws.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
+            while next_of(ws, "state")["seq"] == state["seq"]:
+                pass
+    age(database, game["id"], WEEK + 60)
+
+    def crash(*args: object) -> None:
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ProfileStore, "record", crash)
+        with TestClient(fast_app(database)) as client:  # abandoned at the start
+            assert statuses(client) == {game["id"]: "abandoned"}
+            assert client.get(f"/api/profiles/{ann['id']}").json()["games"] == 0
+    with TestClient(fast_app(database)) as client:
+        page = client.get(f"/api/profiles/{ann['id']}").json()
+    assert page["games"] == 1 and page["results"][0]["left"]
