@@ -136,15 +136,17 @@ def profiles_router(
         code = recovery_code(profile.id, profiles.replace_key(profile))
         return {"id": profile.id, "name": profile.name, "code": code}
 
+    # The two pages below are read in a worker thread (plain ``def`` routes): a player's
+    # latest results are a query of milliseconds that no game on the event loop waits for.
     @router.get("/api/profiles/{player}")
-    async def player_page(player: str) -> dict[str, object]:
+    def player_page(player: str) -> dict[str, object]:
         page = profiles.player(player) if len(player) <= 32 else None
         if page is None:
             raise refused(404, "no_profile")
         return page
 
     @router.get("/api/leaderboard")
-    async def leaderboard() -> list[dict[str, object]]:
+    def leaderboard() -> list[dict[str, object]]:
         return profiles.leaderboard()
 
     @router.post("/api/games/{game_id}/claim")

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
+from sqlalchemy.dialects import postgresql, sqlite
 
 from pickomino.web.db import migrations
 
@@ -113,3 +114,10 @@ def _engine_with_driver(url: sa.URL, pool: int) -> sa.Engine:
             f"the {url.get_backend_name()} driver {error.name} is not installed in this "
             f"Python; install it with: {sys.executable} -m pip install '{package}'"
         ) from None
+
+
+def insert_unless_there(engine: sa.Engine | sa.Connection, table: sa.Table) -> sa.Insert:
+    """An ``INSERT`` into ``table`` that writes nothing where its key is taken (the row count
+    tells), instead of raising an error that would end a PostgreSQL transaction."""
+    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
+    return dialect.insert(table).on_conflict_do_nothing()

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
+from pickomino.web.db.database import insert_unless_there
 from pickomino.web.db.notices import CHANNEL, NOTIFY, notice
 from pickomino.web.db.prepared import Prepared, driver_transaction
 from pickomino.web.db.tables import games, moves
@@ -110,7 +110,7 @@ class MoveWrites:
 
     def __init__(self, engine: sa.Engine, origin: str, notify: bool = False) -> None:
         self.engine, self.origin = engine, origin
-        self._insert = Prepared(engine, _insert_unless_taken(engine))
+        self._insert = Prepared(engine, insert_unless_there(engine, moves))
         self._delete = Prepared(
             engine,
             moves.delete().where(
@@ -317,11 +317,3 @@ UPDATE games SET turns = COALESCE(v.turns, games.turns),
 updated = COALESCE(v.updated, games.updated), seating = COALESCE(v.seating, games.seating)
 FROM unnest(%(ids)s::varchar[], %(turns)s::int[], %(updated)s::float8[], %(seatings)s::text[])
 AS v(id, turns, updated, seating) JOIN locked ON locked.id = v.id WHERE games.id = v.id"""
-
-
-def _insert_unless_taken(engine: sa.Engine) -> sa.Insert:
-    """A move's ``INSERT`` that writes nothing if its number is taken (the driver's row
-    count tells), instead of raising an error that would end a PostgreSQL transaction."""
-    if engine.dialect.name == "postgresql":
-        return postgresql.insert(moves).on_conflict_do_nothing()
-    return sqlite.insert(moves).on_conflict_do_nothing()

@@ -26,8 +26,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.analysis.decisions import pooled_accuracy
+from pickomino.web.db.database import insert_unless_there
 from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
-from pickomino.web.db.tables import games, pending, profiles, ratings, results
+from pickomino.web.db.tables import games, met, pending, profiles, ratings, results, totals
 
 log = logging.getLogger("pickomino.web")
 
@@ -162,7 +163,42 @@ class ResultStore:
             ]
             if rows:
                 db.execute(results.insert(), rows)
+                self._count(db, rows, rated)
         return True
+
+    def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
+        """Add a game's results to its players' totals (and, rated, who met whom), by
+        increments: several processes may record games of one bot level at once."""
+        for row in rows:
+            player = row["player"]
+            db.execute(
+                insert_unless_there(db, totals).values(
+                    player=player, games=0, wins=0.0, worms=0, rated_games=0, rated_wins=0.0,
+                    opponents=0,
+                )
+            )  # fmt: skip
+            db.execute(
+                totals.update()
+                .where(totals.c.player == player)
+                .values(
+                    games=totals.c.games + 1,
+                    wins=totals.c.wins + row["win"],
+                    worms=totals.c.worms + row["worms"],
+                    rated_games=totals.c.rated_games + int(rated),
+                    rated_wins=totals.c.rated_wins + (row["win"] if rated else 0.0),
+                )
+            )
+        if not rated:
+            return
+        players = sorted({row["player"] for row in rows})
+        for one, other in itertools.permutations(players, 2):
+            new = insert_unless_there(db, met).values(player=one, opponent=other)
+            if db.execute(new.returning(met.c.player)).first() is not None:  # a first meeting
+                db.execute(
+                    totals.update()
+                    .where(totals.c.player == one)
+                    .values(opponents=totals.c.opponents + 1)
+                )
 
     def note_review(self, game_id: str, review: dict[str, Any]) -> int:
         """Keep a finished game's review (as the API sends it) in its results: each seat's
@@ -290,21 +326,11 @@ class ResultStore:
         :data:`ESTABLISHED_OPPONENTS`), each best conservative rating (μ − 3σ) first, with
         their rated games and share of wins in them."""
         ordinal = ratings.c.mu - 3 * ratings.c.sigma
-        met = _opponents().subquery()
-        provisional = sa.func.coalesce(met.c.opponents, 0) < ESTABLISHED_OPPONENTS
+        provisional = totals.c.opponents < ESTABLISHED_OPPONENTS
         query = (
-            sa.select(
-                ratings.c.player,
-                ratings.c.mu,
-                ratings.c.sigma,
-                provisional.label("provisional"),
-                sa.func.count().label("games"),
-                sa.func.sum(results.c.win).label("wins"),
-            )  # fmt: skip
-            .join(results, results.c.player == ratings.c.player)
-            .outerjoin(met, met.c.player == ratings.c.player)
-            .where(results.c.rated)
-            .group_by(ratings.c.player, ratings.c.mu, ratings.c.sigma, met.c.opponents)
+            sa.select(ratings, provisional.label("provisional"), totals)
+            .join(totals, totals.c.player == ratings.c.player)
+            .where(totals.c.rated_games > 0)
             .order_by(provisional, ordinal.desc(), ratings.c.player)
             .limit(limit)
         )
@@ -316,44 +342,39 @@ class ResultStore:
                 **_who(row.player, names),
                 "rating": _rating(Rating(row.mu, row.sigma)),
                 "provisional": bool(row.provisional),
-                "games": row.games,
-                "win_share": row.wins / row.games,
+                "games": row.rated_games,
+                "win_share": row.rated_wins / row.rated_games,
             }
             for row in rows
         ]
 
     def player(self, player: str, limit: int = 500) -> dict[str, object] | None:
         """A profile's or bot level's page: its rating, games (rated or not), share of wins,
-        mean worms, and its last ``limit`` results, oldest first (rated ones with the
-        rating after them). ``None`` for an unknown profile."""
+        mean worms, its last ``limit`` results, oldest first (rated ones with the rating
+        after them), and the accuracy of the last :data:`ACCURACY_GAMES` reviewed among
+        them. ``None`` for an unknown profile."""
         names = self.names([player]) if bot_level(player) is None else {}
         if bot_level(player) is None and player not in names:
             return None
         with self.engine.connect() as db:
             rating = db.execute(ratings.select().where(ratings.c.player == player)).first()
-            met = _opponents(player).subquery()
-            opponents = db.execute(sa.select(met.c.opponents)).scalar() or 0
-            totals = db.execute(
-                sa.select(
-                    sa.func.count().label("games"),
-                    sa.func.sum(results.c.win).label("wins"),
-                    sa.func.avg(results.c.worms).label("worms"),
-                ).where(results.c.player == player)  # fmt: skip
-            ).one()
+            total = db.execute(totals.select().where(totals.c.player == player)).first()
             latest = results.select().where(results.c.player == player)
             latest = latest.order_by(results.c.finished.desc(), results.c.game_id.desc())
             rows = db.execute(latest.limit(limit)).all()
-            reviewed = db.execute(  # a game the person made no decision in tells nothing
-                latest.where(results.c.decisions > 0).limit(ACCURACY_GAMES)
-            ).all()
+        # Its last reviewed games among these (a game with no decision of its own tells nothing).
+        reviewed = [row for row in rows if row.decisions][:ACCURACY_GAMES]
+        games, wins, worms, opponents = (
+            (total.games, total.wins, total.worms, total.opponents) if total else (0, 0.0, 0, 0)
+        )
         return {
             **_who(player, names),
             "rating": _rating(Rating(rating.mu, rating.sigma) if rating else NEW),
             "rated": rating is not None,
             "provisional": opponents < ESTABLISHED_OPPONENTS,
-            "games": totals.games,
-            "win_share": (totals.wins or 0) / totals.games if totals.games else None,
-            "mean_worms": None if totals.worms is None else float(totals.worms),  # a Decimal
+            "games": games,
+            "win_share": wins / games if games else None,
+            "mean_worms": worms / games if games else None,
             "accuracy": _accuracy(reviewed),
             "results": [
                 {
@@ -364,10 +385,10 @@ class ResultStore:
                     "worms": row.worms,
                     "rated": row.rated,
                     "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
+                    "left": row.left_game,
                     "accuracy": (
                         pooled_accuracy(row.cost, row.decisions) if row.decisions else None
                     ),
-                    "left": row.left_game,
                     "luck": row.luck,
                 }  # fmt: skip
                 for row in reversed(rows)
@@ -383,19 +404,6 @@ class ResultStore:
                 sa.select(profiles.c.id, profiles.c.name).where(profiles.c.id.in_(ids))
             ).all()
         return {row.id: row.name for row in rows}
-
-
-def _opponents(player: str | None = None) -> sa.Select[Any]:
-    """Per rated player (or only ``player``), how many different opponents its rated games
-    were against."""
-    mine, theirs = results.alias(), results.alias()
-    query = (
-        sa.select(mine.c.player, sa.func.count(sa.distinct(theirs.c.player)).label("opponents"))
-        .join(theirs, (theirs.c.game_id == mine.c.game_id) & (theirs.c.player != mine.c.player))
-        .where(mine.c.rated)
-        .group_by(mine.c.player)
-    )
-    return query if player is None else query.where(mine.c.player == player)
 
 
 def _own_costs(decisions: list[dict[str, Any]], seat: int, played: list[list[int]]) -> list[float]:

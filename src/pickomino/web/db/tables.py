@@ -114,6 +114,30 @@ results = sa.Table(
     sa.Column("luck", sa.Float),
 )
 
+# The player pages' and leaderboard's figures, kept as each result is recorded (migration
+# 0007): summing every result at each look took seconds with many games (a bot level has one
+# a game) and held the server's event loop meanwhile.
+sa.Index("results_player_finished", results.c.player, results.c.finished)  # a page's latest
+
+totals = sa.Table(
+    "totals",
+    metadata,
+    sa.Column("player", sa.String(32), primary_key=True),  # profile id or bot-LEVEL
+    sa.Column("games", sa.Integer, nullable=False),  # its results, rated or not
+    sa.Column("wins", sa.Float, nullable=False),
+    sa.Column("worms", sa.Integer, nullable=False),
+    sa.Column("rated_games", sa.Integer, nullable=False),
+    sa.Column("rated_wins", sa.Float, nullable=False),
+    sa.Column("opponents", sa.Integer, nullable=False),  # different ones in rated games: met
+)
+
+met = sa.Table(
+    "met",  # who met whom in a rated game (a bot level counts once)
+    metadata,
+    sa.Column("player", sa.String(32), primary_key=True),
+    sa.Column("opponent", sa.String(32), primary_key=True),
+)
+
 ratings = sa.Table(
     "ratings",
     metadata,

@@ -1,0 +1,137 @@
+"""The leaderboard's and player pages' figures are kept as each result is recorded (the web
+audit: summing every result at each look took seconds with 100,000 games and held the event
+loop). They must equal what summing the results gives — counted here from the results table
+by plain SQL, the way the pages did before — after games of every kind (rated or not, bot
+levels in several seats, players who left), and after the migration that fills them from the
+results already kept (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from alembic import command
+
+from pickomino.web.db import migrations
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import ESTABLISHED_OPPONENTS
+from pickomino.web.db.store import Store
+
+from .test_profiles import sql
+
+LEVELS = ["easy", "medium", "hard"]
+
+
+def random_games(profiles: ProfileStore, count: int, seed: int) -> None:
+    """``count`` finished games of 2–5 seats: profiles (each from its own address), bot
+    levels (one level maybe in several seats), some unrated, some seats left."""
+    rng = random.Random(seed)
+    people = [profiles.claim(f"P{n}", f"192.0.2.{n + 1}")[0].id for n in range(6)]
+    for number in range(count):
+        seats = rng.randint(2, 5)
+        humans = rng.sample(people, rng.randint(1, min(seats, 3)))
+        players: list[str | None] = [*humans, *([None] * (seats - len(humans)))]
+        bots: list[str | None] = [None] * len(humans) + [
+            rng.choice(LEVELS) for _ in range(seats - len(humans))
+        ]
+        worms = [rng.randint(0, 12) for _ in range(seats)]
+        ranking = [
+            {"seat": seat, "rank": 1 + sum(w > worms[seat] for w in worms), "worms": worms[seat]}
+            for seat in range(seats)
+        ]
+        meta = {
+            "rated": rng.random() < 0.7,
+            "profiles": players,
+            "bots": bots,
+            "ranking": ranking,
+            "left": [seat for seat in range(len(humans)) if rng.random() < 0.15],
+        }
+        game_id = f"g{seed}-{number}"
+        profiles.expect_results(game_id)
+        assert profiles.record(game_id, meta, seats)
+    newcomer = profiles.claim("New", "198.51.100.1")[0].id  # one rated game: provisional
+    ranking = [{"seat": 0, "rank": 1, "worms": 3}, {"seat": 1, "rank": 2, "worms": 0}]
+    profiles.expect_results(f"g{seed}-new")
+    meta = {"rated": True, "profiles": [newcomer, None], "bots": [None, "easy"]}
+    assert profiles.record(f"g{seed}-new", {**meta, "ranking": ranking}, 2)
+
+
+def summed(database: str) -> dict[str, dict[str, float]]:
+    """Each player's figures, summed over the results table."""
+    rows = sql(
+        database,
+        "SELECT player, count(*), sum(win), sum(worms),"
+        " sum(CASE WHEN rated THEN 1 ELSE 0 END), sum(CASE WHEN rated THEN win ELSE 0 END)"
+        " FROM results GROUP BY player",
+    )
+    met = dict(
+        sql(
+            database,
+            "SELECT mine.player, count(DISTINCT theirs.player) FROM results mine JOIN results"
+            " theirs ON theirs.game_id = mine.game_id AND theirs.player <> mine.player"
+            " WHERE mine.rated GROUP BY mine.player",
+        )
+    )
+    return {
+        player: {
+            "games": games,
+            "wins": wins,
+            "worms": worms,
+            "rated_games": rated,
+            "rated_wins": rated_wins,
+            "opponents": met.get(player, 0),
+        }  # fmt: skip
+        for player, games, wins, worms, rated, rated_wins in rows
+    }
+
+
+def kept(database: str) -> dict[str, dict[str, float]]:
+    rows = sql(database, "SELECT * FROM totals")
+    names = ("games", "wins", "worms", "rated_games", "rated_wins", "opponents")
+    return {row[0]: dict(zip(names, row[1:], strict=True)) for row in rows}
+
+
+def test_the_pages_figures_are_the_sums_of_the_results(database):
+    store = Store(database)
+    try:
+        profiles = ProfileStore(store)
+        random_games(profiles, 60, seed=5)
+        sums = summed(database)
+        assert kept(database) == {
+            player: {key: pytest.approx(value) for key, value in figures.items()}
+            for player, figures in sums.items()
+        }
+        board = profiles.leaderboard()
+        rated = {player for player, figures in sums.items() if figures["rated_games"]}
+        assert {row["player"] for row in board} == rated
+        for row in board:
+            figures = sums[row["player"]]
+            assert row["games"] == figures["rated_games"]
+            assert row["win_share"] == pytest.approx(figures["rated_wins"] / figures["rated_games"])
+            assert row["provisional"] == (figures["opponents"] < ESTABLISHED_OPPONENTS)
+        for player, figures in sums.items():
+            page = profiles.player(player)
+            assert page is not None and page["games"] == figures["games"]
+            assert page["win_share"] == pytest.approx(figures["wins"] / figures["games"])
+            assert page["mean_worms"] == pytest.approx(figures["worms"] / figures["games"])
+            assert page["provisional"] == (figures["opponents"] < ESTABLISHED_OPPONENTS)
+        assert any(not row["provisional"] for row in board)  # both kinds were seen
+        assert any(row["provisional"] for row in board)
+    finally:
+        store.close()
+
+
+def test_the_migration_fills_the_figures_from_the_results_kept(database):
+    store = Store(database)
+    try:
+        random_games(ProfileStore(store), 30, seed=6)
+        counted = kept(database)
+        with store.engine.begin() as db:
+            command.downgrade(migrations.alembic_config(db), "0006")  # before totals
+        migrations.upgrade(store.engine)
+    finally:
+        store.close()
+    assert kept(database) == {
+        player: {key: pytest.approx(value) for key, value in figures.items()}
+        for player, figures in counted.items()
+    }
