@@ -45,6 +45,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--bot-delay", type=Number(min=0), default=0.8, show_default=True)
 @click.option("--message-rate", type=Number(min=1), default=20.0, show_default=True)
 @click.option("--new-games-per-minute", type=Number(min=1), default=10.0, show_default=True)
+@click.option("--open-games-per-address", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
@@ -82,6 +83,7 @@ def serve(
     bot_delay: float,
     message_rate: float,
     new_games_per_minute: float,
+    open_games_per_address: int,
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
@@ -124,6 +126,7 @@ def serve(
         "bot_delay": bot_delay,
         "message_rate": message_rate,
         "new_games_per_minute": new_games_per_minute,
+        "open_games_per_address": open_games_per_address,
         "abandon_after": abandon_after * 3600,
         "connections_per_address": connections_per_address,
         "watchers_per_game": watchers_per_game,

@@ -35,7 +35,13 @@ from fastapi.staticfiles import StaticFiles
 
 from pickomino.web.api.analysis import Reviews, analysis_router
 from pickomino.web.api.docs import add_api_docs
-from pickomino.web.api.games import games_router, limited_finder, room_finder, secret_link
+from pickomino.web.api.games import (
+    OPEN_GAMES_PER_ADDRESS,
+    games_router,
+    limited_finder,
+    room_finder,
+    secret_link,
+)
 from pickomino.web.api.keeper import keeper_router
 from pickomino.web.api.mine import mine_router
 from pickomino.web.api.pages import pages_router
@@ -67,6 +73,7 @@ def create_app(
     bot_delay: float = 0.8,
     message_rate: float = 20.0,
     new_games_per_minute: float = 10.0,
+    open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
     connections_per_address: int = 50,
     watchers_per_game: int = 500,
@@ -87,7 +94,8 @@ def create_app(
     ``bot_delay`` seconds before each step so people can follow them; a client sending
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
     one creating more than ``new_games_per_minute`` games or sheets (or taking as many seats
-    from the lobby) is refused (429); an unfinished game nobody touches for
+    from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
+    waiting for players; an unfinished game nobody touches for
     ``abandon_after`` seconds is abandoned (0: never). One address may hold
     ``connections_per_address`` WebSockets at once, one game have ``watchers_per_game``
     spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
@@ -159,8 +167,15 @@ def create_app(
     app.include_router(seats_router(profiles, looking, link, limit_joins))
     app.include_router(
         games_router(
-            rooms, profiles, limit_creations, limit_joins, limit_views, base_url, clock_minimum
-        )
+            rooms,
+            profiles,
+            limit_creations,
+            limit_joins,
+            limit_views,
+            base_url,
+            clock_minimum,
+            open_games_per_address,
+        )  # fmt: skip
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)
     app.include_router(

@@ -11,7 +11,9 @@ seat, and a game's record and replay.
   take it from the lobby. ``clock``: the people's time (none by default), in seconds, at
   least the server's ``clock_minimum`` (400 ``clock_too_short`` otherwise); ``takeover``:
   the bot that plays for a person who is away or out of time;
-- ``GET /api/games``: games for the lobby, newest activity first (no secrets);
+- ``GET /api/games``: games for the lobby, newest activity first (no secrets), the 100 most
+  recent of each list (waiting for players, in play, ended); one address holds at most
+  ``open_games_per_address`` games waiting for players (429 ``too_many_open_games``);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has
@@ -39,7 +41,7 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.table.view import replay_frames
 from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
 from pickomino.web.db.ids import shown_id
-from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.profiles import ProfileStore, address_hash
 from pickomino.web.db.results import ESTABLISHED_OPPONENTS, has_results
 from pickomino.web.errors import Refused, refused
 from pickomino.web.forms import (
@@ -48,6 +50,7 @@ from pickomino.web.forms import (
     ClockSpec,
     GameSetup,
     Name,
+    client_address,
     name_keys,
     parse_rules,
     start_seat,
@@ -135,6 +138,12 @@ def limited_finder(
     return look_limited
 
 
+#: How many games waiting for players one address may hold at once (``serve
+#: --open-games-per-address``): a class's tables from one school's address fit, a script's
+#: hundred do not.
+OPEN_GAMES_PER_ADDRESS = 20
+
+
 def secret_link(base_url: str, game_id: str, secret: str) -> str:
     """The game's page that opens a seat with its ``secret`` (on ``base_url``, the public
     address, if any: else a path on the address the asker used)."""
@@ -149,9 +158,12 @@ def games_router(
     limit_lookups: Callable[[Request], None],
     base_url: str,
     clock_minimum: float,
+    open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
 ) -> APIRouter:
     """``base_url``: the public address invite links are made on (``""``: paths);
     ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank;
+    ``open_games_per_address``: how many games waiting for players one address may hold
+    (429 ``too_many_open_games`` for one more: the lobby's list of them is for everyone);
     ``limit_lookups``: how often one address may ask for records and replays of games not
     held here (each replays a whole game from its stored moves)."""
     router = APIRouter(tags=["games"])
@@ -176,7 +188,9 @@ def games_router(
         }
 
     @router.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])
-    async def create_game(spec: NewGame, profile_key: ProfileKey = None) -> dict[str, object]:
+    async def create_game(
+        spec: NewGame, request: Request, profile_key: ProfileKey = None
+    ) -> dict[str, object]:
         names, creator = spec.player_names(), spec.creator_seat()
         profile = profile_of(profiles, profile_key)  # the creator plays as this profile
         invited = [n for n, s in enumerate(spec.seats) if s.bot is None and not s.open]
@@ -197,13 +211,17 @@ def games_router(
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:
             raise refused(400, "clock_too_short", least=clock_minimum)
         bots = [seat.bot for seat in spec.seats]
+        created_from = address_hash(client_address(request.client))
+        waits = any(bot is None for n, bot in enumerate(bots) if n != creator)  # for players
+        if waits and rooms.store.open_games_from(created_from) >= open_games_per_address:
+            raise refused(429, "too_many_open_games", most=open_games_per_address)
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):
             profiles.expect_results(game_id)  # before the game exists: never missed
         room = Room.create(
             rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
             clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
-            away_after=rooms.away_after, dice_seed=rooms.dice_seed,
+            away_after=rooms.away_after, dice_seed=rooms.dice_seed, created_from=created_from,
         )  # fmt: skip
         rooms.add(room)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once

@@ -33,6 +33,8 @@ from pickomino.web.db.tables import games, moves, seats, table_events
 
 #: The statuses of a game still to be played (the others: "over" and "abandoned").
 UNFINISHED = ("open", "playing")
+#: The lobby's lists, by status: waiting for players, in play, ended.
+LOBBY_LISTS = (("open",), ("playing",), ("over", "abandoned"))
 #: The most connections one process's store holds (``serve --db-pool``): its queries run on
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
@@ -115,14 +117,22 @@ class Store:
                 db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # ---------------------------------------------------------------- writes
-    def create_game(self, game_id: str, header: str, seat_rows: list[StoredSeat]) -> None:
+    def create_game(
+        self,
+        game_id: str,
+        header: str,
+        seat_rows: list[StoredSeat],
+        created_from: str | None = None,
+    ) -> None:
+        """Store a new game (``created_from``: its creator's network, hashed)."""
         now = time.time()
         with self.engine.begin() as db:
             db.execute(
                 games.insert().values(
-                    id=game_id, header=header, status="open", created=now, updated=now, turns=1
+                    id=game_id, header=header, status="open", created=now, updated=now, turns=1,
+                    created_from=created_from,
                 )
-            )
+            )  # fmt: skip
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
             self._announce(db, game_id)
 
@@ -326,13 +336,25 @@ class Store:
     def listing(
         self, limit: int = 100, only: Collection[str] | None = None
     ) -> list[dict[str, object]]:
-        """The most recently active games, for the lobby (no secrets in it); ``only`` these
-        games if given."""
-        query = games.select().order_by(games.c.updated.desc()).limit(limit)
-        if only is not None:
-            query = query.where(games.c.id.in_([i for i in only if valid_id(i)]))
+        """The lobby's games (no secrets in them): the ``limit`` most recently active of each
+        list it shows — waiting for players, in play, ended (over or abandoned) — so games of
+        one kind never push another's out (a hundred bots' games made in minutes hid every
+        game waiting for players); ``only`` these games if given."""
+        recent = games.select().order_by(games.c.updated.desc()).limit(limit)
         with self.engine.connect() as db:
-            rows = db.execute(query).all()
+            if only is not None:
+                rows = list(
+                    db.execute(recent.where(games.c.id.in_([i for i in only if valid_id(i)])))
+                )
+            else:
+                rows = []
+                for statuses in LOBBY_LISTS:  # each on the (status, updated) index
+                    found = [
+                        row
+                        for status in statuses
+                        for row in db.execute(recent.where(games.c.status == status))
+                    ]
+                    rows += sorted(found, key=lambda row: row.updated, reverse=True)[:limit]
             ids = [row.id for row in rows]
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
@@ -359,6 +381,14 @@ class Store:
             }
             for row in rows
         ]
+
+    def open_games_from(self, created_from: str) -> int:
+        """How many games created from this (hashed) network wait for players now."""
+        query = sa.select(sa.func.count()).where(
+            games.c.created_from == created_from, games.c.status == "open"
+        )
+        with self.engine.connect() as db:
+            return db.execute(query).scalar_one()
 
     def seat_tokens(self, game_ids: Collection[str]) -> dict[tuple[str, int], str]:
         """The people's seat tokens of these games, by (game, seat): to check tokens a

@@ -24,7 +24,13 @@ games = sa.Table(
     # Who plays each person's seat now and the running clock (pickomino.web.game.seating, as
     # JSON); NULL until a game needs it (no clock, nobody ever away).
     sa.Column("seating", sa.Text),
+    # The SHA-256 of the creator's network (as profiles.claimed_from; NULL: a rematch, or made
+    # before 0008): one address holds a few games waiting for players at once.
+    sa.Column("created_from", sa.String(64)),
 )
+
+sa.Index("games_status_updated", games.c.status, games.c.updated)  # the lobby's lists: 0008
+sa.Index("games_created_from", games.c.created_from, games.c.status)
 
 seats = sa.Table(
     "seats",

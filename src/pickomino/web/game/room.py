@@ -124,6 +124,7 @@ class Room:
         takeover: str = DEFAULT_TAKEOVER,
         away_after: float = AWAY_AFTER,
         dice_seed: int | None = None,
+        created_from: str | None = None,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
@@ -131,7 +132,8 @@ class Room:
         people have the ``clock``'s time (``None``: all they like); the ``takeover`` bot
         plays for one who is away or out of time. The record's ``meta`` keeps what it holds
         already (who plays as which profile, …). ``dice_seed``: the game's seed, its dice drawn
-        from it (``"dice": "seeded"`` in ``meta``), not from the system's generator."""
+        from it (``"dice": "seeded"`` in ``meta``), not from the system's generator.
+        ``created_from``: the creator's network, hashed (see :meth:`.Store.open_games_from`)."""
         game_id = game_id or new_game_id()
         seed = secrets.randbelow(1 << 32) if dice_seed is None else dice_seed
         record.meta = {**record.meta, "seed": seed, "bots": bots, "takeover": takeover}
@@ -150,7 +152,7 @@ class Room:
             )
             for n, (name, bot) in enumerate(zip(record.seats, bots, strict=True))
         ]
-        store.create_game(game_id, record.to_json(indent=None), rows)
+        store.create_game(game_id, record.to_json(indent=None), rows, created_from)
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay, away_after)

@@ -1,0 +1,52 @@
+"""The lobby's lists are everyone's (the web audit: a hundred bots' games made from one
+address in minutes pushed every game waiting for players out of the lobby): each list —
+waiting for players, in play, ended — has its own most recent games, and one address holds
+only a few games waiting for players at once. The app in process, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pickomino.web import create_app
+
+from .clients import create, refused_http
+from .test_profiles import from_address
+
+BOTS_ONLY = {"seats": [{"name": "E", "bot": "easy"}, {"name": "M", "bot": "medium"}]}
+WAITING = {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]}
+INVITING = {"seats": [{"name": "Ann"}, {"name": "Bob"}]}
+
+
+def lobby_app(database: str, **options: object):
+    """Bots that stand still (their games stay in play), no creation rate to wait for."""
+    return create_app(database, bot_delay=3600, new_games_per_minute=1e6, **options)
+
+
+@pytest.mark.slow  # 101 games created: a few seconds
+def test_games_in_play_do_not_push_the_games_waiting_for_players_out(database):
+    with TestClient(lobby_app(database)) as client:
+        waiting = create(client, WAITING)
+        flood = from_address(client, "203.0.113.9")
+        for _ in range(101):
+            response = flood.post("/api/games", json=BOTS_ONLY)
+            assert response.status_code == 201, response.text
+        listed = client.get("/api/games").json()
+    statuses = [game["status"] for game in listed]
+    assert statuses.count("playing") == 100  # the most recent hundred of a list
+    assert waiting["id"] in [game["id"] for game in listed if game["status"] == "open"]
+
+
+def test_one_address_holds_only_a_few_games_waiting_for_players(database):
+    with TestClient(lobby_app(database, open_games_per_address=2)) as client:
+        here = from_address(client, "203.0.113.7")
+        first, _second = (create(here, spec) for spec in (WAITING, INVITING))
+        refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
+        assert create(here, {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]})  # plays
+        assert create(from_address(client, "203.0.113.8"), WAITING)  # another address
+        creator = {"Seat-Token": first["seats"][0]["link"].split("token=")[1]}
+        removed = here.post(  # the seat nobody took goes to a bot: her game starts
+            f"/api/games/{first['id']}/remove", json={"seat": 1, "bot": "easy"}, headers=creator
+        )
+        assert removed.status_code == 200, removed.text
+        assert create(here, WAITING)  # one waits no more: room for another
