@@ -6,6 +6,7 @@ came: the app in process, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -642,3 +643,36 @@ def test_profiles_claimed_before_look_alike_names_keep_them_but_block_new_ones(d
     assert {row.look_key is not None for row in sql(database, "SELECT look_key FROM profiles")} == {
         True
     }
+
+
+@pytest.mark.slow  # PostgreSQL only: two transactions at once
+def test_two_processes_rating_one_bot_level_at_once_lose_no_update(database):
+    """A game's rating reads its players' ratings and writes them back: another process
+    rating ``bot-easy`` meanwhile must wait, then build on its result, not overwrite it."""
+    if not database.startswith("postgresql"):
+        pytest.skip("SQLite has one writer at a time")
+    store = Store(database)
+    try:
+        profiles = ProfileStore(store)
+        ann = profiles.claim("Ann", "192.0.2.1")[0]
+        meta = {"rated": True, "profiles": [ann.id, None], "bots": [None, "easy"]}
+        ranking = [{"seat": 0, "rank": 1, "worms": 4}, {"seat": 1, "rank": 2, "worms": 0}]
+        for game_id in ("g1", "g2"):
+            profiles.expect_results(game_id)
+        assert profiles.record("g1", {**meta, "ranking": ranking}, 2)
+        with store.engine.connect() as other:  # another process, in the middle of its rating
+            with other.begin():
+                other.execute(sa.text("SELECT * FROM ratings WHERE player = 'bot-easy' FOR UPDATE"))
+                recording = threading.Thread(
+                    target=profiles.record, args=("g2", {**meta, "ranking": ranking}, 2)
+                )
+                recording.start()
+                waits = "SELECT count(*) FROM pg_locks WHERE NOT granted"
+                while other.execute(sa.text(waits)).scalar_one() == 0:
+                    assert recording.is_alive()  # it waits for the lock, or the test fails
+                other.execute(sa.text("UPDATE ratings SET mu = 10 WHERE player = 'bot-easy'"))
+            recording.join()
+        mu = sql(database, "SELECT mu FROM ratings WHERE player = 'bot-easy'")[0][0]
+        assert mu < 10  # lost again from the other process's 10, not from before it
+    finally:
+        store.close()

@@ -307,7 +307,11 @@ class ResultStore:
         return recorded
 
     def _ratings(self, db: sa.Connection, players: list[str]) -> dict[str, Rating]:
-        rows = db.execute(ratings.select().where(ratings.c.player.in_(set(players)))).all()
+        """The players' ratings now, locked until the transaction ends (PostgreSQL; SQLite
+        has one writer at a time): two processes rating one bot level at once each build
+        on the other's result, none lost. Locked in one order, so never in a circle."""
+        query = ratings.select().where(ratings.c.player.in_(set(players)))
+        rows = db.execute(query.order_by(ratings.c.player).with_for_update()).all()
         return {row.player: Rating(row.mu, row.sigma) for row in rows}
 
     def _save_ratings(
