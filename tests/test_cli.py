@@ -95,6 +95,7 @@ def test_wrong_arguments_get_a_clear_usage_error():
         (("selfplay", "--bots", "simple"), "R1"),
         (("selfplay", "--bots", "simple,genius"), "unknown bot"),
         (("selfplay", "--bots", "simple,genius"), "random (easy), simple (medium)"),
+        (("selfplay", "--bots", " , "), "name at least one bot; the bots (difficulty) are"),
         (("show", "/nonexistent.json"), "does not exist"),
     ]:
         result = run(*args)

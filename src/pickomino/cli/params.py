@@ -144,9 +144,11 @@ def write_output(path: Path, text: str) -> None:
 
 
 def check_bots(names: list[str], hint: str) -> None:
+    if not names:
+        raise click.BadParameter(words()("cli.no_bots", bots=bot_names()), param_hint=hint)
     unknown = [name for name in names if name not in BOTS and name not in DIFFICULTIES]
-    if unknown or not names:
-        given = ", ".join(unknown) or "-"
+    if unknown:
+        given = ", ".join(unknown)
         raise click.BadParameter(
             words()("cli.unknown_bots", given=given, bots=bot_names()), param_hint=hint
         )
