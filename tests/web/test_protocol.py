@@ -38,6 +38,7 @@ def fast_app(
         bot_delay=0,
         message_rate=message_rate,
         new_games_per_minute=1e6,
+        open_games_per_address=10**6,
         review_results=review_results,
         dice_seed=dice_seed,
     )
@@ -208,10 +209,13 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
         game = create(first, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     store = Store(database)
     with store.engine.begin() as db:  # as an older version made it (before migrations,
-        for table in ("rematches", "pending", "ratings", "results", "profiles"):  # profiles,
-            db.exec_driver_sql(f"DROP TABLE {table}")  # open seats and what came after them)
-        for column in ("open_seat", "spent", "transfer"):
+        for table in ("rematches", "pending", "ratings", "results", "profiles", "totals", "met"):
+            db.exec_driver_sql(f"DROP TABLE {table}")  # profiles, open seats and what came
+        for column in ("open_seat", "spent", "transfer"):  # after them)
             db.exec_driver_sql(f"ALTER TABLE seats DROP COLUMN {column}")
+        for index in ("games_status_updated", "games_created_from"):
+            db.exec_driver_sql(f"DROP INDEX {index}")
+        db.exec_driver_sql("ALTER TABLE games DROP COLUMN created_from")
         db.exec_driver_sql("DROP TABLE alembic_version")
     store.close()
     with TestClient(fast_app(database)) as second:

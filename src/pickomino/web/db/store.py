@@ -35,6 +35,12 @@ from pickomino.web.db.tables import games, moves, seats, table_events
 UNFINISHED = ("open", "playing")
 #: The lobby's lists, by status: waiting for players, in play, ended.
 LOBBY_LISTS = (("open",), ("playing",), ("over", "abandoned"))
+
+
+def newest_first(row: sa.Row[Any]) -> tuple[float, str]:
+    return -row.updated, row.id
+
+
 #: The most connections one process's store holds (``serve --db-pool``): its queries run on
 #: the event loop, one at a time, and a few in threads.
 POOL = 5
@@ -354,7 +360,8 @@ class Store:
                         for status in statuses
                         for row in db.execute(recent.where(games.c.status == status))
                     ]
-                    rows += sorted(found, key=lambda row: row.updated, reverse=True)[:limit]
+                    rows += sorted(found, key=newest_first)[:limit]
+                rows.sort(key=newest_first)  # the lists together, newest activity first
             ids = [row.id for row in rows]
             seat_rows = db.execute(
                 seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
