@@ -84,6 +84,13 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
         for page in (ann, bob):  # a rated game is played without the coach and the hint
             expect(page.get_by_test_id("coach-setup")).to_be_hidden()
             expect(page.get_by_test_id("hint-button")).to_have_count(0)
+        to_move = ann.locator("[data-testid=player][aria-current=true]")
+        expect(to_move).to_have_attribute("data-seat", re.compile("^[01]$"))  # a person's turn
+        mover = ann if to_move.get_attribute("data-seat") == "0" else bob
+        mover.keyboard.press("h")  # the keyboard help lists H: here it says why there is none
+        expect(mover.get_by_test_id("notice-text")).to_have_text(
+            "a rated game is played without the hint and the coach"
+        )
         game_id = ann.url.rstrip("/").split("/")[-1]
 
         # The rest of the game is played by bots while the server is down; it ends at start.

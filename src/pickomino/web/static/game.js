@@ -202,8 +202,8 @@ function act(action) {
   if (!busy) coach.guard(action, () => play(action));
 }
 
-// R rolls, S stops, 1–5 keep that face and 6 or W the worms, H asks for the hint: each only
-// when the move is the player's to make now.
+// R rolls, S stops, 1–5 keep that face and 6 or W the worms, H asks for the hint (in a rated
+// game, says there is none): each only when the move is the player's to make now.
 function setupShortcuts() {
   const legal = (action) => seat !== null && state?.table.current === seat && state.actions.includes(action);
   const move = (action) => legal(action) && act(action);
@@ -214,10 +214,18 @@ function setupShortcuts() {
       { keys: ["r"], words: "keys.roll", run: () => move("roll") },
       { keys: ["s"], words: "keys.stop", run: () => move("stop") },
       { keys: ["1", "2", "3", "4", "5", "6", "w"], words: "keys.keep", run: keep },
-      { keys: ["h"], words: "keys.hint", run: () => $("controls").hidden || state.rated || askHint() },
+      { keys: ["h"], words: "keys.hint", run: hintKey },
     ],
     { announcing: true },
   );
+}
+
+// H asks for the hint on the player's turn; in a rated game it says why there is none (the
+// keyboard help lists H for every game).
+function hintKey() {
+  if ($("controls").hidden) return;
+  if (state.rated) notice(describeError({ id: "no_help_rated" }));
+  else askHint();
 }
 
 function play(action) {
