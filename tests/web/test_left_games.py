@@ -10,17 +10,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.bots import make_bot
-from pickomino.core import Game
+from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import counted_ranks
-from pickomino.web.db.store import TableEvent
+from pickomino.web.db.store import Store, TableEvent
 from pickomino.web.game.stand_ins import LEFT_SHARE, left_seats, stand_in_moves
 
 from .clients import age, next_of, socket_path
 from .test_abandon import WEEK, statuses
 from .test_clocks import app
-from .test_profiles import as_profile, claim
+from .test_profiles import as_profile, claim, token
 from .test_protocol import fast_app
 
 
@@ -60,20 +60,23 @@ def test_the_moves_a_stand_in_played_follow_from_the_timeouts_away_and_back():
     assert all(a[2] != b[1] or a[0] != b[0] for a, b in zip(runs, runs[1:], strict=False))
 
 
-def test_a_person_left_when_the_stand_in_played_more_than_the_share():
+def test_a_person_left_when_away_at_the_end_and_the_stand_in_played_more_than_the_share():
     game = played_game()
     history = game.history
     ann = seat_moves(game, 0)
     allowed = int(LEFT_SHARE * len(ann))  # moves a stand-in may play and the game stay Ann's
     at_most = [[0, n, n + 1] for n in ann[:allowed]]
     one_more = [[0, n, n + 1] for n in ann[: allowed + 1]]
-    people = [True, True, False]
-    assert left_seats(history, at_most, people) == []
-    assert left_seats(history, one_more, people) == [0]
-    assert left_seats(history, one_more, [False, True, False]) == []  # a bot's seat: nobody left
+    people, away = [True, True, False], [True, False, False]
+    assert left_seats(history, at_most, people, away) == []
+    assert left_seats(history, one_more, people, away) == [0]
+    assert left_seats(history, one_more, [False, True, False], away) == []  # a bot's seat
+    # Back before the end: the audit's race (a dropped connection while the others played
+    # on fast) gave the stand-in more than the share; who came back did not leave.
+    assert left_seats(history, one_more, people, [False, False, False]) == []
 
 
-def test_who_left_ranks_last_together_and_the_others_keep_their_order():
+def test_who_left_ranks_after_the_others_and_each_part_keeps_its_order():
     ranking = [
         {"seat": 3, "rank": 1},
         {"seat": 1, "rank": 2},
@@ -81,8 +84,9 @@ def test_who_left_ranks_last_together_and_the_others_keep_their_order():
         {"seat": 2, "rank": 4},
     ]
     assert counted_ranks(ranking, set()) == {3: 1, 1: 2, 0: 2, 2: 4}
-    assert counted_ranks(ranking, {3, 0}) == {3: 3, 1: 1, 0: 3, 2: 2}
-    assert counted_ranks(ranking, {0, 1, 2, 3}) == {3: 1, 1: 1, 0: 1, 2: 1}
+    assert counted_ranks(ranking, {3, 0}) == {3: 3, 1: 1, 0: 4, 2: 2}
+    # Everyone left (an abandoned game of people): the standings still decide among them.
+    assert counted_ranks(ranking, {0, 1, 2, 3}) == {3: 1, 1: 2, 0: 2, 2: 4}
 
 
 def watch_to_the_end(client: TestClient, game: dict) -> dict:
@@ -181,3 +185,37 @@ def test_an_abandoned_game_a_stop_left_unscored_is_scored_at_the_next_start(data
     with TestClient(fast_app(database)) as client:
         page = client.get(f"/api/profiles/{ann['id']}").json()
     assert page["games"] == 1 and page["results"][0]["left"]
+
+
+def test_between_people_who_all_left_an_unfinished_game_the_standings_decide(database):
+    """The audit: both players of a rated duel gone, the game abandoned at nine tenths: it
+    was counted a draw, so the one behind (and weaker) gained rating by leaving."""
+    with TestClient(fast_app(database)) as client:
+        ann, bob = claim(client, "Ann"), claim(client, "Bob")
+        spec = {"seats": [{"name": "A"}, {"name": "B"}], "rated": True}
+        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+        taken = client.post(
+            f"/api/games/{game['id']}/claim",
+            headers={"Seat-Token": token(game, 1), **as_profile(bob)},
+        )
+        taken.raise_for_status()
+    store = Store(database)
+    try:  # nine tenths of a game, as if Ann and Bob played them
+        stored = store.load(game["id"])
+        played = Game.from_record(GameRecord.from_json(stored.header))
+        advance(played, [make_bot("simple", 1), make_bot("simple", 2)], SeededDice(3))
+        moves = played.record.moves[: len(played.record.moves) * 9 // 10]
+        store.append_moves(game["id"], 0, moves)
+    finally:
+        store.close()
+    left_at = Game.from_record(GameRecord.from_json(stored.header))
+    for move in moves:
+        left_at.push(move)
+    (ahead, first), (behind, second) = ((s.seat, s.rank) for s in left_at.state.ranking())
+    assert first < second  # one of them was ahead
+    age(database, game["id"], WEEK + 60)
+    with TestClient(fast_app(database)) as client:  # abandoned at the start
+        pages = [client.get(f"/api/profiles/{p['id']}").json() for p in (ann, bob)]
+    assert [pages[seat]["results"][0]["rank"] for seat in (ahead, behind)] == [1, 2]
+    assert all(page["results"][0]["left"] and page["win_share"] == 0 for page in pages)
+    assert pages[ahead]["rating"]["mu"] > 25 > pages[behind]["rating"]["mu"]

@@ -75,16 +75,20 @@ def is_rated(meta: dict[str, Any], seats: int) -> bool:
 def counted_ranks(ranking: Sequence[dict[str, Any]], left: set[int]) -> dict[int, int]:
     """Each seat's rank as its results count it: the people who left the game
     (:mod:`pickomino.web.game.stand_ins`: a bot played most of their seat, or they left it
-    unfinished) last together, whatever the bot achieved; the others in their order.
+    unfinished) after all the others, whatever the bot achieved; each part in its order
+    (so between people who all left an unfinished game, the standings still decide).
 
     >>> ranking = [{"seat": 2, "rank": 1}, {"seat": 0, "rank": 2}, {"seat": 1, "rank": 2}]
     >>> counted_ranks(ranking, left={2})
     {2: 3, 0: 1, 1: 1}
+    >>> counted_ranks(ranking, left={2, 0})
+    {2: 2, 0: 3, 1: 1}
     """
     stayed = [standing["rank"] for standing in ranking if standing["seat"] not in left]
+    gone = [standing["rank"] for standing in ranking if standing["seat"] in left]
     return {
         standing["seat"]: (
-            len(stayed) + 1
+            len(stayed) + 1 + sum(rank < standing["rank"] for rank in gone)
             if standing["seat"] in left
             else 1 + sum(rank < standing["rank"] for rank in stayed)
         )

@@ -185,7 +185,8 @@ class Commits:
         for key in ("stood_in", "left"):
             meta.pop(key, None)
         played = stand_in_moves(room.game.history, room.store.table_events(room.id))
-        left = left_seats(room.game.history, played, [seat.is_person for seat in room.seats])
+        people = [seat.is_person for seat in room.seats]
+        left = left_seats(room.game.history, played, people, room.seating.away)
         if played:
             meta["stood_in"] = played
         if left:

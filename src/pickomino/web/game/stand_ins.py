@@ -4,9 +4,12 @@ A person's seat is played by the game's ``takeover`` bot for the rest of a turn 
 ran out in, and from the moment they are marked away until they are back
 (:mod:`pickomino.web.game.seating`); the table's log entries saying so are stored with the
 number of moves played before them, so the moves the bot played follow from the record. A
-person whose stand-in played more than :data:`LEFT_SHARE` of their seat's moves did not play
-the game: their results count them as having left it (last, whatever the bot achieved), so
-nobody gains a rating or an accuracy from a bot's play (:mod:`pickomino.web.db.results`).
+person still away when the game ended, whose stand-in played more than :data:`LEFT_SHARE` of
+their seat's moves, did not play the game: their results count them as having left it (last,
+whatever the bot achieved), so nobody gains a rating or an accuracy from a bot's play
+(:mod:`pickomino.web.db.results`). Who came back did not leave, however fast the others
+played meanwhile (a dropped connection and a quick table must not make anyone last); who
+only ran out of time now and then was there.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
@@ -16,8 +19,10 @@ nobody gains a rating or an accuracy from a bot's play (:mod:`pickomino.web.db.r
 >>> played = stand_in_moves(game.history, [TableEvent(1, timeout)])
 >>> played  # moves 1 and 2 (keep, stop) were the bot's, for seat 0
 [[0, 1, 3]]
->>> left_seats(game.history, played, people=[True, False])
+>>> left_seats(game.history, played, people=[True, False], away=[True, False])
 [0]
+>>> left_seats(game.history, played, people=[True, False], away=[False, False])  # came back
+[]
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from collections.abc import Sequence
 from pickomino.web.db.store import TableEvent
 from pickomino.web.game.tablelog import HistoryItem
 
-#: A person whose stand-in played more than this share of their seat's moves left the game
-#: (a dropped connection or a slow turn now and then stays under it).
+#: A person away at the end whose stand-in played more than this share of their seat's moves
+#: left the game (a connection dropped near the end of a long game stays under it).
 LEFT_SHARE = 0.25
 #: A run of moves a stand-in played: ``[seat, first, end)`` in the record's move numbers.
 Played = list[int]
@@ -61,10 +66,13 @@ def stand_in_moves(history: Sequence[HistoryItem], events: Sequence[TableEvent])
 
 
 def left_seats(
-    history: Sequence[HistoryItem], played: Sequence[Played], people: Sequence[bool]
+    history: Sequence[HistoryItem],
+    played: Sequence[Played],
+    people: Sequence[bool],
+    away: Sequence[bool],
 ) -> list[int]:
-    """The people's seats whose stand-in played more than :data:`LEFT_SHARE` of their
-    moves (``played``: :func:`stand_in_moves`)."""
+    """The people's seats still ``away`` at the game's end whose stand-in played more than
+    :data:`LEFT_SHARE` of their moves (``played``: :func:`stand_in_moves`)."""
     moves = [0] * len(people)
     for _turn, seat, _move, _events in history:
         moves[seat] += 1
@@ -74,7 +82,7 @@ def left_seats(
     return [
         seat
         for seat, person in enumerate(people)
-        if person and moves[seat] and by_bot[seat] > LEFT_SHARE * moves[seat]
+        if person and away[seat] and moves[seat] and by_bot[seat] > LEFT_SHARE * moves[seat]
     ]
 
 
