@@ -116,6 +116,16 @@ def _engine_with_driver(url: sa.URL, pool: int) -> sa.Engine:
         ) from None
 
 
+def first_insert(db: sa.Connection, table: sa.Table, **values: object) -> bool:
+    """Insert a row unless its key is taken; whether this inserted it (PostgreSQL says so by
+    the row it returns, SQLite by its count of changes: its ``RETURNING`` is 3.35's and
+    newer, older than some systems' SQLite)."""
+    statement = insert_unless_there(db, table).values(**values)
+    if db.dialect.name == "postgresql":
+        return db.execute(statement.returning(*table.primary_key.columns)).first() is not None
+    return db.execute(statement).rowcount == 1
+
+
 def insert_unless_there(engine: sa.Engine | sa.Connection, table: sa.Table) -> sa.Insert:
     """An ``INSERT`` into ``table`` that writes nothing where its key is taken (the row count
     tells), instead of raising an error that would end a PostgreSQL transaction."""

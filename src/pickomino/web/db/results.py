@@ -26,7 +26,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.analysis.decisions import pooled_accuracy
-from pickomino.web.db.database import insert_unless_there
+from pickomino.web.db.database import first_insert
 from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
 from pickomino.web.db.tables import games, met, pending, profiles, ratings, results, totals
 
@@ -145,9 +145,9 @@ class ResultStore:
             seated = [(n, player) for n, player in enumerate(players) if player is not None]
             after: dict[str, Rating] = {}
             if rated:
-                before = self._ratings(db, [player for _, player in seated])
+                before = self._ratings(db, [player for _, player in seated], now)
                 after = rate([(player, ranks[n]) for n, player in seated], before)
-                self._save_ratings(db, after, before, now)
+                self._save_ratings(db, after, now)
             rows = [
                 {
                     "game_id": game_id,
@@ -172,32 +172,36 @@ class ResultStore:
 
     def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
         """Add a game's results to its players' totals (and, rated, who met whom), by
-        increments: several processes may record games of one bot level at once."""
-        for row in rows:
-            player = row["player"]
-            db.execute(
-                insert_unless_there(db, totals).values(
-                    player=player, games=0, wins=0.0, worms=0, rated_games=0, rated_wins=0.0,
-                    opponents=0,
-                )
+        increments, each player's row once and in one order: several processes may record
+        games of the same players at once (in other seat orders), and must neither lose an
+        increment nor wait for each other in a circle."""
+        added: dict[str, dict[str, float]] = {}
+        for row in rows:  # a bot level may sit in several seats: one update of its row
+            mine = added.setdefault(row["player"], dict.fromkeys(("games", "wins", "worms"), 0))
+            mine["games"] += 1
+            mine["wins"] += row["win"]
+            mine["worms"] += row["worms"]
+        for player in sorted(added):
+            mine = added[player]
+            first_insert(
+                db, totals, player=player, games=0, wins=0.0, worms=0, rated_games=0,
+                rated_wins=0.0, opponents=0,
             )  # fmt: skip
             db.execute(
                 totals.update()
                 .where(totals.c.player == player)
                 .values(
-                    games=totals.c.games + 1,
-                    wins=totals.c.wins + row["win"],
-                    worms=totals.c.worms + row["worms"],
-                    rated_games=totals.c.rated_games + int(rated),
-                    rated_wins=totals.c.rated_wins + (row["win"] if rated else 0.0),
+                    games=totals.c.games + mine["games"],
+                    wins=totals.c.wins + mine["wins"],
+                    worms=totals.c.worms + mine["worms"],
+                    rated_games=totals.c.rated_games + (mine["games"] if rated else 0),
+                    rated_wins=totals.c.rated_wins + (mine["wins"] if rated else 0.0),
                 )
             )
         if not rated:
             return
-        players = sorted({row["player"] for row in rows})
-        for one, other in itertools.permutations(players, 2):
-            new = insert_unless_there(db, met).values(player=one, opponent=other)
-            if db.execute(new.returning(met.c.player)).first() is not None:  # a first meeting
+        for one, other in itertools.permutations(sorted(added), 2):
+            if first_insert(db, met, player=one, opponent=other):  # a first meeting
                 db.execute(
                     totals.update()
                     .where(totals.c.player == one)
@@ -310,23 +314,21 @@ class ResultStore:
                 log.exception("could not record the results of game %s", row.id)
         return recorded
 
-    def _ratings(self, db: sa.Connection, players: list[str]) -> dict[str, Rating]:
-        """The players' ratings now, locked until the transaction ends (PostgreSQL; SQLite
-        has one writer at a time): two processes rating one bot level at once each build
-        on the other's result, none lost. Locked in one order, so never in a circle."""
+    def _ratings(self, db: sa.Connection, players: list[str], now: float) -> dict[str, Rating]:
+        """The players' ratings now (a new player's made, at :data:`NEW`), locked until the
+        transaction ends (PostgreSQL; SQLite has one writer at a time): two processes rating
+        one bot level at once each build on the other's result, none lost. Made and locked
+        in one order, so never waiting in a circle."""
+        for player in sorted(set(players)):
+            first_insert(db, ratings, player=player, mu=NEW.mu, sigma=NEW.sigma, updated=now)
         query = ratings.select().where(ratings.c.player.in_(set(players)))
         rows = db.execute(query.order_by(ratings.c.player).with_for_update()).all()
         return {row.player: Rating(row.mu, row.sigma) for row in rows}
 
-    def _save_ratings(
-        self, db: sa.Connection, after: dict[str, Rating], before: dict[str, Rating], now: float
-    ) -> None:
-        for player, rating in after.items():
-            values = {"mu": rating.mu, "sigma": rating.sigma, "updated": now}
-            if player in before:
-                db.execute(ratings.update().where(ratings.c.player == player).values(**values))
-            else:
-                db.execute(ratings.insert().values(player=player, **values))
+    def _save_ratings(self, db: sa.Connection, after: dict[str, Rating], now: float) -> None:
+        for player in sorted(after):
+            values = {"mu": after[player].mu, "sigma": after[player].sigma, "updated": now}
+            db.execute(ratings.update().where(ratings.c.player == player).values(**values))
 
     # --------------------------------------------------------------- reads
     def leaderboard(self, limit: int = 100) -> list[dict[str, object]]:
