@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
 
-from .clients import create, refused_http
-from .test_profiles import from_address
+from .clients import age, create, refused_http
+from .test_profiles import from_address, sql
 
 BOTS_ONLY = {"seats": [{"name": "E", "bot": "easy"}, {"name": "M", "bot": "medium"}]}
 WAITING = {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]}
@@ -50,3 +50,10 @@ def test_one_address_holds_only_a_few_games_waiting_for_players(database):
         )
         assert removed.status_code == 200, removed.text
         assert create(here, WAITING)  # one waits no more: room for another
+        refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
+    for game_id in sql(database, "SELECT id FROM games WHERE status = 'open'"):
+        age(database, game_id[0], 24 * 3600 + 60)
+    with TestClient(lobby_app(database, open_games_per_address=2)) as client:
+        # A day later the waiting games hold the address no more (a shared address's
+        # other people are not locked out for the week an idle game waits).
+        assert create(from_address(client, "203.0.113.7"), WAITING)

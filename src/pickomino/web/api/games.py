@@ -28,6 +28,7 @@ from another device with their profile's key or a transfer link: see
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Literal
 
 import orjson
@@ -142,6 +143,10 @@ def limited_finder(
 #: --open-games-per-address``): a class's tables from one school's address fit, a script's
 #: hundred do not.
 OPEN_GAMES_PER_ADDRESS = 20
+#: Seconds a game waiting for players counts against its address (a day): one person behind a
+#: shared address (a school's, a phone carrier's) cannot hold everyone's out for the week an
+#: idle game waits before it is abandoned.
+OPEN_GAMES_COUNTED_FOR = 24 * 3600.0
 
 
 def secret_link(base_url: str, game_id: str, secret: str) -> str:
@@ -213,7 +218,8 @@ def games_router(
         bots = [seat.bot for seat in spec.seats]
         created_from = address_hash(client_address(request.client))
         waits = any(bot is None for n, bot in enumerate(bots) if n != creator)  # for players
-        if waits and rooms.store.open_games_from(created_from) >= open_games_per_address:
+        held = partial(rooms.store.open_games_from, created_from, OPEN_GAMES_COUNTED_FOR)
+        if waits and held() >= open_games_per_address:
             raise refused(429, "too_many_open_games", most=open_games_per_address)
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):

@@ -389,10 +389,13 @@ class Store:
             for row in rows
         ]
 
-    def open_games_from(self, created_from: str) -> int:
-        """How many games created from this (hashed) network wait for players now."""
+    def open_games_from(self, created_from: str, within: float) -> int:
+        """How many games created from this (hashed) network wait for players now, active
+        in the last ``within`` seconds."""
         query = sa.select(sa.func.count()).where(
-            games.c.created_from == created_from, games.c.status == "open"
+            games.c.created_from == created_from,
+            games.c.status == "open",
+            games.c.updated > time.time() - within,
         )
         with self.engine.connect() as db:
             return db.execute(query).scalar_one()
