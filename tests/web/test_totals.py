@@ -98,10 +98,7 @@ def test_the_pages_figures_are_the_sums_of_the_results(database):
         profiles = ProfileStore(store)
         random_games(profiles, 60, seed=5)
         sums = summed(database)
-        assert kept(database) == {
-            player: {key: pytest.approx(value) for key, value in figures.items()}
-            for player, figures in sums.items()
-        }
+        assert kept(database) == approximately(sums)
         board = profiles.leaderboard()
         rated = {player for player, figures in sums.items() if figures["rated_games"]}
         assert {row["player"] for row in board} == rated
@@ -122,19 +119,36 @@ def test_the_pages_figures_are_the_sums_of_the_results(database):
         store.close()
 
 
-def test_the_migration_fills_the_figures_from_the_results_kept(database):
+def test_figures_that_disagree_with_the_results_are_counted_again_at_the_start(database):
+    """A database from before the figures were kept (its results kept, no figures), and a
+    process of that version recording a game during a rolling upgrade (a result and no
+    figure): the start counts them again from the results."""
     store = Store(database)
     try:
-        random_games(ProfileStore(store), 30, seed=6)
+        profiles = ProfileStore(store)
+        random_games(profiles, 30, seed=6)
         counted = kept(database)
         with store.engine.begin() as db:
-            command.downgrade(migrations.alembic_config(db), "0006")  # before totals
+            command.downgrade(migrations.alembic_config(db), "0006")  # before the figures
         migrations.upgrade(store.engine)
+        assert kept(database) == {}
+        assert profiles.recount() and not profiles.recount()  # once: then they agree
+        assert kept(database) == approximately(counted)
+        sql(
+            database,
+            "INSERT INTO results (game_id, seat, player, rank, worms, players, win, rated,"
+            " finished) VALUES ('old', 0, 'bot-hard', 1, 7, 2, 1.0, false, 0)",
+        )  # as the version before records a result: no figure
+        assert profiles.recount()
+        assert kept(database) == approximately(summed(database))
     finally:
         store.close()
-    assert kept(database) == {
-        player: {key: pytest.approx(value) for key, value in figures.items()}
-        for player, figures in counted.items()
+
+
+def approximately(figures: dict[str, dict[str, float]]) -> dict[str, dict[str, object]]:
+    return {
+        player: {key: pytest.approx(value) for key, value in mine.items()}
+        for player, mine in figures.items()
     }
 
 
@@ -174,10 +188,7 @@ def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circ
                 thread.join()
         assert failures == []
         assert one.pending_among([f"{side}{n}" for side in "ab" for n in range(20)]) == []
-        assert kept(database) == {
-            player: {key: pytest.approx(value) for key, value in figures.items()}
-            for player, figures in summed(database).items()
-        }
+        assert kept(database) == approximately(summed(database))
     finally:
         for store in stores:
             store.close()

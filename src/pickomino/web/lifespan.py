@@ -52,6 +52,7 @@ def lifespan(
         if cluster is not None:  # from now on, a game's bots play under its lease only
             await cluster.start()
         rooms.resume_all()
+        results.profiles.recount()  # the figures, if a version that kept none recorded some
         results.profiles.settle()  # games that ended just before a stop or a crash
         results.games_abandoned(results.profiles.abandoned_pending())  # abandoned just before
         results.review_unreviewed()

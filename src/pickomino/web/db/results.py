@@ -44,6 +44,20 @@ ACCURACY_GAMES = 20
 UNREVIEWED = 20
 
 
+#: The figures kept, counted from the results (:meth:`ResultStore.recount`).
+RECOUNT = (
+    """INSERT INTO totals (player, games, wins, worms, rated_games, rated_wins, opponents)
+    SELECT player, count(*), sum(win), sum(worms), sum(CASE WHEN rated THEN 1 ELSE 0 END),
+           sum(CASE WHEN rated THEN win ELSE 0 END), 0
+    FROM results GROUP BY player""",
+    """INSERT INTO met (player, opponent)
+    SELECT DISTINCT mine.player, theirs.player FROM results mine
+    JOIN results theirs ON theirs.game_id = mine.game_id AND theirs.player <> mine.player
+    WHERE mine.rated""",
+    "UPDATE totals SET opponents = (SELECT count(*) FROM met WHERE met.player = totals.player)",
+)
+
+
 def seat_players(meta: dict[str, Any], seats: int) -> list[str | None]:
     """Who each seat is for the ratings: a profile id, a bot level (``bot-hard``), or
     ``None`` for a person without a profile (whose game is then not rated: :func:`is_rated`)."""
@@ -269,6 +283,24 @@ class ResultStore:
             ).scalar_one()
             if together >= PAIR_GAMES_A_DAY:
                 return False
+        return True
+
+    def recount(self) -> bool:
+        """At start: count the figures kept (``totals``, ``met``) again from the results if
+        they disagree (a database from before they were kept, or a process of that version
+        recording games during a rolling upgrade); whether they did."""
+        with self.engine.begin() as db:
+            if db.dialect.name == "postgresql":  # processes starting together: one at a time
+                db.execute(sa.text("LOCK TABLE totals IN SHARE ROW EXCLUSIVE MODE"))
+            recorded = db.execute(sa.select(sa.func.count()).select_from(results)).scalar_one()
+            kept = db.execute(sa.select(sa.func.sum(totals.c.games))).scalar() or 0
+            if recorded == kept:
+                return False
+            db.execute(met.delete())
+            db.execute(totals.delete())
+            for statement in RECOUNT:
+                db.execute(sa.text(statement))
+        log.info("counted the players' figures again from %d results", recorded)
         return True
 
     def pending_among(self, game_ids: list[str]) -> list[str]:

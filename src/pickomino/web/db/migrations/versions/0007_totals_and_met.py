@@ -1,7 +1,8 @@
 """totals and met: each player's results counted as they are recorded (games, wins, worms,
 rated ones, different opponents met in rated games), and an index for a page's latest
 results: the leaderboard and the player pages summed every result at each look (100,000
-games: seconds, on the server's event loop). Filled from the results already kept.
+games: seconds, on the server's event loop). Filled from the results already kept at the
+next start (:meth:`pickomino.web.db.results.ResultStore.recount`), as whenever they disagree.
 
 Revision ID: 0007
 Revises: 0006
@@ -17,22 +18,6 @@ revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
-
-FILL_TOTALS = """
-INSERT INTO totals (player, games, wins, worms, rated_games, rated_wins, opponents)
-SELECT player, count(*), sum(win), sum(worms),
-       sum(CASE WHEN rated THEN 1 ELSE 0 END), sum(CASE WHEN rated THEN win ELSE 0 END), 0
-FROM results GROUP BY player
-"""
-FILL_MET = """
-INSERT INTO met (player, opponent)
-SELECT DISTINCT mine.player, theirs.player FROM results mine
-JOIN results theirs ON theirs.game_id = mine.game_id AND theirs.player <> mine.player
-WHERE mine.rated
-"""
-COUNT_OPPONENTS = """
-UPDATE totals SET opponents = (SELECT count(*) FROM met WHERE met.player = totals.player)
-"""
 
 
 def upgrade() -> None:
@@ -54,9 +39,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player", "opponent"),
     )
     op.create_index("results_player_finished", "results", ["player", "finished"])
-    op.execute(FILL_TOTALS)
-    op.execute(FILL_MET)
-    op.execute(COUNT_OPPONENTS)
 
 
 def downgrade() -> None:
