@@ -250,10 +250,13 @@ class ResultStore:
         """The last ``limit`` games of the last ``within`` seconds whose results have no
         review yet (the server stopped before it was made), the latest first: a game whose
         review fails, or the games of before reviews were kept, are not tried at every
-        start."""
+        start. Not an abandoned game's: its results have no review to wait for."""
         query = (
             sa.select(results.c.game_id)
             .where(results.c.decisions.is_(None), results.c.finished > time.time() - within)
+            .where(
+                ~sa.exists().where(games.c.id == results.c.game_id, games.c.status == "abandoned")
+            )
             .group_by(results.c.game_id)
             .order_by(sa.func.max(results.c.finished).desc(), results.c.game_id)
             .limit(limit)

@@ -1,6 +1,8 @@
 """results: whether the person left the game (a stand-in bot played most of their seat, or
 the game was abandoned unfinished): such a result counts last, whatever the bot achieved.
 Results recorded before were all played to their end by their people, as far as is known.
+Games abandoned before this version are not scored now: the version before forgot their
+results at its next start, and so does this migration (the rest are scored as abandoned).
 
 Revision ID: 0006
 Revises: 0005
@@ -23,6 +25,9 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("left_game", sa.Boolean(), nullable=False, server_default=sa.false())
         )
+    op.execute(
+        "DELETE FROM pending WHERE game_id IN (SELECT id FROM games WHERE status = 'abandoned')"
+    )
 
 
 def downgrade() -> None:

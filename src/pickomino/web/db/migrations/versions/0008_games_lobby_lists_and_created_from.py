@@ -30,5 +30,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("games_created_from", table_name="games")
     op.drop_index("games_status_updated", table_name="games")
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("created_from")
+    # Not in a batch: on SQLite that copies the games table, which the moves and seats refer
+    # to (SQLite drops a column itself since 3.35).
+    op.execute("ALTER TABLE games DROP COLUMN created_from")
