@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from pickomino.analysis import ACCURACY_SCALE
 from pickomino.web import lifespan
-from pickomino.web.db import results
+from pickomino.web.db import player_pages
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
@@ -98,7 +98,7 @@ def test_a_profile_shows_the_accuracy_and_luck_of_its_reviewed_games(database):
 def test_the_accuracy_is_over_the_last_reviewed_games_and_a_review_is_kept_once(
     database, monkeypatch
 ):
-    monkeypatch.setattr(results, "ACCURACY_GAMES", 2)
+    monkeypatch.setattr(player_pages, "ACCURACY_GAMES", 2)
     store = Store(database)
     profiles = ProfileStore(store)
     try:

@@ -14,8 +14,8 @@ import pytest
 from alembic import command
 
 from pickomino.web.db import migrations
+from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore
-from pickomino.web.db.results import ESTABLISHED_OPPONENTS
 from pickomino.web.db.store import Store
 
 from .test_profiles import sql

@@ -42,8 +42,9 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.table.view import replay_frames
 from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
 from pickomino.web.db.ids import shown_id
+from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore, address_hash
-from pickomino.web.db.results import ESTABLISHED_OPPONENTS, has_results
+from pickomino.web.db.results import has_results
 from pickomino.web.errors import Refused, refused
 from pickomino.web.forms import (
     BOT_NAMES,
@@ -189,7 +190,7 @@ def games_router(
             "players": [MIN_PLAYERS, MAX_PLAYERS],
             "clocks": [c for c in CLOCK_PRESETS if ClockSpec(**c).shortest() >= clock_minimum],
             "takeover": DEFAULT_TAKEOVER,
-            "established_opponents": ESTABLISHED_OPPONENTS,  # see .profiles
+            "established_opponents": ESTABLISHED_OPPONENTS,  # see player_pages
         }
 
     @router.post("/api/games", status_code=201, dependencies=[Depends(limit_creations)])

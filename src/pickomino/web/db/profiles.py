@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from pickomino.web.addresses import network_of
+from pickomino.web.db.player_pages import PlayerPages
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
 from pickomino.web.db.store import Store
@@ -48,9 +49,10 @@ def _key_hashes(name: str, salt: str = "") -> dict[str, str]:
     return {"name_key": _digest(case + salt), "look_key": _digest(look + salt)}
 
 
-class ProfileStore(ResultStore):
-    """The profiles, and (from :class:`~pickomino.web.db.results.ResultStore`) their results
-    and ratings: the one object the app keeps for both. Every method is one transaction."""
+class ProfileStore(ResultStore, PlayerPages):
+    """The profiles, and (from :class:`~pickomino.web.db.results.ResultStore` and
+    :class:`~pickomino.web.db.player_pages.PlayerPages`) their results, ratings and pages:
+    the one object the app keeps for all. Every method is one transaction."""
 
     def __init__(self, store: Store) -> None:
         super().__init__(store.engine)

@@ -3,8 +3,10 @@
 - ``results``: one row per seat of a finished game played by a profile or a bot level, with
   its rank and worms and, when the game was rated, the rating after it (the history the
   profile page charts); and, once the game is reviewed, the seat's decisions, their cost and
-  its luck (a profile's accuracy over its last :data:`ACCURACY_GAMES` games);
+  its luck (a profile's accuracy over its last games: :mod:`.player_pages`);
 - ``ratings``: each rated player's rating now;
+- ``totals`` and ``met``: each player's figures, kept as its results are recorded (what the
+  leaderboard and the player pages read: :mod:`.player_pages`);
 - ``pending``: games whose results are still to be recorded. A game goes in *before* it has
   a profile's seat or is set up as rated, and leaves in the very transaction that records
   its results: a game is rated exactly once, and a crash between the game's end and its
@@ -25,21 +27,15 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from pickomino.analysis.decisions import pooled_accuracy
 from pickomino.web.db.database import first_insert
-from pickomino.web.db.ratings import NEW, Rating, bot_level, bot_player, rate
+from pickomino.web.db.ratings import NEW, Rating, bot_player, rate
 from pickomino.web.db.tables import games, met, pending, profiles, ratings, results, totals
 
 log = logging.getLogger("pickomino.web")
 
-#: A rating is provisional (below the ranked players) until its rated games were against
-#: this many different opponents (a bot level is one).
-ESTABLISHED_OPPONENTS = 5
 #: Two profiles' games together past this many rated ones in a day are not rated.
 PAIR_GAMES_A_DAY = 5
 DAY = 24 * 3600.0
-#: A profile's accuracy is over its last this many reviewed games.
-ACCURACY_GAMES = 20
 #: At start, the server reviews at most this many games left without a review.
 UNREVIEWED = 20
 
@@ -365,91 +361,6 @@ class ResultStore:
             values = {"mu": after[player].mu, "sigma": after[player].sigma, "updated": now}
             db.execute(ratings.update().where(ratings.c.player == player).values(**values))
 
-    # --------------------------------------------------------------- reads
-    def leaderboard(self, limit: int = 100) -> list[dict[str, object]]:
-        """The rated players, the established ones first (see
-        :data:`ESTABLISHED_OPPONENTS`), each best conservative rating (μ − 3σ) first, with
-        their rated games and share of wins in them."""
-        ordinal = ratings.c.mu - 3 * ratings.c.sigma
-        provisional = totals.c.opponents < ESTABLISHED_OPPONENTS
-        query = (
-            sa.select(ratings, provisional.label("provisional"), totals)
-            .join(totals, totals.c.player == ratings.c.player)
-            .where(totals.c.rated_games > 0)
-            .order_by(provisional, ordinal.desc(), ratings.c.player)
-            .limit(limit)
-        )
-        with self.engine.connect() as db:
-            rows = db.execute(query).all()
-        names = self.names([row.player for row in rows if bot_level(row.player) is None])
-        return [
-            {
-                **_who(row.player, names),
-                "rating": _rating(Rating(row.mu, row.sigma)),
-                "provisional": bool(row.provisional),
-                "games": row.rated_games,
-                "win_share": row.rated_wins / row.rated_games,
-            }
-            for row in rows
-        ]
-
-    def player(self, player: str, limit: int = 500) -> dict[str, object] | None:
-        """A profile's or bot level's page: its rating, games (rated or not), share of wins,
-        mean worms, its last ``limit`` results, oldest first (rated ones with the rating
-        after them), and the accuracy of the last :data:`ACCURACY_GAMES` reviewed among
-        them. ``None`` for an unknown profile."""
-        names = self.names([player]) if bot_level(player) is None else {}
-        if bot_level(player) is None and player not in names:
-            return None
-        with self.engine.connect() as db:
-            rating = db.execute(ratings.select().where(ratings.c.player == player)).first()
-            total = db.execute(totals.select().where(totals.c.player == player)).first()
-            latest = results.select().where(results.c.player == player)
-            latest = latest.order_by(results.c.finished.desc(), results.c.game_id.desc())
-            rows = db.execute(latest.limit(limit)).all()
-        # Its last reviewed games among these (a game with no decision of its own tells nothing).
-        reviewed = [row for row in rows if row.decisions][:ACCURACY_GAMES]
-        games, wins, worms, opponents = (
-            (total.games, total.wins, total.worms, total.opponents) if total else (0, 0.0, 0, 0)
-        )
-        return {
-            **_who(player, names),
-            "rating": _rating(Rating(rating.mu, rating.sigma) if rating else NEW),
-            "rated": rating is not None,
-            "provisional": opponents < ESTABLISHED_OPPONENTS,
-            "games": games,
-            "win_share": wins / games if games else None,
-            "mean_worms": worms / games if games else None,
-            "accuracy": _accuracy(reviewed),
-            "results": [
-                {
-                    "game": row.game_id,
-                    "finished": row.finished,
-                    "rank": row.rank,
-                    "players": row.players,
-                    "worms": row.worms,
-                    "rated": row.rated,
-                    "rating": _rating(Rating(row.mu, row.sigma)) if row.rated else None,
-                    "left": row.left_game,
-                    "accuracy": (
-                        pooled_accuracy(row.cost, row.decisions) if row.decisions else None
-                    ),
-                    "luck": row.luck,
-                }  # fmt: skip
-                for row in reversed(rows)
-            ],
-        }
-
-    def names(self, ids: list[str]) -> dict[str, str]:
-        """Profiles' names by id (the pages show a profile by its name)."""
-        if not ids:
-            return {}
-        with self.engine.connect() as db:
-            rows = db.execute(
-                sa.select(profiles.c.id, profiles.c.name).where(profiles.c.id.in_(ids))
-            ).all()
-        return {row.id: row.name for row in rows}
-
 
 def _own_costs(decisions: list[dict[str, Any]], seat: int, played: list[list[int]]) -> list[float]:
     """The costs of ``seat``'s decisions with a choice, but for those a stand-in bot made
@@ -461,26 +372,3 @@ def _own_costs(decisions: list[dict[str, Any]], seat: int, played: list[list[int
         if decision["seat"] == seat and not decision["forced"]
         if not any(first <= decision["move"] < end for first, end in by_bot)
     ]
-
-
-def _who(player: str, names: dict[str, str]) -> dict[str, object]:
-    """A rated player as the pages show it: a profile's name, or a bot's level."""
-    return {"player": player, "name": names.get(player), "bot": bot_level(player)}
-
-
-def _accuracy(rows: Sequence[sa.Row[Any]]) -> dict[str, object] | None:
-    """The accuracy of reviewed results' decisions together (``None`` without any), over
-    how many games and decisions, and their mean luck."""
-    if not rows:
-        return None
-    decisions = sum(row.decisions for row in rows)
-    return {
-        "value": pooled_accuracy(sum(row.cost for row in rows), decisions),
-        "games": len(rows),
-        "decisions": decisions,
-        "luck": sum(row.luck for row in rows) / len(rows),
-    }
-
-
-def _rating(rating: Rating) -> dict[str, float]:
-    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
