@@ -17,7 +17,7 @@ from pickomino.web.db import migrations
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import counted_ranks
 from pickomino.web.db.store import Store, TableEvent
-from pickomino.web.game.stand_ins import LEFT_SHARE, left_seats, stand_in_moves
+from pickomino.web.game.stand_ins import LEFT_SHARE, MOSTLY_SHARE, left_seats, stand_in_moves
 
 from .clients import age, next_of, socket_path
 from .test_abandon import WEEK, start_playing, statuses
@@ -62,23 +62,31 @@ def test_the_moves_a_stand_in_played_follow_from_the_timeouts_away_and_back():
     assert all(a[2] != b[1] or a[0] != b[0] for a, b in zip(runs, runs[1:], strict=False))
 
 
-def test_a_person_left_when_away_at_the_end_and_the_stand_in_played_more_than_the_share():
+def test_a_person_left_when_the_stand_in_played_more_than_the_share_or_most_of_the_seat():
     game = played_game()
-    history = game.history
     ann = seat_moves(game, 0)
-    allowed = int(LEFT_SHARE * len(ann))  # moves a stand-in may play and the game stay Ann's
-    at_most = [[0, n, n + 1] for n in ann[:allowed]]
-    one_more = [[0, n, n + 1] for n in ann[: allowed + 1]]
-    people, away = [True, True, False], [True, False, False]
-    assert left_seats(history, at_most, people, away) == []
-    assert left_seats(history, one_more, people, away) == [0]
-    assert left_seats(history, one_more, [False, True, False], away) == []  # a bot's seat
-    # Back before the end: the audit's race (a dropped connection while the others played
-    # on fast) gave the stand-in more than the share; who came back did not leave.
-    assert left_seats(history, one_more, people, [False, False, False]) == []
+    # A history up to where Ann has made a multiple of 4 moves: a quarter and a half of them
+    # are whole, so playing exactly the share is told from playing one move more.
+    count = len(ann) - len(ann) % 4
+    history = game.history[: ann[count - 1] + 1]
+    people, away, back = [True, True, False], [True, False, False], [False, False, False]
+
+    def by_bot(moves: int) -> list[list[int]]:
+        return [[0, n, n + 1] for n in ann[:moves]]
+
+    quarter, half = count // 4, count // 2
+    assert quarter == LEFT_SHARE * count and half == MOSTLY_SHARE * count
+    assert left_seats(history, by_bot(quarter), people, away) == []  # the share: still hers
+    assert left_seats(history, by_bot(quarter + 1), people, away) == [0]
+    assert left_seats(history, by_bot(quarter + 1), [False, True, False], away) == []  # a bot's
+    # Back before the end: the audit's race (a dropped connection while the others played on
+    # fast) gave the stand-in more than a quarter; who came back did not leave ...
+    assert left_seats(history, by_bot(half), people, back) == []
+    # ... unless the stand-in played most of the seat (back for the last decision, say).
+    assert left_seats(history, by_bot(half + 1), people, back) == [0]
 
 
-def test_who_left_ranks_after_the_others_and_each_part_keeps_its_order():
+def test_who_left_ranks_after_the_others_and_only_an_unfinished_games_standings_order_them():
     ranking = [
         {"seat": 3, "rank": 1},
         {"seat": 1, "rank": 2},
@@ -86,9 +94,12 @@ def test_who_left_ranks_after_the_others_and_each_part_keeps_its_order():
         {"seat": 2, "rank": 4},
     ]
     assert counted_ranks(ranking, set()) == {3: 1, 1: 2, 0: 2, 2: 4}
-    assert counted_ranks(ranking, {3, 0}) == {3: 3, 1: 1, 0: 4, 2: 2}
-    # Everyone left (an abandoned game of people): the standings still decide among them.
-    assert counted_ranks(ranking, {0, 1, 2, 3}) == {3: 1, 1: 2, 0: 2, 2: 4}
+    # Two left a finished game: what their bots achieved does not order them.
+    assert counted_ranks(ranking, {3, 0}) == {3: 3, 1: 1, 0: 3, 2: 2}
+    assert counted_ranks(ranking, {0, 1, 2, 3}) == {3: 1, 1: 1, 0: 1, 2: 1}
+    # An unfinished game they all left: the standings when they left order them.
+    assert counted_ranks(ranking, {3, 0}, unfinished=True) == {3: 3, 1: 1, 0: 4, 2: 2}
+    assert counted_ranks(ranking, {0, 1, 2, 3}, unfinished=True) == {3: 1, 1: 2, 0: 2, 2: 4}
 
 
 def watch_to_the_end(client: TestClient, game: dict) -> dict:

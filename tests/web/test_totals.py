@@ -2,8 +2,9 @@
 audit: summing every result at each look took seconds with 100,000 games and held the event
 loop). They must equal what summing the results gives — counted here from the results table
 by plain SQL, the way the pages did before — after games of every kind (rated or not, bot
-levels in several seats, players who left), and after the migration that fills them from the
-results already kept (on SQLite and PostgreSQL)."""
+levels in several seats, players who left), after a start counted them again from results
+they disagreed with, and after two processes recorded games of the same players at once (on
+SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import threading
 import pytest
 from alembic import command
 
-from pickomino.web.db import migrations
+from pickomino.web.db import migrations, results
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
@@ -153,12 +154,15 @@ def approximately(figures: dict[str, dict[str, float]]) -> dict[str, dict[str, o
 
 
 @pytest.mark.slow  # PostgreSQL only: two processes at once, 20 times
-def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circle(database):
+def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circle(
+    database, monkeypatch
+):
     """The second audit: two games of the same players in other seat orders, recorded at
     once by two processes, locked the players' totals in opposite orders: PostgreSQL broke
     the deadlock by failing one (125 of 200), its results left pending until a restart."""
     if not database.startswith("postgresql"):
         pytest.skip("SQLite has one writer at a time")
+    monkeypatch.setattr(results, "PAIR_GAMES_A_DAY", 100)  # every rated game rated indeed
     stores = [Store(database), Store(database)]  # two processes' connections
     try:
         one, two = (ProfileStore(store) for store in stores)
@@ -187,6 +191,8 @@ def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circ
             for thread in threads:
                 thread.join()
         assert failures == []
+        rated = sql(database, "SELECT count(DISTINCT game_id) FROM results WHERE rated")
+        assert rated == [(20,)]  # the ratings' locks were taken in half the races
         assert one.pending_among([f"{side}{n}" for side in "ab" for n in range(20)]) == []
         assert kept(database) == approximately(summed(database))
     finally:

@@ -96,6 +96,7 @@ def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
         **room.game.record.meta,
         "ranking": [standing_dict(standing) for standing in room.game.state.ranking()],
         "left": [number for number, seat in enumerate(room.seats) if seat.is_person],
+        "unfinished": True,  # the standings order the people who left (results.counted_ranks)
     }
 
 

@@ -10,10 +10,11 @@ seat, and a game's record and replay.
   invited person is the creator, seated at once; an ``open`` seat has no link: anyone may
   take it from the lobby. ``clock``: the people's time (none by default), in seconds, at
   least the server's ``clock_minimum`` (400 ``clock_too_short`` otherwise); ``takeover``:
-  the bot that plays for a person who is away or out of time;
+  the bot that plays for a person who is away or out of time. One address may have
+  ``open_games_per_address`` games waiting for players created or joined in the last day
+  (429 ``too_many_open_games`` for one more that would wait);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets), the 100 most
-  recent of each list (waiting for players, in play, ended); one address holds at most
-  ``open_games_per_address`` games waiting for players (429 ``too_many_open_games``);
+  recent of each list (waiting for players, in play, ended);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
   it (409 when no open seat is free: the invited seats are never given away);
 - ``GET /api/games/{id}/record`` the game record (its ``meta.seed`` only once the game has

@@ -82,28 +82,31 @@ def is_rated(meta: dict[str, Any], seats: int) -> bool:
     )
 
 
-def counted_ranks(ranking: Sequence[dict[str, Any]], left: set[int]) -> dict[int, int]:
+def counted_ranks(
+    ranking: Sequence[dict[str, Any]], left: set[int], unfinished: bool = False
+) -> dict[int, int]:
     """Each seat's rank as its results count it: the people who left the game
     (:mod:`pickomino.web.game.stand_ins`: a bot played most of their seat, or they left it
-    unfinished) after all the others, whatever the bot achieved; each part in its order
-    (so between people who all left an unfinished game, the standings still decide).
+    ``unfinished``) after all the others, the others in their order. Between those who left
+    a finished game, nothing: they share the place (what their bots achieved is not theirs);
+    between people who all left an unfinished game, the standings when they left.
 
     >>> ranking = [{"seat": 2, "rank": 1}, {"seat": 0, "rank": 2}, {"seat": 1, "rank": 2}]
     >>> counted_ranks(ranking, left={2})
     {2: 3, 0: 1, 1: 1}
-    >>> counted_ranks(ranking, left={2, 0})
-    {2: 2, 0: 3, 1: 1}
+    >>> counted_ranks(ranking, left={2, 0}), counted_ranks(ranking, {2, 0}, unfinished=True)
+    ({2: 2, 0: 2, 1: 1}, {2: 2, 0: 3, 1: 1})
     """
     stayed = [standing["rank"] for standing in ranking if standing["seat"] not in left]
     gone = [standing["rank"] for standing in ranking if standing["seat"] in left]
-    return {
-        standing["seat"]: (
-            len(stayed) + 1 + sum(rank < standing["rank"] for rank in gone)
-            if standing["seat"] in left
-            else 1 + sum(rank < standing["rank"] for rank in stayed)
-        )
-        for standing in ranking
-    }
+
+    def place(standing: dict[str, Any]) -> int:
+        if standing["seat"] not in left:
+            return 1 + sum(rank < standing["rank"] for rank in stayed)
+        before = sum(rank < standing["rank"] for rank in gone) if unfinished else 0
+        return len(stayed) + 1 + before
+
+    return {standing["seat"]: place(standing) for standing in ranking}
 
 
 def recorded_players(meta: dict[str, Any], seats: int) -> list[str | None]:
@@ -142,7 +145,7 @@ class ResultStore:
         now = time.time()
         left = set(meta.get("left") or ())
         worms = {standing["seat"]: standing["worms"] for standing in meta["ranking"]}
-        ranks = counted_ranks(meta["ranking"], left)
+        ranks = counted_ranks(meta["ranking"], left, unfinished=bool(meta.get("unfinished")))
         winners = sum(rank == 1 for seat, rank in ranks.items() if seat not in left)
         with self.engine.begin() as db:
             done = db.execute(pending.delete().where(pending.c.game_id == game_id)).rowcount

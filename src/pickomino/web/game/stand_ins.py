@@ -4,12 +4,13 @@ A person's seat is played by the game's ``takeover`` bot for the rest of a turn 
 ran out in, and from the moment they are marked away until they are back
 (:mod:`pickomino.web.game.seating`); the table's log entries saying so are stored with the
 number of moves played before them, so the moves the bot played follow from the record. A
-person still away when the game ended, whose stand-in played more than :data:`LEFT_SHARE` of
-their seat's moves, did not play the game: their results count them as having left it (last,
-whatever the bot achieved), so nobody gains a rating or an accuracy from a bot's play
-(:mod:`pickomino.web.db.results`). Who came back did not leave, however fast the others
-played meanwhile (a dropped connection and a quick table must not make anyone last); who
-only ran out of time now and then was there.
+person whose stand-in played more than :data:`LEFT_SHARE` of their seat's moves and who was
+still away when the game ended, or whose stand-in played more than :data:`MOSTLY_SHARE` of them
+whether they came back or not, did not play the game: their results count them as having left
+it (after the others, whatever the bot achieved), so nobody gains a rating or an accuracy from a
+bot's play (:mod:`pickomino.web.db.results`). Who came back from a shorter absence did not
+leave, however fast the others played meanwhile (a dropped connection and a quick table must
+not make anyone last); who only ran out of time now and then was there.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
@@ -19,9 +20,11 @@ only ran out of time now and then was there.
 >>> played = stand_in_moves(game.history, [TableEvent(1, timeout)])
 >>> played  # moves 1 and 2 (keep, stop) were the bot's, for seat 0
 [[0, 1, 3]]
->>> left_seats(game.history, played, people=[True, False], away=[True, False])
+>>> left_seats(game.history, played, people=[True, False], away=[False, False])  # 2 of 3
 [0]
->>> left_seats(game.history, played, people=[True, False], away=[False, False])  # came back
+>>> left_seats(game.history, [[0, 2, 3]], [True, False], away=[True, False])  # 1 of 3, away
+[0]
+>>> left_seats(game.history, [[0, 2, 3]], [True, False], away=[False, False])  # came back
 []
 """
 
@@ -35,6 +38,9 @@ from pickomino.web.game.tablelog import HistoryItem
 #: A person away at the end whose stand-in played more than this share of their seat's moves
 #: left the game (a connection dropped near the end of a long game stays under it).
 LEFT_SHARE = 0.25
+#: A person whose stand-in played more than this share of their seat's moves left the game
+#: even if they came back (for the last decision, say).
+MOSTLY_SHARE = 0.5
 #: A run of moves a stand-in played: ``[seat, first, end)`` in the record's move numbers.
 Played = list[int]
 
@@ -71,8 +77,9 @@ def left_seats(
     people: Sequence[bool],
     away: Sequence[bool],
 ) -> list[int]:
-    """The people's seats still ``away`` at the game's end whose stand-in played more than
-    :data:`LEFT_SHARE` of their moves (``played``: :func:`stand_in_moves`)."""
+    """The people's seats whose stand-in played more than :data:`LEFT_SHARE` of their moves
+    and who are still ``away`` at the game's end, or more than :data:`MOSTLY_SHARE` of them
+    (``played``: :func:`stand_in_moves`)."""
     moves = [0] * len(people)
     for _turn, seat, _move, _events in history:
         moves[seat] += 1
@@ -82,7 +89,9 @@ def left_seats(
     return [
         seat
         for seat, person in enumerate(people)
-        if person and away[seat] and moves[seat] and by_bot[seat] > LEFT_SHARE * moves[seat]
+        if person
+        and moves[seat]
+        and by_bot[seat] > (LEFT_SHARE if away[seat] else MOSTLY_SHARE) * moves[seat]
     ]
 
 

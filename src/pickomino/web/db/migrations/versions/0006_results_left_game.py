@@ -3,6 +3,7 @@ the game was abandoned unfinished): such a result counts last, whatever the bot 
 Results recorded before were all played to their end by their people, as far as is known.
 Games abandoned before this version are not scored now: the version before forgot their
 results at its next start, and so does this migration (the rest are scored as abandoned).
+Going down does not bring those back (they were to be forgotten).
 
 Revision ID: 0006
 Revises: 0005

@@ -31,5 +31,5 @@ def downgrade() -> None:
     op.drop_index("games_created_from", table_name="games")
     op.drop_index("games_status_updated", table_name="games")
     # Not in a batch: on SQLite that copies the games table, which the moves and seats refer
-    # to (SQLite drops a column itself since 3.35).
+    # to. SQLite drops a column itself since 3.35 (2021): going down needs that one or newer.
     op.execute("ALTER TABLE games DROP COLUMN created_from")
