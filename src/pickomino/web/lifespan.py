@@ -87,8 +87,9 @@ def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
 
 def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
     """An abandoned game's record ``meta`` as its results count it: the standings when it
-    was left (``ranking``), every person having left it (``left``: last, the bots in their
-    order). ``None`` for a game that never started (no move: nobody left anything)."""
+    was left (``ranking``), every person having left it (``left``: after the bots, in the
+    standings' order among themselves). ``None`` for a game that never started (no move:
+    nobody left anything)."""
     room = rooms.get(game_id, keep=False)
     if room is None or not room.game.record.moves:
         return None
