@@ -49,7 +49,12 @@ def test_one_address_holds_only_a_few_games_waiting_for_players(database):
             f"/api/games/{first['id']}/remove", json={"seat": 1, "bot": "easy"}, headers=creator
         )
         assert removed.status_code == 200, removed.text
-        assert create(here, WAITING)  # one waits no more: room for another
+        another = create(here, WAITING)  # one waits no more: room for another
+        refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
+        creator = {"Seat-Token": another["seats"][0]["link"].split("token=")[1]}
+        called_off = here.post(f"/api/games/{another['id']}/cancel", headers=creator)
+        assert called_off.status_code == 200, called_off.text
+        assert create(here, WAITING)  # a game called off waits no more either
         refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
     for game_id in sql(database, "SELECT id FROM games WHERE status = 'open'"):
         age(database, game_id[0], 24 * 3600 + 60)

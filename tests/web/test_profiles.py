@@ -564,6 +564,30 @@ def test_a_reopened_seat_is_taken_from_the_lobby_and_survives_a_restart(database
         )
 
 
+def test_the_creator_calls_off_a_game_that_waits_and_only_that(client, database):
+    ann = claim(client, "Ann")
+    spec = {"seats": [{"name": "A"}, {"name": "Bob"}], "rated": True}
+    game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+    cancel = f"/api/games/{game['id']}/cancel"
+    refused_http(client.post(cancel), 403, "bad_token")
+    refused_http(client.post(cancel, headers={"Seat-Token": token(game, 1)}), 403, "not_creator")
+    assert sql(database, "SELECT game_id FROM pending") == [(game["id"],)]  # a profile's game
+    with client.websocket_connect(socket_path(game, None)) as watcher:
+        next_of(watcher, "state")
+        called = client.post(cancel, headers=creator_of(game))
+        assert called.json() == {"id": game["id"], "status": "abandoned"}
+        assert next_of(watcher, "state")["status"] == "abandoned"  # the page says so at once
+    assert sql(database, "SELECT game_id FROM pending") == []  # nothing played: no results
+    refused_http(client.post(cancel, headers=creator_of(game)), 409, "game_abandoned")
+    with client.websocket_connect(socket_path(game, 1)) as bob:  # his link shows it called off
+        assert next_of(bob, "state")["status"] == "abandoned"
+    started = create(client, {"seats": [{"name": "Dee"}, {"name": "Eve"}]})
+    with client.websocket_connect(socket_path(started, 1)) as eve:  # Eve came: it started
+        assert next_of(eve, "state")["status"] == "playing"
+    late = client.post(f"/api/games/{started['id']}/cancel", headers=creator_of(started))
+    refused_http(late, 409, "game_started")
+
+
 def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
     game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     room = client.app.state.rooms.get(game["id"])

@@ -125,3 +125,22 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
             f"In the last reviewed game ({decisions} decisions). Luck of the dice: "
         )
         expect(ann.get_by_test_id("result-review")).to_contain_text(f"accuracy {accuracy}, luck")
+
+
+def test_the_creator_calls_off_a_game_nobody_came_to(server: ServerProcess, pages: Pages) -> None:
+    with pages.checked():
+        ann = pages.open(server.url + "/")
+        names = ann.get_by_test_id("seat-name")
+        names.nth(0).fill("Ann")
+        ann.get_by_test_id("seat-kind").nth(1).select_option("")  # a person, invited
+        names.nth(1).fill("Bob")
+        ann.get_by_test_id("create-game").click()
+        ann.get_by_test_id("take-seat").click()
+        expect(ann.get_by_test_id("absent-seat")).to_have_count(1)  # Bob never comes
+        ann.once("dialog", lambda dialog: dialog.dismiss())  # asked first: not this time
+        ann.get_by_test_id("cancel-game").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-status", "open")
+        ann.once("dialog", lambda dialog: dialog.accept())
+        ann.get_by_test_id("cancel-game").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-status", "abandoned")
+        expect(ann.get_by_test_id("end-panel")).to_be_visible()

@@ -21,7 +21,10 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
 - ``POST /api/games/{id}/remove`` ``{"seat": 2, "bot": "medium" | null, "name": "Bot 3"?}``
   (header ``Seat-Token``: the creator's): a person's seat nobody took goes to the bot, or
   (``null``) is reopened for anyone to take from the lobby; its invite link stops working.
-  Only the game's creator may, only for a seat not taken, only while the game waits.
+  Only the game's creator may, only for a seat not taken, only while the game waits;
+- ``POST /api/games/{id}/cancel`` (header ``Seat-Token``: the creator's): calls off a game
+  that waits for players (409 ``game_started`` once it started): it is abandoned before its
+  first move, with no results, and no longer counts against its address's games waiting.
 
 A name may not pass for a profile: an invited person's name at creation and a name joining
 from the lobby are refused (409 ``name_is_profile``; a seat the creator invites somebody
@@ -177,9 +180,7 @@ def profiles_router(
         game_id: str, body: Removal, seat_token: SeatToken = None
     ) -> dict[str, object]:
         room = open_room(room_of(game_id))
-        creator = room.game.record.meta.get("creator")
-        if creator is None or seat_of(room, seat_token) != creator:
-            raise refused(403, "not_creator")
+        must_be_creator(room, seat_token)
         if body.seat >= len(room.seats):
             raise refused(404, "no_seat", seat=body.seat, high=len(room.seats) - 1)
         seat = room.seats[body.seat]
@@ -199,7 +200,26 @@ def profiles_router(
         room.wake_bots()
         return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
 
+    @router.post("/api/games/{game_id}/cancel")
+    async def cancel_waiting(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        room = open_room(room_of(game_id))
+        must_be_creator(room, seat_token)
+        try:
+            room.call_off()
+        except Refused as started:
+            raise refusal(409, started) from None
+        profiles.forget_pending(room.id)  # nothing was played: no results
+        await room.broadcast()
+        return {"id": room.id, "status": room.status}
+
     return router
+
+
+def must_be_creator(room: Room, seat_token: str | None) -> None:
+    """Refuses (403 ``not_creator``) unless ``seat_token`` opens the creator's seat."""
+    creator = room.game.record.meta.get("creator")
+    if creator is None or seat_of(room, seat_token) != creator:
+        raise refused(403, "not_creator")
 
 
 def other_names(room: Room, seat: int) -> set[str]:

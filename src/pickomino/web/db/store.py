@@ -201,6 +201,20 @@ class Store:
             for game_id in game_ids:
                 self._announce(db, game_id)
 
+    def call_off(self, game_id: str, header: str) -> bool:
+        """Mark a game still waiting for players as abandoned (its creator called it off);
+        ``False`` (nothing changed) if it is not waiting any more: another process started
+        it first."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.status == "open")
+                .values(status="abandoned", header=header, updated=time.time())
+            ).rowcount
+            if changed:
+                self._announce(db, game_id)
+        return bool(changed)
+
     def claim_seat(
         self, game_id: str, seat: int, name: str | None, header: str, token: str
     ) -> bool:

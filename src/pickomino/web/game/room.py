@@ -311,6 +311,17 @@ class Room:
     def replace_absent(self, seat: int, bot: str | None, name: str | None = None) -> None:
         self.holders.replace_absent(seat, bot, name)
 
+    def call_off(self) -> None:
+        """The creator calls off the game while it waits for players: abandoned before its
+        first move (no results, nothing to replay). Raises :class:`Refused` (``game_started``)
+        if it started meanwhile, here or in another process."""
+        self.commits.flush()
+        if self.status != "open" or not self.store.call_off(self.id, self.commits.header()):
+            self.commits.catch_up()
+            raise Refused("game_started")
+        self.status = "abandoned"
+        self.cancel_alarms()
+
     def free_open_seat(self) -> int | None:
         return self.holders.free_open_seat()
 

@@ -1,6 +1,7 @@
 // For the game's creator while the game waits: each person's seat nobody has taken can go to
-// a bot, or be opened to anyone in the lobby (its invite link then stops working). The server
-// checks that this browser holds the creator's seat and that the seat is still free.
+// a bot, or be opened to anyone in the lobby (its invite link then stops working), and the
+// game can be called off (after a confirmation). The server checks that this browser holds
+// the creator's seat, that the seat is still free and that the game still waits.
 
 import { getJSON, postJSON } from "./api.js";
 import { h } from "./dom.js";
@@ -21,16 +22,19 @@ export function absentSeats(gameId, state, token) {
     return names.has(name.toLowerCase()) ? {} : { name };
   };
 
-  async function remove(seat, bot) {
+  async function ask(action, body) {
     error.hidden = true;
-    const body = { seat: seat.n, bot, ...renamed(bot ? "newgame.bot_name" : "newgame.guest_name", seat.n) };
     try {
-      await postJSON(`/api/games/${encodeURIComponent(gameId)}/remove`, body, { "Seat-Token": token });
+      await postJSON(`/api/games/${encodeURIComponent(gameId)}/${action}`, body, { "Seat-Token": token });
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;
     }
   }
+
+  const remove = (seat, bot) =>
+    ask("remove", { seat: seat.n, bot, ...renamed(bot ? "newgame.bot_name" : "newgame.guest_name", seat.n) });
+  const callOff = () => confirm(t("moderation.cancel_confirm")) && ask("cancel", {});
 
   function row(seat) {
     const level = h("select", { testid: "bot-level", "aria-label": t("moderation.level_label", { name: seat.name }) });
@@ -61,6 +65,11 @@ export function absentSeats(gameId, state, token) {
     h("h3", {}, t("moderation.title")),
     h("p", { class: "muted" }, t("moderation.explain")),
     h("ul", { class: "invites" }, free.map(row)),
+    h(
+      "p",
+      { class: "buttons" },
+      h("button", { type: "button", class: "btn small quiet", testid: "cancel-game", on: { click: callOff } }, t("moderation.cancel")),
+    ),
     error,
   );
 }
