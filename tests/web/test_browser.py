@@ -414,7 +414,11 @@ def test_player_rows_keep_what_was_typed(server: ServerProcess, pages: Pages) ->
 def test_an_abandoned_game_is_listed_as_finished_and_replays(
     server: ServerProcess, pages: Pages
 ) -> None:
-    game = create_game(server, [{"name": "Ann"}, {"name": "Bob"}])
+    game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], start_player=0)
+    with pages.checked():  # a roll: a game with a move has a replay worth a look
+        ann = pages.open(server.url + game["seats"][0]["link"])
+        ann.get_by_test_id("roll-button").click()
+        expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "1")
     server.stop()
     age(str(server.database), game["id"], 8 * 24 * 3600)  # a week and a day without a move
     server.start()
@@ -422,7 +426,7 @@ def test_an_abandoned_game_is_listed_as_finished_and_replays(
         lobby = pages.open(server.url + "/")
         row = lobby.get_by_test_id("games-over").get_by_test_id("game-row")
         expect(row).to_contain_text("Abandoned")
-        expect(lobby.get_by_test_id("games-open")).not_to_contain_text("Ann, Bob")
+        expect(lobby.get_by_test_id("games-playing")).not_to_contain_text("Ann, Robo")
         row.get_by_test_id("replay-game").click()
         expect(lobby.get_by_test_id("turn-info")).to_contain_text("Abandoned")
         expect(lobby.get_by_test_id("result")).to_contain_text("Nobody played on")

@@ -357,9 +357,10 @@ class Store:
         self, limit: int = 100, only: Collection[str] | None = None
     ) -> list[dict[str, object]]:
         """The lobby's games (no secrets in them): the ``limit`` most recently active of each
-        list it shows — waiting for players, in play, ended (over or abandoned) — so games of
-        one kind never push another's out (a hundred bots' games made in minutes hid every
-        game waiting for players); ``only`` these games if given."""
+        list it shows — waiting for players, in play, ended (over, or abandoned after a move:
+        one called off or never started has nothing to replay) — so games of one kind never
+        push another's out (a hundred bots' games made in minutes hid every game waiting for
+        players); ``only`` these games, whatever their status, if given."""
         recent = games.select().order_by(games.c.updated.desc()).limit(limit)
         with self.engine.connect() as db:
             if only is not None:
@@ -368,11 +369,16 @@ class Store:
                 )
             else:
                 rows = []
+                played = sa.exists().where(moves.c.game_id == games.c.id)
                 for statuses in LOBBY_LISTS:  # each on the (status, updated) index
                     found = [
                         row
                         for status in statuses
-                        for row in db.execute(recent.where(games.c.status == status))
+                        for row in db.execute(
+                            recent.where(games.c.status == status)
+                            if status != "abandoned"
+                            else recent.where(games.c.status == status, played)
+                        )
                     ]
                     rows += sorted(found, key=newest_first)[:limit]
                 rows.sort(key=newest_first)  # the lists together, newest activity first
