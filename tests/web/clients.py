@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.i18n import catalogue
-from pickomino.web.db.store import Store
+from pickomino.web.db.store import Store, StoredGame
 from pickomino.web.protocol import apply_change, merge_log
 
 #: The refusals the pages can word: every ``error.*`` id of the English game catalogue.
@@ -117,5 +117,16 @@ def age(database: str, game_id: str, seconds: float) -> None:
                 sa.text("UPDATE games SET updated = updated - :s WHERE id = :id"),
                 {"s": seconds, "id": game_id},
             )
+    finally:
+        store.close()
+
+
+def stored_game(database: str, game_id: str) -> StoredGame:
+    """A game as the database holds it (its status and moves, whatever memory says)."""
+    store = Store(database)
+    try:
+        stored = store.load(game_id)
+        assert stored is not None
+        return stored
     finally:
         store.close()

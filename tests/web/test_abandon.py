@@ -7,9 +7,8 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
-from pickomino.web.db.store import Store
 
-from .clients import age, create, next_of, refused, refused_http, socket_path
+from .clients import age, create, next_of, refused, refused_http, socket_path, stored_game
 
 WEEK = 7 * 24 * 3600
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
@@ -18,17 +17,6 @@ PEOPLE = {"seats": [{"name": "Ann"}, {"name": "Bob", "open": True}]}
 
 def statuses(client: TestClient) -> dict[str, str]:
     return {game["id"]: game["status"] for game in client.get("/api/games").json()}
-
-
-def status_of(database: str, game_id: str) -> str:
-    """A game's status as stored (whether the lobby lists it or not)."""
-    store = Store(database)
-    try:
-        stored = store.load(game_id)
-        assert stored is not None
-        return stored.status
-    finally:
-        store.close()
 
 
 def start_playing(client: TestClient, game: dict) -> None:
@@ -52,7 +40,7 @@ def test_idle_games_are_abandoned_at_start_and_keep_their_record_and_replay(data
         # Listed with the ended games when a move was played (its replay is worth a look);
         # one that never started is abandoned too, and has nothing to replay: not listed.
         assert statuses(client) == {playing["id"]: "abandoned", fresh["id"]: "open"}
-        assert status_of(database, waiting["id"]) == "abandoned"
+        assert stored_game(database, waiting["id"]).status == "abandoned"
         rooms = client.app.state.rooms.rooms
         assert waiting["id"] not in rooms and playing["id"] not in rooms  # not replayed
 
@@ -83,7 +71,7 @@ def test_a_game_somebody_is_connected_to_is_not_abandoned(database):
             assert rooms.abandon_idle(WEEK) == []
             assert statuses(client)[game["id"]] == "playing"
         assert rooms.abandon_idle(WEEK) == [game["id"]]
-        assert status_of(database, game["id"]) == "abandoned"  # no move: not listed
+        assert stored_game(database, game["id"]).status == "abandoned"  # no move: not listed
         assert game["id"] not in rooms.rooms
 
 

@@ -19,8 +19,8 @@ from pickomino.web.db.results import counted_ranks
 from pickomino.web.db.store import Store, TableEvent
 from pickomino.web.game.stand_ins import LEFT_SHARE, MOSTLY_SHARE, left_seats, stand_in_moves
 
-from .clients import age, next_of, socket_path
-from .test_abandon import WEEK, start_playing, status_of, statuses
+from .clients import age, next_of, socket_path, stored_game
+from .test_abandon import WEEK, start_playing, statuses
 from .test_clocks import app
 from .test_profiles import as_profile, claim, sql, token
 from .test_protocol import fast_app
@@ -164,7 +164,7 @@ def test_a_rated_game_left_unfinished_counts_as_left_when_abandoned(database):
         age(database, game["id"], WEEK + 60)
     with TestClient(fast_app(database)) as client:  # abandoned at the start
         assert statuses(client) == {left["id"]: "abandoned"}  # never: nothing to replay
-        assert status_of(database, never["id"]) == "abandoned"
+        assert stored_game(database, never["id"]).status == "abandoned"
         page = client.get(f"/api/profiles/{ann['id']}").json()
         robo = client.get("/api/profiles/bot-easy").json()
     (result,) = page["results"]  # the game nobody started has no results

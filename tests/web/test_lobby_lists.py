@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from pickomino.web import create_app
 
 from .clients import age, create, refused_http
-from .test_profiles import from_address, sql
+from .test_profiles import creator_of, from_address, sql
 
 BOTS_ONLY = {"seats": [{"name": "E", "bot": "easy"}, {"name": "M", "bot": "medium"}]}
 WAITING = {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]}
@@ -44,15 +44,15 @@ def test_one_address_holds_only_a_few_games_waiting_for_players(database):
         refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
         assert create(here, {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]})  # plays
         assert create(from_address(client, "203.0.113.8"), WAITING)  # another address
-        creator = {"Seat-Token": first["seats"][0]["link"].split("token=")[1]}
         removed = here.post(  # the seat nobody took goes to a bot: her game starts
-            f"/api/games/{first['id']}/remove", json={"seat": 1, "bot": "easy"}, headers=creator
+            f"/api/games/{first['id']}/remove",
+            json={"seat": 1, "bot": "easy"},
+            headers=creator_of(first),
         )
         assert removed.status_code == 200, removed.text
         another = create(here, WAITING)  # one waits no more: room for another
         refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)
-        creator = {"Seat-Token": another["seats"][0]["link"].split("token=")[1]}
-        called_off = here.post(f"/api/games/{another['id']}/cancel", headers=creator)
+        called_off = here.post(f"/api/games/{another['id']}/cancel", headers=creator_of(another))
         assert called_off.status_code == 200, called_off.text
         assert create(here, WAITING)  # a game called off waits no more either
         refused_http(here.post("/api/games", json=WAITING), 429, "too_many_open_games", most=2)

@@ -27,7 +27,7 @@ from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit, RateLimits
 
-from .clients import create, invalid, next_of, refused, refused_http, socket_path
+from .clients import create, invalid, next_of, refused, refused_http, socket_path, stored_game
 from .test_analysis_api import bots_game, store_game
 from .test_cluster_notices import Reads
 
@@ -67,13 +67,7 @@ def failing_read(*args, **kwargs):
 
 
 def stored_moves(database: str, game_id: str) -> list[str]:
-    store = Store(database)
-    try:
-        stored = store.load(game_id)
-        assert stored is not None
-        return stored.moves
-    finally:
-        store.close()
+    return stored_game(database, game_id).moves
 
 
 def test_a_failed_write_is_refused_and_taken_back_and_play_goes_on(client, database):
