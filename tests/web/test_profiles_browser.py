@@ -11,6 +11,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.store import Store
+
 from .browser import Pages
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
@@ -144,3 +147,24 @@ def test_the_creator_calls_off_a_game_nobody_came_to(server: ServerProcess, page
         ann.get_by_test_id("cancel-game").click()
         expect(ann.get_by_test_id("game")).to_have_attribute("data-status", "abandoned")
         expect(ann.get_by_test_id("end-panel")).to_be_visible()
+
+
+def test_a_game_the_player_left_says_so_on_their_page(server: ServerProcess, pages: Pages) -> None:
+    """A result counted as left (a stand-in played the seat): the page says where it counted."""
+    answer = httpx.post(server.url + "/api/profiles", json={"name": "Ann"})
+    assert answer.status_code == 201, answer.text
+    ann = answer.json()["id"]
+    store = Store(str(server.database))
+    profiles = ProfileStore(store)
+    try:  # a rated game against a bot that Ann's stand-in played, as a game's end records it
+        ranking = [{"seat": 0, "rank": 1, "worms": 9}, {"seat": 1, "rank": 2, "worms": 3}]
+        meta = {"rated": True, "profiles": [ann, None], "bots": [None, "easy"], "left": [0]}
+        profiles.expect_results("leftgame")
+        assert profiles.record("leftgame", {**meta, "ranking": ranking}, 2)
+    finally:
+        store.close()
+    with pages.checked():
+        page = pages.open(f"{server.url}/profiles/{ann}")
+        expect(page.get_by_test_id("result-row")).to_contain_text(
+            "Left the game: counted as place 2 of 2"
+        )
