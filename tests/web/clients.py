@@ -10,6 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.i18n import catalogue
+from pickomino.web.db.networks import Networks
+from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store, StoredGame
 from pickomino.web.protocol import apply_change, merge_log
 
@@ -23,6 +25,10 @@ ERROR_IDS = frozenset(
 #: brings a seat's new secret (the invite link that gave the seat is spent) is kept here, by
 #: (game id, seat), and :func:`socket_path` opens the seat with it from then on.
 HELD: dict[tuple[str, int], str] = {}
+
+
+#: The secret the tests' profile stores hash networks under.
+TEST_SECRET = b"pickomino tests " * 4
 
 
 def follow(client: object, message: dict) -> dict:
@@ -130,3 +136,9 @@ def stored_game(database: str, game_id: str) -> StoredGame:
         return stored
     finally:
         store.close()
+
+
+def profile_store(store: Store) -> ProfileStore:
+    """The profiles of ``store``'s database, for tests that read or record results (networks
+    it hashed would be under a test secret, not checked against the app's)."""
+    return ProfileStore(store, Networks(store.engine, TEST_SECRET, check=False))

@@ -48,12 +48,16 @@ def instant_bots(tmp_path: Path) -> Iterator[ServerProcess]:
 
 # ------------------------------------------------------------------ PostgreSQL
 @pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[TemporaryPostgres]:
-    """A throwaway PostgreSQL cluster on loopback (trust auth)."""
+def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TemporaryPostgres]:
+    """A throwaway PostgreSQL cluster on loopback (trust auth). The servers on it keep their
+    secret (``server.secret``, see pickomino.web.db.networks) in a data folder of its own,
+    not the user's."""
     if postgres_program("initdb") is None:
         pytest.fail("PostgreSQL is missing: scripts/test.sh installs `postgresql`")
     cluster = TemporaryPostgres()
-    yield cluster
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("user-data")))
+        yield cluster
     cluster.stop()
 
 

@@ -19,7 +19,7 @@ from pickomino.web.db.results import counted_ranks
 from pickomino.web.db.store import Store, TableEvent
 from pickomino.web.game.stand_ins import LEFT_SHARE, MOSTLY_SHARE, left_seats, stand_in_moves
 
-from .clients import age, next_of, socket_path, stored_game
+from .clients import age, next_of, profile_store, socket_path, stored_game
 from .test_abandon import WEEK, start_playing, statuses
 from .test_clocks import app
 from .test_profiles import as_profile, claim, sql, token
@@ -173,7 +173,7 @@ def test_a_rated_game_left_unfinished_counts_as_left_when_abandoned(database):
     assert page["rating"]["mu"] < 25 < robo["rating"]["mu"]
     store = Store(database)
     try:  # no review to wait for: it does not take a place among those made at a start
-        assert ProfileStore(store).unreviewed() == []
+        assert profile_store(store).unreviewed() == []
     finally:
         store.close()
 

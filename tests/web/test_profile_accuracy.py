@@ -14,10 +14,9 @@ from fastapi.testclient import TestClient
 from pickomino.analysis import ACCURACY_SCALE
 from pickomino.web import lifespan
 from pickomino.web.db import player_pages
-from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
-from .clients import next_of, socket_path
+from .clients import next_of, profile_store, socket_path
 from .test_clocks import pick
 from .test_profiles import as_profile, claim, finish_offline
 from .test_protocol import fast_app
@@ -100,7 +99,7 @@ def test_the_accuracy_is_over_the_last_reviewed_games_and_a_review_is_kept_once(
 ):
     monkeypatch.setattr(player_pages, "ACCURACY_GAMES", 2)
     store = Store(database)
-    profiles = ProfileStore(store)
+    profiles = profile_store(store)
     try:
         ann, _ = profiles.claim("Ann", "198.51.100.1")
         ranking = [{"seat": 0, "rank": 1, "worms": 3}, {"seat": 1, "rank": 2, "worms": 1}]

@@ -24,7 +24,7 @@ from pickomino.web.db.profile_keys import parse_code, recovery_code
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
-from .clients import HELD, create, next_of, refused, refused_http, socket_path
+from .clients import HELD, create, next_of, profile_store, refused, refused_http, socket_path
 from .test_clocks import pick
 from .test_protocol import fast_app
 
@@ -623,7 +623,7 @@ def finish(profiles: ProfileStore, game_id: str, players: list[str]) -> None:
 def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_opponents(database):
     store = Store(database)
     try:
-        profiles = ProfileStore(store)
+        profiles = profile_store(store)
         ann, bob, *others = (
             profiles.claim(name, f"192.0.2.{n}")[0]
             for n, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), start=1)
@@ -677,7 +677,7 @@ def test_two_processes_rating_one_bot_level_at_once_lose_no_update(database):
         pytest.skip("SQLite has one writer at a time")
     store = Store(database)
     try:
-        profiles = ProfileStore(store)
+        profiles = profile_store(store)
         ann = profiles.claim("Ann", "192.0.2.1")[0]
         meta = {"rated": True, "profiles": [ann.id, None], "bots": [None, "easy"]}
         ranking = [{"seat": 0, "rank": 1, "worms": 4}, {"seat": 1, "rank": 2, "worms": 0}]

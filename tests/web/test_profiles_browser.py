@@ -11,10 +11,10 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
 from .browser import Pages
+from .clients import profile_store
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
 
@@ -155,7 +155,7 @@ def test_a_game_the_player_left_says_so_on_their_page(server: ServerProcess, pag
     assert answer.status_code == 201, answer.text
     ann = answer.json()["id"]
     store = Store(str(server.database))
-    profiles = ProfileStore(store)
+    profiles = profile_store(store)
     try:  # a rated game against a bot that Ann's stand-in played, as a game's end records it
         ranking = [{"seat": 0, "rank": 1, "worms": 9}, {"seat": 1, "rank": 2, "worms": 3}]
         meta = {"rated": True, "profiles": [ann, None], "bots": [None, "easy"], "left": [0]}

@@ -194,3 +194,22 @@ def test_a_server_that_cannot_have_the_offline_app_says_why_and_starts_all_the_s
     assert "The offline app is not served at /app/: " in started.output  # no npm: says so too
     assert "Traceback" not in started.output
     assert served["app"] is not None  # uvicorn was handed the app
+
+
+def test_a_secret_file_serve_cannot_use_or_another_servers_is_refused_saying_what_to_do(
+    tmp_path: Path, served: dict
+) -> None:
+    database, short = str(tmp_path / "games.sqlite3"), tmp_path / "short.secret"
+    short.write_text("too short\n")
+    refused = serve("--database", database, "--secret-file", str(short))
+    assert refused.exit_code == 1 and not served
+    assert f"cannot use the secret file {short}: fewer than 64 characters" in refused.output
+
+    assert serve("--database", database).exit_code == 0  # games.sqlite3.secret made
+    served.clear()
+    other = tmp_path / "other.secret"
+    refused = serve("--database", database, "--secret-file", str(other))
+    assert refused.exit_code == 1 and not served
+    assert "hashed under another secret" in refused.output and "--replace-secret" in refused.output
+    replaced = serve("--database", database, "--secret-file", str(other), "--replace-secret")
+    assert replaced.exit_code == 0, replaced.output

@@ -19,6 +19,7 @@ from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 
+from .clients import profile_store
 from .test_profiles import sql
 
 LEVELS = ["easy", "medium", "hard"]
@@ -96,7 +97,7 @@ def kept(database: str) -> dict[str, dict[str, float]]:
 def test_the_pages_figures_are_the_sums_of_the_results(database):
     store = Store(database)
     try:
-        profiles = ProfileStore(store)
+        profiles = profile_store(store)
         random_games(profiles, 60, seed=5)
         sums = summed(database)
         assert kept(database) == approximately(sums)
@@ -126,7 +127,7 @@ def test_figures_that_disagree_with_the_results_are_counted_again_at_the_start(d
     figure): the start counts them again from the results."""
     store = Store(database)
     try:
-        profiles = ProfileStore(store)
+        profiles = profile_store(store)
         random_games(profiles, 30, seed=6)
         counted = kept(database)
         with store.engine.begin() as db:
@@ -165,7 +166,7 @@ def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circ
     monkeypatch.setattr(results, "PAIR_GAMES_A_DAY", 100)  # every rated game rated indeed
     stores = [Store(database), Store(database)]  # two processes' connections
     try:
-        one, two = (ProfileStore(store) for store in stores)
+        one, two = (profile_store(store) for store in stores)
         people = [one.claim(f"P{n}", f"192.0.2.{n + 1}")[0].id for n in range(4)]
         failures: list[BaseException] = []
 

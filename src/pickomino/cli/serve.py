@@ -74,6 +74,8 @@ def is_loopback(host: str) -> bool:
 @click.option("--review-results/--no-review-results", default=True, show_default=True)
 @click.option("--offline-app/--no-offline-app", default=True, show_default=True)
 @click.option("--dice-seed", type=click.IntRange(min=0), default=None)
+@click.option("--secret-file", type=click.Path(dir_okay=False), default=None)
+@click.option("--replace-secret", is_flag=True, default=False)
 def serve(
     host: str,
     port: int,
@@ -98,6 +100,8 @@ def serve(
     review_results: bool,
     offline_app: bool,
     dice_seed: int | None,
+    secret_file: str | None,
+    replace_secret: bool,
 ) -> None:
     """Play in the browser: lobby, games with people and bots, replays."""
     import json
@@ -109,6 +113,7 @@ def serve(
     from pickomino.web.addresses import start_lines
     from pickomino.web.cluster.workers import FACTORY, OPTIONS, tune_collector
     from pickomino.web.db.database import default_database, masked, shared_database
+    from pickomino.web.db.networks import SecretMismatch, SecretUnusable
     from pickomino.web.guard.connections import GuardedProtocol, open_files_for
 
     w = words()
@@ -142,9 +147,16 @@ def serve(
         "review_results": review_results,
         "offline_runtime": _offline_runtime() if offline_app else None,
         "dice_seed": dice_seed,
+        "secret_file": secret_file,
+        "replace_secret": replace_secret,
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]
+    except SecretUnusable as error:
+        path, why = error.args
+        raise click.ClickException(w("cli.serve.secret_unusable", path=path, why=why)) from None
+    except SecretMismatch:
+        raise click.ClickException(w("cli.serve.secret_mismatch", database=shown)) from None
     except Exception as error:  # a bad path or URL, a database that cannot be reached
         problem = masked(str(error), target)
         raise click.ClickException(

@@ -52,6 +52,7 @@ from pickomino.web.api.refusals import add_refusal_handlers
 from pickomino.web.api.rematch import rematch_router
 from pickomino.web.api.seats import seats_router
 from pickomino.web.api.words import words_router
+from pickomino.web.db.networks import Networks, read_secret, secret_file_for
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.forms import CLOCK_MINIMUM, address_limit, creation_limit
@@ -89,6 +90,8 @@ def create_app(
     review_results: bool = True,
     offline_runtime: str | None = None,
     dice_seed: int | None = None,
+    secret_file: str | None = None,
+    replace_secret: bool = False,
 ) -> FastAPI:
     """The app on ``database`` (an SQLite path or a PostgreSQL URL); bots wait
     ``bot_delay`` seconds before each step so people can follow them; a client sending
@@ -109,6 +112,10 @@ def create_app(
     folder) the offline app is served at ``/app/`` (:mod:`pickomino.web.offline_app`).
     With ``dice_seed``, every new game's seed is that number and its dice are drawn from it
     (reproducible games, for tests and demonstrations: anyone knowing it foresees the dice).
+    The networks kept (of profiles, of games' creators) are hashed under the secret in
+    ``secret_file`` (made if missing; default: :func:`.secret_file_for` the database), which
+    must be the one the database's were hashed under, unless ``replace_secret`` forgets
+    them (:mod:`pickomino.web.db.networks`).
 
     Connections (:mod:`pickomino.web.guard.connections`, when served by ``serve``): a whole
     request within ``request_timeout`` seconds, ``http_connections_per_address`` HTTP
@@ -117,6 +124,7 @@ def create_app(
     ``socket_idle_timeout`` seconds is closed (the page pings every 25 s), and one opened
     by a page of another site (its ``Origin`` neither the address asked nor ``public_url``)
     is refused (403 ``foreign_origin``)."""
+    secret = read_secret(Path(secret_file) if secret_file else secret_file_for(database))
     store = Store(database, db_pool)
     limit_creations = creation_limit(new_games_per_minute)
     limit_joins = address_limit(new_games_per_minute, "too_many_joins")
@@ -126,7 +134,7 @@ def create_app(
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay, away_after, dice_seed)
-    profiles = ProfileStore(store)
+    profiles = ProfileStore(store, Networks(store.engine, secret, replace=replace_secret))
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
     results = ResultReviews(
         profiles, reviews, partial(finished_record, rooms), partial(left_unfinished, rooms),

@@ -44,7 +44,7 @@ from pickomino.table.view import replay_frames
 from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
 from pickomino.web.db.ids import shown_id
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
-from pickomino.web.db.profiles import ProfileStore, address_hash
+from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import has_results
 from pickomino.web.errors import Refused, refused
 from pickomino.web.forms import (
@@ -199,7 +199,7 @@ def games_router(
         spec: NewGame, request: Request, profile_key: ProfileKey = None
     ) -> dict[str, object]:
         names, creator = spec.player_names(), spec.creator_seat()
-        profile = profile_of(profiles, profile_key)  # the creator plays as this profile
+        profile = profile_of(profiles, profile_key, request)  # the creator plays as it
         invited = [n for n, s in enumerate(spec.seats) if s.bot is None and not s.open]
         meta: dict[str, object] = {"rated": spec.rated, "creator": creator}
         if profile is not None:
@@ -218,7 +218,7 @@ def games_router(
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:
             raise refused(400, "clock_too_short", least=clock_minimum)
         bots = [seat.bot for seat in spec.seats]
-        created_from = address_hash(client_address(request.client))
+        created_from = profiles.networks.of(client_address(request.client))
         waits = any(bot is None for n, bot in enumerate(bots) if n != creator)  # for players
         held = partial(rooms.store.open_games_from, created_from, OPEN_GAMES_COUNTED_FOR)
         if waits and held() >= open_games_per_address:
@@ -247,8 +247,10 @@ def games_router(
         return rooms.store.listing()
 
     @router.post("/api/games/{game_id}/join", dependencies=[Depends(limit_joins)])
-    async def join(game_id: str, body: Join, profile_key: ProfileKey = None) -> dict[str, object]:
-        profile = profile_of(profiles, profile_key)  # to play as this profile
+    async def join(
+        game_id: str, body: Join, request: Request, profile_key: ProfileKey = None
+    ) -> dict[str, object]:
+        profile = profile_of(profiles, profile_key, request)  # to play as this profile
         room = look(game_id)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")

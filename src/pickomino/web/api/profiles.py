@@ -65,15 +65,20 @@ class Removal(BaseModel):
     name: Name | None = None
 
 
-def profile_of(profiles: ProfileStore, code: str | None) -> Profile | None:
+def profile_of(
+    profiles: ProfileStore, code: str | None, request: Request | None = None
+) -> Profile | None:
     """The profile a request acts as: ``None`` when it sends no code; refused when the code
     opens none."""
-    return None if code is None else must_open(profiles, code)
+    return None if code is None else must_open(profiles, code, request)
 
 
-def must_open(profiles: ProfileStore, code: str | None) -> Profile:
-    """The profile the code opens; refused without one."""
-    profile = profiles.open(code)
+def must_open(profiles: ProfileStore, code: str | None, request: Request | None = None) -> Profile:
+    """The profile the code opens; refused without one. With the ``request`` (a route that
+    shows or seats the profile), a profile claimed before the server's secret from the
+    request's network gets its keyed hash (:meth:`.Networks.upgrade`)."""
+    address = client_address(request.client) if request is not None else None
+    profile = profiles.open(code, address)
     if profile is None:
         raise refused(403, "bad_profile_key")
     return profile
@@ -129,8 +134,8 @@ def profiles_router(
         return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
 
     @router.get("/api/profiles/me")
-    async def whose(profile_key: ProfileKey = None) -> dict[str, object]:
-        profile = must_open(profiles, profile_key)
+    async def whose(request: Request, profile_key: ProfileKey = None) -> dict[str, object]:
+        profile = must_open(profiles, profile_key, request)
         return {"id": profile.id, "name": profile.name}
 
     @router.post("/api/profiles/me/key")
@@ -154,9 +159,9 @@ def profiles_router(
 
     @router.post("/api/games/{game_id}/claim")
     async def claim_seat(
-        game_id: str, seat_token: SeatToken = None, profile_key: ProfileKey = None
+        game_id: str, request: Request, seat_token: SeatToken = None, profile_key: ProfileKey = None
     ) -> dict[str, object]:
-        profile = must_open(profiles, profile_key)
+        profile = must_open(profiles, profile_key, request)
         room = open_room(room_of(game_id))
         seat = seat_of(room, seat_token)
         if room.profiles()[seat] == profile.id:

@@ -43,8 +43,10 @@ def seats_router(
     router = APIRouter(tags=["games"])
 
     @router.post("/api/games/{game_id}/seat", dependencies=[Depends(limit)])
-    async def profile_seat(game_id: str, profile_key: ProfileKey = None) -> dict[str, object]:
-        profile = must_open(profiles, profile_key)
+    async def profile_seat(
+        game_id: str, request: Request, profile_key: ProfileKey = None
+    ) -> dict[str, object]:
+        profile = must_open(profiles, profile_key, request)
         room = room_of(game_id)
         if profile.id not in room.profiles():
             raise refused(404, "profile_not_seated", name=profile.name)

@@ -1,7 +1,7 @@
 """Profiles in the web app's database (beside the games, same engine): ``profiles``, a
 claimed name (unique, compared as :func:`~pickomino.web.forms.name_keys` compares names: the
-hashes of its two keys), the hash of its key (see :mod:`.profile_keys`) and of the address it
-was claimed from (:func:`address_hash`). A profile's results and ratings: :mod:`.results`.
+hashes of its two keys), the hash of its key (see :mod:`.profile_keys`) and of the network it
+was claimed from (:mod:`.networks`). A profile's results and ratings: :mod:`.results`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from pickomino.web.addresses import network_of
+from pickomino.web.db.networks import Networks, plain_hash
 from pickomino.web.db.player_pages import PlayerPages
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
@@ -31,13 +31,6 @@ class Profile:
     name: str
 
 
-def address_hash(address: str) -> str:
-    """What is kept of the address a profile is claimed from: the hash of its network (an
-    IPv4 address, an IPv6 /64, what one household or phone holds), to tell profiles of one
-    person apart from profiles of two without keeping where anyone is."""
-    return _digest(f"address:{network_of(address)}")
-
-
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -54,8 +47,9 @@ class ProfileStore(ResultStore, PlayerPages):
     :class:`~pickomino.web.db.player_pages.PlayerPages`) their results, ratings and pages:
     the one object the app keeps for all. Every method is one transaction."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, networks: Networks) -> None:
         super().__init__(store.engine)
+        self.networks = networks
         self._key_old_names()
 
     def _key_old_names(self) -> None:
@@ -90,16 +84,17 @@ class ProfileStore(ResultStore, PlayerPages):
                 db.execute(
                     profiles.insert().values(
                         id=profile.id, name=name, **_key_hashes(name), key_hash=key_hash(key),
-                        created=time.time(), claimed_from=address_hash(address),
+                        created=time.time(), claimed_from=self.networks.of(address),
                     )
                 )  # fmt: skip
         except sa.exc.IntegrityError:  # the name's keys are unique (an id collision: 2^-50)
             raise NameClaimed(name) from None
         return profile, key
 
-    def open(self, code: str | None) -> Profile | None:
+    def open(self, code: str | None, address: str | None = None) -> Profile | None:
         """The profile a recovery code opens, or ``None`` (no code, not a code, an unknown
-        id, a wrong or replaced key: all alike)."""
+        id, a wrong or replaced key: all alike); opened from ``address``, the network of a
+        profile claimed there before the server's secret gets hashed under it."""
         parsed = parse_code(code) if code else None
         if parsed is None:
             return None
@@ -108,6 +103,8 @@ class ProfileStore(ResultStore, PlayerPages):
             row = db.execute(profiles.select().where(profiles.c.id == profile_id)).first()
         if row is None or not key_opens(row.key_hash, key):
             return None
+        if address is not None and row.claimed_from == plain_hash(address):
+            self.networks.upgrade(row.id, address)
         return Profile(row.id, row.name)
 
     def replace_key(self, profile: Profile) -> str:

@@ -24,8 +24,8 @@ games = sa.Table(
     # Who plays each person's seat now and the running clock (pickomino.web.game.seating, as
     # JSON); NULL until a game needs it (no clock, nobody ever away).
     sa.Column("seating", sa.Text),
-    # The SHA-256 of the creator's network (as profiles.claimed_from; NULL: a rematch, or made
-    # before 0008): one address holds a few games waiting for players at once.
+    # The creator's network, hashed (as profiles.claimed_from; NULL: a rematch, or made before
+    # 0009): one address holds a few games waiting for players at once.
     sa.Column("created_from", sa.String(64)),
 )
 
@@ -92,7 +92,7 @@ profiles = sa.Table(
     sa.Column("key_hash", sa.String(64), nullable=False),  # SHA-256 of the key, in hex
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("look_key", sa.String(64)),  # the name's other key (see name_keys); NULL: old
-    sa.Column("claimed_from", sa.String(64)),  # see address_hash; NULL: claimed before
+    sa.Column("claimed_from", sa.String(64)),  # see db.networks; NULL: claimed before
 )
 sa.Index("profiles_look_key", profiles.c.look_key, unique=True)  # migration 0004
 
@@ -166,4 +166,12 @@ rematches = sa.Table(
     sa.Column("accepted", sa.Text, nullable=False),  # JSON list of seat numbers
     sa.Column("declined_by", sa.Integer),
     sa.Column("updated", sa.Float, nullable=False),
+)
+
+# -------------------------------------------------- the server's own (web.db.networks)
+settings = sa.Table(
+    "settings",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
 )

@@ -1,0 +1,134 @@
+"""The networks the server keeps: which one a profile was claimed from
+(``profiles.claimed_from``, to tell one person's spare profiles from two people's) and a game
+created from (``games.created_from``, for the lobby's limit per address). Each is kept as an
+HMAC-SHA-256 of the network (:func:`~pickomino.web.addresses.network_of`) under the server's
+secret, so whoever reads the database alone (a backup, a dump) cannot find the addresses
+again by trying them all, as a plain hash of an IPv4 address allows.
+
+Two hashes compare only under one secret: the database keeps the secret's fingerprint, and a
+server started with another is refused (:class:`SecretMismatch`) rather than comparing hashes
+that can never match, unless told to forget the networks kept (``replace=True``, for a secret
+that was lost). Profiles claimed before the secret (a plain SHA-256) get the keyed hash the
+first time they are opened from the network they were claimed from (:meth:`Networks.upgrade`).
+
+>>> networks = Networks(sa.create_engine("sqlite://"), b"k" * 32, check=False)
+>>> networks.of("203.0.113.7") == networks.of("::ffff:203.0.113.7") != networks.of("::1")
+True
+>>> len(networks.of("203.0.113.7")), networks.of("203.0.113.7") == plain_hash("203.0.113.7")
+(64, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+import sqlalchemy as sa
+from platformdirs import user_data_path
+
+from pickomino.web.addresses import network_of
+from pickomino.web.db.database import database_url
+from pickomino.web.db.tables import games, profiles, settings
+
+#: A secret's length in bytes (written to its file as hexadecimal).
+SECRET_BYTES = 32
+#: The ``settings`` row keeping the fingerprint of the secret the networks are hashed under.
+FINGERPRINT = "networks_fingerprint"
+
+
+class SecretMismatch(Exception):
+    """The database's networks were hashed under another secret than this server's."""
+
+
+class SecretUnusable(Exception):
+    """The secret file cannot be read, made, or holds no secret (``args``: path, why)."""
+
+
+def secret_file_for(database: str | Path) -> Path | None:
+    """Where the secret is kept when ``serve --secret-file`` names none: beside an SQLite
+    file (``games.sqlite3.secret``), in the user's data folder for PostgreSQL (each host of
+    a cluster must then be given the same file); ``None`` for a database in memory (a secret
+    of its own, gone with it)."""
+    url = sa.engine.make_url(database_url(database))
+    if url.get_backend_name() == "postgresql":
+        return user_data_path("pickomino") / "server.secret"
+    if not url.database or url.database == ":memory:":
+        return None
+    return Path(url.database).with_name(Path(url.database).name + ".secret")
+
+
+def read_secret(path: Path | None) -> bytes:
+    """The secret in ``path``, made (readable by its owner only) if the file does not exist;
+    a new random one for ``None``. :class:`SecretUnusable` says what is wrong."""
+    if path is None:
+        return secrets.token_bytes(SECRET_BYTES)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # servers starting together: whoever makes the file first, all read it
+            made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(made, "w") as file:
+                file.write(secrets.token_hex(SECRET_BYTES) + "\n")
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SecretUnusable(str(path), getattr(error, "strerror", None) or str(error)) from None
+    if len(text) < 2 * SECRET_BYTES:  # hexadecimal, or any text as long
+        raise SecretUnusable(str(path), f"fewer than {2 * SECRET_BYTES} characters")
+    return text.encode()
+
+
+def plain_hash(address: str) -> str:
+    """The hash versions before the secret kept of an address's network (plain SHA-256)."""
+    return hashlib.sha256(f"address:{network_of(address)}".encode()).hexdigest()
+
+
+class Networks:
+    """Hashes networks under the server's ``secret``; at start (``check``) makes sure the
+    database's networks were hashed under the same one (the first start records it;
+    ``replace``: forget the networks hashed under another)."""
+
+    def __init__(
+        self, engine: sa.Engine, secret: bytes, check: bool = True, replace: bool = False
+    ) -> None:
+        self.engine, self._secret = engine, secret
+        if check:
+            self._check(replace)
+
+    def of(self, address: str) -> str:
+        """What is kept of ``address``: its network's keyed hash."""
+        return hmac.new(self._secret, network_of(address).encode(), hashlib.sha256).hexdigest()
+
+    def upgrade(self, profile_id: str, address: str) -> None:
+        """A profile opened from ``address``: if it was claimed from that network before the
+        secret (its plain hash), keep the keyed hash instead (one conditional update)."""
+        with self.engine.begin() as db:
+            db.execute(
+                profiles.update()
+                .where(profiles.c.id == profile_id, profiles.c.claimed_from == plain_hash(address))
+                .values(claimed_from=self.of(address))
+            )
+
+    def _fingerprint(self) -> str:
+        return hmac.new(self._secret, b"pickomino networks", hashlib.sha256).hexdigest()
+
+    def _check(self, replace: bool) -> None:
+        mine = self._fingerprint()
+        kept = sa.select(settings.c.value).where(settings.c.name == FINGERPRINT)
+        with self.engine.begin() as db:
+            if db.dialect.name == "postgresql":  # processes starting together: one at a time
+                db.execute(sa.text("LOCK TABLE settings IN SHARE ROW EXCLUSIVE MODE"))
+            recorded = db.execute(kept).scalar()
+            if recorded == mine:
+                return
+            if recorded is not None and not replace:
+                raise SecretMismatch()
+            if recorded is not None:  # hashed under a secret that is gone: comparable to none
+                db.execute(profiles.update().values(claimed_from=None))
+                db.execute(games.update().values(created_from=None))
+                db.execute(settings.delete().where(settings.c.name == FINGERPRINT))
+            db.execute(settings.insert().values(name=FINGERPRINT, value=mine))

@@ -1,0 +1,154 @@
+"""The networks the server keeps (of profiles, of games' creators) are hashed under its secret,
+so the database alone does not give the addresses back; a server with another secret is
+refused rather than compare hashes that never match; profiles claimed before the secret get
+their keyed hash when next opened from their network; the upgrade forgets the games' plain
+hashes. (``serve``'s words for a secret it cannot use: test_serve.py.)"""
+
+from __future__ import annotations
+
+import hashlib
+import stat
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from fastapi.testclient import TestClient
+
+from pickomino.web import create_app
+from pickomino.web.db import migrations
+from pickomino.web.db.networks import SecretMismatch, SecretUnusable, plain_hash, secret_file_for
+from pickomino.web.db.store import Store
+
+from .test_profiles import as_profile, claim, from_address, sql
+
+ADDRESS = "203.0.113.7"
+SPEC = {"seats": [{"name": "Me"}, {"name": "Bob", "open": True}]}  # waits for a player
+
+
+def app(database: str, secret_file: Path, replace: bool = False):
+    return create_app(database, bot_delay=0, secret_file=str(secret_file), replace_secret=replace)
+
+
+def kept(database: str) -> tuple[set[str | None], set[str | None]]:
+    """The networks the database keeps: the profiles', the games'."""
+    claimed = {row[0] for row in sql(database, "SELECT claimed_from FROM profiles")}
+    created = {row[0] for row in sql(database, "SELECT created_from FROM games")}
+    return claimed, created
+
+
+def hashes_anyone_can_make(address: str) -> set[str]:
+    """What trying every address with plain SHA-256 finds, in the forms one would try."""
+    forms = (address, f"{address}/32", f"address:{address}", f"address:{address}/32")
+    return {hashlib.sha256(form.encode()).hexdigest() for form in forms}
+
+
+def claim_and_create(client: TestClient, name: str = "Ann") -> dict:
+    """``name``'s profile claimed from :data:`ADDRESS`, and a game it created there."""
+    profile = claim(client, name, ADDRESS)
+    created = from_address(client, ADDRESS).post(
+        "/api/games", json=SPEC, headers=as_profile(profile)
+    )
+    assert created.status_code == 201, created.text
+    return profile
+
+
+def test_the_networks_kept_are_hashed_under_the_secret_beside_the_database(tmp_path: Path):
+    database = str(tmp_path / "games.sqlite3")
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        claim_and_create(client)
+    secret = tmp_path / "games.sqlite3.secret"
+    assert secret_file_for(database) == secret
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600  # its owner's only
+    claimed, created = kept(database)
+    assert claimed == created and len(claimed) == 1  # one network, kept alike
+    assert not claimed & hashes_anyone_can_make(ADDRESS)
+
+    other = tmp_path / "other.secret"
+    other.write_text("another secret, long enough to be one: " + "x" * 40)
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes(Path(database).read_bytes())
+    with TestClient(app(str(copy), other, replace=True)) as client:
+        claim(client, "Bob", ADDRESS)
+    (bob,) = sql(str(copy), "SELECT claimed_from FROM profiles WHERE name = 'Bob'")
+    assert bob[0] not in claimed  # the same network under another secret: another hash
+
+
+def test_a_server_with_another_secret_is_refused_until_told_to_forget(database, tmp_path: Path):
+    first, second = tmp_path / "first.secret", tmp_path / "second.secret"
+    with TestClient(app(database, first)) as client:
+        claim_and_create(client)
+    before = kept(database)
+    with pytest.raises(SecretMismatch):
+        app(database, second)
+    assert kept(database) == before  # nothing forgotten by the refusal
+    with TestClient(app(database, first)) as client:  # its own secret: served
+        assert client.get("/api/games").status_code == 200
+
+    with TestClient(app(database, second, replace=True)) as client:  # the first one is lost
+        assert kept(database) == ({None}, {None})
+        claim_and_create(client, "Cy")  # kept under the new secret from now on
+    claimed, created = kept(database)
+    assert claimed == created == {None, *(claimed - {None})} and len(claimed) == 2
+    with pytest.raises(SecretMismatch):
+        app(database, first)
+    with TestClient(app(database, second, replace=True)):  # its own: nothing to forget
+        pass
+    assert kept(database) == (claimed, created)
+
+
+def test_a_profile_claimed_before_the_secret_gets_its_keyed_hash_from_its_network(database):
+    """A profile claimed by the version before keeps a plain hash; it is replaced when the
+    profile is opened from that network (not from another), so it compares with the spare
+    profiles claimed there since."""
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        old = claim(client, "Old", ADDRESS)
+        sql(database, "UPDATE profiles SET claimed_from = :plain", plain=plain_hash(ADDRESS))
+        claim(client, "Spare", ADDRESS)
+        (spare_hash,) = sql(database, "SELECT claimed_from FROM profiles WHERE name = 'Spare'")
+
+        elsewhere = from_address(client, "198.51.100.9")
+        assert elsewhere.get("/api/profiles/me", headers=as_profile(old)).status_code == 200
+        assert sql(database, "SELECT claimed_from FROM profiles WHERE name = 'Old'") == [
+            (plain_hash(ADDRESS),)
+        ]
+        here = from_address(client, ADDRESS)
+        assert here.get("/api/profiles/me", headers=as_profile(old)).status_code == 200
+        assert sql(database, "SELECT claimed_from FROM profiles WHERE name = 'Old'") == [spare_hash]
+
+
+def test_the_upgrade_forgets_the_games_plain_hashes(database):
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        claim_and_create(client)
+    store = Store(database)
+    try:
+        with store.engine.begin() as db:
+            command.downgrade(migrations.alembic_config(db), "0008")  # the version before
+            plain = sa.text("UPDATE games SET created_from = :plain")  # as it kept them
+            db.execute(plain, {"plain": plain_hash(ADDRESS)})
+        migrations.upgrade(store.engine)
+    finally:
+        store.close()
+    assert kept(database)[1] == {None}
+
+
+@pytest.mark.parametrize(
+    "write, why",
+    [
+        (lambda path: path.write_text("short"), "fewer than 64 characters"),
+        (lambda path: path.write_bytes(b"\xff" * 80), "ascii"),
+        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), "File exists"),
+    ],
+    ids=["too short", "not text", "its folder a file"],
+)
+def test_a_secret_file_that_cannot_be_used_is_refused_before_the_database_is_opened(
+    tmp_path: Path, write, why: str
+):
+    folder = tmp_path / "secrets"
+    folder.mkdir()
+    secret = folder / "server.secret"
+    write(secret)
+    database = tmp_path / "games.sqlite3"
+    with pytest.raises(SecretUnusable, match=why):
+        app(str(database), secret)
+    assert not database.exists()  # checked before the work
