@@ -34,6 +34,7 @@ from pickomino.bots.learned import WEIGHTS, Policy
 from pickomino.core import NUM_ACTIONS
 from pickomino.envs.batched.bots import BATCHED_BOTS
 from pickomino.envs.batched.vector import PickominoBatchedEnv
+from pickomino.files import unwritable
 from pickomino.observation import flat_size, flatten_batch
 
 
@@ -274,6 +275,16 @@ def evaluate(games: int, seed: int, jobs: int) -> dict[str, dict[str, object]]:
     return results
 
 
+def csv_path(curve: Path) -> Path:
+    """The learning curve's table, beside its picture."""
+    return curve.with_suffix(".csv")
+
+
+def results_path(curve: Path) -> Path:
+    """Where ``--evaluate`` writes the tournaments' results: beside the curve."""
+    return curve.with_name("learned_results.json")
+
+
 def save_curve(
     curve: list[tuple[int, float, float, int, float]], path: Path, opponents: str
 ) -> None:
@@ -282,7 +293,7 @@ def save_curve(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with path.with_suffix(".csv").open("w", newline="") as out:
+    with csv_path(path).open("w", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(["steps", "seconds", "win_share", "games", "greedy_win_share"])
         writer.writerows(curve)
@@ -364,12 +375,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.evaluate and args.out.resolve() != WEIGHTS.resolve():
         parser.error("--evaluate plays the shipped bot: leave --out at its default")
+    outputs = [("--out", args.out), ("--curve", args.curve), ("--curve", csv_path(args.curve))]
+    if args.evaluate:
+        outputs.append(("--curve", results_path(args.curve)))
+    for option, path in outputs:  # before minutes of training, not after
+        if why := unwritable(path):
+            parser.error(f"{option}: {why}")
     curve = train(args)
     save_curve(curve, args.curve, args.opponents)
-    print(f"weights: {args.out}; curve: {args.curve} and {args.curve.with_suffix('.csv')}")
+    print(f"weights: {args.out}; curve: {args.curve} and {csv_path(args.curve)}")
     if args.evaluate:
         results = evaluate(args.evaluate, args.seed, args.jobs)
-        path = args.curve.with_name("learned_results.json")
+        path = results_path(args.curve)
         path.write_text(
             json.dumps(
                 {

@@ -94,3 +94,18 @@ def test_the_lead_reward_pays_the_change_in_lead_and_the_win_at_the_end(train_pp
 def test_evaluating_refuses_weights_that_are_not_the_shipped_ones(tmp_path, train_ppo):
     with pytest.raises(SystemExit):
         train_ppo.main(["--evaluate", "10", "--out", str(tmp_path / "w.npz")])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", ["--out", "--curve"])
+def test_an_output_that_cannot_be_written_is_refused_before_training(
+    tmp_path, train_ppo, monkeypatch, option
+):
+    monkeypatch.setattr(train_ppo, "train", lambda args: pytest.fail("trained"))
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    paths = {"--out": str(tmp_path / "w.npz"), "--curve": str(tmp_path / "c.png")}
+    paths[option] = str(blocked / "inside")  # its folder is a file
+    with pytest.raises(SystemExit) as refused:
+        train_ppo.main(["--updates", "1", *(item for pair in paths.items() for item in pair)])
+    assert refused.value.code == 2
