@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import statistics
 import tempfile
 import time
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from pickomino.web.db.networks import Networks
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 from pickomino.web.db.tables import ratings, results
@@ -59,10 +61,19 @@ SUMMED_PAGE = (
 )
 
 
+#: The secret the run's networks are hashed under (see pickomino.web.db.networks).
+SECRET = secrets.token_bytes(32)
+
+
+def profiles_of(store: Store) -> ProfileStore:
+    """The profiles as the app keeps them, their networks hashed under the run's secret."""
+    return ProfileStore(store, Networks(store.engine, SECRET))
+
+
 def fill(store: Store, games: int, profiles: int, seed: int) -> None:
     """``games`` rated results of a profile and two bot levels, then the kept figures."""
     rng = random.Random(seed)
-    people = ProfileStore(store)
+    people = profiles_of(store)
     ids = [people.claim(f"P{n}", f"10.{n // 250}.{n % 250}.1")[0].id for n in range(profiles)]
     now = time.time()
     rows = []
@@ -113,7 +124,7 @@ def main() -> None:
         store = Store(str(Path(folder) / "games.sqlite3"))
         try:
             fill(store, args.games, args.profiles, args.seed)
-            kept = ProfileStore(store)
+            kept = profiles_of(store)
             start = time.perf_counter()
             kept.recount()  # what a start does with figures that disagree with the results
             recount = time.perf_counter() - start

@@ -209,7 +209,16 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
         game = create(first, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
     store = Store(database)
     with store.engine.begin() as db:  # as an older version made it (before migrations,
-        for table in ("rematches", "pending", "ratings", "results", "profiles", "totals", "met"):
+        for table in (
+            "rematches",
+            "pending",
+            "ratings",
+            "results",
+            "profiles",
+            "totals",
+            "met",
+            "settings",
+        ):
             db.exec_driver_sql(f"DROP TABLE {table}")  # profiles, open seats and what came
         for column in ("open_seat", "spent", "transfer"):  # after them)
             db.exec_driver_sql(f"ALTER TABLE seats DROP COLUMN {column}")
