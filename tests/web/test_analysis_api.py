@@ -13,8 +13,10 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
+import orjson
 import pytest
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
@@ -125,6 +127,19 @@ def test_analysing_changes_neither_the_record_nor_the_stored_game(client, databa
         assert stored is not None and stored.moves == game.record.moves
     finally:
         store.close()
+
+
+def test_a_kept_review_is_encoded_once_and_a_browser_keeps_it(client, database, monkeypatch):
+    """An audit's flood: a kept review (a megabyte for a long game) asked again and again was
+    encoded again each time on the event loop. Now once; the answer may be kept an hour."""
+    store_game(database, "done", bots_game(3).record, "over")
+    encodings = []
+    counted = SimpleNamespace(dumps=lambda data: encodings.append(1) or orjson.dumps(data))
+    monkeypatch.setattr(analysis_api, "orjson", counted)  # the encoder, counted
+    answers = [client.get("/api/games/done/analysis") for _ in range(5)]
+    assert {answer.content for answer in answers} == {answers[0].content}
+    assert answers[0].json()["seats"] == ["Ann", "Robo"] and len(encodings) == 1
+    assert all(a.headers["cache-control"] == "private, max-age=3600" for a in answers)
 
 
 def test_a_game_recorded_by_an_older_version_is_analysed(client, database):

@@ -567,6 +567,29 @@ def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
         assert elsewhere.get("/api/games/done11/record").status_code == 200
 
 
+def test_spectators_sockets_to_games_read_from_the_store_count_as_looks(database):
+    """An audit's flood: sockets opened and closed on ended games, each read from the store and
+    replayed whole, 38 times the looks a record is allowed. Now ten, then one each 10 s; a
+    game held here (just watched) costs nothing to open again; another address has its own."""
+    for n in range(12):
+        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
+    app = create_app(database, new_games_per_minute=1)  # ten looks, then one each 10 s
+    with TestClient(app, client=("203.0.113.7", 50000)) as client:
+        for n in range(10):
+            with client.websocket_connect(f"/ws/games/done{n}") as watcher:
+                assert next_of(watcher, "state")["table"]["over"]
+        with client.websocket_connect("/ws/games/done10") as refused_socket:
+            refused(refused_socket.receive_json(), "too_many_lookups")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                refused_socket.receive_json()
+            assert closed.value.code == TOO_MANY  # the page tries again later
+        with client.websocket_connect("/ws/games/done9") as again:  # held: no load
+            assert next_of(again, "state")["table"]["over"]
+        elsewhere = TestClient(app, client=("198.51.100.4", 50000))
+        with elsewhere.websocket_connect("/ws/games/done10") as watcher:
+            assert next_of(watcher, "state")["table"]["over"]
+
+
 def test_a_stream_of_new_addresses_gives_a_busy_one_no_budget_back():
     limits = RateLimits(per_second=1 / 600, burst_seconds=6000)  # ten at once, then no more
     limits.MAX_CLIENTS = 100

@@ -65,6 +65,7 @@ from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.lifespan import ResultReviews, finished_record, left_unfinished, lifespan
 from pickomino.web.offline_app.router import offline_app_router
+from pickomino.web.protocol import RateLimits
 
 STATIC = Path(str(files("pickomino.web") / "static"))
 
@@ -187,7 +188,14 @@ def create_app(
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)
     app.include_router(
-        play_socket_router(rooms, limits, base_url or None, message_rate, socket_idle_timeout)
+        play_socket_router(
+            rooms,
+            limits,
+            base_url or None,
+            message_rate,
+            socket_idle_timeout,
+            RateLimits.per_minute(lookups_per_minute),
+        )  # fmt: skip
     )
     if offline_runtime:
         app.include_router(offline_app_router(Path(offline_runtime)))

@@ -254,7 +254,7 @@ def address_limit(per_minute: float, code: str) -> Callable[[Request], None]:
     client address may call them ``per_minute`` times (ten at once), then gets 429 with the
     refusal ``code`` (a script must not fill the server with games and their bot tasks, nor
     try every game's seats)."""
-    limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+    limits = RateLimits.per_minute(per_minute)
 
     def limit(request: Request) -> None:
         if not limits.allow(client_address(request.client)):

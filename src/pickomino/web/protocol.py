@@ -286,6 +286,11 @@ class RateLimits:
         self.per_second, self.burst_seconds = per_second, burst_seconds
         self.limits: OrderedDict[str, RateLimit] = OrderedDict()  #: the last asked last
 
+    @classmethod
+    def per_minute(cls, per_minute: float) -> RateLimits:
+        """``per_minute`` a minute from each address, ten at once."""
+        return cls(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+
     def allow(self, client: str) -> bool:
         limit = self.limits.get(client)
         if limit is None:

@@ -141,12 +141,13 @@ class Reviews:
         self.kept, self.waiting, self.per_address = kept, waiting, per_address
         self.idle, self.on_reviewed = idle, on_reviewed
         self.done: OrderedDict[str, Review] = OrderedDict()
+        self.encoded: dict[str, bytes] = {}  # those of :attr:`done` asked for over HTTP
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
         self.own = 0  # the server's own reviews waiting or under way
         self.queue = FairQueue()
         self.computed: deque[str] = deque(maxlen=NAMED)
-        self.limits = RateLimits(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+        self.limits = RateLimits.per_minute(per_minute)
         self.seconds_per_work = SECONDS_PER_WORK
         self._worker, self._own_worker = worker, worker is None
         self._serving: asyncio.Task[None] | None = None
@@ -169,6 +170,17 @@ class Reviews:
         if data is not None:
             self.done.move_to_end(game_id)
         return data
+
+    def made_encoded(self, game_id: str) -> bytes | None:
+        """:meth:`made`, as JSON encoded once (a long game's review is a megabyte: encoding
+        it again at each look held the event loop for milliseconds)."""
+        data = self.made(game_id)
+        if data is None:
+            return None
+        encoded = self.encoded.get(game_id)
+        if encoded is None:
+            encoded = self.encoded[game_id] = orjson.dumps(data)
+        return encoded
 
     def close(self) -> None:
         """Stop serving; the process (if the reviews' own) ends after its current review."""
@@ -276,7 +288,13 @@ class Reviews:
         self.computed.append(game_id)
         self.done[game_id] = data
         while len(self.done) > self.kept:
-            self.done.popitem(last=False)
+            forgotten, _ = self.done.popitem(last=False)
+            self.encoded.pop(forgotten, None)
+
+
+#: A finished game's review never changes (until the server's evaluator does): a browser
+#: looking again asks nothing.
+KEEP_AN_HOUR = {"Cache-Control": "private, max-age=3600"}
 
 
 def analysis_router(
@@ -294,9 +312,9 @@ def analysis_router(
         """The review of a finished game: chances per move, decisions, players' accounts
         (encoded by orjson: a long game's review is a megabyte, asked for by every player
         at the end, and FastAPI's own encoding of it took tens of milliseconds)."""
-        made = reviews.made(game_id)  # only ever of a finished game: nothing to look up
+        made = reviews.made_encoded(game_id)  # only ever of a finished game: no look-up
         if made is not None:
-            return Response(orjson.dumps(made), media_type="application/json")
+            return Response(made, media_type="application/json", headers=KEEP_AN_HOUR)
         room = room_of(game_id, request)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")
@@ -304,7 +322,8 @@ def analysis_router(
             raise refused(409, "game_not_over")
         record = GameRecord.from_dict(room.game.record.to_dict())  # the worker's own copy
         data = await reviews.get(game_id, record, client_address(request.client))
-        return Response(orjson.dumps(data), media_type="application/json")
+        encoded = reviews.made_encoded(game_id) or orjson.dumps(data)  # kept, unless forgotten
+        return Response(encoded, media_type="application/json", headers=KEEP_AN_HOUR)
 
     @router.post("/api/analysis", dependencies=[Depends(limit)])
     async def analyse_record(body: dict[str, Any], request: Request) -> dict[str, object]:

@@ -39,6 +39,7 @@ from pickomino.web.protocol import (
     CoachRequest,
     Hint,
     RateLimit,
+    RateLimits,
     Sync,
     Vote,
     parse_message,
@@ -51,10 +52,14 @@ def play_socket_router(
     public_url: str | None,
     message_rate: float,
     idle: float,
+    loads: RateLimits,
 ) -> APIRouter:
     """A client sending more than ``message_rate`` messages a second (after a burst) is cut
     off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
-    every 25 s). ``public_url``: the public address, whose pages may open sockets too."""
+    every 25 s). ``public_url``: the public address, whose pages may open sockets too. A
+    socket for a game this process does not hold (read from the store and replayed whole)
+    counts among its address's ``loads``, as a record's look does (the page tries again
+    later: 4429)."""
     router = APIRouter()
 
     @router.websocket("/ws/games/{game_id}")
@@ -69,6 +74,10 @@ def play_socket_router(
         if not token:  # a spectator
             await limits.spectators_one_at_a_time()
         await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
+        address = client_address(websocket.client)
+        if rooms.held(game_id) is None and not loads.allow(address):  # a replay, as a look costs
+            await _refuse(websocket, Refused("too_many_lookups"), TOO_MANY)
+            return
         loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
         try:
             room = rooms.get(game_id)
@@ -83,7 +92,6 @@ def play_socket_router(
         except Refused as refusal:
             await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
             return
-        address = client_address(websocket.client)
         too_many = limits.refusal(address, room.watchers, seat is not None)
         if too_many:
             await _refuse(websocket, too_many, TOO_MANY, room if loaded else None)
