@@ -737,3 +737,25 @@ def test_evaluate_a_policy_under_tables(me, opponent):
         other = TurnValues.at_least(target)
         assert policy.evaluate(other) <= solve(other).start_value + 1e-12
     assert policy.evaluate(TurnValues.at_least(21)) > 0.5
+
+
+def test_only_so_many_solutions_keep_their_policy_and_a_let_go_one_answers_the_same():
+    """Each solution asked for an outlook keeps its policy's targets (hundreds of kilobytes):
+    a server asked about ever new tables grew without end. At most HOLDING keep them."""
+    import importlib
+
+    solving = importlib.import_module("pickomino.solver.solve")  # the module, not its function
+    tables = [TurnValues.at_least(21 + n % 16) for n in range(16)]
+    ramp = [TurnValues.at_least(21 + n % 16) for n in range(16)][0]  # any table, made steeper:
+    tables += [
+        TurnValues(tuple(v * (1 + n / 100) for v in ramp.end), -1.0, ramp.success)
+        for n in range(300)
+    ]
+    first = solving.solve(tables[0])
+    before = first.outlook(first.graph.start, "roll")
+    for values in tables[1:]:
+        solution = solving.solve(values)
+        solution.outlook(solution.graph.start)
+    keeping = [s for s in map(solving.solve, tables) if s._targets is not None]
+    assert 0 < len(keeping) <= solving.HOLDING and first._targets is None  # let go
+    assert first.outlook(first.graph.start, "roll") == before  # computed again, the same

@@ -266,3 +266,25 @@ def test_a_file_that_is_not_a_sheet_is_refused_and_nothing_is_made(client, datab
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM sheets")).scalar() == 0
     engine.dispose()
+
+
+def test_the_dice_helper_and_the_changes_are_limited_per_address(database: str):
+    """An audit's flood: the dice helper (a search, up to half a second at a big table) and
+    entries (each storing the whole sheet) had no limit. Ten at once, then at a pace."""
+    with TestClient(create_app(database, new_games_per_minute=1)) as client:
+        sheet = new_sheet(client)
+        dice = f"/api/sheets/{sheet['id']}/dice"
+        asked = [client.post(dice, json={"rolled": "1135WW44"}) for _ in range(11)]
+        assert [answer.status_code for answer in asked[:10]] == [200] * 10
+        refused_http(asked[10], 429, "too_many_lookups")
+        changes = [
+            client.post(f"/api/sheets/{sheet['id']}/{step}", json=body)
+            for step, body in [("entries", {"entry": "bust"}), ("undo", {})] * 5
+        ]
+        assert [answer.status_code for answer in changes] == [200] * 10
+        refused_http(
+            client.post(f"/api/sheets/{sheet['id']}/redo", json={}), 429, "too_many_lookups"
+        )
+        elsewhere = TestClient(client.app, client=("198.51.100.4", 50000))
+        elsewhere.headers["Sheet-Key"] = client.headers["Sheet-Key"]
+        assert elsewhere.post(dice, json={"rolled": "1135WW44"}).status_code == 200

@@ -12,6 +12,8 @@ how the turn ends.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -48,14 +50,18 @@ class TurnSolution:
         self._targets: list[np.ndarray] | None = None
 
     def _policy_targets(self) -> list[np.ndarray]:
-        """Per level, the state each row's best keep leads to (computed on first use)."""
-        if self._targets is None:
-            self._targets = []
+        """Per level, the state each row's best keep leads to (computed on first use, 5 ms;
+        a few hundred kilobytes, kept by the :data:`HOLDING` solutions that used them last)."""
+        targets = self._targets
+        if targets is None:
+            targets = []
             for level in self.graph.levels:
                 rows = level.next_by_row
                 best = self._vector[rows].argmax(axis=1)  # the first best column wins
-                self._targets.append(np.take_along_axis(rows, best[:, None], axis=1)[:, 0])
-        return self._targets
+                targets.append(np.take_along_axis(rows, best[:, None], axis=1)[:, 0])
+            self._targets = targets
+        _hold(self)
+        return targets
 
     @cached_property
     def fresh_ending(self) -> tuple[np.ndarray, float]:
@@ -66,7 +72,7 @@ class TurnSolution:
         keep_targets = self._targets is not None
         outlook = self.outlook(self.graph.start)
         if not keep_targets:
-            self._targets = None
+            _let_go(self)
         return np.asarray(outlook.end_totals), outlook.bust_no_new_face + outlook.bust_no_worm
 
     def evaluate(self, other: TurnValues) -> float:
@@ -125,6 +131,32 @@ class TurnSolution:
             bust_no_worm=float(final[~worm].sum()),
             success=success,
         )
+
+
+#: How many solutions keep their policy's targets at most (a few hundred kilobytes each; the
+#: solutions cached, a few tens of kilobytes each without them): what the cache holds then
+#: stays bounded whatever positions a server is asked about (an audit grew one by 340 MB
+#: with sheets under ever new tables).
+HOLDING = 256
+_holding: OrderedDict[int, TurnSolution] = OrderedDict()  # by id, the last used last
+_holding_lock = threading.Lock()  # servers ask in threads
+
+
+def _hold(solution: TurnSolution) -> None:
+    """``solution`` used its targets: it keeps them; the one that used them longest ago lets
+    them go if more than :data:`HOLDING` would keep them (computed again if needed)."""
+    with _holding_lock:
+        _holding[id(solution)] = solution
+        _holding.move_to_end(id(solution))
+        while len(_holding) > HOLDING:
+            _, oldest = _holding.popitem(last=False)
+            oldest._targets = None
+
+
+def _let_go(solution: TurnSolution) -> None:
+    with _holding_lock:
+        _holding.pop(id(solution), None)
+    solution._targets = None
 
 
 @lru_cache(maxsize=4096)

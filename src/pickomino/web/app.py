@@ -26,6 +26,7 @@ processes (``serve --workers N``, or on several hosts) share the games:
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
@@ -158,8 +159,17 @@ def create_app(
     add_api_docs(app, STATIC / "apidocs.html")  # /api/docs, offline
 
     app.include_router(pages_router())
-    app.include_router(keeper_router(store, limit_creations))
     lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
+    searches = asyncio.Lock()  # the position explorer's and the dice helper's, one at a time
+    app.include_router(
+        keeper_router(
+            store,
+            limit_creations,
+            address_limit(2 * lookups_per_minute, "too_many_lookups"),  # entries, undo, redo
+            address_limit(lookups_per_minute, "too_many_lookups"),  # the dice helper
+            searches,
+        )  # fmt: skip
+    )
     limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
     limit_views = address_limit(lookups_per_minute, "too_many_lookups")  # records, replays
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
@@ -170,7 +180,7 @@ def create_app(
     )
     app.include_router(words_router())
     app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
-    app.include_router(positions_router(limit_lookups))
+    app.include_router(positions_router(limit_lookups, searches))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
     app.include_router(profiles_router(profiles, looking, limit_claims, link))
     app.include_router(seats_router(profiles, looking, link, limit_joins))

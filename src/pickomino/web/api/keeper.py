@@ -81,7 +81,17 @@ class Dice(Seen):
     rolled: Annotated[str, Field(max_length=8)] | None = None
 
 
-def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> APIRouter:
+def keeper_router(
+    store: Store,
+    limit_creations: Callable[[Request], None],
+    limit_changes: Callable[[Request], None],
+    limit_advice: Callable[[Request], None],
+    searches: asyncio.Lock,
+) -> APIRouter:
+    """``limit_creations`` per address for new sheets, ``limit_changes`` for entries, undo
+    and redo (each stores the whole sheet), ``limit_advice`` for the dice helper, whose
+    search takes a core for up to half a second at a big table: one at a time in the server
+    (``searches``, shared with the position explorer)."""
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
     def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
@@ -122,22 +132,22 @@ def keeper_router(store: Store, limit_creations: Callable[[Request], None]) -> A
     async def record(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
         return load(sheet_id, key).to_dict()
 
-    @router.post("/{sheet_id}/entries")
+    @router.post("/{sheet_id}/entries", dependencies=[Depends(limit_changes)])
     async def enter(sheet_id: str, body: Entry, key: SheetKey = None) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
         answering(change, sheet, "entries", body.entry)
         return save(sheet_id, sheet)
 
-    @router.post("/{sheet_id}/dice")
+    @router.post("/{sheet_id}/dice", dependencies=[Depends(limit_advice)])
     async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
-        # the win chances take a search under some rules: off the event loop
-        return await asyncio.to_thread(
-            answering, advise, sheet, body.kept, body.rolled, advice_with_chances
-        )
+        async with searches:  # the win chances take a search under some rules: off the loop
+            return await asyncio.to_thread(
+                answering, advise, sheet, body.kept, body.rolled, advice_with_chances
+            )
 
     # After /dice: this path would match it too.
-    @router.post("/{sheet_id}/{step}")
+    @router.post("/{sheet_id}/{step}", dependencies=[Depends(limit_changes)])
     async def undo_or_redo(
         sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None, key: SheetKey = None
     ) -> dict[str, object]:

@@ -70,15 +70,15 @@ def explored(position: str, move: str | None) -> dict[str, object]:
     }
 
 
-def positions_router(limit: Callable[[Request], None]) -> APIRouter:
-    """The route; ``limit`` is the per-address rate limit of look-ups."""
+def positions_router(limit: Callable[[Request], None], searches: asyncio.Lock) -> APIRouter:
+    """The route; ``limit`` is the per-address rate limit of look-ups; one search at a time
+    in the server (``searches``: one at a big table takes a core for a while)."""
     router = APIRouter()
-    one_at_a_time = asyncio.Lock()  # a search at a big table takes a core for a while
 
     @router.post("/api/positions/explore", dependencies=[Depends(limit)])
     async def explore(body: Explore) -> dict[str, object]:
         """A position, a move from it: where it leads, and everyone's chance there."""
-        async with one_at_a_time:
+        async with searches:
             try:
                 return await asyncio.to_thread(explored, body.position, body.move)
             except PickominoError as error:
