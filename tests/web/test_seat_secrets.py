@@ -175,6 +175,9 @@ def test_a_transfer_link_moves_a_seat_once_to_another_device(client):
     link = client.post(transfer, headers={"Seat-Token": bobs}).json()["link"]
     one_time = link.split("token=")[1]
     assert one_time != bobs and link == f"/games/{game['id']}?token={one_time}"
+    # the one-time link moves the seat and does nothing else (an audit: it acted as the
+    # seat's secret on every request, a transfer of its own included, until opened)
+    refused_http(client.post(transfer, headers={"Seat-Token": one_time}), 403, "bad_token")
     with client.websocket_connect(seat_path(game, bobs)) as old_device:
         next_of(old_device, "state")
         with client.websocket_connect(seat_path(game, one_time)) as new_device:

@@ -88,7 +88,7 @@ def play_socket_router(
             await _refuse(websocket, Refused("no_game", id=shown_id(game_id)), NO_GAME)
             return
         try:
-            seat = room.seat_of(token)
+            seat = room.seat_of(token, moving=True)  # a transfer link moves the seat here
         except Refused as refusal:
             await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
             return

@@ -287,8 +287,8 @@ class Room:
                 await task
 
     # ------------------- the parts, as the app and each other call them (see SharedRoom)
-    def seat_of(self, token: str | None) -> int | None:
-        return self.holders.seat_of(token)
+    def seat_of(self, token: str | None, moving: bool = False) -> int | None:
+        return self.holders.seat_of(token, moving)
 
     def take(self, seat: int, token: str) -> str | None:
         return self.holders.take(seat, token)

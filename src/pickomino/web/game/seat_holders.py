@@ -28,17 +28,19 @@ class SeatHolders:
     def __init__(self, room: SharedRoom) -> None:
         self.room = room
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a token opens (its secret, or its transfer secret); ``None`` for a
-        spectator (no token). A link's secret spent by taking the seat is refused as such
-        (``seat_link_used``), any other as ``bad_token``. A token unknown here is looked
-        up in the database once, if its secrets changed there (another process gave one)."""
+    def seat_of(self, token: str | None, moving: bool = False) -> int | None:
+        """The seat a token opens (its secret, or, for a page ``moving`` the seat to its
+        device, its transfer secret: a one-time link that moves the seat and does nothing
+        else); ``None`` for a spectator (no token). A link's secret spent by taking the seat
+        is refused as such (``seat_link_used``), any other as ``bad_token``. A token unknown
+        here is looked up in the database once, if its secrets changed there (another
+        process gave one)."""
         if not token:
             return None
-        found = self._opened_by(token)
+        found = self._opened_by(token, moving)
         if found is None and self._secrets_changed():
             self.room.catch_up()
-            found = self._opened_by(token)
+            found = self._opened_by(token, moving)
         if found is None:
             raise Refused("bad_token")
         seat, spent = found
@@ -46,10 +48,10 @@ class SeatHolders:
             raise Refused("seat_link_used")
         return seat
 
-    def _opened_by(self, token: str) -> tuple[int, bool] | None:
+    def _opened_by(self, token: str, moving: bool) -> tuple[int, bool] | None:
         """(seat, whether ``token`` is its spent link) for a token of a seat here."""
         for number, seat in enumerate(self.room.seats):
-            if same(seat.token, token) or same(seat.transfer, token):
+            if same(seat.token, token) or (moving and same(seat.transfer, token)):
                 return number, False
             if seat.claimed and same(seat.spent, token):
                 return number, True
