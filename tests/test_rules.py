@@ -498,3 +498,18 @@ def test_a_position_reads_back_in_every_phase_including_a_turn_ended_by_its_last
         state = GameState.from_text(text)
         assert state.to_text() == text
         assert GameState.from_text(state.to_text()) == state
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("official,lower_tile=any,lower_tile=nearest", "option_repeated"),
+        ("lower_tile=any, lower_tile = any", "option_repeated"),  # even when they agree
+        ("lower_tile=any,short", "preset_not_first"),
+    ],
+)
+def test_rules_written_ambiguously_are_refused(text, code):
+    """An option given twice says two things at once: which one holds is no way to read it."""
+    with pytest.raises(BadInput) as refused:
+        Rules.parse(text)
+    assert refused.value.code == code

@@ -30,7 +30,7 @@ from pickomino.web.api import analysis as analysis_api
 from pickomino.web.api.analysis import OWN, Reviews
 from pickomino.web.db.store import Store, StoredSeat
 
-from .clients import refused_http
+from .clients import invalid, refused_http
 from .server_process import ServerProcess
 from .wire import words_in
 
@@ -471,6 +471,25 @@ def test_a_record_that_does_not_replay_is_refused_with_what_is_wrong(client):
     broken = {**record, "moves": [*record["moves"][:5], "take 36"]}
     refused_http(client.post("/api/analysis", json=broken), 400, "move_refused", "R11")
     refused_http(client.post("/api/analysis", json={"moves": 3}), 400, "record_format")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Ann\u202e", "unprintable_name"),
+        ("A\x00", "unprintable_name"),
+        ("A" * 65, "string_too_long"),
+    ],
+)
+def test_a_record_whose_names_would_lie_on_the_page_is_refused(client, name, kind):
+    """An audit: a record's seat names came back as sent, a right-to-left mark, NUL or 16 KB
+    included. A file may hold any name the command line took (a bot's, a long one) but
+    nothing the page would show wrongly."""
+    record = bots_game().record.to_dict()
+    invalid(client.post("/api/analysis", json={**record, "seats": [name, "Robo"]}), kind,
+            loc=["body", "seats", 0])  # fmt: skip
+    named = {**record, "seats": ["expected", "A really rather long name for a grandmother"]}
+    assert client.post("/api/analysis", json=named).status_code == 200
 
 
 def test_a_game_stored_without_meta_gives_its_record(client, database):

@@ -171,6 +171,12 @@ def test_an_unknown_language_is_a_404_with_an_id(client: TestClient, path: str):
     refused_http(client.get(path), 404, "no_language")
 
 
+def test_an_unknown_language_is_quoted_with_nothing_invisible(client: TestClient):
+    """An audit: the language asked for came back as sent, a right-to-left mark included."""
+    answer = client.get("/i18n/e%E2%80%AEn/game.json")
+    assert refused_http(answer, 404, "no_language")["params"]["language"] == "e\ufffdn"
+
+
 @pytest.mark.parametrize(
     "path",
     [

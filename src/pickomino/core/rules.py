@@ -155,6 +155,7 @@ class Rules:
         """
         rules = cls()
         parts = [p.strip() for p in text.split(",") if p.strip()]
+        named: set[str] = set()
         for index, part in enumerate(parts):
             if "=" not in part:
                 if index:
@@ -162,6 +163,9 @@ class Rules:
                 rules = cls.preset(part)
                 continue
             name, _, value = (x.strip() for x in part.partition("="))
+            if name in named:  # which one would hold is no way to say what is meant
+                raise BadInput("option_repeated", name=name[:40])
+            named.add(name)
             changes: dict[str, Any] = {name: cls.option(name).read(value)}  # typed: read
             rules = replace(rules, **changes)
         return rules

@@ -90,6 +90,17 @@ Name = Annotated[
 ]
 
 
+#: A seat's name in a record sent as a file (made on the command line, which takes any
+#: name): shown on a page, so nothing invisible and no pile of marks, but not held to what
+#: the lobby takes (a bot's name, a longer one).
+RecordName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64),
+    AfterValidator(_printable),
+    AfterValidator(_not_stacked),
+]
+
+
 def name_keys(name: str) -> frozenset[str]:
     """What makes two names the same player (they share a key): names that differ only in
     case or spaces, or look alike (UTS #39's confusable skeleton after NFKC), compared

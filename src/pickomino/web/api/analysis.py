@@ -51,12 +51,14 @@ from typing import Any, cast
 
 import orjson
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
 from pickomino.web.api.review_work import Review, end_with_the_server, review_data
 from pickomino.web.errors import Refused, refusal, refused
-from pickomino.web.forms import client_address
+from pickomino.web.forms import RecordName, client_address
 from pickomino.web.game.room import Room
 from pickomino.web.protocol import RateLimits
 
@@ -292,6 +294,8 @@ class Reviews:
             self.encoded.pop(forgotten, None)
 
 
+RECORD_NAMES = TypeAdapter(list[RecordName])
+
 #: A finished game's review never changes (until the server's evaluator does): a browser
 #: looking again asks nothing.
 KEEP_AN_HOUR = {"Cache-Control": "private, max-age=3600"}
@@ -334,6 +338,13 @@ def analysis_router(
             record = Game.from_record(GameRecord.from_dict({**body, "meta": {}})).record
         except RecordError as error:
             raise refusal(400, error) from None
+        try:  # the page shows them: nothing invisible (a file may hold anything)
+            RECORD_NAMES.validate_python(record.seats)
+        except ValidationError as invalid:
+            where = [
+                {**error, "loc": ("body", "seats", *error["loc"])} for error in invalid.errors()
+            ]
+            raise RequestValidationError(where) from None
         text = json.dumps(record.to_dict(), sort_keys=True).encode()
         key = RECORD_KEY + hashlib.sha256(text).hexdigest()  # the same record: one review
         data = await reviews.get(key, record, client_address(request.client))

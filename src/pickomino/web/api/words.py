@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from markdown_it import MarkdownIt
 
 from pickomino.i18n import LANGUAGES, catalogue, rules_text
+from pickomino.web.db.ids import shown_id
 from pickomino.web.errors import refused
 
 #: Long-lived: the files change only with a new version of the program.
@@ -35,7 +36,7 @@ def words_router() -> APIRouter:
 
     def known(language: str) -> str:
         if language not in LANGUAGES:
-            raise refused(404, "no_language", language=language[:8])
+            raise refused(404, "no_language", language=shown_id(language, 8))
         return language
 
     @router.get("/languages.json")
