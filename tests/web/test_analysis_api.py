@@ -27,7 +27,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
 from pickomino.web.api import analysis as analysis_api
-from pickomino.web.api.analysis import OWN, Reviews
+from pickomino.web.api.analysis import OWN, FairQueue, Reviews
 from pickomino.web.db.store import Store, StoredSeat
 
 from .clients import invalid, refused_http
@@ -294,6 +294,30 @@ def test_a_share_is_counted_in_work_not_in_reviews(worker):
     asks = [(f"short{n}", short, "10.0.0.1") for n in range(4)] + [("long", long, "10.0.0.2")]
     order = asyncio.run(served(Reviews(per_minute=60, per_address=4, worker=worker), asks))
     assert order == ["short0", "short1", "short2", "long", "short3"], order
+
+
+def test_a_job_that_took_more_than_its_size_said_puts_its_address_back():
+    """An audit forged records costing 6.5 times what their size says (a 7-player endgame of
+    steals): their address took 6.5 times its share. Charged as measured, its next job waits
+    for the others' work it took meanwhile."""
+    queue = FairQueue()
+    queue.put("forger", 1.0, "forged")
+    queue.put("player", 1.0, "first")
+    assert queue.take() == "forged"
+    queue.charge("forger", 5.0)  # took six units of work, not one
+    queue.put("forger", 1.0, "forged again")
+    queue.put("player", 1.0, "second")
+    for job in ("third", "fourth", "fifth"):
+        queue.put("player", 1.0, job)
+    taken = [queue.take() for _ in range(6)]
+    assert taken.index("forged again") == 5  # after the player's five
+    fair = FairQueue()  # not charged: it would have come second
+    for address, job in [("forger", "forged"), ("player", "first")]:
+        fair.put(address, 1.0, job)
+    fair.take()
+    fair.put("forger", 1.0, "forged again")
+    fair.put("player", 1.0, "second")
+    assert [fair.take(), fair.take()] == ["first", "forged again"]
 
 
 # --------------------------------------------------------------- a bounded queue

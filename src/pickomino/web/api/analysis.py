@@ -85,6 +85,11 @@ def work(record: GameRecord) -> int:
     return len(record.seats) * max(1, len(record.moves))
 
 
+def _asker(address: str | None) -> str:
+    """The fair queue's name for an asker: its address, or the server's own reviews."""
+    return OWN if address is None else f"address {address}"
+
+
 def review_process() -> ProcessPoolExecutor:
     """One process of its own for the reviews, so that their computing never holds the event
     loop (a thread would share the interpreter's lock with it). Spawned, not forked: the
@@ -121,6 +126,13 @@ class FairQueue:
         self.now, self.work = finish - work, self.work - work
         self.finish = {a: end for a, end in self.finish.items() if end > self.now}
         return job
+
+    def charge(self, address: str, extra: float) -> None:
+        """A job of ``address`` took ``extra`` more work than it was put with (measured once
+        done): its next jobs start that much later, so a record forged to cost more than its
+        size says takes no more than its share. (Less than put with is not given back.)"""
+        if extra > 0:
+            self.finish[address] = max(self.now, self.finish.get(address, 0.0)) + extra
 
 
 class Reviews:
@@ -212,8 +224,7 @@ class Reviews:
             self.own += 1
         else:
             self.asking[address] += 1
-        asker = OWN if address is None else f"address {address}"
-        self.queue.put(asker, work(record), (game_id, record, address))
+        self.queue.put(_asker(address), work(record), (game_id, record, address))
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve())
         return future
@@ -235,7 +246,9 @@ class Reviews:
             except Exception as error:  # the askers get it (the app answers 500)
                 future.set_exception(error)
             else:
-                self._learn(work(record), time.perf_counter() - started)
+                seconds = time.perf_counter() - started
+                self.queue.charge(_asker(address), seconds / self.seconds_per_work - work(record))
+                self._learn(work(record), seconds)
                 await self._note(game_id, data)  # before anyone has it, from here or the cache
                 self._keep(game_id, data)
                 future.set_result(data)
