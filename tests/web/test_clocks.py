@@ -64,7 +64,15 @@ def hears(ws, seat: int, online: bool = True) -> None:
 
 
 def entries(state: dict, kind: str) -> list[dict]:
-    return [entry for entry in state["full_log"] if entry["type"] == kind]
+    """The log's entries of ``kind``, a vote's hand-over and a return without their time
+    (checked to be the server's time now, give or take a test's length)."""
+    found = [dict(entry) for entry in state["full_log"] if entry["type"] == kind]
+    for entry in found:
+        timed = entry["type"] == "back" or entry.get("why") == "vote"
+        assert ("at" in entry) == timed, entry
+        if timed:
+            assert abs(entry.pop("at") - time.time()) < 600, entry
+    return found
 
 
 def claim(client: TestClient, game: dict, *seats: int) -> None:

@@ -17,7 +17,13 @@ from pickomino.web.db import migrations
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import counted_ranks
 from pickomino.web.db.store import Store, TableEvent
-from pickomino.web.game.stand_ins import LEFT_SHARE, MOSTLY_SHARE, left_seats, stand_in_moves
+from pickomino.web.game.stand_ins import (
+    LEFT_SHARE,
+    MOSTLY_SHARE,
+    VOTE_GRACE,
+    left_seats,
+    stand_in_moves,
+)
 
 from .clients import age, next_of, profile_store, socket_path, stored_game
 from .test_abandon import WEEK, start_playing, statuses
@@ -84,6 +90,41 @@ def test_a_person_left_when_the_stand_in_played_more_than_the_share_or_most_of_t
     assert left_seats(history, by_bot(half), people, back) == []
     # ... unless the stand-in played most of the seat (back for the last decision, say).
     assert left_seats(history, by_bot(half + 1), people, back) == [0]
+
+
+def test_a_stand_in_the_others_voted_in_counts_only_for_an_absence_as_long_as_the_grace():
+    """The audit's race, left over: a connection drops, the others (a majority of the game's
+    people) vote a bot in at once and race it through Ann's last third before she is back:
+    she was away at the end and the bot played more than a quarter of her moves. A vote's
+    stand-in now counts only for an absence of VOTE_GRACE seconds or more."""
+    game = played_game()
+    ann = seat_moves(game, 0)
+    history, gone = game.history, ann[len(ann) * 2 // 3]  # the bot plays her last third
+    people, away, back = [True, True, True], [True, False, False], [False, False, False]
+
+    def left(why: str, at: float | None, end: float) -> list:
+        """Who left when Ann was handed over so (``at``: the vote's time) until the end."""
+        entry = {"type": "away", "seat": 0, "why": why, "bot": "easy"}
+        events = [TableEvent(gone, entry if at is None else {**entry, "at": at})]
+        counted = stand_in_moves(history, events, ended_at=end)
+        return left_seats(history, counted, people, away)
+
+    start = 1_000_000.0
+    assert left("vote", start, start + VOTE_GRACE - 1) == []  # raced to the end: not left
+    assert left("vote", start, start + VOTE_GRACE) == [0]  # gone as long: left
+    assert left("absent", None, start + 1) == [0]  # no vote: her own absence, as before
+    assert left("vote", None, start + 1) == [0]  # stored before votes kept their time
+    # Back for her last move, the bot having played most of the seat: the same grace for
+    # the absence, from the vote to her return (the game ended long after).
+    vote = {"type": "away", "seat": 0, "why": "vote", "bot": "easy", "at": start}
+    for returned, expected in ((start + 60, []), (start + VOTE_GRACE + 60, [0])):
+        events = [
+            TableEvent(ann[len(ann) // 3], vote),
+            TableEvent(ann[-1], {"type": "back", "seat": 0, "at": returned}),
+        ]
+        counted = stand_in_moves(history, events, ended_at=start + 10 * VOTE_GRACE)
+        assert left_seats(history, counted, people, back) == expected
+        assert stand_in_moves(history, events)  # kept in the record all the same
 
 
 def test_who_left_ranks_after_the_others_and_only_an_unfinished_games_standings_order_them():

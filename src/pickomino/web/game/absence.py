@@ -134,7 +134,7 @@ class Absence:
         self._check_playing()
         if not room.seating.away[seat]:
             raise Refused("not_away")
-        room.change_seating(lambda seating: seating.come_back(seat))
+        room.change_seating(lambda seating: seating.come_back(seat, time.time()))
         await room.broadcast()
         room.wake_bots()
 

@@ -184,9 +184,11 @@ class Commits:
         room = self.room
         for key in ("stood_in", "left"):
             meta.pop(key, None)
-        played = stand_in_moves(room.game.history, room.store.table_events(room.id))
+        history, events = room.game.history, room.store.table_events(room.id)
+        played = stand_in_moves(history, events)
+        counted = stand_in_moves(history, events, ended_at=time.time())
         people = [seat.is_person for seat in room.seats]
-        left = left_seats(room.game.history, played, people, room.seating.away)
+        left = left_seats(history, counted, people, room.seating.away)
         if played:
             meta["stood_in"] = played
         if left:

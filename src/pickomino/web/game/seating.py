@@ -193,14 +193,17 @@ class Seating:
             self._stop_clock(now, in_time=False)
         self.away[seat] = True
         self.votes.pop(seat, None)
-        return [{"type": "away", "seat": seat, "why": why, "bot": self.takeover}]
+        note: Note = {"type": "away", "seat": seat, "why": why, "bot": self.takeover}
+        if why == "vote":  # when: who left a game is told by how long a vote's stand-in played
+            note["at"] = round(now, 3)
+        return [note]
 
-    def come_back(self, seat: int) -> list[Note]:
+    def come_back(self, seat: int, now: float) -> list[Note]:
         """The person plays their seat again (from the next decision); their clock starts
         when the room settles it, if it is their turn."""
         self.away[seat] = False
         self.timeouts[seat] = 0
-        return [{"type": "back", "seat": seat}]
+        return [{"type": "back", "seat": seat, "at": round(now, 3)}]
 
     def vote(self, voter: int, seat: int, present: set[int], people: int, long_gone: bool) -> bool:
         """``voter`` asks for a bot to play ``seat`` now; ``True`` when the votes carry

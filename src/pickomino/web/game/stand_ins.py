@@ -10,7 +10,10 @@ whether they came back or not, did not play the game: their results count them a
 it (after the others, whatever the bot achieved), so nobody gains a rating or an accuracy from a
 bot's play (:mod:`pickomino.web.db.results`). Who came back from a shorter absence did not
 leave, however fast the others played meanwhile (a dropped connection and a quick table must
-not make anyone last); who only ran out of time now and then was there.
+not make anyone last), and a stand-in the others voted in counts only for an absence of
+:data:`VOTE_GRACE` or longer (a vote's log entries keep their time): a connection dropped
+near the end while the others race the bot to it is no leaving; who only ran out of time
+now and then was there.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
@@ -30,9 +33,11 @@ not make anyone last); who only ran out of time now and then was there.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from pickomino.web.db.store import TableEvent
+from pickomino.web.game.seating import AWAY_AFTER
 from pickomino.web.game.tablelog import HistoryItem
 
 #: A person away at the end whose stand-in played more than this share of their seat's moves
@@ -41,34 +46,70 @@ LEFT_SHARE = 0.25
 #: A person whose stand-in played more than this share of their seat's moves left the game
 #: even if they came back (for the last decision, say).
 MOSTLY_SHARE = 0.5
+#: Seconds an absence must last before the moves of a stand-in the others voted in count
+#: toward leaving: what a person may be gone before a bot takes their seat without a vote
+#: (``serve --away-after``'s default). The others may vote at once (a majority of the game's
+#: people), then race the bot through a quarter of a person's moves during a dropped
+#: connection; who was gone that long would have had a stand-in anyway.
+VOTE_GRACE = AWAY_AFTER
 #: A run of moves a stand-in played: ``[seat, first, end)`` in the record's move numbers.
 Played = list[int]
 
 
-def stand_in_moves(history: Sequence[HistoryItem], events: Sequence[TableEvent]) -> list[Played]:
+def stand_in_moves(
+    history: Sequence[HistoryItem], events: Sequence[TableEvent], ended_at: float | None = None
+) -> list[Played]:
     """The runs of moves a stand-in bot played for a person, in order, from the game's
-    ``history`` and the table's log entries (``events``, as stored)."""
-    away: set[int] = set()
+    ``history`` and the table's log entries (``events``, as stored). With ``ended_at`` (the
+    server's time at the game's end), only those that tell whether the person left: not the
+    moves of a stand-in the others voted in for an absence shorter than :data:`VOTE_GRACE`
+    (a dropped connection while the others raced the bot is no leaving)."""
+    away: dict[int, int | None] = {}  # seat → its absence's place in ``voted`` (a vote's)
+    voted: list[list[float]] = []  # [from, until] of each absence a vote began
     timed_out: tuple[int, int] | None = None  # (seat, turn) whose rest the bot plays
-    runs: list[Played] = []
+    moves: list[tuple[int, int, int | None]] = []  # (number, seat, absence) the bot played
     later = iter(events)
     event = next(later, None)
     for number, (turn, seat, _move, _events) in enumerate(history):
         while event is not None and event.seq <= number:  # what happened before this move
             entry = event.entry
             if entry["type"] == "away":
-                away.add(_number(entry, "seat"))
+                away[_number(entry, "seat")] = _voted(entry, voted)
             elif entry["type"] == "back":
-                away.discard(_number(entry, "seat"))
+                absence = away.pop(_number(entry, "seat"), None)
+                if absence is not None:  # a back stored without its time: a long absence
+                    voted[absence][1] = _time(entry.get("at"), math.inf)
             elif entry["type"] == "timeout":
                 timed_out = (_number(entry, "seat"), _number(entry, "turn"))
             event = next(later, None)
         if seat in away or timed_out == (seat, turn):
-            if runs and runs[-1][0] == seat and runs[-1][2] == number:
-                runs[-1][2] = number + 1
-            else:
-                runs.append([seat, number, number + 1])
+            moves.append((number, seat, away.get(seat)))
+    if ended_at is not None:
+        short = {
+            place
+            for place, (start, end) in enumerate(voted)
+            if min(end, ended_at) - start < VOTE_GRACE
+        }
+        moves = [move for move in moves if move[2] not in short]
+    runs: list[Played] = []
+    for number, seat, _absence in moves:
+        if runs and runs[-1][0] == seat and runs[-1][2] == number:
+            runs[-1][2] = number + 1
+        else:
+            runs.append([seat, number, number + 1])
     return runs
+
+
+def _voted(entry: dict[str, object], voted: list[list[float]]) -> int | None:
+    """An absence's place among those a vote began (stored with their time), or ``None``."""
+    if entry.get("why") != "vote" or not isinstance(entry.get("at"), int | float):
+        return None
+    voted.append([_time(entry["at"], 0.0), math.inf])  # until its back, or the end
+    return len(voted) - 1
+
+
+def _time(value: object, otherwise: float) -> float:
+    return float(value) if isinstance(value, int | float) else otherwise
 
 
 def left_seats(
