@@ -174,6 +174,8 @@ def test_a_profile_whose_game_a_stand_in_played_is_last_and_gains_nothing(databa
     (result,) = page["results"]
     assert result["left"] and result["rank"] == 3 and result["rated"]
     assert page["win_share"] == 0
+    # The stand-in's worms are not hers either (the record's ranking keeps the bot's).
+    assert result["worms"] == 0 == page["mean_worms"]
     assert board[ann["id"]]["rating"]["mu"] < 25 < board["bot-easy"]["rating"]["mu"]
     # The bot's decisions are not hers: no accuracy from a game she did not play.
     bots_decisions = [d for d in review["decisions"] if d["seat"] == 0 and not d["forced"]]

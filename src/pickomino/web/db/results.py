@@ -167,7 +167,7 @@ class ResultStore:
                     "seat": n,
                     "player": player,
                     "rank": ranks[n],
-                    "worms": worms[n],
+                    "worms": 0 if n in left else worms[n],  # a stand-in's are not theirs
                     "players": seats,
                     "win": 1 / winners if ranks[n] == 1 and n not in left else 0.0,
                     "left_game": n in left,
