@@ -746,7 +746,7 @@ def test_only_so_many_solutions_keep_their_policy_and_a_let_go_one_answers_the_s
 
     solving = importlib.import_module("pickomino.solver.solve")  # the module, not its function
     tables = [TurnValues.at_least(21 + n % 16) for n in range(16)]
-    ramp = [TurnValues.at_least(21 + n % 16) for n in range(16)][0]  # any table, made steeper:
+    ramp = TurnValues.at_least(21)  # any table, made steeper:
     tables += [
         TurnValues(tuple(v * (1 + n / 100) for v in ramp.end), -1.0, ramp.success)
         for n in range(300)

@@ -64,14 +64,15 @@ def hears(ws, seat: int, online: bool = True) -> None:
 
 
 def entries(state: dict, kind: str) -> list[dict]:
-    """The log's entries of ``kind``, a vote's hand-over and a return without their time
-    (checked to be the server's time now, give or take a test's length)."""
+    """The log's entries of ``kind``, a vote's hand-over and a return without their times
+    (since when the person was gone, when they came back: checked to be the server's time
+    now, give or take a test's length)."""
     found = [dict(entry) for entry in state["full_log"] if entry["type"] == kind]
     for entry in found:
-        timed = entry["type"] == "back" or entry.get("why") == "vote"
-        assert ("at" in entry) == timed, entry
+        timed = "at" if kind == "back" else "since" if entry.get("why") == "vote" else None
+        assert set(entry) & {"at", "since"} == ({timed} if timed else set()), entry
         if timed:
-            assert abs(entry.pop("at") - time.time()) < 600, entry
+            assert abs(entry.pop(timed) - time.time()) < 600, entry
     return found
 
 

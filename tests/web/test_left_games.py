@@ -27,7 +27,8 @@ from pickomino.web.game.stand_ins import (
 
 from .clients import age, next_of, profile_store, socket_path, stored_game
 from .test_abandon import WEEK, start_playing, statuses
-from .test_clocks import app
+from .test_clocks import app, pick, until
+from .test_clocks import claim as open_links
 from .test_profiles import as_profile, claim, sql, token
 from .test_protocol import fast_app
 
@@ -103,9 +104,10 @@ def test_a_stand_in_the_others_voted_in_counts_only_for_an_absence_as_long_as_th
     people, away, back = [True, True, True], [True, False, False], [False, False, False]
 
     def left(why: str, at: float | None, end: float) -> list:
-        """Who left when Ann was handed over so (``at``: the vote's time) until the end."""
+        """Who left when Ann was handed over so (``at``: since when she was gone, for a
+        vote) until the end."""
         entry = {"type": "away", "seat": 0, "why": why, "bot": "easy"}
-        events = [TableEvent(gone, entry if at is None else {**entry, "at": at})]
+        events = [TableEvent(gone, entry if at is None else {**entry, "since": at})]
         counted = stand_in_moves(history, events, ended_at=end)
         return left_seats(history, counted, people, away)
 
@@ -116,7 +118,7 @@ def test_a_stand_in_the_others_voted_in_counts_only_for_an_absence_as_long_as_th
     assert left("vote", None, start + 1) == [0]  # stored before votes kept their time
     # Back for her last move, the bot having played most of the seat: the same grace for
     # the absence, from the vote to her return (the game ended long after).
-    vote = {"type": "away", "seat": 0, "why": "vote", "bot": "easy", "at": start}
+    vote = {"type": "away", "seat": 0, "why": "vote", "bot": "easy", "since": start}
     for returned, expected in ((start + 60, []), (start + VOTE_GRACE + 60, [0])):
         events = [
             TableEvent(ann[len(ann) // 3], vote),
@@ -125,6 +127,35 @@ def test_a_stand_in_the_others_voted_in_counts_only_for_an_absence_as_long_as_th
         counted = stand_in_moves(history, events, ended_at=start + 10 * VOTE_GRACE)
         assert left_seats(history, counted, people, back) == expected
         assert stand_in_moves(history, events)  # kept in the record all the same
+
+
+def test_a_person_the_others_voted_away_and_raced_to_the_end_did_not_leave(database):
+    """The race through the real vote: Ann's connection is gone, Bob and Cy (a majority)
+    vote a bot in at once and race it to the end within seconds. The bot played her seat
+    from then on (``stood_in``); she did not leave (``left``), as the grace asks."""
+    spec = {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "start_player": 1}
+    with TestClient(app(database, bot_delay=0)) as client:
+        game = client.post("/api/games", json=spec).json()
+        open_links(client, game, 1, 2)  # Ann never connects after creating it
+        with (
+            client.websocket_connect(socket_path(game, 1)) as bob,
+            client.websocket_connect(socket_path(game, 2)) as cy,
+        ):
+            sockets = {1: bob, 2: cy}
+            until(bob, lambda s: s["status"] == "playing")
+            for voter in sockets.values():
+                voter.send_json({"type": "vote", "seat": 0})
+            state = until(bob, lambda s: s["seats"][0]["away"])
+            while state["status"] != "over":  # the two race: each move as soon as it may
+                mover = state["table"]["current"]
+                if mover in sockets and state["actions"]:
+                    move = {"type": "act", "action": pick(state), "seq": state["seq"]}
+                    sockets[mover].send_json(move)
+                state = until(bob, lambda s, seq=state["seq"]: s["seq"] > seq)
+        record = client.get(f"/api/games/{game['id']}/record").json()
+    meta = record["meta"]
+    assert any(seat == 0 for seat, _, _ in meta["stood_in"])  # the bot played for her
+    assert "left" not in meta  # within two minutes of her going: no leaving
 
 
 def test_who_left_ranks_after_the_others_and_only_an_unfinished_games_standings_order_them():

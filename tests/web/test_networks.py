@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import stat
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,16 @@ from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
 from pickomino.web.db import migrations
-from pickomino.web.db.networks import SecretMismatch, SecretUnusable, plain_hash, secret_file_for
+from pickomino.web.db.database import database_url
+from pickomino.web.db.networks import (
+    Networks,
+    SecretMismatch,
+    SecretTooShort,
+    SecretUnusable,
+    plain_hash,
+    read_secret,
+    secret_file_for,
+)
 from pickomino.web.db.store import Store
 
 from .test_profiles import as_profile, claim, from_address, sql
@@ -133,22 +143,58 @@ def test_the_upgrade_forgets_the_games_plain_hashes(database):
 
 
 @pytest.mark.parametrize(
-    "write, why",
+    "write, refusal, why",
     [
-        (lambda path: path.write_text("short"), "fewer than 64 characters"),
-        (lambda path: path.write_bytes(b"\xff" * 80), "ascii"),
-        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), "File exists"),
+        (lambda path: path.write_text("short"), SecretTooShort, None),  # serve words it
+        (lambda path: path.write_bytes(b"\xff" * 80), SecretUnusable, "ascii"),
+        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), SecretUnusable, "exists"),
     ],
     ids=["too short", "not text", "its folder a file"],
 )
 def test_a_secret_file_that_cannot_be_used_is_refused_before_the_database_is_opened(
-    tmp_path: Path, write, why: str
+    tmp_path: Path, write, refusal: type[SecretUnusable], why: str | None
 ):
     folder = tmp_path / "secrets"
     folder.mkdir()
     secret = folder / "server.secret"
     write(secret)
     database = tmp_path / "games.sqlite3"
-    with pytest.raises(SecretUnusable, match=why):
+    with pytest.raises(refusal, match=why) as refused:
         app(str(database), secret)
+    assert refused.type is refusal
     assert not database.exists()  # checked before the work
+
+
+def test_spare_profiles_claimed_before_the_secret_still_compare_once_one_is_opened(database):
+    """A review's finding: two spares claimed from one network before the secret, one then
+    opened from it and the other from elsewhere: the first got the keyed hash, the second
+    kept the plain one, and the two no longer compared as one person's. Every profile of the
+    network gets it at once."""
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        spares = [claim(client, name, ADDRESS) for name in ("Spare1", "Spare2")]
+        sql(database, "UPDATE profiles SET claimed_from = :plain", plain=plain_hash(ADDRESS))
+        here = from_address(client, ADDRESS)
+        assert here.get("/api/profiles/me", headers=as_profile(spares[0])).status_code == 200
+        elsewhere = from_address(client, "198.51.100.9")
+        assert elsewhere.get("/api/profiles/me", headers=as_profile(spares[1])).status_code == 200
+    claimed = kept(database)[0]
+    assert len(claimed) == 1 and plain_hash(ADDRESS) not in claimed
+
+
+def test_servers_starting_together_make_one_secret_and_agree_on_it(tmp_path: Path):
+    """A review's race: the file was made empty, then written; a server reading it between
+    was refused, and a crash between left an empty secret for good. And on SQLite two first
+    starts both recorded the fingerprint (one failed on the key)."""
+    for round_ in range(20):
+        path, database = tmp_path / f"{round_}.secret", str(tmp_path / f"{round_}.sqlite3")
+        Store(database).close()  # the schema first: the race is the secret's, not the tables'
+        with ThreadPoolExecutor(8) as pool:
+            read = list(pool.map(read_secret, [path] * 8))
+        assert len(set(read)) == 1 and not list(tmp_path.glob(".*"))  # no file left over
+        engines = [sa.create_engine(database_url(database)) for _ in range(8)]
+        try:
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(Networks, engines, read))
+        finally:
+            for engine in engines:
+                engine.dispose()

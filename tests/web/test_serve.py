@@ -203,7 +203,7 @@ def test_a_secret_file_serve_cannot_use_or_another_servers_is_refused_saying_wha
     short.write_text("too short\n")
     refused = serve("--database", database, "--secret-file", str(short))
     assert refused.exit_code == 1 and not served
-    assert f"cannot use the secret file {short}: fewer than 64 characters" in refused.output
+    assert f"the secret file {short} holds fewer than 64 characters" in refused.output
 
     assert serve("--database", database).exit_code == 0  # games.sqlite3.secret made
     served.clear()

@@ -38,7 +38,7 @@ LOG_FIELDS = {
     "game_over": {"ranking", "tie_break"},
     "timeout": {"seat", "turn", "bot"},  # the table's own entries (pickomino.web.game.seating)
     "away": {"seat", "why", "bot"},
-    "back": {"seat", "at"},  # the server's time: how long a vote's stand-in played
+    "back": {"seat", "at"},  # the server's time: how long a vote's stand-in played (since)
 }
 AWAY_WHY = {"absent", "timeouts", "vote"}
 STANDING = {"seat", "rank", "worms", "highest_tile"}
@@ -95,7 +95,7 @@ def check_entry(entry: dict) -> None:
     """A log entry: a turn's heading or an event, with exactly its fields."""
     kind = entry["type"]
     assert kind in LOG_FIELDS, entry
-    timed = {"at"} if kind == "away" and entry.get("why") == "vote" else set()
+    timed = {"since"} if kind == "away" and entry.get("why") == "vote" else set()
     assert set(entry) == {"type"} | LOG_FIELDS[kind] | timed, entry
     if kind == "bust":
         assert entry["reason"] in BUST_RULES, entry

@@ -113,7 +113,12 @@ def serve(
     from pickomino.web.addresses import start_lines
     from pickomino.web.cluster.workers import FACTORY, OPTIONS, tune_collector
     from pickomino.web.db.database import default_database, masked, shared_database
-    from pickomino.web.db.networks import SecretMismatch, SecretUnusable
+    from pickomino.web.db.networks import (
+        SECRET_BYTES,
+        SecretMismatch,
+        SecretTooShort,
+        SecretUnusable,
+    )
     from pickomino.web.guard.connections import GuardedProtocol, open_files_for
 
     w = words()
@@ -152,6 +157,11 @@ def serve(
     }
     try:  # also brings the schema up to date once, before any worker starts
         app = create_app(**options)  # type: ignore[arg-type]
+    except SecretTooShort as error:
+        least = str(2 * SECRET_BYTES)
+        raise click.ClickException(
+            w("cli.serve.secret_too_short", path=error.args[0], least=least)
+        ) from None
     except SecretUnusable as error:
         path, why = error.args
         raise click.ClickException(w("cli.serve.secret_unusable", path=path, why=why)) from None

@@ -53,7 +53,7 @@ from pickomino.web.api.refusals import add_refusal_handlers
 from pickomino.web.api.rematch import rematch_router
 from pickomino.web.api.seats import seats_router
 from pickomino.web.api.words import words_router
-from pickomino.web.db.networks import Networks, read_secret, secret_file_for
+from pickomino.web.db.networks import Networks, SecretMismatch, read_secret, secret_file_for
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.forms import CLOCK_MINIMUM, address_limit, creation_limit
@@ -136,7 +136,12 @@ def create_app(
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
     rooms = Rooms(store, bot_delay, away_after, dice_seed)
-    profiles = ProfileStore(store, Networks(store.engine, secret, replace=replace_secret))
+    try:
+        networks = Networks(store.engine, secret, replace=replace_secret)
+    except SecretMismatch:
+        store.close()
+        raise
+    profiles = ProfileStore(store, networks)
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
     results = ResultReviews(
         profiles, reviews, partial(finished_record, rooms), partial(left_unfinished, rooms),
@@ -171,7 +176,9 @@ def create_app(
         )  # fmt: skip
     )
     limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")
-    limit_views = address_limit(lookups_per_minute, "too_many_lookups")  # records, replays
+    # records, replays, analyses and sockets of games read from the store: one budget
+    views = RateLimits.per_minute(lookups_per_minute)
+    limit_views = address_limit(views, "too_many_lookups")
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
     app.include_router(
         rematch_router(
@@ -204,7 +211,7 @@ def create_app(
             base_url or None,
             message_rate,
             socket_idle_timeout,
-            RateLimits.per_minute(lookups_per_minute),
+            views,
         )  # fmt: skip
     )
     if offline_runtime:

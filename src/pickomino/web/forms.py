@@ -260,12 +260,13 @@ def client_address(client: tuple[str, int] | None) -> str:
     return network_of(client[0]) if client else "unknown"
 
 
-def address_limit(per_minute: float, code: str) -> Callable[[Request], None]:
+def address_limit(per_minute: float | RateLimits, code: str) -> Callable[[Request], None]:
     """A FastAPI dependency for the routes that create games or sheets, or take a seat: a
-    client address may call them ``per_minute`` times (ten at once), then gets 429 with the
+    client address may call them ``per_minute`` times (ten at once; or as often as the
+    :class:`RateLimits` given allow, shared with another way in), then gets 429 with the
     refusal ``code`` (a script must not fill the server with games and their bot tasks, nor
     try every game's seats)."""
-    limits = RateLimits.per_minute(per_minute)
+    limits = per_minute if isinstance(per_minute, RateLimits) else RateLimits.per_minute(per_minute)
 
     def limit(request: Request) -> None:
         if not limits.allow(client_address(request.client)):

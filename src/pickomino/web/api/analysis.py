@@ -72,7 +72,8 @@ WAITING, PER_ADDRESS = 24, 3
 NAMED = 100
 #: Seconds without a review after which the review process ends (its tables' memory back).
 IDLE = 600.0
-#: A first guess of a review's seconds per unit of work (players × moves), until measured.
+#: A first guess of a review's seconds per unit of work (players × moves), until measured;
+#: and the yardstick of what a review took beyond its size (:meth:`FairQueue.charge`).
 SECONDS_PER_WORK = 1e-3
 #: The fair queue's name for the server's own reviews; askers' addresses are named apart.
 OWN = "own"
@@ -241,13 +242,15 @@ class Reviews:
             taken = cast(tuple[str, GameRecord, str | None], self.queue.take())
             game_id, record, address = taken
             future, started = self.pending[game_id], time.perf_counter()
+            warm = self._worker is not None or not self._own_worker  # no process to start
             try:
                 data = await self._review(record)
             except Exception as error:  # the askers get it (the app answers 500)
                 future.set_exception(error)
             else:
                 seconds = time.perf_counter() - started
-                self.queue.charge(_asker(address), seconds / self.seconds_per_work - work(record))
+                if warm:  # a fixed yardstick: one the same reviews move would forgive them
+                    self.queue.charge(_asker(address), seconds / SECONDS_PER_WORK - work(record))
                 self._learn(work(record), seconds)
                 await self._note(game_id, data)  # before anyone has it, from here or the cache
                 self._keep(game_id, data)

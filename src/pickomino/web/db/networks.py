@@ -20,17 +20,19 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
 from pickomino.web.addresses import network_of
-from pickomino.web.db.database import database_url
+from pickomino.web.db.database import database_url, in_memory, insert_unless_there
 from pickomino.web.db.tables import games, profiles, settings
 
 #: A secret's length in bytes (written to its file as hexadecimal).
@@ -44,7 +46,11 @@ class SecretMismatch(Exception):
 
 
 class SecretUnusable(Exception):
-    """The secret file cannot be read, made, or holds no secret (``args``: path, why)."""
+    """The secret file cannot be read or made (``args``: path, the system's reason)."""
+
+
+class SecretTooShort(SecretUnusable):
+    """The secret file holds fewer than ``2 * SECRET_BYTES`` characters."""
 
 
 def secret_file_for(database: str | Path) -> Path | None:
@@ -55,7 +61,7 @@ def secret_file_for(database: str | Path) -> Path | None:
     url = sa.engine.make_url(database_url(database))
     if url.get_backend_name() == "postgresql":
         return user_data_path("pickomino") / "server.secret"
-    if not url.database or url.database == ":memory:":
+    if in_memory(url) or not url.database:
         return None
     return Path(url.database).with_name(Path(url.database).name + ".secret")
 
@@ -67,19 +73,29 @@ def read_secret(path: Path | None) -> bytes:
         return secrets.token_bytes(SECRET_BYTES)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:  # servers starting together: whoever makes the file first, all read it
-            made = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(made, "w") as file:
-                file.write(secrets.token_hex(SECRET_BYTES) + "\n")
+        if not path.exists():
+            _make_secret(path)
         text = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError) as error:
         raise SecretUnusable(str(path), getattr(error, "strerror", None) or str(error)) from None
     if len(text) < 2 * SECRET_BYTES:  # hexadecimal, or any text as long
-        raise SecretUnusable(str(path), f"fewer than {2 * SECRET_BYTES} characters")
+        raise SecretTooShort(str(path), "")
     return text.encode()
+
+
+def _make_secret(path: Path) -> None:
+    """A new secret in ``path``, written whole (readable by its owner only) under another
+    name, then given this one unless another server starting at the same moment did first:
+    nobody ever reads it half written, and a crash leaves no empty secret behind."""
+    with tempfile.NamedTemporaryFile(  # made readable by its owner only
+        "w", dir=path.parent, prefix=f".{path.name}.", delete=False, encoding="ascii"
+    ) as made:
+        made.write(secrets.token_hex(SECRET_BYTES) + "\n")
+    try:
+        with contextlib.suppress(FileExistsError):  # the other server's holds
+            os.link(made.name, path)
+    finally:
+        os.unlink(made.name)
 
 
 def plain_hash(address: str) -> str:
@@ -103,13 +119,15 @@ class Networks:
         """What is kept of ``address``: its network's keyed hash."""
         return hmac.new(self._secret, network_of(address).encode(), hashlib.sha256).hexdigest()
 
-    def upgrade(self, profile_id: str, address: str) -> None:
-        """A profile opened from ``address``: if it was claimed from that network before the
-        secret (its plain hash), keep the keyed hash instead (one conditional update)."""
+    def upgrade(self, address: str) -> None:
+        """A profile claimed before the secret was opened from ``address``, the network it
+        was claimed from (its plain hash says so): every profile claimed there before gets the
+        keyed hash, so that they still compare with each other (one person's spares, some
+        opened from elsewhere) and with those claimed there since."""
         with self.engine.begin() as db:
             db.execute(
                 profiles.update()
-                .where(profiles.c.id == profile_id, profiles.c.claimed_from == plain_hash(address))
+                .where(profiles.c.claimed_from == plain_hash(address))
                 .values(claimed_from=self.of(address))
             )
 
@@ -130,5 +148,11 @@ class Networks:
             if recorded is not None:  # hashed under a secret that is gone: comparable to none
                 db.execute(profiles.update().values(claimed_from=None))
                 db.execute(games.update().values(created_from=None))
-                db.execute(settings.delete().where(settings.c.name == FINGERPRINT))
-            db.execute(settings.insert().values(name=FINGERPRINT, value=mine))
+                db.execute(
+                    settings.update().values(value=mine).where(settings.c.name == FINGERPRINT)
+                )
+                return
+            # The first start (SQLite has no lock: another process may record one meanwhile)
+            db.execute(insert_unless_there(db, settings).values(name=FINGERPRINT, value=mine))
+            if db.execute(kept).scalar() != mine:
+                raise SecretMismatch()

@@ -104,7 +104,7 @@ class ProfileStore(ResultStore, PlayerPages):
         if row is None or not key_opens(row.key_hash, key):
             return None
         if address is not None and row.claimed_from == plain_hash(address):
-            self.networks.upgrade(row.id, address)
+            self.networks.upgrade(address)
         return Profile(row.id, row.name)
 
     def replace_key(self, profile: Profile) -> str:

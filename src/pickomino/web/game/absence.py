@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from pickomino.web.errors import Refused
-from pickomino.web.game.seating import AWAY_AFTER, Note, Seating
+from pickomino.web.game.seating import Note, Seating, patience
 from pickomino.web.game.shared import SharedRoom
 
 
@@ -42,7 +42,11 @@ class Absence:
         """Seconds a person must be gone before the votes of the people present (fewer
         than half of the game's people, maybe one) hand their seat over: the patience
         ``away_after`` shows a person on their turn, or its default where that is never."""
-        return self.room.away_after or AWAY_AFTER
+        return patience(self.room.away_after)
+
+    def gone_since(self, seat: int, now: float) -> float:
+        """Since when ``seat``'s person has been gone, as far as this process knows."""
+        return min(now, self._left.get(seat, now))
 
     def long_gone(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
@@ -118,7 +122,7 @@ class Absence:
 
         def cast(seating: Seating) -> list[Note]:
             if seating.vote(voter, seat, present, self.people, long_gone):
-                return seating.hand_over(seat, "vote", now)
+                return seating.hand_over(seat, "vote", now, self.gone_since(seat, now))
             return []
 
         room.change_seating(cast)
@@ -164,7 +168,7 @@ class Absence:
                 if online[seat]:
                     del seating.votes[seat]
                 elif seating.carried(seat, present, self.people, self.long_gone(seat, now)):
-                    notes += seating.hand_over(seat, "vote", now)
+                    notes += seating.hand_over(seat, "vote", now, self.gone_since(seat, now))
             return notes
 
         try:

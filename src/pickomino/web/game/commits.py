@@ -23,7 +23,7 @@ from pickomino.core.events import standing_dict, tie_break
 from pickomino.web.db.move_writes import GameMoves, StaleMoves
 from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
-from pickomino.web.game.seating import Note, Seating
+from pickomino.web.game.seating import Note, Seating, patience
 from pickomino.web.game.shared import SeatHolder, SharedRoom
 from pickomino.web.game.stand_ins import left_seats, stand_in_moves
 from pickomino.web.game.tablelog import TableLog
@@ -186,7 +186,7 @@ class Commits:
             meta.pop(key, None)
         history, events = room.game.history, room.store.table_events(room.id)
         played = stand_in_moves(history, events)
-        counted = stand_in_moves(history, events, ended_at=time.time())
+        counted = stand_in_moves(history, events, time.time(), patience(room.away_after))
         people = [seat.is_person for seat in room.seats]
         left = left_seats(history, counted, people, room.seating.away)
         if played:

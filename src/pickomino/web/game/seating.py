@@ -42,6 +42,15 @@ from typing import Any, Literal
 TIMEOUTS_AWAY = 2
 #: Seconds the person to move may be disconnected before a bot plays for them (a default).
 AWAY_AFTER = 120.0
+
+
+def patience(away_after: float) -> float:
+    """How long a person is waited for before a bot plays for them: a room's ``away_after``,
+    or its default where that is never (0); the votes of fewer than half of a game's people
+    wait as long, and a stand-in they voted in counts toward leaving after as long."""
+    return away_after or AWAY_AFTER
+
+
 #: The bot that plays for a person who is away or out of time, unless the game says another.
 DEFAULT_TAKEOVER = "medium"
 #: Why a seat was handed to a bot: its person was disconnected on their turn, ran out of
@@ -186,16 +195,19 @@ class Seating:
         return notes
 
     # ------------------------------------------------------- away and back
-    def hand_over(self, seat: int, why: AwayWhy, now: float) -> list[Note]:
+    def hand_over(
+        self, seat: int, why: AwayWhy, now: float, since: float | None = None
+    ) -> list[Note]:
         """A bot plays ``seat`` until its person comes back; its clock, if it runs, stops
-        with the time left banked."""
+        with the time left banked. A vote's hand-over keeps ``since`` when its person was
+        gone: whether they left the game follows from how long (:mod:`.stand_ins`)."""
         if self.deadline is not None and self.clock_seat == seat:
             self._stop_clock(now, in_time=False)
         self.away[seat] = True
         self.votes.pop(seat, None)
         note: Note = {"type": "away", "seat": seat, "why": why, "bot": self.takeover}
-        if why == "vote":  # when: who left a game is told by how long a vote's stand-in played
-            note["at"] = round(now, 3)
+        if why == "vote":
+            note["since"] = round(now if since is None else since, 3)
         return [note]
 
     def come_back(self, seat: int, now: float) -> list[Note]:

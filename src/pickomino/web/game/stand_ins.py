@@ -11,7 +11,8 @@ it (after the others, whatever the bot achieved), so nobody gains a rating or an
 bot's play (:mod:`pickomino.web.db.results`). Who came back from a shorter absence did not
 leave, however fast the others played meanwhile (a dropped connection and a quick table must
 not make anyone last), and a stand-in the others voted in counts only for an absence of
-:data:`VOTE_GRACE` or longer (a vote's log entries keep their time): a connection dropped
+:data:`VOTE_GRACE` or longer (a vote's log entry keeps since when its person was gone, a
+return when it was): a connection dropped
 near the end while the others race the bot to it is no leaving; who only ran out of time
 now and then was there.
 
@@ -47,23 +48,27 @@ LEFT_SHARE = 0.25
 #: even if they came back (for the last decision, say).
 MOSTLY_SHARE = 0.5
 #: Seconds an absence must last before the moves of a stand-in the others voted in count
-#: toward leaving: what a person may be gone before a bot takes their seat without a vote
-#: (``serve --away-after``'s default). The others may vote at once (a majority of the game's
-#: people), then race the bot through a quarter of a person's moves during a dropped
-#: connection; who was gone that long would have had a stand-in anyway.
+#: toward leaving, by default: what a person may be gone before a bot takes their seat
+#: without a vote (a room gives its own: ``serve --away-after``). The others may vote at once
+#: (a majority of the game's people), then race the bot through a quarter of a person's
+#: moves during a dropped connection; who was gone that long would have had a stand-in anyway.
 VOTE_GRACE = AWAY_AFTER
 #: A run of moves a stand-in played: ``[seat, first, end)`` in the record's move numbers.
 Played = list[int]
 
 
 def stand_in_moves(
-    history: Sequence[HistoryItem], events: Sequence[TableEvent], ended_at: float | None = None
+    history: Sequence[HistoryItem],
+    events: Sequence[TableEvent],
+    ended_at: float | None = None,
+    grace: float = VOTE_GRACE,
 ) -> list[Played]:
     """The runs of moves a stand-in bot played for a person, in order, from the game's
     ``history`` and the table's log entries (``events``, as stored). With ``ended_at`` (the
     server's time at the game's end), only those that tell whether the person left: not the
-    moves of a stand-in the others voted in for an absence shorter than :data:`VOTE_GRACE`
-    (a dropped connection while the others raced the bot is no leaving)."""
+    moves of a stand-in the others voted in for an absence (from when its person was gone)
+    shorter than ``grace`` seconds (a dropped connection while the others raced the bot is
+    no leaving)."""
     away: dict[int, int | None] = {}  # seat → its absence's place in ``voted`` (a vote's)
     voted: list[list[float]] = []  # [from, until] of each absence a vote began
     timed_out: tuple[int, int] | None = None  # (seat, turn) whose rest the bot plays
@@ -78,7 +83,8 @@ def stand_in_moves(
             elif entry["type"] == "back":
                 absence = away.pop(_number(entry, "seat"), None)
                 if absence is not None:  # a back stored without its time: a long absence
-                    voted[absence][1] = _time(entry.get("at"), math.inf)
+                    at = entry.get("at")
+                    voted[absence][1] = float(at) if isinstance(at, int | float) else math.inf
             elif entry["type"] == "timeout":
                 timed_out = (_number(entry, "seat"), _number(entry, "turn"))
             event = next(later, None)
@@ -86,9 +92,7 @@ def stand_in_moves(
             moves.append((number, seat, away.get(seat)))
     if ended_at is not None:
         short = {
-            place
-            for place, (start, end) in enumerate(voted)
-            if min(end, ended_at) - start < VOTE_GRACE
+            place for place, (start, end) in enumerate(voted) if min(end, ended_at) - start < grace
         }
         moves = [move for move in moves if move[2] not in short]
     runs: list[Played] = []
@@ -101,15 +105,13 @@ def stand_in_moves(
 
 
 def _voted(entry: dict[str, object], voted: list[list[float]]) -> int | None:
-    """An absence's place among those a vote began (stored with their time), or ``None``."""
-    if entry.get("why") != "vote" or not isinstance(entry.get("at"), int | float):
+    """An absence's place among those a vote began (stored with the time its person was
+    gone since), or ``None``."""
+    since = entry.get("since")
+    if entry.get("why") != "vote" or not isinstance(since, int | float):
         return None
-    voted.append([_time(entry["at"], 0.0), math.inf])  # until its back, or the end
+    voted.append([float(since), math.inf])  # until its back, or the end
     return len(voted) - 1
-
-
-def _time(value: object, otherwise: float) -> float:
-    return float(value) if isinstance(value, int | float) else otherwise
 
 
 def left_seats(
