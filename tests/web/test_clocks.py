@@ -22,6 +22,7 @@ from pickomino.table import session as session_module
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
 from pickomino.web.game import absence as absence_module
+from pickomino.web.game import state_message
 from pickomino.web.game.alarms import Alarm
 
 from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
@@ -387,6 +388,34 @@ def test_votes_counted_a_moment_before_they_ripen_are_counted_again(database, mo
             assert not client.portal.call(room.count_votes)
             clock.now = ripe + 0.001  # and the room sets its alarms a moment later
             assert client.portal.call(room.votes_ripen) == ripe  # due: it rings at once
+
+
+def test_a_seat_just_taken_from_the_lobby_is_not_long_gone(database, monkeypatch):
+    """An audit: the creator waited on the socket while the open seat waited in the lobby
+    longer than ``away_after``; Bob took it over HTTP and, before his page connected, the
+    creator's vote alone carried (17 ms later), Bob counted as gone since the game was loaded.
+    A seat's new holder is gone from when they hold it at the earliest."""
+    clock = WallClock()
+    for module in (absence_module, state_message):  # the votes, and what the states say
+        monkeypatch.setattr(module, "time", clock)
+    spec = {"seats": [{"name": "Ann"}, {"name": "Cy", "open": True}], "start_player": 0}
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, spec)
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            until(ann, lambda s: s["status"] == "open")
+            clock.now += 600  # the seat waited ten minutes in the lobby
+            joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Bob"})
+            assert joined.status_code == 200, joined.text
+            until(ann, lambda s: s["status"] == "playing")
+            ann.send_json({"type": "vote", "seat": 1})
+            voted = until(ann, lambda s: s["seats"][1]["votes"] or s["seats"][1]["away"])
+            assert voted["seats"][1]["votes"] == [0] and not voted["seats"][1]["away"]
+            assert voted["seats"][1]["votes_needed"] == 2  # both: Bob is not long gone
+            clock.now += 61  # gone as long now: Ann's vote alone carries, since his joining
+            room = client.app.state.rooms.rooms[game["id"]]
+            assert client.portal.call(room.count_votes) and room.seating.away[1]
+            (away,) = [e.entry for e in room.store.table_events(room.id)]
+            assert away["why"] == "vote" and away["since"] == pytest.approx(clock.now - 61)
 
 
 def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):

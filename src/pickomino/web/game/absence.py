@@ -23,10 +23,13 @@ class Absence:
     def __init__(self, room: SharedRoom) -> None:
         self.room = room
         #: Since when each person not connected has been gone, as this process saw it
-        #: (:meth:`note_presence`): everybody since the start, as how long anybody was
-        #: gone while the server was down is unknown (a restart starts the wait again, so
-        #: it never turns a minority vote into a majority).
-        self._left = dict.fromkeys(range(len(room.seats)), time.time())
+        #: (:meth:`note_presence`), with the seat's secret then: everybody since the start,
+        #: as how long anybody was gone while the server was down is unknown (a restart
+        #: starts the wait again, so it never turns a minority vote into a majority). A
+        #: seat whose secret changed since (taken from the lobby, moved to a device) has
+        #: another holder, gone from now at the earliest (:meth:`_since`).
+        now = time.time()
+        self._left = {n: (now, seat.token) for n, seat in enumerate(room.seats)}
         #: The time the votes were last counted at: a wait that ends after it is still to
         #: come for the votes, even if the wall clock has passed it since (an alarm that
         #: rang a moment early counted too soon, and must ring again).
@@ -46,11 +49,26 @@ class Absence:
 
     def gone_since(self, seat: int, now: float) -> float:
         """Since when ``seat``'s person has been gone, as far as this process knows."""
-        return min(now, self._left.get(seat, now))
+        since = self._since(seat, now)
+        return now if since is None else min(now, since)
+
+    def _since(self, seat: int, now: float) -> float | None:
+        """Since when ``seat``'s holder has been gone (``None``: connected): not before
+        they hold it (an audit: a seat taken over HTTP was voted away 17 ms later by one
+        person, its new holder counted as gone since the game was loaded)."""
+        entry = self._left.get(seat)
+        if entry is None:
+            return None
+        since, token = entry
+        if token != self.room.seats[seat].token:
+            since = now
+            self._left[seat] = (since, self.room.seats[seat].token)
+        return since
 
     def long_gone(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
-        return seat in self._left and now >= self._left[seat] + self.vote_after
+        since = self._since(seat, now)
+        return since is not None and now >= since + self.vote_after
 
     def votes_needed(self, present: set[int], now: float) -> list[int]:
         """How many votes would hand each seat over (:meth:`.Seating.needed`), with the
@@ -69,15 +87,16 @@ class Absence:
             if here:
                 self._left.pop(seat, None)
             else:
-                self._left.setdefault(seat, now)
+                self._left.setdefault(seat, (now, self.room.seats[seat].token))
 
     def votes_ripen(self) -> float | None:
         """When the first person with votes for a bot will have been gone long enough for
         the votes of the people present to count (``None``: no vote waits for that). A
         time passed since the votes were last counted is still returned (its alarm rings
         at once): the count came too early for it."""
-        left = [self._left[seat] for seat in self.room.seating.votes if seat in self._left]
-        times = [when + self.vote_after for when in left]
+        now = time.time()
+        gone = [self._since(seat, now) for seat in self.room.seating.votes]
+        times = [when + self.vote_after for when in gone if when is not None]
         return min((when for when in times if when > self._counted_at), default=None)
 
     def absent_turn(self) -> tuple[int, int] | None:
