@@ -195,6 +195,25 @@ def test_out_of_time_a_bot_plays_the_rest_of_the_turn_then_the_person_plays_on(d
             assert rolled["table"]["phase"] == "keep" and rolled["table"]["current"] == 0
 
 
+@pytest.mark.parametrize("rated", [True, False])
+def test_in_a_rated_game_the_stand_in_is_no_stronger_than_the_default(database, rated):
+    """An audit: with an `expert` stand-in, a rated profile let its clock run out at every
+    other hard decision (never twice in a row: never away); the expert played 44% of its
+    moves and it won, rated. In a rated game the stand-in is at most `medium`."""
+    with TestClient(app(database, bot_delay=0.001)) as client:
+        code = client.post("/api/profiles", json={"name": "Ann"}).json()["code"]
+        spec = {"seats": ANN_ROBO, "clock": {"per_turn": 1}, "takeover": "expert", "rated": rated}
+        game = client.post("/api/games", json=spec, headers={"Profile-Key": code}).json()
+        with client.websocket_connect(socket_path(game, 0)) as ws:
+            while not entries(timed_out := next_of(ws, "state"), "timeout"):
+                pass  # (the profile's id in the states: not the words until checks)
+    level = "medium" if rated else "expert"
+    assert timed_out["rated"] is rated and timed_out["takeover"] == level
+    assert entries(timed_out, "timeout") == [
+        {"type": "timeout", "seat": 0, "turn": 1, "bot": level}
+    ]
+
+
 def test_out_of_time_the_person_cannot_act_and_a_client_says_nothing_about_time(database):
     with TestClient(app(database)) as client:  # the stand-in bot stands still
         # 2 s: time to connect before the clock runs out, even on a machine under load

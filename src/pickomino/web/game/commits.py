@@ -23,7 +23,13 @@ from pickomino.core.events import standing_dict, tie_break
 from pickomino.web.db.move_writes import GameMoves, StaleMoves
 from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
-from pickomino.web.game.seating import Note, Seating, patience
+from pickomino.web.game.seating import (
+    DEFAULT_TAKEOVER,
+    Note,
+    Seating,
+    patience,
+    stand_in_level,
+)
 from pickomino.web.game.shared import SeatHolder, SharedRoom
 from pickomino.web.game.stand_ins import left_seats, stand_in_moves
 from pickomino.web.game.tablelog import TableLog
@@ -235,6 +241,8 @@ class Commits:
         :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing."""
         room = self.room
         self.flush()
+        meta = room.game.record.meta  # the level that stands in: rated as the seats stand
+        room.seating.takeover = stand_in_level(meta.get("takeover", DEFAULT_TAKEOVER), room.rated)
         seating = room.seating.copy()
         notes = change(seating)
         self.settled(seating)

@@ -53,6 +53,24 @@ def patience(away_after: float) -> float:
 
 #: The bot that plays for a person who is away or out of time, unless the game says another.
 DEFAULT_TAKEOVER = "medium"
+#: The stand-ins a rated game keeps as chosen: none stronger than the default. A stronger
+#: one is a reason to let one's clock run out at a hard decision (an audit: an `expert`
+#: stand-in played 44% of a rated profile's moves, a timeout every other turn, and won).
+RATED_TAKEOVERS = frozenset({"easy", "random", DEFAULT_TAKEOVER, "simple"})
+
+
+def stand_in_level(takeover: str, rated: bool) -> str:
+    """The bot that plays for a person in a game whose ``takeover`` is that: in a rated game
+    at most the default.
+
+    >>> stand_in_level("expert", rated=False), stand_in_level("expert", rated=True)
+    ('expert', 'medium')
+    >>> stand_in_level("easy", rated=True)
+    'easy'
+    """
+    return takeover if not rated or takeover in RATED_TAKEOVERS else DEFAULT_TAKEOVER
+
+
 #: Why a seat was handed to a bot: its person was disconnected on their turn, ran out of
 #: time too often, or the others voted.
 AwayWhy = Literal["absent", "timeouts", "vote"]
