@@ -590,6 +590,26 @@ def test_spectators_sockets_to_games_read_from_the_store_count_as_looks(database
             assert next_of(watcher, "state")["table"]["over"]
 
 
+def test_a_player_opening_and_closing_their_socket_in_a_loop_is_held_back(database):
+    """An audit: a seated player opened and closed their socket 195 times a second, each
+    coming and going told to the whole table (1,954 presence messages to each of 20
+    watchers in 5 s). Thirty opens at once, then one a second (at ten games a minute)."""
+    app = create_app(database, new_games_per_minute=10)
+    with TestClient(app, client=("203.0.113.7", 50000)) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        for _ in range(30):
+            with client.websocket_connect(socket_path(game, 0)) as ann:
+                next_of(ann, "state")
+        with client.websocket_connect(socket_path(game, 0)) as churned:
+            refused(churned.receive_json(), "too_many_lookups")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                churned.receive_json()
+            assert closed.value.code == TOO_MANY
+        elsewhere = TestClient(app, client=("198.51.100.4", 50000))  # Bob: his own budget
+        with elsewhere.websocket_connect(socket_path(game, 1)) as bob:
+            assert next_of(bob, "state")["seats"][1]["online"]
+
+
 def test_a_stream_of_new_addresses_gives_a_busy_one_no_budget_back():
     limits = RateLimits(per_second=1 / 600, burst_seconds=6000)  # ten at once, then no more
     limits.MAX_CLIENTS = 100

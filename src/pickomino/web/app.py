@@ -212,6 +212,8 @@ def create_app(
             message_rate,
             socket_idle_timeout,
             views,
+            # sockets opened: thirty at once, then as often as looks (one a second)
+            RateLimits(per_second=lookups_per_minute / 60, burst_seconds=1800 / lookups_per_minute),
         )  # fmt: skip
     )
     if offline_runtime:

@@ -53,13 +53,16 @@ def play_socket_router(
     message_rate: float,
     idle: float,
     loads: RateLimits,
+    opens: RateLimits,
 ) -> APIRouter:
     """A client sending more than ``message_rate`` messages a second (after a burst) is cut
     off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
     every 25 s). ``public_url``: the public address, whose pages may open sockets too. A
     socket for a game this process does not hold (read from the store and replayed whole)
-    counts among its address's ``loads``, as a record's look does (the page tries again
-    later: 4429)."""
+    counts among its address's ``loads``, as a record's look does, and every socket among its
+    ``opens`` (each coming and going is told to the whole table: an audit opened and closed
+    a seat's socket 195 times a second, 2,000 presence messages to each watcher); beyond
+    either, the page tries again later (4429)."""
     router = APIRouter()
 
     @router.websocket("/ws/games/{game_id}")
@@ -75,7 +78,8 @@ def play_socket_router(
             await limits.spectators_one_at_a_time()
         await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         address = client_address(websocket.client)
-        if rooms.held(game_id) is None and not loads.allow(address):  # a replay, as a look costs
+        loading = rooms.held(game_id) is None  # read and replayed, as a look costs
+        if not opens.allow(address) or (loading and not loads.allow(address)):
             await _refuse(websocket, Refused("too_many_lookups"), TOO_MANY)
             return
         loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
