@@ -146,6 +146,24 @@ def test_a_profile_gets_a_fresh_secret_for_its_seat_with_its_recovery_code(clien
     assert client.post(seat, headers=as_profile(ann)).json()["seat"] == 0  # the creator's too
 
 
+def test_a_new_recovery_code_takes_back_the_seats_a_leaked_one_moved(client):
+    """An audit: X learned Bea's code and moved her seat to X's device; Bea made a new code,
+    as the docs advise, but X's seat secret still played, and accepted rematches in her name.
+    A new code gives her seats in games not ended new secrets nobody holds."""
+    ann, bea = claim(client, "Ann"), claim(client, "Bea")
+    game = client.post("/api/games", json=PROFILES, headers=as_profile(ann)).json()
+    path = f"/api/games/{game['id']}"
+    client.post(f"{path}/claim", headers={"Seat-Token": token(game, 1), **as_profile(bea)})
+    stolen = client.post(f"{path}/seat", headers=as_profile(bea)).json()["token"]  # X's device
+    assert client.post(f"{path}/transfer", headers={"Seat-Token": stolen}).status_code == 200
+    new_code = client.post("/api/profiles/me/key", headers=as_profile(bea)).json()["code"]
+    refused_http(client.post(f"{path}/transfer", headers={"Seat-Token": stolen}), 403, "bad_token")
+    refused_socket(client, game, stolen, "bad_token")
+    back = client.post(f"{path}/seat", headers={"Profile-Key": new_code}).json()
+    assert back["seat"] == 1 and opens(client, game, back["token"])["seat"] == 1
+    assert opens(client, game, token(game, 0))["seat"] == 0  # Ann's seat is untouched
+
+
 def test_a_seats_secret_may_come_as_a_subprotocol_which_is_not_sent_back(client):
     """As the page sends it: in a header, which access logs do not keep (an address's
     query they do)."""

@@ -35,10 +35,11 @@ profile is the one playing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pickomino.web.db.profile_keys import recovery_code
@@ -140,8 +141,17 @@ def profiles_router(
 
     @router.post("/api/profiles/me/key")
     async def replace_key(profile_key: ProfileKey = None) -> dict[str, object]:
+        """A new key; the profile's seats in games not ended get new secrets too, which
+        nobody holds: a seat moved with a leaked code is taken back from every device (its
+        owner opens it again with "Play my seat here" and the new code)."""
         profile = must_open(profiles, profile_key)
         code = recovery_code(profile.id, profiles.replace_key(profile))
+        for game_id in profiles.unfinished_games(profile):
+            with contextlib.suppress(HTTPException, Refused, ValueError):  # gone, moved meanwhile
+                room = room_of(game_id)
+                seat = room.profiles().index(profile.id)
+                room.new_secret(seat, room.seats[seat].token or "")
+                await room.tell_moved()
         return {"id": profile.id, "name": profile.name, "code": code}
 
     # The two pages below are read in a worker thread (plain ``def`` routes): a player's

@@ -7,6 +7,7 @@ was claimed from (:mod:`.networks`). A profile's results and ratings: :mod:`.res
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from pickomino.web.db.player_pages import PlayerPages
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
 from pickomino.web.db.store import Store
-from pickomino.web.db.tables import profiles
+from pickomino.web.db.tables import games, profiles
 from pickomino.web.forms import name_keys
 
 
@@ -116,6 +117,20 @@ class ProfileStore(ResultStore, PlayerPages):
                 profiles.update().where(profiles.c.id == profile.id).values(key_hash=key_hash(key))
             )
         return key
+
+    def unfinished_games(self, profile: Profile) -> list[str]:
+        """The games not ended in which ``profile`` holds a seat (waiting or in play)."""
+        query = sa.select(games.c.id, games.c.header).where(
+            games.c.status.in_(("open", "playing")),
+            games.c.header.contains(f'"{profile.id}"', autoescape=True),  # then read exactly
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [
+            row.id
+            for row in rows
+            if profile.id in (json.loads(row.header).get("meta", {}).get("profiles") or ())
+        ]
 
     def claimed(self, names: list[str]) -> set[str]:
         """Those of ``names`` that are profiles' names (as :func:`name_keys` compares)."""
