@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -22,6 +23,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
 from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
+from pickomino.web.game import audience
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
@@ -608,6 +610,43 @@ def test_a_player_opening_and_closing_their_socket_in_a_loop_is_held_back(databa
         elsewhere = TestClient(app, client=("198.51.100.4", 50000))  # Bob: his own budget
         with elsewhere.websocket_connect(socket_path(game, 1)) as bob:
             assert next_of(bob, "state")["seats"][1]["online"]
+
+
+class SteadyClock:
+    """``time.monotonic`` as the test sets it (``time.time`` as it is)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    @staticmethod
+    def time() -> float:
+        return time.time()
+
+
+def test_comings_and_goings_in_a_burst_are_told_in_two_presence_messages(database, monkeypatch):
+    """From many addresses, the opens per address would not hold a churn back: however many
+    comings and goings, a table hears of the first at once and of the rest together, a
+    quarter of a second later, whoever is online then."""
+    clock = SteadyClock()
+    monkeypatch.setattr(audience, "time", clock)
+    with TestClient(create_app(database)) as client:
+        game = create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            next_of(ann, "state")
+            room = client.app.state.rooms.rooms[game["id"]]
+
+            async def churn() -> None:  # as twenty sockets coming and going would
+                for _ in range(20):
+                    await room.audience.announce_presence()
+
+            clock.now += 60  # the last presence message long ago: the first goes at once
+            client.portal.call(churn)
+            assert next_of(ann, "presence") == next_of(ann, "presence")  # the first, the rest
+            ann.send_json({"type": "ping"})
+            assert ann.receive_json() == {"type": "pong"}  # and nothing more
 
 
 def test_a_stream_of_new_addresses_gives_a_busy_one_no_budget_back():

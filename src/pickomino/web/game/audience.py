@@ -18,6 +18,12 @@ from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.game.shared import Send, SharedRoom
 from pickomino.web.protocol import encode, state_body, state_change
 
+#: Seconds between two presence messages of one game here at the most often: a coming or
+#: going is told at once, those that follow within that time together after it (an audit:
+#: a player opening and closing their socket 195 times a second sent each watcher 2,000
+#: presence messages in 5 s; from many addresses, the limits per address would not do).
+PRESENCE_EVERY = 0.25
+
 
 class Audience:
     """The room's connections here, each with its seat (``None``: a spectator)."""
@@ -35,6 +41,8 @@ class Audience:
         self._version = 0  #: its version (``v``): a change turns ``base`` into ``v``
         #: the version each connection holds (``None``: one no change follows from)
         self._holds: dict[Send, int | None] = {}
+        self._presence_at = -PRESENCE_EVERY  #: when the last presence message went (monotonic)
+        self._presence_due: asyncio.Task[None] | None = None  #: the one to go after it
 
     def online(self) -> list[bool]:
         """Per seat: is somebody connected to it (to this process or another)."""
@@ -183,7 +191,24 @@ class Audience:
         await self._send_all(message_for, skip)
 
     async def announce_presence(self, skip: Send | None = None) -> None:
-        """Who is online, when a player comes or goes: a few bytes, not the whole state."""
+        """Who is online, when a player comes or goes: a few bytes, not the whole state; at
+        most one every :data:`PRESENCE_EVERY` seconds (a later one says who is online then,
+        to everyone)."""
+        if self._presence_due is not None:
+            return  # one goes shortly, with whoever is online then
+        wait = self._presence_at + PRESENCE_EVERY - time.monotonic()
+        if wait > 0:
+            self._presence_due = asyncio.create_task(self._presence_later(wait))
+        else:
+            await self._send_presence(skip)
+
+    async def _presence_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._presence_due = None
+        await self._send_presence(None)
+
+    async def _send_presence(self, skip: Send | None) -> None:
+        self._presence_at = time.monotonic()
         message = encode({"type": "presence", "online": self.online()})
         await self._send_all(lambda send: message, skip)
 
