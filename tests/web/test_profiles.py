@@ -145,6 +145,19 @@ def test_claims_are_limited_per_address(database):
     refused(answers[-1].json()["detail"], "too_many_profiles")
 
 
+def test_new_keys_are_limited_per_address(database):
+    """Each new key looks through the games in play for the profile's seats."""
+    with TestClient(create_app(database, bot_delay=0, new_games_per_minute=1)) as slow:
+        code = slow.post("/api/profiles", json={"name": "Ann"}).json()["code"]
+        for _ in range(10):
+            code = slow.post("/api/profiles/me/key", headers={"Profile-Key": code}).json()["code"]
+        refused_http(
+            slow.post("/api/profiles/me/key", headers={"Profile-Key": code}),
+            429,
+            "too_many_lookups",
+        )
+
+
 # ------------------------------------------------------------ seats and names
 ANN_AND_BOB = {"seats": [{"name": "Me"}, {"name": "Bob"}]}
 

@@ -189,7 +189,7 @@ def create_app(
     app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
     app.include_router(positions_router(limit_lookups, searches))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
-    app.include_router(profiles_router(profiles, looking, limit_claims, link))
+    app.include_router(profiles_router(profiles, looking, limit_claims, link, limit_lookups))
     app.include_router(seats_router(profiles, looking, link, limit_joins))
     app.include_router(
         games_router(

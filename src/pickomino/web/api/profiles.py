@@ -121,9 +121,11 @@ def profiles_router(
     room_of: Callable[[str], Room],
     limit_claims: Callable[[Request], None],
     link: Callable[[str, str], str],
+    limit_keys: Callable[[Request], None],
 ) -> APIRouter:
     """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
-    secret)`` is a seat's link."""
+    secret)`` is a seat's link; ``limit_keys`` counts new keys per address (each looks
+    through the games in play for the profile's seats)."""
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
@@ -139,7 +141,7 @@ def profiles_router(
         profile = must_open(profiles, profile_key, request)
         return {"id": profile.id, "name": profile.name}
 
-    @router.post("/api/profiles/me/key")
+    @router.post("/api/profiles/me/key", dependencies=[Depends(limit_keys)])
     async def replace_key(profile_key: ProfileKey = None) -> dict[str, object]:
         """A new key; the profile's seats in games not ended get new secrets too, which
         nobody holds: a seat moved with a leaked code is taken back from every device (its
