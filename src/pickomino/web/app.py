@@ -212,8 +212,7 @@ def create_app(
             message_rate,
             socket_idle_timeout,
             views,
-            # sockets opened: thirty at once, then as often as looks (one a second)
-            RateLimits(per_second=lookups_per_minute / 60, burst_seconds=1800 / lookups_per_minute),
+            RateLimits.per_minute(lookups_per_minute, at_once=30),  # sockets opened
         )  # fmt: skip
     )
     if offline_runtime:

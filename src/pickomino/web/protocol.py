@@ -287,9 +287,9 @@ class RateLimits:
         self.limits: OrderedDict[str, RateLimit] = OrderedDict()  #: the last asked last
 
     @classmethod
-    def per_minute(cls, per_minute: float) -> RateLimits:
-        """``per_minute`` a minute from each address, ten at once."""
-        return cls(per_second=per_minute / 60, burst_seconds=600 / per_minute)
+    def per_minute(cls, per_minute: float, at_once: int = 10) -> RateLimits:
+        """``per_minute`` a minute from each address, ``at_once`` of them at once."""
+        return cls(per_second=per_minute / 60, burst_seconds=at_once * 60 / per_minute)
 
     def allow(self, client: str) -> bool:
         limit = self.limits.get(client)

@@ -12,9 +12,8 @@ bot's play (:mod:`pickomino.web.db.results`). Who came back from a shorter absen
 leave, however fast the others played meanwhile (a dropped connection and a quick table must
 not make anyone last), and a stand-in the others voted in counts only for an absence of
 :data:`VOTE_GRACE` or longer (a vote's log entry keeps since when its person was gone, a
-return when it was): a connection dropped
-near the end while the others race the bot to it is no leaving; who only ran out of time
-now and then was there.
+return when it was): a connection dropped near the end while the others race the bot to it
+is no leaving; who only ran out of time now and then was there.
 
 >>> from pickomino.core import Game
 >>> game = Game(["Ann", "Bob"])
