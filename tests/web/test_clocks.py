@@ -277,7 +277,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 for seat, code, params in [
                     (0, "vote_own_seat", {}),
                     (3, "vote_bot_seat", {"name": "Robo"}),
-                    (1, "vote_seat_online", {"name": "Bob"}),
+                    (1, "vote_seat_online", {"name": "Bob", "seconds": 120}),
                     (7, "no_seat", {"seat": 7, "high": 3}),
                 ]:
                     ann.send_json({"type": "vote", "seat": seat})
@@ -435,6 +435,114 @@ def test_a_seat_just_taken_from_the_lobby_is_not_long_gone(database, monkeypatch
             assert client.portal.call(room.count_votes) and room.seating.away[1]
             (away,) = [e.entry for e in room.store.table_events(room.id)]
             assert away["why"] == "vote" and away["since"] == pytest.approx(clock.now - 61)
+
+
+# --------------------------------------------------- who keeps the game waiting
+def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_away(
+    database, monkeypatch
+):
+    """An audit: a connected player who never moved held a game without a clock for ever (a
+    person here could not be voted away, and a game with somebody here is not abandoned).
+    Once Ann has kept the game waiting on her turn ``away_after`` seconds (60 here), she
+    counts as gone that long: Bob's vote alone hands her seat over, and the hand-over keeps
+    since when the game waited on her (what tells whether she left it). Before that, the
+    vote is refused, saying how long."""
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            started = until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            assert not started["seats"][0]["waited_on"]
+            waiting_since = clock.now
+            clock.now += 59
+            bob.send_json({"type": "vote", "seat": 0})
+            refused(next_of(bob, "error"), "vote_seat_online", name="Ann", seconds=60)
+            clock.now += 2
+            bob.send_json({"type": "vote", "seat": 0})
+            handed = until(bob, lambda s: s["seats"][0]["away"])
+            assert entries(handed, "away") == [
+                {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
+            ]
+            room = client.app.state.rooms.rooms[game["id"]]
+            (away,) = [e.entry for e in room.store.table_events(room.id)]
+            assert away["since"] == pytest.approx(waiting_since)
+            mine = until(ann, lambda s: s["seats"][0]["away"])
+            assert "roll" not in mine["actions"]  # the bot's decision now
+            ann.send_json({"type": "back"})
+            until(ann, lambda s: not s["seats"][0]["away"])
+
+
+def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monkeypatch):
+    """Ann kept the game waiting: Bob voted (one of the two votes needed), then Ann rolled.
+    Her move ends Bob's vote: when she keeps the game waiting again, Cy's vote is one of
+    two, not the second (the vote before would have handed her seat over)."""
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": THREE, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+            client.websocket_connect(socket_path(game, 2)) as cy,
+        ):
+            state = until(
+                ann, lambda s: s["status"] == "playing" and all(x["online"] for x in s["seats"][:3])
+            )
+            clock.now += 61
+            bob.send_json({"type": "vote", "seat": 0})
+            voted = until(ann, lambda s: s["seats"][0]["votes"])
+            assert voted["seats"][0]["votes"] == [1] and voted["seats"][0]["votes_needed"] == 2
+            ann.send_json({"type": "act", "action": "roll", "seq": state["seq"]})
+            rolled = until(ann, lambda s: s["seq"] > state["seq"])
+            assert rolled["seats"][0]["votes"] == [] and not rolled["seats"][0]["waited_on"]
+            clock.now += 61
+            cy.send_json({"type": "vote", "seat": 0})
+            again = until(ann, lambda s: s["seats"][0]["votes"] or s["seats"][0]["away"])
+            assert again["seats"][0]["votes"] == [2] and not again["seats"][0]["away"]
+            assert not entries(still(bob), "away")
+
+
+def test_a_person_here_with_time_on_their_clock_cannot_be_voted_away(database, monkeypatch):
+    """In a game with a clock, the clock ends a wait: a person here with time left keeps
+    their seat however long the others wait."""
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    with TestClient(app(database, away_after=60)) as client:
+        spec = {"seats": ANN_BOB, "start_player": 0, "clock": {"per_turn": 3600}}
+        game = create(client, spec)
+        with (
+            client.websocket_connect(socket_path(game, 0)),
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            clock.now += 600
+            bob.send_json({"type": "vote", "seat": 0})
+            refused(next_of(bob, "error"), "vote_seat_online", name="Ann", seconds=60)
+            assert not still(bob)["seats"][0]["waited_on"]
+
+
+def test_the_others_are_shown_who_keeps_the_game_waiting_as_the_wait_ripens(database):
+    """Nobody comes or goes and nothing moves: the wait's alarm tells both that Ann has kept
+    the game waiting ``away_after`` seconds (0.2 here); her move ends it."""
+    with TestClient(app(database, away_after=0.2)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            waited = until(bob, lambda s: s["seats"][0]["waited_on"])
+            assert not waited["seats"][1]["waited_on"] and waited["seats"][0]["votes_needed"] == 1
+            mine = until(ann, lambda s: s["seats"][0]["waited_on"])
+            ann.send_json({"type": "act", "action": "roll", "seq": mine["seq"]})
+            rolled = until(bob, lambda s: s["seq"] > mine["seq"])
+            assert not rolled["seats"][0]["waited_on"]
 
 
 def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):

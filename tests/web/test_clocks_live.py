@@ -160,6 +160,29 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
 
 
+def test_the_players_vote_a_bot_in_for_a_player_who_keeps_the_game_waiting(
+    quick: ServerProcess, pages: Pages
+):
+    """Bob is here but does not move on his turn (a game without a clock): after
+    --away-after (1 s) both pages say he keeps the game waiting, Ann gets the vote, and her
+    vote alone hands his seat to the bot; his page offers it back."""
+    game = create_game(quick, [{"name": "Ann"}, {"name": "Bob"}], start_player=1)
+    with pages.checked():
+        bob = pages.open(quick.url + game["seats"][1]["link"])
+        ann = pages.open(quick.url + game["seats"][0]["link"])
+        expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
+        expect(player(bob, 1).get_by_test_id("waited-on-badge")).to_have_text(
+            "keeping the game waiting"
+        )
+        vote = player(ann, 1).get_by_test_id("vote-button")
+        expect(vote).to_have_text("Let a bot play for Bob")
+        expect(player(bob, 0).get_by_test_id("vote-button")).to_have_count(0)  # Ann waits
+        vote.click()
+        expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
+        log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
+        expect(bob.get_by_test_id("come-back")).to_be_visible()
+
+
 def test_while_a_bot_plays_your_turn_your_page_says_so_and_offers_the_seat_back(
     still: ServerProcess, pages: Pages
 ):

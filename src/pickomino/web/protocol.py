@@ -18,11 +18,13 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   more than half of the game's people (the seat's own among them) have voted so, or, once
   its person has been gone the server's ``--away-after`` seconds (120 if that is 0), more
   than half of the people connected (a voter who leaves no longer counts; a restart starts
-  that wait again). The votes, and how many of them carry now, are in the state
-  (``seats[n].votes``, ``seats[n].votes_needed``); they end when the person connects.
-  Refused for a spectator, for
-  one's own seat, a bot's, one a bot already plays, one whose person is connected, and a
-  second vote for the same seat;
+  that wait again). A person connected who has kept a game without a clock waiting on
+  their turn as long counts as gone that long (``seats[n].waited_on``). The votes, and how
+  many of them carry now, are in the state (``seats[n].votes``, ``seats[n].votes_needed``);
+  they end when the person connects, or moves. Refused for a spectator, for one's own seat,
+  a bot's, one a bot already plays, one whose person is connected and has not kept the
+  game waiting that long (``vote_seat_online``, with the ``seconds``), and a second vote
+  for the same seat;
 - ``{"type": "back"}``: the sender takes back their seat, which a bot plays while they
   were away (refused when it does not); the bot's step under way, if any, is dropped, and
   the person has the next decision. The page sends it by itself when it is opened (or
@@ -54,7 +56,9 @@ seat went to another device, this connection watches from now on).
 A state also says who plays each seat now and how long they have: per seat ``away`` (a bot
 plays for its person until they are back), ``stand_in`` (a bot plays it now: away, or the
 rest of a turn whose time ran out), ``votes`` (the seats that voted to hand it to a bot) and
-``votes_needed`` (how many votes of the people connected would hand it over now);
+``votes_needed`` (how many votes of the people connected would hand it over now) and
+``waited_on`` (its person, connected, has kept a game without a clock waiting on their turn
+``--away-after`` seconds: the others may vote);
 ``takeover``, the bot that stands in; ``rated``, whether the game was set up as rated (then
 ``hint`` and ``coach`` are refused: ``no_help_rated``); ``clock``, ``null`` without a time
 control, else

@@ -4,8 +4,11 @@ A person disconnected on their turn is handed over to a bot after ``away_after``
 (while somebody else at the table is connected: the others wait for them), and the others
 may vote a bot in for a person gone: a majority of the game's people carries the vote, or
 of those present once the person has been gone ``vote_after`` seconds
-(:meth:`.Seating.carried`). A person takes their seat back with a ``back`` message. When to
-look again is the alarms' (:mod:`.alarms`); what is decided is stored with the seating.
+(:meth:`.Seating.carried`). A person connected who keeps a game without a clock waiting on
+their turn as long counts as gone that long: nothing else would end the wait (a clock's
+running out does in a timed game), and the votes against them end when they move. A person
+takes their seat back with a ``back`` message. When to look again is the alarms'
+(:mod:`.alarms`); what is decided is stored with the seating.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ class Absence:
         #: another holder, gone from now at the earliest (:meth:`_since`).
         now = time.time()
         self._left = {n: (now, seat.token) for n, seat in enumerate(room.seats)}
+        #: Since when the game has waited on the person to move, and for what: the table as
+        #: it stood then (:meth:`_waited_on_since`).
+        self._waiting: tuple[tuple[object, ...], float] | None = None
+        #: The latest time the others were told that they may vote for who keeps the game
+        #: waiting (:meth:`wait_ripens`).
+        self._wait_told_at = 0.0
         #: The time the votes were last counted at: a wait that ends after it is still to
         #: come for the votes, even if the wall clock has passed it since (an alarm that
         #: rang a moment early counted too soon, and must ring again).
@@ -53,17 +62,59 @@ class Absence:
         return now if since is None else min(now, since)
 
     def _since(self, seat: int, now: float) -> float | None:
-        """Since when ``seat``'s holder has been gone (``None``: connected): not before
-        they hold it (an audit: a seat taken over HTTP was voted away 17 ms later by one
-        person, its new holder counted as gone since the game was loaded)."""
+        """Since when ``seat``'s holder has been gone (``None``: here), not before they hold
+        it (an audit: a seat taken over HTTP was voted away 17 ms later by one person, its
+        new holder counted as gone since the game was loaded); a holder connected, since when
+        the game has waited on them (:meth:`_waited_on_since`)."""
         entry = self._left.get(seat)
         if entry is None:
-            return None
+            return self._waited_on_since(seat, now)
         since, token = entry
         if token != self.room.seats[seat].token:
             since = now
             self._left[seat] = (since, self.room.seats[seat].token)
         return since
+
+    def _waited_on_since(self, seat: int, now: float) -> float | None:
+        """Since when a game without a clock has waited on ``seat``'s person to move
+        (``None``: it does not): since the table last changed (a move, a seat away or back,
+        the game's start, the seat's holder), as far as this process knows (a restart starts
+        the wait again). A clock that runs out ends a timed game's wait by itself."""
+        room = self.room
+        state = room.game.state
+        if (
+            room.seating.control is not None
+            or seat != state.current
+            or not room.person_decides(room.seating)
+        ):
+            return None
+        table = (len(room.table_log.entries), room.status, room.seats[seat].token)
+        if self._waiting is None or self._waiting[0] != table:
+            self._waiting = (table, now)
+        return self._waiting[1]
+
+    def waited_on(self, now: float) -> int | None:
+        """The seat of the person connected who has kept the game waiting on their turn
+        ``vote_after`` seconds (the others may vote a bot in for them), or ``None``."""
+        seat = self.room.game.state.current
+        if seat in self._left or not self.long_gone(seat, now):
+            return None
+        return seat
+
+    def wait_ripens(self) -> float | None:
+        """When the person connected to move will have kept the game waiting long enough
+        for the others to vote (``None``: no such wait, or the others were told since): the
+        alarms ring then, so that the others see the vote."""
+        now = time.time()
+        seat = self.room.game.state.current
+        since = None if seat in self._left else self._waited_on_since(seat, now)
+        if since is None or since + self.vote_after <= self._wait_told_at:
+            return None
+        return since + self.vote_after
+
+    def wait_told(self, now: float) -> None:
+        """The others were told (at ``now``) who kept the game waiting long enough."""
+        self._wait_told_at = max(self._wait_told_at, now)
 
     def long_gone(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s person has been gone ``vote_after`` seconds."""
@@ -116,9 +167,9 @@ class Absence:
 
     async def vote(self, voter: int | None, seat: int) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
-        connected); it does once the votes carry (:meth:`Seating.carried`: a majority of
-        the game's people, or of those present once the person has been gone
-        ``vote_after`` seconds)."""
+        connected, or keeping the game waiting ``vote_after`` seconds); it does once the
+        votes carry (:meth:`Seating.carried`: a majority of the game's people, or of those
+        present once the person has been gone ``vote_after`` seconds)."""
         room = self.room
         if voter is None:
             raise Refused("spectators_cannot_vote")
@@ -132,12 +183,12 @@ class Absence:
             raise Refused("vote_bot_seat", name=name)
         if room.seating.away[seat]:
             raise Refused("vote_seat_away", name=name)
-        if room.online()[seat]:
-            raise Refused("vote_seat_online", name=name)
-        if voter in room.seating.votes.get(seat, ()):
-            raise Refused("voted_already", name=name)
         present, now = room.present(), time.time()
         long_gone = self.long_gone(seat, now)
+        if seat in present and not long_gone:
+            raise Refused("vote_seat_online", name=name, seconds=round(self.vote_after))
+        if voter in room.seating.votes.get(seat, ()):
+            raise Refused("voted_already", name=name)
 
         def cast(seating: Seating) -> list[Note]:
             if seating.vote(voter, seat, present, self.people, long_gone):
@@ -172,8 +223,9 @@ class Absence:
 
     def count_votes(self) -> bool:
         """After somebody came or went, or a person has been gone long enough: votes for a
-        person who is here now end, and votes that carry now hand their seat over
-        (:meth:`Seating.carried`). ``True`` if that changed anything."""
+        person who is here now end (unless they keep the game waiting), and votes that carry
+        now hand their seat over (:meth:`Seating.carried`). ``True`` if that changed
+        anything."""
         room = self.room
         self.note_presence()
         if not room.seating.votes or room.status != "playing":
@@ -184,7 +236,7 @@ class Absence:
         def count(seating: Seating) -> list[Note]:
             notes: list[Note] = []
             for seat in list(seating.votes):
-                if online[seat]:
+                if online[seat] and not self.long_gone(seat, now):
                     del seating.votes[seat]
                 elif seating.carried(seat, present, self.people, self.long_gone(seat, now)):
                     notes += seating.hand_over(seat, "vote", now, self.gone_since(seat, now))

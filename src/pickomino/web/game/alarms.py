@@ -1,7 +1,9 @@
-"""A game's three timers at most, set only when their time changes: its clock (a bot plays
+"""A game's four timers at most, set only when their time changes: its clock (a bot plays
 the rest of the turn of a person out of time), the absence of the person to move (a bot
-plays for them: :mod:`.absence`), and the votes for a person gone long enough for the votes
-of those present to count. Only the process that plays the game's bots keeps its time.
+plays for them: :mod:`.absence`), the votes for a person gone long enough for the votes of
+those present to count, and the wait on a person connected who does not move (the others
+may vote then: they are told). Only the process that plays the game's bots keeps the first
+three; every process tells its own clients of the wait.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Alarms:
         self.clock = Alarm(lambda: self._spawn(self.time_out()))
         self.away = Alarm(lambda: self._spawn(self._mark_absent()))
         self.votes = Alarm(lambda: self._spawn(self._count_ripe_votes()))
+        self.wait = Alarm(lambda: self._spawn(self._wait_ripe()))
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         #: What the alarms started and is not over yet (the room's stop cancels it).
         self.tasks: set[asyncio.Task[None]] = set()
@@ -66,7 +69,9 @@ class Alarms:
     def set(self) -> None:
         """The clock's alarm at its deadline, the absence alarm ``away_after`` seconds
         after the person to move was last seen, while it is their turn, and the votes'
-        alarm when a person with votes for a bot will have been gone ``vote_after``."""
+        alarm when a person with votes for a bot will have been gone ``vote_after``, and
+        the wait's when the person to move, connected, will have kept the game waiting as
+        long."""
         room = self.room
         room.note_presence()
         playing = room.status == "playing" and room.drives_bots  # one process keeps time
@@ -76,11 +81,13 @@ class Alarms:
             self._absent = absent
             self.away.set(time.time() + room.away_after if absent else None)
         self.votes.set(room.votes_ripen() if playing else None)
+        self.wait.set(room.wait_ripens() if room.status == "playing" else None)
 
     def cancel(self) -> None:
         self.clock.cancel()
         self.away.cancel()
         self.votes.cancel()
+        self.wait.cancel()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -112,6 +119,19 @@ class Alarms:
             room.seating_changes += 1  # the votes needed, in the cached whole state
         await room.broadcast()
         room.wake_bots()
+
+    async def _wait_ripe(self) -> None:
+        """The person to move, connected, has kept the game waiting ``vote_after`` seconds:
+        the others are shown that they may vote a bot in (or the alarm rang a moment early,
+        or for a wait that ended: then it is only set again)."""
+        room = self.room
+        room.store_pending()
+        now = time.time()
+        if room.waited_on(now) is not None:
+            room.wait_told(now)
+            room.seating_changes += 1  # who may be voted for, in the cached whole state
+            await room.broadcast()
+        self.set()
 
     async def _mark_absent(self) -> None:
         """The person to move has been disconnected for ``away_after`` seconds."""

@@ -55,6 +55,9 @@ class Commits:
         game = room.game
         self.flush()  # a change before this one is stored first
         first, turn = room.seq, game.state.turn
+        # A person who moves is here: the votes to hand their seat over end with the move.
+        mover = game.state.current if self.person_decides(room.seating) else None
+        voted_on = mover in room.seating.votes
         history_before = len(game.history)
         step()  # raises, changing nothing, if the engine refuses
         state = game.state
@@ -62,9 +65,14 @@ class Commits:
         # Within a turn the clock stays as it is (it starts and stops with turns and with the
         # seating's own changes): settling it costs only at a turn's end.
         timed = room.seating.control is not None and turns is not None
-        seating = self.settled(room.seating.copy()) if timed else None
-        if seating is not None and seating.to_json() == room.seating.to_json():
-            seating = None
+        seating = room.seating.copy() if timed or voted_on else None
+        if seating is not None:
+            if mover is not None:
+                seating.votes.pop(mover, None)
+            if timed:
+                self.settled(seating)
+            if seating.to_json() == room.seating.to_json():
+                seating = None
 
         def kept() -> None:  # the moves are stored: the rest of the game follows them
             if seating is not None:

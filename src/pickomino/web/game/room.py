@@ -395,6 +395,15 @@ class Room:
     def votes_needed(self, present: set[int], now: float) -> list[int]:
         return self.absence.votes_needed(present, now)
 
+    def wait_ripens(self) -> float | None:
+        return self.absence.wait_ripens()
+
+    def wait_told(self, now: float) -> None:
+        self.absence.wait_told(now)
+
+    def waited_on(self, now: float) -> int | None:
+        return self.absence.waited_on(now)
+
     def count_votes(self) -> bool:
         return self.absence.count_votes()
 

@@ -1,6 +1,6 @@
 """The whole state of a game as its clients see it: the table (:mod:`.view`), who sits where
-and who is online, away or voted away, the clock, the actions the person to move may send,
-and the log (:mod:`.tablelog`). Data, never words: the pages word it.
+and who is online, away or voted away, who keeps the game waiting, the clock, the actions the
+person to move may send, and the log (:mod:`.tablelog`). Data, never words: the pages word it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
     online = room.online()
     profiles = room.profiles()
     seating = room.seating
-    needed = room.votes_needed(room.present(online), time.time())
+    now = time.time()
+    needed = room.votes_needed(room.present(online), now)
+    waited_on = room.waited_on(now)
     return {
         "type": "state",
         "id": room.id,
@@ -37,6 +39,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
                 "stand_in": n in room.session.stand_ins,
                 "votes": seating.votes.get(n, []),
                 "votes_needed": needed[n],
+                "waited_on": n == waited_on,
             }
             for n, s in enumerate(room.seats)
         ],

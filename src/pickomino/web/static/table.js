@@ -18,12 +18,13 @@ export function renderGrill(node, table, { skipUnchanged = false } = {}) {
 }
 
 /**
- * One card per seat. `seats` are [{name, bot, online?, profile?, away?, stand_in?, votes?, votes_needed?}]:
+ * One card per seat. `seats` are
+ * [{name, bot, online?, profile?, away?, stand_in?, votes?, votes_needed?, waited_on?}]:
  * a profile's name links to its page; the live fields are left out in replays, where nobody
  * is connected. `you` is your seat (null when watching); `current` the seat to play,
  * highlighted (null when no turn is being played); `clock` the state's clock (each seat's
  * running clock or bank); `onVote(seat)`, given to a player, votes for a bot to play a seat
- * whose person is not connected; `skipUnchanged`, as for the grill (then `onVote` must act
+ * whose person is not connected or keeps the game waiting; `skipUnchanged`, as for the grill (then `onVote` must act
  * alike each time).
  */
 export function renderPlayers(
@@ -71,6 +72,7 @@ function playerCards(table, seats, { you, current, clock, onVote }) {
         seat.online === undefined || seat.bot ? null : onlineDot(seat.online),
         playing ? h("span", { class: "badge playing" }, t("player.to_play")) : null,
         standInBadge(seat),
+        seat.waited_on ? h("span", { class: "badge away", testid: "waited-on-badge" }, t("player.waited_on")) : null,
         seat.bot ? null : seatClock(clock, n),
       ),
       h(
@@ -86,7 +88,7 @@ function playerCards(table, seats, { you, current, clock, onVote }) {
           h("span", { class: "visually-hidden" }, t("worms", { count: table.worms[n] })),
         ),
       ),
-      onVote && current !== null && n !== you && !seat.bot && !seat.online && !seat.away
+      onVote && current !== null && n !== you && !seat.bot && (!seat.online || seat.waited_on) && !seat.away
         ? voteBox(seats, n, you, onVote)
         : null,
     );
@@ -101,8 +103,9 @@ function standInBadge(seat) {
   return null;
 }
 
-// The vote to let a bot play for a person who is not connected: it does once the server's
-// number of votes is reached (pickomino.web.protocol, "vote").
+// The vote to let a bot play for a person who is not connected, or who keeps the game waiting
+// on their turn: it does once the server's number of votes is reached
+// (pickomino.web.protocol, "vote").
 function voteBox(seats, n, you, onVote) {
   const { votes, votes_needed: needed } = seats[n];
   const voted = votes.includes(you);
