@@ -164,8 +164,8 @@ def test_the_players_vote_a_bot_in_for_a_player_who_keeps_the_game_waiting(
     quick: ServerProcess, pages: Pages
 ):
     """Bob is here but does not move on his turn (a game without a clock): after
-    --away-after (1 s) both pages say he keeps the game waiting, Ann gets the vote, and her
-    vote alone hands his seat to the bot; his page offers it back."""
+    --away-after (1 s) both pages say he keeps the game waiting (his in an alert too), Ann
+    gets the vote, and her vote alone hands his seat to the bot; his page offers it back."""
     game = create_game(quick, [{"name": "Ann"}, {"name": "Bob"}], start_player=1)
     with pages.checked():
         bob = pages.open(quick.url + game["seats"][1]["link"])
@@ -173,6 +173,10 @@ def test_the_players_vote_a_bot_in_for_a_player_who_keeps_the_game_waiting(
         expect(player(ann, 1).get_by_test_id("online-dot")).to_have_attribute("data-online", "true")
         expect(player(bob, 1).get_by_test_id("waited-on-badge")).to_have_text(
             "keeping the game waiting"
+        )
+        expect(bob.get_by_test_id("notice-text")).to_have_text(  # an alert: said at once
+            "You have kept the game waiting: the others may now let a bot play for you. "
+            "Make your move to keep your seat."
         )
         vote = player(ann, 1).get_by_test_id("vote-button")
         expect(vote).to_have_text("Let a bot play for Bob")

@@ -58,6 +58,7 @@ let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
 let hearRematch = null; // set once the game is over: draws the rematch offers
 let arrived = false; // the first state of this page load came (see comeBackOnArrival)
+let warnedWaiting = false; // told that we keep the game waiting (once a wait: see warnWaitedOn)
 let moveShown = null; // what the move-seat box was drawn for (see renderMoveSeat)
 let engaged = false; // the player has acted or moved the focus into the tray: it follows the game
 const updateLog = createLog($("log"));
@@ -271,6 +272,7 @@ function render() {
 
   renderWaiting();
   renderAway();
+  warnWaitedOn();
   renderGrill($("grill"), table, { skipUnchanged: true });
   renderSeats();
   $("turn").textContent = turnText(state, seat);
@@ -362,6 +364,14 @@ function renderAway() {
   const away = seat !== null && state.status === "playing" && state.seats[seat].away;
   $("away").hidden = !away;
   if (away) $("away-text").textContent = t("away.you", { bot: botLabel(state.takeover) });
+}
+
+// Said once a wait (an alert: a screen reader says it at once): we kept a game without a
+// clock waiting on our turn so long that the others may now vote a bot in for us.
+function warnWaitedOn() {
+  const waited = seat !== null && state.seats[seat].waited_on === true;
+  if (waited && !warnedWaiting) notice(t("waited_on.you"));
+  warnedWaiting = waited;
 }
 
 // While people are missing, say who, and show the invite links (of the seats still kept for
