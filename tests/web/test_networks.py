@@ -63,6 +63,38 @@ def claim_and_create(client: TestClient, name: str = "Ann") -> dict:
     return profile
 
 
+@pytest.mark.parametrize(
+    ("database", "beside"),
+    [
+        ("{folder}/games.sqlite3", "{folder}/games.sqlite3.secret"),
+        ("sqlite:///{folder}/games.sqlite3", "{folder}/games.sqlite3.secret"),
+        (
+            "sqlite:///file:{folder}/games.sqlite3?mode=rwc&uri=true",
+            "{folder}/games.sqlite3.secret",
+        ),
+        ("sqlite:///file://{folder}/my%20games.db?uri=true", "{folder}/my games.db.secret"),
+        ("sqlite:///file:games.sqlite3?uri=true", "games.sqlite3.secret"),
+        ("sqlite:///file:shared?mode=memory&cache=shared&uri=true", None),
+        ("sqlite://", None),
+    ],
+)
+def test_the_secret_is_kept_beside_the_sqlite_file_however_it_is_named(
+    tmp_path: Path, database: str, beside: str | None
+):
+    """A reviewer: a database named by a ``file:`` URI got its secret beside the URI's text,
+    in the current folder (``file:/srv/games.sqlite3?…``), not beside the file."""
+    expected = None if beside is None else Path(beside.format(folder=tmp_path))
+    assert secret_file_for(database.format(folder=tmp_path)) == expected
+
+
+def test_a_server_on_a_file_uri_keeps_its_secret_beside_the_file(tmp_path: Path):
+    database = f"sqlite:///file:{tmp_path}/games.sqlite3?mode=rwc&uri=true"
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        claim_and_create(client)
+    assert (tmp_path / "games.sqlite3").exists()
+    assert stat.S_IMODE((tmp_path / "games.sqlite3.secret").stat().st_mode) == 0o600
+
+
 def test_the_networks_kept_are_hashed_under_the_secret_beside_the_database(tmp_path: Path):
     database = str(tmp_path / "games.sqlite3")
     with TestClient(create_app(database, bot_delay=0)) as client:

@@ -26,6 +26,7 @@ import hmac
 import os
 import secrets
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -61,9 +62,20 @@ def secret_file_for(database: str | Path) -> Path | None:
     url = sa.engine.make_url(database_url(database))
     if url.get_backend_name() == "postgresql":
         return user_data_path("pickomino") / "server.secret"
+    file = sqlite_file(url)
+    return None if file is None else file.with_name(file.name + ".secret")
+
+
+def sqlite_file(url: sa.URL) -> Path | None:
+    """The file of an SQLite database: its URL's path, or the path of a ``file:`` URI
+    (``sqlite:///file:games.sqlite3?mode=rwc&uri=true``), not the URI itself (which would
+    put the secret in the current folder); ``None`` in memory."""
     if in_memory(url) or not url.database:
         return None
-    return Path(url.database).with_name(Path(url.database).name + ".secret")
+    if url.query.get("uri") != "true" or not url.database.startswith("file:"):
+        return Path(url.database)
+    path = urllib.parse.unquote(urllib.parse.urlsplit(url.database).path)
+    return None if url.query.get("mode") == "memory" or path in ("", ":memory:") else Path(path)
 
 
 def read_secret(path: Path | None) -> bytes:
