@@ -6,12 +6,12 @@ the strategist does, over the learned values instead of its win model. It plays 
 two-player games against the bots named, with the same seeds as ``pickomino tournament``, and
 prints each result with its 95% interval. With ``--endgame-tiles N`` it looks the turn further
 only when at most N tiles are face up (the end of the game, where the network's values drift
-most: ``docs/bots.md``), and no turn further elsewhere: with 3 it plays as `valued` does.
+most: ``docs/evaluator.md``), and no turn further elsewhere: with 3 it plays as `valued` does.
 
 Run: ``.venv/bin/python benchmarks/deeper_search.py [--against expected,valued]
 [--games 6000] [--seed 1] [--endgame-tiles 16] [--jobs 2]`` (about 7 minutes for 6,000 games
 against `expected` with 2 jobs on a slow machine, 12 minutes for both matches; one on a fast
-one; the figures are in ``docs/bots.md``).
+one; the figures are in ``docs/evaluator.md``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each endgame comes from a game of ``expected`` against ``expected`` (its own see
 turn's start with at most ``--face-up`` tiles on the grill, each stack then cut to its top
 ``--keep`` tiles (the tiles under them turned face down), so that every position the endgame
 can reach is few enough to value exactly (:class:`pickomino.evaluation.exact.Endgame`; the
-full stacks of a real endgame reach too many: ``docs/bots.md``, "Exact endgames"). Against
+full stacks of a real endgame reach too many: ``docs/evaluator.md``, "Exact endgames"). Against
 the exact chances it prints the error, in points of win chance, of
 
 - the shipped network, as it values a position (``network``);

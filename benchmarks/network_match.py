@@ -4,7 +4,7 @@ network's table size, it plays seat-rotated games against copies of each bot nam
 itself: the two networks head to head, on the same seeds as ``pickomino tournament``) and
 prints each result with its 95% interval (a fair share is one in the table's size). What
 decides whether a training's weights replace the shipped ones, beside the drift and the
-endgame error (``docs/bots.md``).
+endgame error (``docs/evaluator.md``).
 
 Run: ``.venv/bin/python benchmarks/network_match.py CANDIDATE.npz [--against valued,expected]
 [--games 6000] [--seed 1] [--jobs 2]``.

@@ -8,7 +8,7 @@ each turn's change split by the tiles face up at the turn's start (as
 ``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`: a
 turn further with at most three tiles face up) and for the same evaluator looking one turn at
 every turn (as it did before 6 December). ``--two-turns-at N`` also measures it looking two
-turns further with at most N tiles face up (not shipped: measured in ``docs/bots.md``);
+turns further with at most N tiles face up (not shipped: measured in ``docs/evaluator.md``);
 ``--network WEIGHTS.npz`` measures the evaluator over another network of the table's size (a
 training's candidate) instead of the shipped one.
 

@@ -6,14 +6,14 @@ targets, and again, until it agrees with itself. It starts from the strategist's
 holds for positions it never saw.
 
 Run (reproducible from ``--seed``; the shipped two-player weights were made by the defaults
-with ``--endgames 5 --games 8000``, then ten sweeps more with ``--exact 40``: docs/bots.md; it
+with ``--endgames 5 --games 8000``, then ten sweeps more with ``--exact 40``: docs/evaluator.md; it
 needs the ``exact`` extra, SciPy, as well as NumPy):
 
     .venv/bin/python scripts/train_win_values.py --endgames 5 --games 8000 \\
         --out src/pickomino/evaluation/win_values_2p.npz --curve docs/win_values_curve.csv
 
 A long run can stop and go on: ``--checkpoint DIR`` keeps the positions and every sweep, the
-same command goes on from there (``--until N`` stops after sweep N), see docs/bots.md.
+same command goes on from there (``--until N`` stops after sweep N), see docs/evaluator.md.
 
 ``--exact N`` (two players) also values N small endgames exactly (``Endgame``: the first turn
 start with at most ``--exact-face-up`` tiles face up of games after those giving the

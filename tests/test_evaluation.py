@@ -115,7 +115,7 @@ def test_the_shipped_network_agrees_with_its_own_one_turn_search(players, limit)
     """Trained until it agrees with itself: on positions of games it never saw, its value
     and the exact solver's over its own values one turn ahead differ by under 2 points on
     average with two players, 3 with three to seven (the strategist's win model: about 1.3
-    with two, see docs/bots.md; the three- to seven-player networks ended their training at
+    with two, see docs/evaluator.md; the three- to seven-player networks ended their training at
     1.6, 1.3, 1.0, 0.55 and 0.58)."""
     network = shipped_network(players)
     assert network is not None and network.players == players

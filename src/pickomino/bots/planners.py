@@ -18,7 +18,7 @@ from pickomino.solver import solve
 from pickomino.solver.endings import Endings, TurnEndings, turn_endings, value_table
 
 #: With this many tiles face up or fewer the learned evaluator looks a turn further: the last
-#: tiles carry most of the network's drift, and there a turn is cheap (``docs/bots.md``).
+#: tiles carry most of the network's drift, and there a turn is cheap (``docs/evaluator.md``).
 LEARNED_ENDGAME_TILES = 3
 #: How many turns' endings the search keeps (each holds a few dozen positions; a 5-player
 #: game's review visits about 1,200).
