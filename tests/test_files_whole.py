@@ -5,6 +5,7 @@ leaves the file it was to replace as it was; before, the old file was cut short 
 from __future__ import annotations
 
 import json
+import os
 import resource
 import stat
 import subprocess
@@ -98,3 +99,39 @@ def test_a_name_too_long_to_write_is_refused_before_the_game(tmp_path):
     done = pickomino("selfplay", "--save", "a" * 300 + ".json", cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--save" in done.stderr and "File name too long" in done.stderr
+
+
+def test_a_link_is_written_through_and_stays_a_link(tmp_path):
+    """An audit: a save named by a link put a plain file in the link's place, and the file it
+    named kept the old game."""
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("old")
+    link.symlink_to(real)
+    write_whole(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def test_a_pipe_or_a_device_is_refused_before_the_work(tmp_path):
+    """An audit: ``--save`` naming a device replaced it by a file (as root, /dev/full became
+    one), and naming a pipe waited for ever on the check. Neither is a file: refused at once,
+    and left as it was."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for target in (pipe, Path("/dev/null")):
+        done = pickomino("selfplay", "--quiet", "--save", str(target), cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert f"{target} is not a file (a device, a pipe or a socket)" in done.stderr
+    assert stat.S_ISFIFO(pipe.stat().st_mode) and stat.S_ISCHR(Path("/dev/null").stat().st_mode)
+
+
+def test_the_games_own_save_refuses_a_device_and_a_name_it_cannot_take(tmp_path):
+    """An audit: ``save /dev/full`` typed in a game replaced the device by the record, and a
+    NUL in the name ended the game with a traceback. Both are said, and the game goes on."""
+    typed = "save /dev/null\nsave a\0b.json\nroll\nquit\n"
+    done = pickomino("play", "--players", "a,b", "--plain", "--save", "keep.json", cwd=tmp_path,
+                     stdin=typed)  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout
+    assert "cannot save to /dev/null: not a file" in done.stdout
+    assert "embedded null byte" in done.stdout and "a rolled" in done.stdout
+    assert stat.S_ISCHR(Path("/dev/null").stat().st_mode) and (tmp_path / "keep.json").exists()

@@ -1,9 +1,12 @@
 """Files written whole or not at all: a save, a record or a chart that fails half-way (a full
 disk, a quota) leaves the file it was to replace as it was, never cut short; and the check,
-before any work, that a file can be written at all."""
+before any work, that a file can be written at all. A link is written through (the file it
+names is replaced, the link stays); a device, a pipe or a socket is never written (replacing
+one would put a file in its place, opening a pipe waits for a reader)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import shutil
@@ -17,7 +20,11 @@ from pathlib import Path
 def replacing(path: Path) -> Iterator[Path]:
     """A new file beside ``path`` to write in the block (its ending the same, for writers
     that go by it); when the block ends it takes ``path``'s place at once (with an earlier
-    file's permissions), and if the block fails it is removed and ``path`` is untouched."""
+    file's permissions), and if the block fails it is removed and ``path`` is untouched.
+    Through a link, the file it names is replaced."""
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise OSError(errno.EINVAL, "not a file (a device, a pipe or a socket)", str(path))
     part = path.with_name(f".{path.stem[:64]}.{secrets.token_hex(4)}.part{path.suffix}")
     try:
         yield part
@@ -35,14 +42,17 @@ def write_whole(path: Path, text: str) -> None:
 
 
 def write_problem(path: Path) -> tuple[str, Path, str] | None:
-    """Why ``path`` cannot be written, or None: what (``is_folder``, ``not_a_folder``: its
-    folder is a file, ``no_folder``, ``unwritable``), the path that is about, and the
-    system's reason. Tried for real, by opening it to append (a file made so is removed
-    again) and making a new file beside it (as :func:`replacing` does): permission bits or
-    a read-only disk can mislead."""
+    """Why ``path`` cannot be written, or None: what (``is_folder``, ``not_a_file``: a
+    device, a pipe or a socket, ``not_a_folder``: its folder is a file, ``no_folder``,
+    ``unwritable``), the path that is about, and the system's reason. Tried for real, by
+    opening it to append (a file made so is removed again) and making a new file beside it
+    (as :func:`replacing` does): permission bits or a read-only disk can mislead."""
     try:  # asking about a name can fail too (too long a name, a loop of links)
         if path.is_dir():
             return "is_folder", path, ""
+        if path.exists() and not path.is_file():  # asked before opening: a pipe would wait
+            return "not_a_file", path, ""
+        path = Path(os.path.realpath(path))  # a link: the file it names is written
         folder = path.parent
         if folder.exists() and not folder.is_dir():
             return "not_a_folder", folder, ""
@@ -63,6 +73,7 @@ def write_problem(path: Path) -> tuple[str, Path, str] | None:
 #: in the user's language).
 PROBLEMS = {
     "is_folder": "{path} is a folder",
+    "not_a_file": "{path} is not a file (a device, a pipe or a socket)",
     "not_a_folder": "{path} is not a folder",
     "no_folder": "{path} is not a folder",
     "unwritable": "{path} cannot be written ({why})",

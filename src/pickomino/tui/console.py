@@ -240,8 +240,8 @@ class Console:
         """Save now; the line saying where (or why not)."""
         try:
             return self.words("save.saved", path=str(self.session.save(path)))
-        except OSError as error:
-            return self.words("save.failed", path=str(path), why=error.strerror or "")
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the name, say
+            return self.words("save.failed", path=str(path), why=_why(error))
 
     def leave(self, path: Path) -> tuple[bool, str]:
         """Save the game on leaving (however one leaves: quit, end of input, the end of the
@@ -251,8 +251,8 @@ class Console:
             return True, w("save.nothing")
         try:
             self.session.save(path)
-        except OSError as error:
-            return False, w("save.failed", path=str(path), why=error.strerror or "")
+        except (OSError, ValueError) as error:
+            return False, w("save.failed", path=str(path), why=_why(error))
         if self.state.is_over:
             return True, w("save.done", path=str(path))
         command = f"pickomino play --resume {quote(str(path))}"
@@ -269,3 +269,8 @@ def _key(name: str) -> str:
     if action.kind == "keep":
         return FACE_KEYS[action.face]
     return name[0]
+
+
+def _why(error: OSError | ValueError) -> str:
+    """The system's reason a save failed (a name it cannot take is a ValueError)."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
