@@ -133,6 +133,8 @@ def test_analysing_leaves_the_record_as_it_was(record):
     ("content", "message"),
     [
         ("not json", "the file is not valid JSON"),
+        ("[" * 100_000, "the file is not valid JSON"),  # an audit: RecursionError
+        ('{"v": ' + "9" * 5000 + "}", "the file is not valid JSON"),  # ValueError: digits
         ('{"format": "chess"}', "pickomino-record"),
         (
             '{"format": "pickomino-record", "version": 1, "rules": {}, "seats": ["A", "B"],'

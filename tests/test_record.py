@@ -63,6 +63,7 @@ def test_dice_in_a_record_may_be_written_in_any_order():
         ({"seats": ["Solo"]}, "R1"),
         ({"seats": ["A", "B", "C", "D", "E", "F", "G", "H"]}, "R1"),
         ({"seats": ["A", ""]}, "non-empty names"),
+        ({"seats": ["A", "\udcff"]}, "player 2 is not text"),  # an audit: a traceback on show
         ({"start_player": 3}, "start player"),
         ({"start_player": True}, "start player"),
         ({"rules": {"lower_tile": "far"}}, "lower_tile"),
@@ -86,8 +87,13 @@ def test_a_record_missing_a_key_is_refused():
         GameRecord.from_dict(data)
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", b"\xff\xfe"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "{", "[1, 2]", "null", b"\xff\xfe", "[" * 100_000, '{"seed": ' + "9" * 5000 + "}"],
+    ids=["empty", "cut", "list", "null", "not UTF-8", "too deep", "too long a number"],
+)
 def test_text_that_is_not_a_record_is_refused(text):
+    """An audit: nesting too deep and a number of 5,000 digits were tracebacks."""
     with pytest.raises(RecordError):
         Game.from_json(text)
 

@@ -91,6 +91,7 @@ def test_seats_are_people_and_bots_with_their_players():
         ("Ann,bot:genius", "unknown_bot"),
         ("Mum,mum", "names_twice"),  # the same name, whatever the case (R1 counts people)
         ("3", "seat_is_number"),
+        ("Ann,\udcff\udcfe", "name_not_text"),  # bytes a terminal could not read as UTF-8
     ],
 )
 def test_bad_seats_are_refused_with_what_is_wrong(text, code):

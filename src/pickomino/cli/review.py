@@ -129,10 +129,10 @@ def _load(path: Path) -> GameRecord | ScoreSheet:
         return Game.from_json(text).record
     except OSError as error:
         problem = RecordError("unreadable", path=str(path), why=error.strerror or "")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        problem = RecordError("record_not_json")
-    except RecordError as error:
+    except RecordError as error:  # a ValueError too: before the next
         problem = error
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep or long a number
+        problem = RecordError("record_not_json")
     raise click.ClickException(f"{path}: {w.error(problem)}")
 
 

@@ -33,6 +33,17 @@ VERSION = 1
 DICE_PREFIX = "dice "
 
 
+def is_text(name: str) -> bool:
+    """Whether ``name`` can be written as UTF-8: not a lone surrogate (bytes a terminal
+    could not read, kept as such by Python; JSON's ``"\\ud800"``), which no file or page
+    can hold."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @dataclass
 class GameRecord:
     """Everything needed to reproduce a game exactly."""
@@ -89,6 +100,9 @@ class GameRecord:
             or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS
         ):
             raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
+        for number, name in enumerate(seats, start=1):
+            if not is_text(name):
+                raise RecordError("name_not_text", seat=number)
         start = data["start_player"]
         if type(start) is not int or not 0 <= start < len(seats):
             raise RecordError("record_start", high=len(seats) - 1)
@@ -104,6 +118,6 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep or long a number
             raise RecordError("record_not_json") from None
         return cls.from_dict(data)

@@ -45,10 +45,10 @@ def open_sheet(data: str, count: int | None = None) -> ScoreSheet:
     that a page out of date (a double tap, another phone) cannot act on another state."""
     try:
         sheet = ScoreSheet.from_dict(json.loads(data))
-    except json.JSONDecodeError:
-        raise SheetRefusal(500, "sheet_damaged", why=RecordError("record_not_json")) from None
-    except RecordError as error:
+    except RecordError as error:  # a ValueError too: before the next
         raise SheetRefusal(500, "sheet_damaged", why=error) from None
+    except (ValueError, RecursionError):  # not JSON: too deep, too long a number
+        raise SheetRefusal(500, "sheet_damaged", why=RecordError("record_not_json")) from None
     if count is not None and count != len(sheet.entries):
         raise SheetRefusal(409, "sheet_changed")
     return sheet
