@@ -477,6 +477,9 @@ def test_an_actions_face_and_tile_are_read_only_where_they_exist():
         ("25/25 - 0 1 roll - - official", "tile_twice"),
         ("-/- - 2 1 roll - - official", "start_seat"),
         ("-/- - 0 0 roll - - official", "position_number"),
+        ("-/- - 0 ² roll - - official", "position_number"),  # a digit int() cannot read
+        ("-/- - 0 " + "9" * 5000 + " roll - - official", "position_number"),  # an audit
+        ("9" * 5000 + "/- - 0 1 roll - - official", "not_tiles"),  # a traceback, not a refusal
         ("-/- - 0 1 roll - - fast", "unknown_preset"),
     ],
 )

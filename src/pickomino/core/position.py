@@ -52,7 +52,7 @@ def parse_tiles(text: str) -> list[int]:
     """
     tiles: list[int] = []
     for part in filter(None, re.split(r"[\s,]+", text.strip())):
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        match = re.fullmatch(r"(\d{1,3})(?:-(\d{1,3}))?", part)  # no tile has more digits
         if not match:
             raise BadInput("not_tiles", "R3", given=part[:20])
         low, high = int(match[1]), int(match[2] or match[1])
@@ -124,6 +124,6 @@ def _tiles(text: str) -> list[int]:
 
 
 def _number(text: str, least: int = 0) -> int:
-    if not text.isdigit() or int(text) < least:
+    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < least:  # not "²", nor 5,000 digits
         raise BadInput("position_number", given=text[:20])
     return int(text)

@@ -18,6 +18,7 @@ CLDR data here, and from ``Intl`` in the browser, so both agree.
 
 from __future__ import annotations
 
+import decimal
 import json
 import os
 import re
@@ -155,8 +156,13 @@ class Words:
 
     # --------------------------------------------------------------- numbers
     def number(self, value: int | float, decimals: int = 0) -> str:
+        """``value`` as the language writes numbers; a number longer than Babel's precision
+        (a seed of 30 digits, say) as its digits."""
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-        return format_decimal(value, format=pattern, locale=self.locale)
+        try:
+            return format_decimal(value, format=pattern, locale=self.locale)
+        except decimal.InvalidOperation:
+            return str(value)
 
     def signed(self, value: float, decimals: int = 2) -> str:
         """``+0.25`` / ``−1.50``: the sign always shown (a gain or a loss of worms)."""
