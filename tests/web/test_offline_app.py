@@ -11,6 +11,7 @@ import functools
 import http.server
 import json
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -146,13 +147,46 @@ def test_the_build_refuses_a_folder_it_would_spoil_before_any_download(tmp_path:
     assert code == 2 and "does not exist" in said
 
 
-def test_building_again_replaces_the_app_built_before(tmp_path: Path) -> None:
+def test_building_again_replaces_the_app_built_before_and_keeps_files_put_there(
+    tmp_path: Path,
+) -> None:
+    """The app's files are replaced; a file put there since (an audit: a CNAME for the
+    static host was deleted) is kept; nothing else is left behind."""
     out = tmp_path / "app"
     runtime = str(pyodide_runtime())  # from the cache: no second download
     assert build(out, "--runtime", runtime)[0] == 0
     (out / "index.html").write_text("stale")
+    (out / "CNAME").write_text("pickomino.example.org")
+    (out / "static" / "mine.css").write_text("body {}")
     assert build(out, "--runtime", runtime)[0] == 0
     assert "static/app.js" in (out / "index.html").read_text()
+    assert (out / "CNAME").read_text() == "pickomino.example.org"
+    assert (out / "static" / "mine.css").read_text() == "body {}"
+    assert [path.name for path in tmp_path.iterdir()] == ["app"]
+
+
+def test_a_build_that_cannot_be_written_whole_leaves_the_app_before_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """An audit: a full disk ended the build in a traceback. It is a clear error, and the
+    app built before stays whole (here a limit on the size of the files written, as a full
+    disk: Pyodide's files are larger)."""
+    out = tmp_path / "app"
+    runtime = str(pyodide_runtime())
+    assert build(out, "--runtime", runtime)[0] == 0
+    before = sorted(path.relative_to(out) for path in out.rglob("*"))
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, 1_000_000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pickomino", "build-app", str(out), "--runtime", runtime],
+        capture_output=True, text=True, timeout=300, preexec_fn=limited,
+    )  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"cannot write the app to {out}: File too large" in done.stderr
+    assert sorted(path.relative_to(out) for path in out.rglob("*")) == before
+    assert [path.name for path in tmp_path.iterdir()] == ["app"]
 
 
 def engine_ready(page: Page) -> None:

@@ -39,8 +39,9 @@ from pickomino.web.offline_app.runtime import (
 BROWSER_PACKAGES = ("core", "solver", "table", "bots", "evaluation", "offline")
 #: The package's own modules those parts import (``files``: a session's save).
 BROWSER_MODULES = ("__init__.py", "files.py")
-#: Marks a folder as a built app: building again into it replaces it; any other folder that
-#: holds something is refused, so that nothing of the user's is overwritten.
+#: Marks a folder as a built app, and lists the app's files: building again into it replaces
+#: them (keeping any other file put there since: a CNAME, say); any other folder that holds
+#: something is refused, so that nothing of the user's is overwritten.
 MARK = ".pickomino-app"
 PACKAGE = Path(str(files("pickomino")))
 WEB = PACKAGE / "web"
@@ -65,7 +66,8 @@ HEAD = (
 
 
 def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
-    """Write the app into ``out`` (created; a folder built before is replaced) and return it.
+    """Write the app into ``out`` (created; a folder built before is replaced, keeping the
+    files put there since) and return it.
     ``runtime``: a folder holding Pyodide's files, else they come from the cache (fetched from
     the npm registry the first time). Checks ``out`` before any download. ``note`` is told
     why the app's Python is not compiled to bytecode, if it is not."""
@@ -73,21 +75,54 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
     runtime = checked_runtime(runtime) if runtime else None
     check_destination(out)
     runtime = runtime or pyodide_runtime()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".pickomino-app-") as work:
-        folder = Path(work) / "app"
-        for name, content in app_files(runtime, note).items():
-            path = folder / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, Path):
-                shutil.copyfile(content, path)
-            else:
-                path.write_bytes(content)
-        (folder / MARK).write_text(f"pickomino offline app, Pyodide {PYODIDE}\n", encoding="utf-8")
-        if out.exists():
-            shutil.rmtree(out)
-        folder.rename(out)
+    made = app_files(runtime, note)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=out.parent, prefix=".pickomino-app-") as work:
+            folder = Path(work) / "app"
+            for name, content in made.items():
+                path = folder / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if isinstance(content, Path):
+                    shutil.copyfile(content, path)
+                else:
+                    path.write_bytes(content)
+            for name in users_files(out):  # a CNAME, a README: what the app did not put there
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(out / name, folder / name)
+            mark = [f"pickomino offline app, Pyodide {PYODIDE}", *sorted(made)]
+            (folder / MARK).write_text("\n".join(mark) + "\n", encoding="utf-8")
+            put_in_place(folder, out, aside=Path(work) / "old")
+    except OSError as error:  # a full disk, say: the folder as it was, or none
+        why = error.strerror or str(error)
+        raise BuildError("app_folder_unwritable", path=str(out), why=why) from None
     return out
+
+
+def put_in_place(folder: Path, out: Path, aside: Path) -> None:
+    """``folder`` becomes ``out``; an ``out`` there before is moved ``aside`` first, and back
+    if the new one cannot take its place (it is deleted with ``aside``'s folder after)."""
+    if out.exists():
+        out.rename(aside)
+    try:
+        folder.rename(out)
+    except OSError:
+        if aside.exists():
+            aside.rename(out)
+        raise
+
+
+def users_files(out: Path) -> list[str]:
+    """The files in a folder built before that the app did not put there (its mark lists the
+    app's files): kept when it is built again. A mark from before the list: none."""
+    mark = out / MARK
+    if not mark.is_file():
+        return []
+    listed = set(mark.read_text(encoding="utf-8").splitlines()[1:])
+    if not listed:
+        return []
+    found = (path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file())
+    return sorted(name for name in found if name not in listed and name != MARK)
 
 
 def check_destination(out: Path) -> None:
