@@ -179,7 +179,7 @@ def test_the_upgrade_forgets_the_games_plain_hashes(database):
     [
         (lambda path: path.write_text("short"), SecretTooShort, None),  # serve words it
         (lambda path: path.write_bytes(b"\xff" * 80), SecretUnusable, "ascii"),
-        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), SecretUnusable, "exists"),
+        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), SecretUnusable, "Not a"),
     ],
     ids=["too short", "not text", "its folder a file"],
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import os
+import socket
 from pathlib import Path
 
 import httpx
@@ -213,3 +214,39 @@ def test_a_secret_file_serve_cannot_use_or_another_servers_is_refused_saying_wha
     assert "hashed under another secret" in refused.output and "--replace-secret" in refused.output
     replaced = serve("--database", database, "--secret-file", str(other), "--replace-secret")
     assert replaced.exit_code == 0, replaced.output
+
+
+def test_a_port_it_cannot_listen_on_is_refused_before_anything_is_said_or_stored(
+    served: dict, tmp_path: Path
+) -> None:
+    """An audit: "open http://127.0.0.1:PORT/" was printed, then uvicorn failed in English
+    on a port in use (or an address not this computer's). Tried first, said in the user's
+    language, before the database is made."""
+    database = tmp_path / "games.sqlite3"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        refused = CliRunner().invoke(  # the runner puts back the LANGUAGE serve sets
+            main,
+            ["--lang", "de", "serve", "--database", str(database), "--port", port],
+            env={"LANGUAGE": None},
+        )
+    assert refused.exit_code == 1 and not served and not database.exists()
+    assert f"kann nicht auf 127.0.0.1, Port {port} lauschen: Address already in use" in (
+        refused.output
+    )
+    assert "http://" not in refused.output
+    nowhere = serve("--database", str(database), "--host", "192.0.2.1")  # TEST-NET-1
+    assert nowhere.exit_code == 1 and "cannot listen on 192.0.2.1 port 8000" in nowhere.output
+
+
+def test_a_database_in_a_folder_that_does_not_exist_is_refused_and_makes_none(
+    served: dict, tmp_path: Path
+) -> None:
+    """An audit: a mistyped --database made its folders (and a database in them)."""
+    for typed in (tmp_path / "typo" / "games.sqlite3", Path(f"file:{tmp_path}/x.db")):
+        refused = serve("--database", str(typed))
+        assert refused.exit_code == 1 and not served, refused.output
+        assert f"the folder {typed.parent} does not exist" in refused.output
+    assert sorted(tmp_path.iterdir()) == []

@@ -4,6 +4,7 @@ build-app``: its offline app, as a folder to put on any web host."""
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 
 import click
@@ -22,6 +23,22 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
         return None if value is None else check_public_url(value)
     except BadInput as error:
         fail(error, param, ctx)
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (a port in use, one only the
+    system may take, an address not this computer's), or None: tried before anything is
+    said or done, as the server will (uvicorn's own error came after "open http://…", in
+    English)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _name, address = found[0]
+        with socket.socket(family, kind, proto) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            trial.bind(address)
+    except OSError as error:  # socket.gaierror too: a name that is no address
+        return error.strerror or str(error)
+    return None
 
 
 def is_loopback(host: str) -> bool:
@@ -124,6 +141,10 @@ def serve(
     w = words()
     target = database or str(default_database())
     shown = masked(target, target)  # never print a database password
+    folder = Path(target).expanduser().parent
+    if "://" not in target and not folder.is_dir():  # a slip of the fingers makes no folders
+        why = w("cli.file.no_folder", path=str(folder))
+        raise click.ClickException(w("cli.serve.no_database", database=shown, why=why))
     if dice_seed is not None and not is_loopback(host):
         raise click.UsageError(w("cli.serve.dice_seed_loopback", host=host))
     if workers > 1 and not shared_database(target):
@@ -131,6 +152,9 @@ def serve(
     if (files := open_files_for(max_connections)) is not None:
         most = str(max_connections)  # as typed on the command line, not as a number is shown
         raise click.UsageError(w("cli.serve.too_few_files", most=most, files=str(files)))
+    if (why := listen_problem(host, port)) is not None:
+        problem = w("cli.serve.cannot_listen", host=host, port=str(port), why=why)
+        raise click.ClickException(problem)
     options = {
         "database": target,
         "bot_delay": bot_delay,

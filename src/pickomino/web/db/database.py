@@ -21,8 +21,9 @@ APPLICATION = "pickomino-store"
 
 
 def default_database() -> Path:
-    """A per-user file, e.g. ``~/.local/share/pickomino/games.sqlite3`` on Linux."""
-    return user_data_path("pickomino") / "games.sqlite3"
+    """A per-user file, e.g. ``~/.local/share/pickomino/games.sqlite3`` on Linux (its folder
+    made if need be: a folder named by ``--database`` must exist, so a typing slip makes none)."""
+    return user_data_path("pickomino", ensure_exists=True) / "games.sqlite3"
 
 
 def database_url(database: str | Path) -> str:
@@ -32,9 +33,7 @@ def database_url(database: str | Path) -> str:
         return "postgresql+psycopg://" + text.split("://", 1)[1]
     if "://" in text:
         return text  # any SQLAlchemy URL, e.g. sqlite:// for a database in memory
-    path = Path(text).expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
+    return f"sqlite:///{Path(text).expanduser()}"
 
 
 def shared_database(database: str | Path) -> bool:

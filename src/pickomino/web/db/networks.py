@@ -61,7 +61,7 @@ def secret_file_for(database: str | Path) -> Path | None:
     of its own, gone with it)."""
     url = sa.engine.make_url(database_url(database))
     if url.get_backend_name() == "postgresql":
-        return user_data_path("pickomino") / "server.secret"
+        return user_data_path("pickomino", ensure_exists=True) / "server.secret"
     file = sqlite_file(url)
     return None if file is None else file.with_name(file.name + ".secret")
 
@@ -70,8 +70,8 @@ def sqlite_file(url: sa.URL) -> Path | None:
     """The file of an SQLite database: its URL's path, or the path of a ``file:`` URI
     (``sqlite:///file:games.sqlite3?mode=rwc&uri=true``), not the URI itself (which would
     put the secret in the current folder); ``None`` in memory."""
-    if in_memory(url) or not url.database:
-        return None
+    if url.get_backend_name() != "sqlite" or in_memory(url) or not url.database:
+        return None  # another database than SQLite is refused when it is opened
     if url.query.get("uri") != "true" or not url.database.startswith("file:"):
         return Path(url.database)
     path = urllib.parse.unquote(urllib.parse.urlsplit(url.database).path)
@@ -83,8 +83,7 @@ def read_secret(path: Path | None) -> bytes:
     a new random one for ``None``. :class:`SecretUnusable` says what is wrong."""
     if path is None:
         return secrets.token_bytes(SECRET_BYTES)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    try:  # its folder must be there: a slip of the fingers makes none
         if not path.exists():
             _make_secret(path)
         text = path.read_text(encoding="ascii").strip()
