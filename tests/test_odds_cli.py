@@ -153,6 +153,7 @@ def test_odds_plot_path_is_checked_before_the_odds_are_computed(tmp_path):
         (tmp_path / "none" / "x.png", f"the folder {tmp_path / 'none'} does not exist"),
         (tmp_path, f"{tmp_path} is a folder"),
         (tmp_path / "out.txt", "cannot write a .txt file; give a name ending in .png, "),
+        (tmp_path / "out.pgf", "cannot write a .pgf file"),  # an audit: LaTeX missing, after
     ]:
         result = run("odds", "--plot", str(plot))
         assert result.returncode == 2 and message in result.stderr, result.stderr

@@ -110,12 +110,18 @@ class OutputFile(click.ParamType):
         return path
 
 
+#: Endings matplotlib offers that need a program of their own (PGF: LaTeX, found missing
+#: only after the work).
+NEEDS_A_PROGRAM = frozenset({"pgf"})
+
+
 def image_formats() -> list[str]:
-    """The file endings matplotlib can draw to, PNG first."""
+    """The file endings matplotlib can draw to by itself, PNG first."""
     need_extra("plot", "--plot")
     from matplotlib.backend_bases import FigureCanvasBase
 
-    return sorted(FigureCanvasBase.get_supported_filetypes(), key=lambda ending: ending != "png")
+    endings = set(FigureCanvasBase.get_supported_filetypes()) - NEEDS_A_PROGRAM
+    return sorted(endings, key=lambda ending: ending != "png")
 
 
 def draw_plot(draw: Callable[[str], None], path: Path, err: bool = False) -> None:
