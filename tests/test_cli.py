@@ -22,6 +22,19 @@ def test_version_and_help():
     assert helped.returncode == 0 and "selfplay" in helped.stdout and "show" in helped.stdout
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--bots", "simple"), "Invalid value for '--bots': Pickomino is for 2 to 7 players"),
+        (("--start", "5"), "Invalid value for '--start': the start player must be a seat"),
+    ],
+)
+def test_selfplay_names_the_option_that_is_wrong(args, said):
+    """An audit: "Invalid value: Pickomino is for 2 to 7 players, not 1", naming no option."""
+    refused = run("selfplay", *args)
+    assert refused.returncode == 2 and said in refused.stderr, refused.stderr
+
+
 def test_selfplay_saves_a_record_that_show_replays(tmp_path):
     path = tmp_path / "game.json"
     played = run("selfplay", "--bots", "simple,random,simple", "--seed", "4", "--save", str(path))

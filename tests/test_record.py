@@ -60,6 +60,7 @@ def test_dice_in_a_record_may_be_written_in_any_order():
     [
         ({"format": "chess"}, "not a Pickomino file"),
         ({"version": 99}, "version 99 is not supported"),
+        ({"version": "1"}, 'version "1" is not supported'),  # not "version 1 is not supported"
         ({"seats": ["Solo"]}, "R1"),
         ({"seats": ["A", "B", "C", "D", "E", "F", "G", "H"]}, "R1"),
         ({"seats": ["A", ""]}, "non-empty names"),

@@ -290,10 +290,12 @@ def test_plain_save_command_writes_where_asked(tmp_path):
 def test_a_corrupt_or_missing_record_is_a_clear_error(tmp_path):
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text('{"format": "pickomino-record", "version": 1, "seats": [')
-    for path, message in ((corrupt, "not valid JSON"), (tmp_path / "none.json", "cannot read")):
+    none = tmp_path / "none.json"
+    for path, said in ((corrupt, f"{corrupt}: the file is not valid JSON"), (none, "cannot read")):
         result = play("--resume", str(path))
         assert result.returncode == 1 and "Traceback" not in result.stderr
-        assert result.stderr.startswith(f"Error: {path}:") and message in result.stderr
+        assert result.stderr.startswith(f"Error: {said}")
+        assert result.stderr.count(str(path)) == 1  # an audit: the path was said twice
 
 
 # ---------------------------------------------------------------- full screen

@@ -52,8 +52,9 @@ def selfplay(
     seed = draw_seed(seed)
     try:
         game = Game([seat.name for seat in seats], rules, start_player)
-    except PickominoError as error:
-        fail(error, None, ctx)
+    except PickominoError as error:  # too few or many bots (R1), or no such seat to start
+        wrong = "start_player" if error.code == "start_seat" else "bots"
+        fail(error, next(p for p in ctx.command.params if p.name == wrong), ctx)
     # the seed and the bots, as `play` records them: `play --resume` then keeps the seats
     game.record.meta = seats_meta(seed, seats)
     events = advance(game, players(seats, seed), SeededDice(seed))
@@ -125,8 +126,9 @@ def play(
             raise click.UsageError(w("cli.play.resumed", options=", ".join(given)))
         try:
             console = resume_console(resume, w)
-        except RecordError as error:
-            raise click.ClickException(f"{resume}: {w.error(error)}") from None
+        except RecordError as error:  # a file it cannot read names itself
+            where = "" if error.code == "unreadable" else f"{resume}: "
+            raise click.ClickException(where + w.error(error)) from None
     else:
         try:
             console = new_console(

@@ -79,7 +79,7 @@ class GameRecord:
             raise RecordError("record_format", format=FORMAT)
         version = data.get("version")
         if version != VERSION:
-            raise RecordError("record_version", given=str(version)[:20], version=VERSION)
+            raise RecordError("record_version", given=json.dumps(version)[:20], version=VERSION)
         required = {"format", "version", "rules", "seats", "start_player", "moves"}
         missing = required - set(data)
         if missing:

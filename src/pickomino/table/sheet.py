@@ -20,6 +20,7 @@ pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's s
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,7 +144,7 @@ class ScoreSheet:
             raise RecordError("record_format", format=FORMAT)
         if data.get("version") != VERSION:
             raise RecordError(
-                "record_version", given=str(data.get("version"))[:20], version=VERSION
+                "record_version", given=json.dumps(data.get("version"))[:20], version=VERSION
             )
         names = data.get("names")
         if (
