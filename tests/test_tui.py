@@ -4,6 +4,7 @@ subprocess, and the --players parser."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from pickomino.i18n.text import describe_event, ranking_lines, render_state, wor
 from pickomino.table import Seat, SeededDice, Session
 from pickomino.tui.app import EndScreen, PickominoApp
 from pickomino.tui.console import BustWarning, Console
+from pickomino.tui.plain import run_plain
 from pickomino.tui.setup import default_players, new_console, parse_players, resume_console
 
 #: Line-mode commands that always move a game on: roll, keep the first face shown (worms
@@ -285,6 +287,30 @@ def test_plain_save_command_writes_where_asked(tmp_path):
     played = play("--seed", "2", stdin=f"r\nsave {path}\nquit\n")
     assert played.returncode == 0 and f"Saved to {path}" in played.stdout
     assert Game.from_json(path.read_text()).seats == [getuser(), "Bot 2 (hard)", "Bot 3 (hard)"]
+
+
+def test_plain_a_quit_whose_save_fails_stays_in_the_game_until_saved_or_quit_again(tmp_path):
+    """An audit: a full disk at ``quit`` lost the game. The save's failure is said and the
+    game goes on: ``save`` elsewhere, then ``quit`` leaves with the game kept (exit 0); a
+    second ``quit`` without it leaves unsaved (exit 1)."""
+    for typed, kept, code in [
+        ("r\nquit\nsave {other}\nquit\n", True, 0),
+        ("r\nquit\nquit\n", False, 1),
+    ]:
+        blocked = tmp_path / "blocked.json"
+        blocked.mkdir()  # where the game was to be saved is a folder by now
+        other = tmp_path / "other.json"
+        console = new_console("Ann,Bob", Rules(), 3, Words("en"))
+        out = io.StringIO()
+        done = run_plain(console, blocked, io.StringIO(typed.format(other=other)), out)
+        said = out.getvalue()
+        assert done == code and f"cannot save to {blocked}" in said
+        assert "type save FILE to save it elsewhere, or quit again" in said
+        assert other.exists() is kept
+        if kept:
+            assert len(Game.from_json(other.read_text()).record.moves) == 1  # Ann's roll
+            other.unlink()
+        blocked.rmdir()
 
 
 def test_a_corrupt_or_missing_record_is_a_clear_error(tmp_path):

@@ -238,10 +238,14 @@ class Console:
     # ------------------------------------------------------------------ files
     def save(self, path: Path) -> str:
         """Save now; the line saying where (or why not)."""
+        return self.try_save(path)[1]
+
+    def try_save(self, path: Path) -> tuple[bool, str]:
+        """Save now: whether that went well, and the line saying where (or why not)."""
         try:
-            return self.words("save.saved", path=str(self.session.save(path)))
+            return True, self.words("save.saved", path=str(self.session.save(path)))
         except (OSError, ValueError) as error:  # ValueError: a NUL in the name, say
-            return self.words("save.failed", path=str(path), why=_why(error))
+            return False, self.words("save.failed", path=str(path), why=_why(error))
 
     def leave(self, path: Path) -> tuple[bool, str]:
         """Save the game on leaving (however one leaves: quit, end of input, the end of the

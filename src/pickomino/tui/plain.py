@@ -36,17 +36,19 @@ def run_plain(console: Console, save_to: Path, stdin: TextIO, stdout: TextIO) ->
             print(line, file=stdout, flush=True)
 
     say(*console.opening(), console.save_note(save_to))
+    left = None  # how ``quit`` left, having saved already (or tried, and quit again)
     with _signals_interrupt():
         try:
-            _play(console, save_to, stdin, stdout, say)
+            left = _play(console, save_to, stdin, stdout, say)
             if console.state.is_over:  # the log has just said so: the table, not repeated
                 say(render_state(console.state, console.names, console.words, ranking=False))
                 _offer_analysis(console, stdin, stdout, say)
         except KeyboardInterrupt:  # ctrl+c, kill or a closed terminal, even during a move
             say("", console.words("plain.interrupted"))
-    saved, line = console.leave(save_to)
-    say(line)
-    return 0 if saved else 1
+    if left is None:
+        left = console.leave(save_to)
+        say(left[1])
+    return 0 if left[0] else 1
 
 
 @contextmanager
@@ -85,9 +87,14 @@ def _offer_analysis(
 
 def _play(
     console: Console, save_to: Path, stdin: TextIO, stdout: TextIO, say: Callable[..., None]
-) -> None:
+) -> tuple[bool, str] | None:
+    """The game until it ends or the input does (``None``: saving is the caller's), or
+    ``quit``: then saved, and whether that went well. A save that fails keeps the player in
+    the game (to ``save`` it elsewhere) until they quit again (an audit: a full disk lost
+    the game at ``quit``)."""
     words = console.words
     shown = -1  # the table is printed again only once a move has changed it
+    failed: tuple[bool, str] | None = None  # the save that failed at the last ``quit``
     while not console.state.is_over:
         if console.session.is_bot_turn():
             say(*console.narrate(console.bot_step()))
@@ -106,13 +113,24 @@ def _play(
         if not verb:
             continue
         if verb.lower() in ("quit", "q"):
-            return
+            if failed is not None:  # quit again: leave (unsaved, unless saved elsewhere since)
+                return failed
+            left = console.leave(save_to)
+            say(left[1])
+            if left[0]:
+                return left
+            failed = left
+            say(words("plain.save_failed_stay"))
+            continue
         if verb.lower() in ("help", "?"):
             say(words("plain.help"))
         elif verb.lower() == "hint":
             say(*console.hint())
         elif verb.lower() == "save":
-            say(console.save(Path(rest.strip()) if rest.strip() else save_to))
+            saved, line = console.try_save(Path(rest.strip()) if rest.strip() else save_to)
+            say(line)
+            if saved and failed is not None:  # saved elsewhere: quitting now loses nothing
+                failed = (True, "")
         else:
             try:
                 say(*console.narrate(console.decide(line)))
