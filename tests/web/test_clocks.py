@@ -277,7 +277,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 for seat, code, params in [
                     (0, "vote_own_seat", {}),
                     (3, "vote_bot_seat", {"name": "Robo"}),
-                    (1, "vote_seat_online", {"name": "Bob", "seconds": 120}),
+                    (1, "vote_seat_waiting", {"name": "Bob", "count": 120}),
                     (7, "no_seat", {"seat": 7, "high": 3}),
                 ]:
                     ann.send_json({"type": "vote", "seat": seat})
@@ -461,7 +461,7 @@ def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_awa
             waiting_since = clock.now
             clock.now += 59
             bob.send_json({"type": "vote", "seat": 0})
-            refused(next_of(bob, "error"), "vote_seat_online", name="Ann", seconds=60)
+            refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
             clock.now += 2
             bob.send_json({"type": "vote", "seat": 0})
             handed = until(bob, lambda s: s["seats"][0]["away"])
@@ -472,9 +472,9 @@ def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_awa
             (away,) = [e.entry for e in room.store.table_events(room.id)]
             assert away["since"] == pytest.approx(waiting_since)
             mine = until(ann, lambda s: s["seats"][0]["away"])
-            assert "roll" not in mine["actions"]  # the bot's decision now
+            assert "roll" not in mine["actions"]  # the bot's decision now, for this turn
             ann.send_json({"type": "back"})
-            until(ann, lambda s: not s["seats"][0]["away"])
+            refused(next_of(ann, "error"), "back_after_turn", bot="medium")
 
 
 def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monkeypatch):
@@ -524,8 +524,90 @@ def test_a_person_here_with_time_on_their_clock_cannot_be_voted_away(database, m
             until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
             clock.now += 600
             bob.send_json({"type": "vote", "seat": 0})
-            refused(next_of(bob, "error"), "vote_seat_online", name="Ann", seconds=60)
+            refused(next_of(bob, "error"), "vote_seat_online", name="Ann")
             assert not still(bob)["seats"][0]["waited_on"]
+
+
+def waiting_clock(monkeypatch: pytest.MonkeyPatch) -> WallClock:
+    """The votes' and the states' clock, set by the test."""
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
+def voted_away(client: TestClient, game: dict, bob, clock: WallClock) -> dict:
+    """Ann has kept the game waiting ``away_after`` seconds (60): Bob's vote hands her seat
+    to the bot; the state that says so."""
+    clock.now += 61
+    bob.send_json({"type": "vote", "seat": 0})
+    return until(bob, lambda s: s["seats"][0]["away"])
+
+
+def test_who_kept_the_game_waiting_takes_the_seat_back_once_the_turn_is_over(database, monkeypatch):
+    """An audit: voted away for keeping the game waiting, Ann came back at once (her page
+    does so when reloaded), before the bot's first step, and her wait began again: the game
+    never moved. The bot plays the rest of that turn; "back" is hers once it is over."""
+    clock = waiting_clock(monkeypatch)
+    with TestClient(app(database, bot_delay=0.3, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            voted_away(client, game, bob, clock)
+            until(ann, lambda s: s["seats"][0]["away"])
+            ann.send_json({"type": "back"})
+            refused(next_of(ann, "error"), "back_after_turn", bot="medium")
+            over = until(ann, lambda s: s["table"]["turn"] == 2)  # the bot ended her turn
+            assert over["seats"][0]["away"] and over["table"]["current"] == 1
+            ann.send_json({"type": "back"})
+            until(ann, lambda s: not s["seats"][0]["away"])
+
+
+def test_moving_the_seat_to_another_device_does_not_start_the_wait_again(database, monkeypatch):
+    """An audit: Ann moved her seat to "another device" every 100 s and was never waited
+    on long enough: the seat's new secret started the wait again. Her holder is the same
+    person: the wait goes on."""
+    clock = waiting_clock(monkeypatch)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        path = f"/api/games/{game['id']}"
+        with client.websocket_connect(socket_path(game, 1)) as bob:
+            with client.websocket_connect(socket_path(game, 0)):
+                until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+                clock.now += 50
+                secret = game["seats"][0]["link"].split("token=")[1]
+                moved = client.post(f"{path}/transfer", headers={"Seat-Token": secret})
+                assert moved.status_code == 200, moved.text
+                link = moved.json()["link"]
+            with client.websocket_connect(link.replace("/games/", "/ws/games/", 1)) as again:
+                until(again, lambda s: s["seats"][0]["online"])
+                clock.now += 20  # 70 s since her turn began, 20 since her seat moved
+                bob.send_json({"type": "vote", "seat": 0})
+                handed = until(bob, lambda s: s["seats"][0]["away"])
+                assert entries(handed, "away")[0]["why"] == "vote"
+
+
+def test_nobody_waits_while_nobody_else_is_here(database, monkeypatch):
+    """An audit: Bob left, Ann waited ten minutes for him on her turn; back, his vote alone
+    handed her seat over at once (and her page told her she kept the game waiting). The
+    wait begins when somebody else is here to wait."""
+    clock = waiting_clock(monkeypatch)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            with client.websocket_connect(socket_path(game, 1)) as bob:
+                until(bob, lambda s: s["status"] == "playing")
+            hears(ann, 1, online=False)
+            clock.now += 600
+            with client.websocket_connect(socket_path(game, 1)) as bob:
+                back = until(bob, lambda s: s["seats"][0]["online"])
+                assert not back["seats"][0]["waited_on"]
+                bob.send_json({"type": "vote", "seat": 0})
+                refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
+                voted_away(client, game, bob, clock)  # waited on as long since he came
 
 
 def test_the_others_are_shown_who_keeps_the_game_waiting_as_the_wait_ripens(database):

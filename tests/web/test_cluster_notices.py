@@ -8,13 +8,16 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from pickomino.web.cluster import notify
 from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, notice
 from pickomino.web.db.store import Store
+from pickomino.web.game import absence as absence_module
+from pickomino.web.game import state_message
 
-from .clients import create, socket_path
+from .clients import create, follow, refused, socket_path
 from .server_process import TemporaryPostgres
 from .test_analysis_api import bots_game, store_game
-from .test_clocks import ANN_BOB, app, claim, until, wait_until
+from .test_clocks import ANN_BOB, WallClock, app, claim, until, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -113,3 +116,43 @@ def test_an_ended_game_only_looked_at_hears_that_another_process_changed_it(
                 break
         assert room is not None, "the notice reached the look's memory"
         assert there.get("/api/games/done/record").status_code == 200 and not room.behind
+
+
+def test_a_vote_on_a_process_not_yet_told_of_a_move_is_judged_on_the_move(
+    postgres_cluster: TemporaryPostgres, monkeypatch: pytest.MonkeyPatch
+):
+    """An audit: Ann kept the game waiting, then rolled on one process; Bob's vote on the
+    other, not yet told of her roll, took her seat (and her own roll counted as the bot's).
+    A vote first reads the moves stored elsewhere: her roll ended the wait."""
+    database = postgres_cluster.new_database()
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    with TestClient(app(database)) as here, TestClient(app(database)) as there:
+        game = create(here, {"seats": ANN_BOB, "start_player": 0})
+        claim(here, game, 1)
+        with (
+            there.websocket_connect(socket_path(game, 0)) as ann,
+            here.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            started = until(ann, lambda s: s["status"] == "playing")
+            until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            clock.now += 121  # Ann has kept the game waiting --away-after (120 s)
+            held: list[tuple[object, str, str]] = []
+            deliver = notify.Listener._deliver
+
+            async def held_back(listener, channel: str, payload: str) -> None:
+                owner = getattr(listener.channels.get(channel), "__self__", None)
+                if channel == CHANNEL and getattr(owner, "rooms", None) is here.app.state.rooms:
+                    held.append((listener, channel, payload))  # "here" hears of no move
+                    return  # (who is connected it still hears: that would expire)
+                await deliver(listener, channel, payload)
+
+            monkeypatch.setattr(notify.Listener, "_deliver", held_back)
+            ann.send_json({"type": "act", "action": "roll", "seq": started["seq"]})
+            until(ann, lambda s: s["seq"] > started["seq"])
+            wait_until(lambda: bool(held), "the roll's notice reaches the other process")
+            bob.send_json({"type": "vote", "seat": 0})
+            while (answer := follow(bob, bob.receive_json()))["type"] != "error":
+                assert not (answer["type"] == "state" and answer["seats"][0]["away"]), answer
+            refused(answer, "vote_seat_waiting", name="Ann", count=120)

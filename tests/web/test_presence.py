@@ -85,7 +85,7 @@ def test_a_player_on_another_process_than_the_lease_holder_is_online_and_not_awa
         sees_online(ann, [True, True])
         sees_online(bob, [True, True])
         ann.send(json.dumps({"type": "vote", "seat": 1}))
-        refused(receive(ann, "error"), "vote_seat_online", name="Bob")
+        refused(receive(ann, "error"), "vote_seat_waiting", name="Bob", count=AWAY_AFTER)
         # Bob's turn, his socket open: polled well past the away deadline, nobody took over.
         deadline = time.monotonic() + 3 * AWAY_AFTER
         while time.monotonic() < deadline:

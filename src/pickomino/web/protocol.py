@@ -22,13 +22,14 @@ Client → server, one JSON object per text message (at most ``MAX_MESSAGE`` cha
   their turn as long counts as gone that long (``seats[n].waited_on``). The votes, and how
   many of them carry now, are in the state (``seats[n].votes``, ``seats[n].votes_needed``);
   they end when the person connects, or moves. Refused for a spectator, for one's own seat,
-  a bot's, one a bot already plays, one whose person is connected and has not kept the
-  game waiting that long (``vote_seat_online``, with the ``seconds``), and a second vote
-  for the same seat;
+  a bot's, one a bot already plays, one whose person is connected (``vote_seat_online``
+  in a game with a clock; ``vote_seat_waiting``, with the seconds as ``count``, until they
+  have kept a game without one waiting that long), and a second vote for the same seat;
 - ``{"type": "back"}``: the sender takes back their seat, which a bot plays while they
-  were away (refused when it does not); the bot's step under way, if any, is dropped, and
-  the person has the next decision. The page sends it by itself when it is opened (or
-  reloaded) on an away seat, and offers a button otherwise.
+  were away (refused when it does not, and, for who was voted away for keeping the game
+  waiting, until that turn is over: ``back_after_turn``); the bot's step under way, if any,
+  is dropped, and the person has the next decision. The page sends it by itself when it is
+  opened (or reloaded) on an away seat, and offers a button otherwise.
 
 Server → client — data and message ids, never sentences (every page words them in its
 reader's language): ``welcome`` (your seat, once; with ``token``, the seat's new secret,

@@ -77,9 +77,11 @@ class Absence:
 
     def _waited_on_since(self, seat: int, now: float) -> float | None:
         """Since when a game without a clock has waited on ``seat``'s person to move
-        (``None``: it does not): since the table last changed (a move, a seat away or back,
-        the game's start, the seat's holder), as far as this process knows (a restart starts
-        the wait again). A clock that runs out ends a timed game's wait by itself."""
+        (``None``: it does not): since the last move, the game's start or somebody else
+        coming when nobody was there, as far as this process knows (a restart starts the wait
+        again). Not since a "back" (an audit: back at once, again and again, the game never
+        moved) nor a seat moved to another device (its holder is the same person). A clock
+        that runs out ends a timed game's wait by itself."""
         room = self.room
         state = room.game.state
         if (
@@ -88,7 +90,8 @@ class Absence:
             or not room.person_decides(room.seating)
         ):
             return None
-        table = (len(room.table_log.entries), room.status, room.seats[seat].token)
+        others = bool(room.present() - {seat})  # nobody else here: nobody waits
+        table = (room.seq, room.status, others)
         if self._waiting is None or self._waiting[0] != table:
             self._waiting = (table, now)
         return self._waiting[1]
@@ -186,18 +189,26 @@ class Absence:
         present, now = room.present(), time.time()
         long_gone = self.long_gone(seat, now)
         if seat in present and not long_gone:
-            raise Refused("vote_seat_online", name=name, seconds=round(self.vote_after))
+            if room.seating.control is not None:  # the clock ends a wait
+                raise Refused("vote_seat_online", name=name)
+            raise Refused("vote_seat_waiting", name=name, count=max(1, round(self.vote_after)))
         if voter in room.seating.votes.get(seat, ()):
             raise Refused("voted_already", name=name)
 
         def cast(seating: Seating) -> list[Note]:
             if seating.vote(voter, seat, present, self.people, long_gone):
-                return seating.hand_over(seat, "vote", now, self.gone_since(seat, now))
+                return self._hand_over(seating, seat, seat in present, now)
             return []
 
         room.change_seating(cast)
         await room.broadcast()
         room.wake_bots()
+
+    def _hand_over(self, seating: Seating, seat: int, here: bool, now: float) -> list[Note]:
+        """The votes carried: a bot plays ``seat``, and for who is ``here`` (keeping the game
+        waiting) at least the rest of this turn."""
+        turn = self.room.game.state.turn if here else None
+        return seating.hand_over(seat, "vote", now, self.gone_since(seat, now), held_turn=turn)
 
     async def come_back(self, seat: int | None) -> None:
         """A person takes back the seat a bot plays for them, from its next decision (a
@@ -208,6 +219,8 @@ class Absence:
         self._check_playing()
         if not room.seating.away[seat]:
             raise Refused("not_away")
+        if room.seating.held == [seat, room.game.state.turn]:
+            raise Refused("back_after_turn", bot=room.seating.takeover)
         room.change_seating(lambda seating: seating.come_back(seat, time.time()))
         await room.broadcast()
         room.wake_bots()
@@ -239,7 +252,7 @@ class Absence:
                 if online[seat] and not self.long_gone(seat, now):
                     del seating.votes[seat]
                 elif seating.carried(seat, present, self.people, self.long_gone(seat, now)):
-                    notes += seating.hand_over(seat, "vote", now, self.gone_since(seat, now))
+                    notes += self._hand_over(seating, seat, online[seat], now)
             return notes
 
         try:

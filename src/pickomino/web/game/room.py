@@ -377,6 +377,9 @@ class Room:
 
     async def vote(self, voter: int | None, seat: int) -> None:
         self.store_pending()
+        # a move another process stored ends the wait a vote may rest on (an audit: a vote
+        # on a process not yet told of the move took the seat of who had just moved)
+        await self.refresh(moves_only=True)
         await self.absence.vote(voter, seat)
 
     async def come_back(self, seat: int | None) -> None:

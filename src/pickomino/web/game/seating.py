@@ -119,6 +119,10 @@ class Seating:
     timed_out: int | None = None  #: the turn whose rest a bot plays: its person's time ran out
     left: float | None = None  #: seconds left of the clock's turn when it stopped before its end
     votes: dict[int, list[int]] = field(default_factory=dict)  #: seat → who voted to hand it over
+    #: ``[seat, turn]``: voted away for keeping the game waiting, its person takes the seat
+    #: back once that turn is over (the bot's step is not dropped by a quick "back" again
+    #: and again, as the game would then never move).
+    held: list[int] | None = None
 
     def __post_init__(self) -> None:
         self.away = self.away or [False] * self.seats
@@ -134,6 +138,7 @@ class Seating:
             "deadline": self.deadline, "clock_seat": self.clock_seat,
             "clock_turn": self.clock_turn, "timed_out": self.timed_out, "left": self.left,
             "votes": {str(seat): voters for seat, voters in self.votes.items()},
+            "held": self.held,
         }  # fmt: skip
         return json.dumps(data)
 
@@ -214,15 +219,23 @@ class Seating:
 
     # ------------------------------------------------------- away and back
     def hand_over(
-        self, seat: int, why: AwayWhy, now: float, since: float | None = None
+        self,
+        seat: int,
+        why: AwayWhy,
+        now: float,
+        since: float | None = None,
+        held_turn: int | None = None,
     ) -> list[Note]:
-        """A bot plays ``seat`` until its person comes back; its clock, if it runs, stops
-        with the time left banked. A vote's hand-over keeps ``since`` when its person was
-        gone: whether they left the game follows from how long (:mod:`.stand_ins`)."""
+        """A bot plays ``seat`` until its person comes back (not before ``held_turn`` is
+        over, if given: see :attr:`held`); its clock, if it runs, stops with the time left
+        banked. A vote's hand-over keeps ``since`` when its person was gone: whether they
+        left the game follows from how long (:mod:`.stand_ins`)."""
         if self.deadline is not None and self.clock_seat == seat:
             self._stop_clock(now, in_time=False)
         self.away[seat] = True
         self.votes.pop(seat, None)
+        if held_turn is not None:
+            self.held = [seat, held_turn]
         note: Note = {"type": "away", "seat": seat, "why": why, "bot": self.takeover}
         if why == "vote":
             note["since"] = round(now if since is None else since, 3)
