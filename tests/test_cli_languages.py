@@ -206,3 +206,15 @@ def test_every_option_a_person_can_give_has_its_help(words_in):
             if isinstance(param, click.Option) and not param.hidden and not param.help
         ]
         assert bare == [], name
+
+
+def test_a_missing_file_argument_is_said_in_the_language_all_through(words_in, tmp_path):
+    """An audit: ``--lang de show nothere.json`` kept click's English "File" in the middle
+    of German ("'PROTOKOLL': File 'nothere.json' gibt es nicht"): an argument's type is
+    named in the language too, as an option's is."""
+    german = words_in("de")
+    missing = str(tmp_path / "nothere.json")
+    result = invoke("--lang", "de", "show", missing)
+    assert result.exit_code == 2, result.output
+    assert f"{german('cli.click.file')} '{missing}'" in result.output
+    assert "File" not in result.output

@@ -25,6 +25,7 @@ from pickomino.core import (
 )
 from pickomino.core.errors import BadInput
 from pickomino.core.rules import FACE_POINTS, FACE_SYMBOLS
+from pickomino.i18n import Words
 
 OFFICIAL, SHORT, BGA = Rules.preset("official"), Rules.preset("short"), Rules.preset("bga")
 
@@ -501,6 +502,18 @@ def test_a_position_reads_back_in_every_phase_including_a_turn_ended_by_its_last
         state = GameState.from_text(text)
         assert state.to_text() == text
         assert GameState.from_text(state.to_text()) == state
+
+
+def test_an_option_without_its_value_says_what_values_it_takes():
+    """An audit: ``official,flip_returned_highest`` said "a preset may only come first"."""
+    for text, code, said in [
+        ("official,flip_returned_highest", "option_bool", "true or false"),
+        ("lower_tile", "option_choice", "nearest or any"),
+    ]:
+        with pytest.raises(BadInput) as refused:
+            Rules.parse(text)
+        assert refused.value.code == code and refused.value.params["given"] == '""'
+        assert said in Words("en").error(refused.value)
 
 
 @pytest.mark.parametrize(

@@ -150,12 +150,12 @@ def localise(command: click.Command, name: str, words: Words) -> None:
     if isinstance(command, click.Group):
         command.subcommand_metavar = words("cli.usage.command")
     for param in command.params:
-        if isinstance(param, click.Argument):
-            param.metavar = words(f"cli.{name}.{param.name}")
-            continue
         if isinstance(param.type, click.Path):  # named when click was imported: in English
             kind = "directory" if param.type.dir_okay and not param.type.file_okay else "file"
             param.type.name = words(f"cli.click.{kind}")
+        if isinstance(param, click.Argument):
+            param.metavar = words(f"cli.{name}.{param.name}")
+            continue
         flag = max(param.opts, key=len).lstrip("-").split("/")[0].replace("-", "_")
         own, shared = f"cli.{name}.{flag}", f"cli.option.{flag}"
         key = own if words.has(own) else shared

@@ -75,10 +75,11 @@ class Option:
         """``value`` if it is one of the choices, of their type (1 is not ``true``)."""
         if type(value) is type(self.default) and value in self.choices:
             return value
+        given = str(value)[:20] or '""'  # an option given without a value: say so
         if self.is_switch:
-            raise BadInput("option_bool", option=self.name, given=str(value)[:20])
+            raise BadInput("option_bool", option=self.name, given=given)
         choices = [str(choice) for choice in self.choices]
-        raise BadInput("option_choice", option=self.name, given=str(value)[:20], choices=choices)
+        raise BadInput("option_choice", option=self.name, given=given, choices=choices)
 
     def read(self, text: str) -> Choice:
         """The choice written as ``text`` on a command line (``true``, ``any``)."""
@@ -156,8 +157,9 @@ class Rules:
         rules = cls()
         parts = [p.strip() for p in text.split(",") if p.strip()]
         named: set[str] = set()
+        options = {option.name for option in _OPTIONS}
         for index, part in enumerate(parts):
-            if "=" not in part:
+            if "=" not in part and part not in options:  # an option alone: say its values
                 if index:
                     raise BadInput("preset_not_first", given=part[:40])
                 rules = cls.preset(part)
