@@ -152,8 +152,8 @@ def serve(
     if (files := open_files_for(max_connections)) is not None:
         most = str(max_connections)  # as typed on the command line, not as a number is shown
         raise click.UsageError(w("cli.serve.too_few_files", most=most, files=str(files)))
-    if (why := listen_problem(host, port)) is not None:
-        problem = w("cli.serve.cannot_listen", host=host, port=str(port), why=why)
+    if (cannot := listen_problem(host, port)) is not None:
+        problem = w("cli.serve.cannot_listen", host=host, port=str(port), why=cannot)
         raise click.ClickException(problem)
     options = {
         "database": target,

@@ -108,7 +108,7 @@ def _play(
         line = stdin.readline()  # ctrl+c here leaves as at any other moment: run_plain
         if not line:
             say("", words("plain.end_of_input"))
-            return
+            return None
         verb, _, rest = line.strip().partition(" ")
         if not verb:
             continue
@@ -138,3 +138,4 @@ def _play(
                 say(console.explain(warning))
             except PickominoError as error:
                 say(console.explain(error), words("plain.again"))
+    return None  # the game is over
