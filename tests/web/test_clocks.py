@@ -438,6 +438,14 @@ def test_a_seat_just_taken_from_the_lobby_is_not_long_gone(database, monkeypatch
 
 
 # --------------------------------------------------- who keeps the game waiting
+def waiting_clock(monkeypatch: pytest.MonkeyPatch) -> WallClock:
+    """The votes' and the states' clock, set by the test."""
+    clock = WallClock()
+    for module in (absence_module, state_message):
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
 def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_away(
     database, monkeypatch
 ):
@@ -447,9 +455,7 @@ def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_awa
     counts as gone that long: Bob's vote alone hands her seat over, and the hand-over keeps
     since when the game waited on her (what tells whether she left it). Before that, the
     vote is refused, saying how long."""
-    clock = WallClock()
-    for module in (absence_module, state_message):
-        monkeypatch.setattr(module, "time", clock)
+    clock = waiting_clock(monkeypatch)
     with TestClient(app(database, away_after=60)) as client:
         game = create(client, {"seats": ANN_BOB, "start_player": 0})
         with (
@@ -481,9 +487,7 @@ def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monke
     """Ann kept the game waiting: Bob voted (one of the two votes needed), then Ann rolled.
     Her move ends Bob's vote: when she keeps the game waiting again, Cy's vote is one of
     two, not the second (the vote before would have handed her seat over)."""
-    clock = WallClock()
-    for module in (absence_module, state_message):
-        monkeypatch.setattr(module, "time", clock)
+    clock = waiting_clock(monkeypatch)
     with TestClient(app(database, away_after=60)) as client:
         game = create(client, {"seats": THREE, "start_player": 0})
         with (
@@ -511,9 +515,7 @@ def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monke
 def test_a_person_here_with_time_on_their_clock_cannot_be_voted_away(database, monkeypatch):
     """In a game with a clock, the clock ends a wait: a person here with time left keeps
     their seat however long the others wait."""
-    clock = WallClock()
-    for module in (absence_module, state_message):
-        monkeypatch.setattr(module, "time", clock)
+    clock = waiting_clock(monkeypatch)
     with TestClient(app(database, away_after=60)) as client:
         spec = {"seats": ANN_BOB, "start_player": 0, "clock": {"per_turn": 3600}}
         game = create(client, spec)
@@ -526,14 +528,6 @@ def test_a_person_here_with_time_on_their_clock_cannot_be_voted_away(database, m
             bob.send_json({"type": "vote", "seat": 0})
             refused(next_of(bob, "error"), "vote_seat_online", name="Ann")
             assert not still(bob)["seats"][0]["waited_on"]
-
-
-def waiting_clock(monkeypatch: pytest.MonkeyPatch) -> WallClock:
-    """The votes' and the states' clock, set by the test."""
-    clock = WallClock()
-    for module in (absence_module, state_message):
-        monkeypatch.setattr(module, "time", clock)
-    return clock
 
 
 def voted_away(client: TestClient, game: dict, bob, clock: WallClock) -> dict:

@@ -11,13 +11,11 @@ from fastapi.testclient import TestClient
 from pickomino.web.cluster import notify
 from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, notice
 from pickomino.web.db.store import Store
-from pickomino.web.game import absence as absence_module
-from pickomino.web.game import state_message
 
 from .clients import create, follow, refused, socket_path
 from .server_process import TemporaryPostgres
 from .test_analysis_api import bots_game, store_game
-from .test_clocks import ANN_BOB, WallClock, app, claim, until, wait_until
+from .test_clocks import ANN_BOB, app, claim, until, wait_until, waiting_clock
 
 pytestmark = pytest.mark.slow
 
@@ -125,9 +123,7 @@ def test_a_vote_on_a_process_not_yet_told_of_a_move_is_judged_on_the_move(
     other, not yet told of her roll, took her seat (and her own roll counted as the bot's).
     A vote first reads the moves stored elsewhere: her roll ended the wait."""
     database = postgres_cluster.new_database()
-    clock = WallClock()
-    for module in (absence_module, state_message):
-        monkeypatch.setattr(module, "time", clock)
+    clock = waiting_clock(monkeypatch)
     with TestClient(app(database)) as here, TestClient(app(database)) as there:
         game = create(here, {"seats": ANN_BOB, "start_player": 0})
         claim(here, game, 1)
