@@ -277,7 +277,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 for seat, code, params in [
                     (0, "vote_own_seat", {}),
                     (3, "vote_bot_seat", {"name": "Robo"}),
-                    (1, "vote_seat_waiting", {"name": "Bob", "count": 120}),
+                    (1, "vote_seat_online", {"name": "Bob"}),
                     (7, "no_seat", {"seat": 7, "high": 3}),
                 ]:
                     ann.send_json({"type": "vote", "seat": seat})
@@ -596,6 +596,7 @@ def test_nobody_waits_while_nobody_else_is_here(database, monkeypatch):
                 until(bob, lambda s: s["status"] == "playing")
             hears(ann, 1, online=False)
             clock.now += 600
+            assert not still(ann)["seats"][0]["waited_on"]  # a reviewer: she was told so
             with client.websocket_connect(socket_path(game, 1)) as bob:
                 back = until(bob, lambda s: s["seats"][0]["online"])
                 assert not back["seats"][0]["waited_on"]

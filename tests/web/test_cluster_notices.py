@@ -15,7 +15,7 @@ from pickomino.web.db.store import Store
 from .clients import create, follow, refused, socket_path
 from .server_process import TemporaryPostgres
 from .test_analysis_api import bots_game, store_game
-from .test_clocks import ANN_BOB, app, claim, until, wait_until, waiting_clock
+from .test_clocks import ANN_BOB, app, claim, hears, until, wait_until, waiting_clock
 
 pytestmark = pytest.mark.slow
 
@@ -132,7 +132,7 @@ def test_a_vote_on_a_process_not_yet_told_of_a_move_is_judged_on_the_move(
             here.websocket_connect(socket_path(game, 1)) as bob,
         ):
             started = until(ann, lambda s: s["status"] == "playing")
-            until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            hears(bob, 0)  # "here" knows Ann is connected (to "there"): a presence message
             clock.now += 121  # Ann has kept the game waiting --away-after (120 s)
             held: list[tuple[object, str, str]] = []
             deliver = notify.Listener._deliver

@@ -74,6 +74,7 @@ def claim_and_create(client: TestClient, name: str = "Ann") -> dict:
         ),
         ("sqlite:///file://{folder}/my%20games.db?uri=true", "{folder}/my games.db.secret"),
         ("sqlite:///file:games.sqlite3?uri=true", "games.sqlite3.secret"),
+        ("sqlite:///file:{folder}/g.db?uri=1", "{folder}/g.db.secret"),  # as SQLAlchemy reads it
         ("sqlite:///file:shared?mode=memory&cache=shared&uri=true", None),
         ("sqlite://", None),
     ],
@@ -179,7 +180,7 @@ def test_the_upgrade_forgets_the_games_plain_hashes(database):
     [
         (lambda path: path.write_text("short"), SecretTooShort, None),  # serve words it
         (lambda path: path.write_bytes(b"\xff" * 80), SecretUnusable, "ascii"),
-        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), SecretUnusable, "Not a"),
+        (lambda path: (path.parent.rmdir(), path.parent.write_text("")), SecretUnusable, "exists"),
     ],
     ids=["too short", "not text", "its folder a file"],
 )

@@ -72,7 +72,7 @@ def sqlite_file(url: sa.URL) -> Path | None:
     put the secret in the current folder); ``None`` in memory."""
     if url.get_backend_name() != "sqlite" or in_memory(url) or not url.database:
         return None  # another database than SQLite is refused when it is opened
-    if url.query.get("uri") != "true" or not url.database.startswith("file:"):
+    if not sa.util.asbool(url.query.get("uri", False)) or not url.database.startswith("file:"):
         return Path(url.database)
     path = urllib.parse.unquote(urllib.parse.urlsplit(url.database).path)
     return None if url.query.get("mode") == "memory" or path in ("", ":memory:") else Path(path)
@@ -83,7 +83,8 @@ def read_secret(path: Path | None) -> bytes:
     a new random one for ``None``. :class:`SecretUnusable` says what is wrong."""
     if path is None:
         return secrets.token_bytes(SECRET_BYTES)
-    try:  # its folder must be there: a slip of the fingers makes none
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # a --secret-file's own folder
         if not path.exists():
             _make_secret(path)
         text = path.read_text(encoding="ascii").strip()

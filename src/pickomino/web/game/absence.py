@@ -90,8 +90,10 @@ class Absence:
             or not room.person_decides(room.seating)
         ):
             return None
-        others = bool(room.present() - {seat})  # nobody else here: nobody waits
-        table = (room.seq, room.status, others)
+        if not room.present() - {seat}:  # nobody else here: nobody waits (it begins again)
+            self._waiting = None
+            return None
+        table = (room.seq, room.status)
         if self._waiting is None or self._waiting[0] != table:
             self._waiting = (table, now)
         return self._waiting[1]
@@ -189,8 +191,8 @@ class Absence:
         present, now = room.present(), time.time()
         long_gone = self.long_gone(seat, now)
         if seat in present and not long_gone:
-            if room.seating.control is not None:  # the clock ends a wait
-                raise Refused("vote_seat_online", name=name)
+            if room.seating.control is not None or seat != room.game.state.current:
+                raise Refused("vote_seat_online", name=name)  # the clock ends a wait, or none
             raise Refused("vote_seat_waiting", name=name, count=max(1, round(self.vote_after)))
         if voter in room.seating.votes.get(seat, ()):
             raise Refused("voted_already", name=name)

@@ -87,7 +87,8 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
                     shutil.copyfile(content, path)
                 else:
                     path.write_bytes(content)
-            for name in users_files(out):  # a CNAME, a README: what the app did not put there
+            # a CNAME, say: what the app did not put there (a newer version's file wins)
+            for name in set(users_files(out)) - set(made):
                 (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(out / name, folder / name)
             mark = [f"pickomino offline app, Pyodide {PYODIDE}", *sorted(made)]
