@@ -130,6 +130,9 @@ def test_a_sheet_survives_its_json_form_and_a_damaged_one_is_refused():
     for data in damaged:
         with pytest.raises(RecordError):
             ScoreSheet.from_dict(data)
+    with pytest.raises(RecordError) as refused:  # a reviewer: analyse's traceback
+        ScoreSheet.from_dict({**sheet.to_dict(), "names": ["Ann", "\udcff"]})
+    assert refused.value.code == "name_not_text" and refused.value.params == {"seat": 2}
     lacking = {key: value for key, value in sheet.to_dict().items() if key != "entries"}
     with pytest.raises(RecordError) as refused:
         ScoreSheet.from_dict(lacking)

@@ -10,6 +10,7 @@ test_solver.py, never against the solver's own output.
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import traceback
@@ -174,12 +175,19 @@ def test_odds_plot_without_an_ending_gets_png_and_says_so(tmp_path):
 
 @pytest.mark.slow  # draws with matplotlib
 def test_odds_prints_the_table_even_when_the_plot_fails(tmp_path):
-    """A .pgf plot needs LaTeX (not installed here): the odds are still printed."""
-    result = run("odds", "--plot", str(tmp_path / "odds.pgf"))
-    if result.returncode == 0:
-        pytest.skip("LaTeX is installed: the .pgf plot was drawn")
+    """A plot that cannot be written whole (here a limit on the size of the files written,
+    as a full disk): the odds are still printed."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    plot = tmp_path / "odds.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "pickomino", "odds", "--plot", str(plot)],
+        capture_output=True, text=True, timeout=120, preexec_fn=limited,
+    )  # fmt: skip
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith(f"Error: cannot draw the plot to {tmp_path / 'odds.pgf'}")
+    assert result.stderr.startswith(f"Error: cannot draw the plot to {plot}")
     assert [line.split()[0] for line in result.stdout.splitlines()[1:17]] == TARGETS
 
 

@@ -292,10 +292,15 @@ def test_plain_save_command_writes_where_asked(tmp_path):
 def test_plain_a_quit_whose_save_fails_stays_in_the_game_until_saved_or_quit_again(tmp_path):
     """An audit: a full disk at ``quit`` lost the game. The save's failure is said and the
     game goes on: ``save`` elsewhere, then ``quit`` leaves with the game kept (exit 0); a
-    second ``quit`` without it leaves unsaved (exit 1)."""
-    for typed, kept, code in [
-        ("r\nquit\nsave {other}\nquit\n", True, 0),
-        ("r\nquit\nquit\n", False, 1),
+    second ``quit`` without it leaves unsaved (exit 1); a move since, and ``quit`` tries to
+    save again (a reviewer: it left at once, the move lost, saying nothing)."""
+    scratch = new_console("Ann,Bob", Rules(), 3, Words("en"))
+    scratch.decide("r")
+    keep = scratch.options()[0][0]  # a move after the roll
+    for typed, moves, code in [
+        ("r\nquit\nsave {other}\nquit\n", 1, 0),
+        ("r\nquit\nquit\n", None, 1),
+        (f"r\nquit\nsave {{other}}\n{keep}\nquit\nquit\n", 1, 1),
     ]:
         blocked = tmp_path / "blocked.json"
         blocked.mkdir()  # where the game was to be saved is a folder by now
@@ -304,11 +309,13 @@ def test_plain_a_quit_whose_save_fails_stays_in_the_game_until_saved_or_quit_aga
         out = io.StringIO()
         done = run_plain(console, blocked, io.StringIO(typed.format(other=other)), out)
         said = out.getvalue()
-        assert done == code and f"cannot save to {blocked}" in said
-        assert "type save FILE to save it elsewhere, or quit again" in said
-        assert other.exists() is kept
-        if kept:
-            assert len(Game.from_json(other.read_text()).record.moves) == 1  # Ann's roll
+        assert done == code and f"cannot save to {blocked}: Is a directory" in said
+        assert said.count("type save FILE to save it elsewhere, or quit again") == (
+            2 if f"\n{keep}\n" in typed else 1
+        )
+        assert other.exists() is (moves is not None)
+        if moves is not None:
+            assert len(Game.from_json(other.read_text()).record.moves) == moves  # Ann's roll
             other.unlink()
         blocked.rmdir()
 
@@ -435,6 +442,39 @@ def test_app_saves_a_resumed_game_to_its_file_on_ctrl_q(tmp_path):
 
     asyncio.run(drive())
     assert Game.from_json(path.read_text()).record.moves == ["dice 1234555W", "keep 5"]
+
+
+def test_app_whose_save_fails_at_quit_stays_then_leaves_at_the_second(tmp_path):
+    """A reviewer: the full-screen game, the terminal's default, still lost the game when its
+    save failed at ctrl+q. It stays, saying so; ctrl+q again (no move since) tries once more
+    and leaves, saved or not."""
+    blocked = tmp_path / "blocked.json"
+    blocked.mkdir()  # where the game is to be saved is a folder
+    game = Game(["Ann", "Bob"])
+    game.push("dice 1234555W")
+    app = PickominoApp(resume_console_of(game, tmp_path), speed=0, save_to=blocked)
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until_shown(pilot, "FooterKey")
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert app.is_running and app.return_code is None
+            told = [str(notice.message) for notice in app._notifications]
+            assert any("The game is not saved: quit again" in text for text in told), told
+            blocked.rmdir()  # room made: the second quit saves
+            await pilot.press("ctrl+q")
+        assert app.return_code == 0 and app.farewell.startswith(f"Game saved to {blocked}")
+
+    asyncio.run(drive())
+    assert Game.from_json(blocked.read_text()).record.moves == ["dice 1234555W"]
+
+
+def resume_console_of(game: Game, folder: Path) -> Console:
+    """The console of ``game``, as ``play --resume`` makes it."""
+    path = folder / "resumed.json"
+    path.write_text(game.to_json())
+    return resume_console(path, ENGLISH)
 
 
 SEVEN = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]

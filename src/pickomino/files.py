@@ -23,6 +23,8 @@ def replacing(path: Path) -> Iterator[Path]:
     file's permissions), and if the block fails it is removed and ``path`` is untouched.
     Through a link, the file it names is replaced."""
     path = Path(os.path.realpath(path))
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if path.exists() and not path.is_file():
         raise OSError(errno.EINVAL, "not a file (a device, a pipe or a socket)", str(path))
     part = path.with_name(f".{path.stem[:64]}.{secrets.token_hex(4)}.part{path.suffix}")

@@ -132,6 +132,7 @@ class PickominoApp(App[None], inherit_bindings=False):
         self.bind(QUIT_KEY, "quit", description=words("key.quit"))  # not q: next to w (worms)
         self._bot_due = False  # a bot step is scheduled
         self.farewell = ""
+        self._unsaved_at = -1  #: the moves when a quit's save failed (see action_quit)
 
     def compose(self) -> ComposeResult:
         yield Static(id="grill")
@@ -164,9 +165,17 @@ class PickominoApp(App[None], inherit_bindings=False):
 
     async def action_quit(self) -> None:
         """Every way out (ctrl+q, q or Quit on the end screen) saves the game first; the line
-        saying where it went (``farewell``) is for the terminal once the screen is given back."""
-        saved, self.farewell = self.game_console.leave(self.save_to)
-        self.exit(return_code=0 if saved else 1)
+        saying where it went (``farewell``) is for the terminal once the screen is given back.
+        A save that fails keeps the game on screen, saying so; quitting again (with no move
+        since) tries once more and leaves, saved or not (an audit: a full disk lost it)."""
+        console = self.game_console
+        saved, self.farewell = console.leave(self.save_to)
+        if saved or self._unsaved_at == console.moves:
+            self.exit(return_code=0 if saved else 1)
+            return
+        self._unsaved_at = console.moves
+        stay = console.words("key.save_failed_stay")
+        self.notify(f"{self.farewell}\n{stay}", severity="error", timeout=30, markup=False)
 
     # ---------------------------------------------------------------- actions
     def on_button_pressed(self, event: Button.Pressed) -> None:

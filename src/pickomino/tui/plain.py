@@ -94,7 +94,8 @@ def _play(
     the game at ``quit``)."""
     words = console.words
     shown = -1  # the table is printed again only once a move has changed it
-    failed: tuple[bool, str] | None = None  # the save that failed at the last ``quit``
+    failed: tuple[bool, str] | None = None  # the save that failed at the last ``quit``,
+    failed_at = -1  # and the number of moves then: a move since, and ``quit`` saves again
     while not console.state.is_over:
         if console.session.is_bot_turn():
             say(*console.narrate(console.bot_step()))
@@ -113,13 +114,13 @@ def _play(
         if not verb:
             continue
         if verb.lower() in ("quit", "q"):
-            if failed is not None:  # quit again: leave (unsaved, unless saved elsewhere since)
-                return failed
+            if failed is not None and failed_at == console.moves:  # quit again, no move since
+                return failed  # unsaved, unless saved elsewhere since
             left = console.leave(save_to)
             say(left[1])
             if left[0]:
                 return left
-            failed = left
+            failed, failed_at = left, console.moves
             say(words("plain.save_failed_stay"))
             continue
         if verb.lower() in ("help", "?"):
