@@ -315,9 +315,28 @@ def test_an_annotated_record_carries_its_review_and_replays_like_the_record(reco
 def test_annotate_refuses_a_sheet_several_records_and_an_unwritable_path_before_any_review(
     record, sheet, tmp_path
 ):
-    for args in ([str(sheet)], [str(record), str(record)]):
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(record.read_bytes())
+    for args in ([str(sheet)], [str(record), str(copy)]):
         refused = analyse(*args, "--annotate", str(tmp_path / "out.json"))
         assert refused.exit_code == 2 and "--annotate writes one game's record" in refused.output
     nowhere = analyse(str(record), "--annotate", str(tmp_path / "no" / "out.json"))
     assert nowhere.exit_code == 2 and "--annotate" in nowhere.output
     assert not list(tmp_path.glob("**/out.json"))
+
+
+def test_a_record_given_twice_or_annotated_onto_itself_is_refused_before_any_review(
+    record, tmp_path
+):
+    """An audit: ``analyse a.json a.json`` counted the game twice in the totals, and
+    ``--annotate`` onto the record rewrote the file the help says is only read."""
+    before = record.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(record)
+    for args, said in [
+        ((str(record), str(link)), f"{record} is given twice: each game counts once"),
+        ((str(record), "--annotate", str(record)), "is the record read, which is only read"),
+    ]:
+        refused = analyse(*args)
+        assert refused.exit_code == 2 and said in refused.output, refused.output
+    assert record.read_bytes() == before

@@ -42,6 +42,14 @@ def analyse(
     from pickomino.i18n.review import review_lines, sheet_review_lines
 
     w = words()
+    given = [path.resolve() for path in record]
+    twice = next(
+        (path for path, real in zip(record, given, strict=True) if given.count(real) > 1), None
+    )
+    if twice is not None:  # an audit: the same game counted twice in the totals
+        raise click.UsageError(w("cli.analyse.twice", path=str(twice)))
+    if annotate is not None and annotate.resolve() in given:  # the record is only read
+        raise click.UsageError(w("cli.analyse.annotate_input", path=str(annotate)))
     if len(record) > 1:
         if annotate is not None:
             raise click.UsageError(w("cli.analyse.annotate_one"))
