@@ -92,6 +92,8 @@ def test_compare_command_refuses_bad_arguments():
     assert run("simple", "random", "--against", "genius").returncode == 2
     assert run("simple", "--against", "simple").returncode == 2
     assert run("simple", "random", "--against", "simple", "--games", "1").returncode == 2
+    several = run("simple", "random", "--against", "simple,random")  # an audit: "unknown bot"
+    assert several.returncode == 2 and "--against takes one bot" in several.stderr
 
 
 def test_compare_seats_is_a_count_and_players_is_refused():

@@ -197,6 +197,12 @@ def test_odds_refuses_a_negative_stake():
     assert "Traceback" not in result.stderr
 
 
+def test_a_stake_of_minus_zero_is_zero():
+    """An audit: ``--stake -0`` said "a bust costing -0"."""
+    result = run("odds", "--stake", "-0")
+    assert result.returncode == 0 and "a bust costing 0:" in result.stdout
+
+
 # ----------------------------------------------------------------------- advise
 def legal_names(me="", opponents=("",), down="", kept="", rolled=None) -> set[str]:
     """The legal choices, from the engine, in the situation the command is given."""

@@ -136,6 +136,10 @@ def compare(
 
     w = words()
     check_bots([first, second], f"{w('cli.compare.first')}/{w('cli.compare.second')}")
+    if len(bot_list(against)) > 1:  # an audit: "unknown bot(s) simple,random"
+        raise click.BadParameter(
+            w("cli.compare.one_against", given=against), param_hint="--against"
+        )
     check_bots([against], "--against")
     with _engine(jobs, cluster) as engine, _progress_bar(games, progress) as bar:
         result = run_compare(

@@ -38,6 +38,7 @@ def odds(stake: float, as_json: bool, plot: Path | None) -> None:
     w = words()
     if stake < 0:
         raise click.BadParameter(w("cli.odds.negative_stake"), param_hint="--stake")
+    stake += 0.0  # -0 is 0 (an audit: "a bust costing -0")
     result = fresh_turn_odds(stake)
     if as_json:
         click.echo(json.dumps(result))
