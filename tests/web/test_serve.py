@@ -250,3 +250,12 @@ def test_a_database_in_a_folder_that_does_not_exist_is_refused_and_makes_none(
         assert refused.exit_code == 1 and not served, refused.output
         assert f"the folder {typed.parent} does not exist" in refused.output
     assert sorted(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--host", "--secret-file"])
+def test_an_empty_host_or_secret_file_is_refused(served: dict, tmp_path: Path, option: str):
+    """An audit: ``--host ""`` listened on every interface, ``--secret-file ""`` meant the
+    default file: an empty value is refused, naming the option."""
+    refused = serve("--database", str(tmp_path / "games.sqlite3"), option, " ")
+    assert refused.exit_code == 2 and not served
+    assert f"Invalid value for '{option}': it may not be empty" in refused.output

@@ -15,6 +15,14 @@ from pickomino.core import BadInput, PickominoError
 from pickomino.i18n.text import refusal
 
 
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An option that names something (an address, a file) is never empty: ``--host ""``
+    listened everywhere, ``--secret-file ""`` meant the default (an audit)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter(words()("cli.serve.empty"), ctx, param)
+    return value
+
+
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     need_extra("web", "pickomino serve")  # the first of serve's code to run
     from pickomino.web.addresses import check_public_url
@@ -54,7 +62,7 @@ def is_loopback(host: str) -> bool:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_not_empty)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--database", default=None)
 @click.option("--public-url", default=None, callback=_public_url)
@@ -91,7 +99,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--review-results/--no-review-results", default=True, show_default=True)
 @click.option("--offline-app/--no-offline-app", default=True, show_default=True)
 @click.option("--dice-seed", type=click.IntRange(min=0), default=None)
-@click.option("--secret-file", type=click.Path(dir_okay=False), default=None)
+@click.option("--secret-file", type=click.Path(dir_okay=False), default=None, callback=_not_empty)
 @click.option("--replace-secret", is_flag=True, default=False)
 def serve(
     host: str,
