@@ -38,12 +38,11 @@ def listen_problem(host: str, port: int) -> str | None:
     system may take, an address not this computer's), or None: tried before anything is
     said or done, as the server will (uvicorn's own error came after "open http://…", in
     English)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds it
     try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _name, address = found[0]
-        with socket.socket(family, kind, proto) as trial:
-            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-            trial.bind(address)
+        with socket.socket(family, socket.SOCK_STREAM) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            trial.bind((host, port))
     except OSError as error:  # socket.gaierror too: a name that is no address
         return error.strerror or str(error)
     return None
