@@ -129,10 +129,10 @@ def test_expected_beats_simple_two_thirds_of_the_time():
     assert result.bots["expected"].win_share >= 0.66
 
 
-def test_a_seed_longer_than_the_languages_numbers_is_printed_as_its_digits():
+def test_a_seed_longer_than_the_languages_numbers_is_printed_whole():
     """An audit: a 30-digit seed played every game, then the title's number formatting
     (28 digits at most) crashed and the results were lost."""
     seed = "9" * 30
     done = run("--bots", "simple,random", "--games", "2", "--seed", seed, "--jobs", "1")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    assert seed in done.stdout and "win share" in done.stdout
+    assert f"{int(seed):,}" in done.stdout and "win share" in done.stdout  # grouped

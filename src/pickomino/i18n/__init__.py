@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -156,13 +157,13 @@ class Words:
 
     # --------------------------------------------------------------- numbers
     def number(self, value: int | float, decimals: int = 0) -> str:
-        """``value`` as the language writes numbers; a number longer than Babel's precision
-        (a seed of 30 digits, say) as its digits."""
+        """``value`` as the language writes numbers, however long (a seed of 30 digits
+        passes the 28 digits of Python's default decimal precision)."""
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-        try:
+        with decimal.localcontext() as context:
+            digits = len(str(int(value))) if math.isfinite(value) else 0
+            context.prec = max(context.prec, digits + decimals + 2)
             return format_decimal(value, format=pattern, locale=self.locale)
-        except decimal.InvalidOperation:
-            return str(value)
 
     def signed(self, value: float, decimals: int = 2) -> str:
         """``+0.25`` / ``−1.50``: the sign always shown (a gain or a loss of worms)."""
