@@ -135,6 +135,8 @@ def test_play_coaches_the_people_it_names(tmp_path):
     assert "Ann busts at 20: no worm among the kept dice (R10)" in result.output
     refused = CliRunner().invoke(main, ["play", "--plain", "--resume", str(path), "--coach", "Cy"])
     assert refused.exit_code == 2 and "nobody called Cy plays at this table" in refused.output
+    empty = CliRunner().invoke(main, ["play", "--plain", "--resume", str(path), "--coach", ""])
+    assert empty.exit_code == 2 and 'nobody called "" plays' in empty.output  # an audit
     low = CliRunner().invoke(main, ["play", "--plain", "--coach-threshold", "-1"])
     assert low.exit_code == 2 and "--coach-threshold" in low.output
 

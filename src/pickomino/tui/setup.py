@@ -44,7 +44,7 @@ def coached_seats(text: str, seats: list[Seat]) -> set[int]:
     for name in (part.strip() for part in text.split(",")):
         if name.casefold() not in people:
             names = [seat.name for seat in seats if seat.is_person]
-            raise BadInput("no_coach_seat", given=name[:40], names=names)
+            raise BadInput("no_coach_seat", given=name[:40] or '""', names=names)  # "" shown
         chosen.add(people[name.casefold()])
     return chosen
 
