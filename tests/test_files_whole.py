@@ -135,3 +135,13 @@ def test_the_games_own_save_refuses_a_device_and_a_name_it_cannot_take(tmp_path)
     assert "cannot save to /dev/null: not a file" in done.stdout
     assert "embedded null byte" in done.stdout and "a rolled" in done.stdout
     assert stat.S_ISCHR(Path("/dev/null").stat().st_mode) and (tmp_path / "keep.json").exists()
+
+
+def test_the_games_own_save_says_not_a_file_in_the_players_language(tmp_path):
+    """The reason is the catalogue's, not English in a German line."""
+    done = pickomino("--lang", "de", "play", "--players", "a,b", "--plain", "--save",
+                     "keep.json", cwd=tmp_path, stdin="save /dev/null\nquit\n")  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout
+    assert "/dev/null nicht möglich: keine Datei (ein Gerät, eine Pipe oder ein Socket)" in (
+        done.stdout
+    )

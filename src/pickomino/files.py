@@ -16,6 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+class NotAFileError(OSError):
+    """A device, a pipe or a socket where a file was to be written (its reason is worded
+    by whoever says it)."""
+
+
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """A new file beside ``path`` to write in the block (its ending the same, for writers
@@ -26,7 +31,7 @@ def replacing(path: Path) -> Iterator[Path]:
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if path.exists() and not path.is_file():
-        raise OSError(errno.EINVAL, "not a file (a device, a pipe or a socket)", str(path))
+        raise NotAFileError(errno.EINVAL, "not a file (a device, a pipe or a socket)", str(path))
     part = path.with_name(f".{path.stem[:64]}.{secrets.token_hex(4)}.part{path.suffix}")
     try:
         yield part

@@ -19,6 +19,7 @@ from pickomino.analysis.hint import Hints
 from pickomino.core import Action, Bust, Event, IllegalAction, Phase, PickominoError
 from pickomino.core.actions import STOP
 from pickomino.core.events import BUST_RULES, BustReason
+from pickomino.files import NotAFileError
 from pickomino.i18n import Words
 from pickomino.i18n.review import coach_sentence, review_lines
 from pickomino.i18n.text import event_lines, log_lines, refusal
@@ -236,6 +237,13 @@ class Console:
         return w("status.choose", turn=state.turn, name=name)
 
     # ------------------------------------------------------------------ files
+    def _why(self, error: OSError | ValueError) -> str:
+        """Why a save failed: ours in the player's words, else the system's reason (a name
+        it cannot take is a ValueError)."""
+        if isinstance(error, NotAFileError):
+            return self.words("save.not_a_file")
+        return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
     def save(self, path: Path) -> str:
         """Save now; the line saying where (or why not)."""
         return self.try_save(path)[1]
@@ -245,7 +253,7 @@ class Console:
         try:
             return True, self.words("save.saved", path=str(self.session.save(path)))
         except (OSError, ValueError) as error:  # ValueError: a NUL in the name, say
-            return False, self.words("save.failed", path=str(path), why=_why(error))
+            return False, self.words("save.failed", path=str(path), why=self._why(error))
 
     def leave(self, path: Path) -> tuple[bool, str]:
         """Save the game on leaving (however one leaves: quit, end of input, the end of the
@@ -256,7 +264,7 @@ class Console:
         try:
             self.session.save(path)
         except (OSError, ValueError) as error:
-            return False, w("save.failed", path=str(path), why=_why(error))
+            return False, w("save.failed", path=str(path), why=self._why(error))
         if self.state.is_over:
             return True, w("save.done", path=str(path))
         command = f"pickomino play --resume {quote(str(path))}"
@@ -273,8 +281,3 @@ def _key(name: str) -> str:
     if action.kind == "keep":
         return FACE_KEYS[action.face]
     return name[0]
-
-
-def _why(error: OSError | ValueError) -> str:
-    """The system's reason a save failed (a name it cannot take is a ValueError)."""
-    return (error.strerror if isinstance(error, OSError) else None) or str(error)
