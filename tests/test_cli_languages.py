@@ -218,3 +218,23 @@ def test_a_missing_file_argument_is_said_in_the_language_all_through(words_in, t
     assert result.exit_code == 2, result.output
     assert f"{german('cli.click.file')} '{missing}'" in result.output
     assert "File" not in result.output
+
+
+def test_the_systems_reason_is_said_in_the_language_too(words_in, tmp_path):
+    """The operating system's reasons stayed in English inside translated lines ("kann …
+    nicht schreiben: File name too long"): the command line words them too, and so does
+    the terminal game's ``save``."""
+    german = words_in("de")
+    result = invoke("--lang", "de", "selfplay", "--save", str(tmp_path / ("a" * 300 + ".json")))
+    assert result.exit_code == 2, result.output
+    assert f": {german('system.ENAMETOOLONG')}" in flat(result.output)
+    assert "File name too long" not in result.output
+    finnish = words_in("fi")
+    played = CliRunner().invoke(
+        main,
+        ["--lang", "fi", "play", "--plain", "--players", "Ann,Bob",
+         "--save", str(tmp_path / "peli.json")],
+        input="save " + str(tmp_path / ("b" * 300 + ".json")) + "\nquit\n",
+        env={"LANGUAGE": None},
+    )  # fmt: skip
+    assert f": {finnish('system.ENAMETOOLONG')}" in played.output, played.output

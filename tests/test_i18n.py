@@ -9,8 +9,10 @@ from the engine, and the refusal codes from every ``IllegalAction``/``BadInput``
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import socket
 from importlib.resources import files
 from pathlib import Path
 
@@ -137,11 +139,29 @@ def test_every_refusal_the_code_raises_has_words_and_no_words_are_for_nothing():
     assert known - raised == set(), f"words for refusals never raised: {sorted(known - raised)}"
 
 
+def test_the_systems_reasons_are_named_by_real_error_names_and_the_rest_are_the_systems():
+    """The operating system's reasons are worded by their errno name (``system.ENOSPC``): a
+    name that is no error would never be said; an error without words keeps the system's
+    text, and a failed name lookup is named by its own numbers (not errno's)."""
+    lookups = {"EAI_NONAME", "EAI_AGAIN"}
+    assert family("terminal", "system.") - lookups <= set(errno.errorcode.values())
+    german = Words("de")
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert german.reason(full) == german("system.ENOSPC") != "No space left on device"
+    unnamed = OSError(errno.EXDEV, "Invalid cross-device link")
+    assert german.reason(unnamed) == "Invalid cross-device link"
+    with pytest.raises(socket.gaierror) as lookup:
+        socket.getaddrinfo("no-such-host.invalid", 80)  # reserved: never a host (RFC 2606)
+    assert german.reason(lookup.value) in (german("system.EAI_NONAME"), german("system.EAI_AGAIN"))
+    assert german.reason(ValueError("embedded null byte")) == "embedded null byte"
+
+
 def test_no_message_is_unused():
     """Every id outside the families above is written somewhere in the source."""
     text = "\n".join(path.read_text(encoding="utf-8") for path in source_files())
     families = ("event.", "bust.", "waiting.", "bot.", "preset.", "error.", "action.", "cli.")
     families += ("option.",)  # named by the rule options' description: the test below
+    families += ("system.",)  # named by the error's errno: the test below
     for kind in KINDS:
         for key in catalogue("en", kind):
             if key.startswith(families):

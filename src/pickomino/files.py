@@ -48,23 +48,24 @@ def write_whole(path: Path, text: str) -> None:
         part.write_text(text, encoding="utf-8")
 
 
-def write_problem(path: Path) -> tuple[str, Path, str] | None:
+def write_problem(path: Path) -> tuple[str, Path, OSError | None] | None:
     """Why ``path`` cannot be written, or None: what (``is_folder``, ``not_a_file``: a
     device, a pipe or a socket, ``not_a_folder``: its folder is a file, ``no_folder``,
-    ``unwritable``), the path that is about, and the system's reason. Tried for real, by
-    opening it to append (a file made so is removed again) and making a new file beside it
-    (as :func:`replacing` does): permission bits or a read-only disk can mislead."""
+    ``unwritable``), the path that is about, and the system's error (for ``unwritable``).
+    Tried for real, by opening it to append (a file made so is removed again) and making a
+    new file beside it (as :func:`replacing` does): permission bits or a read-only disk can
+    mislead."""
     try:  # asking about a name can fail too (too long a name, a loop of links)
         if path.is_dir():
-            return "is_folder", path, ""
+            return "is_folder", path, None
         if path.exists() and not path.is_file():  # asked before opening: a pipe would wait
-            return "not_a_file", path, ""
+            return "not_a_file", path, None
         path = Path(os.path.realpath(path))  # a link: the file it names is written
         folder = path.parent
         if folder.exists() and not folder.is_dir():
-            return "not_a_folder", folder, ""
+            return "not_a_folder", folder, None
         if not folder.exists():
-            return "no_folder", folder, ""
+            return "no_folder", folder, None
         existed = path.exists()
         with path.open("a", encoding="utf-8"):
             pass
@@ -72,7 +73,7 @@ def write_problem(path: Path) -> tuple[str, Path, str] | None:
             path.unlink()
         tempfile.TemporaryFile(dir=folder).close()
     except OSError as error:
-        return "unwritable", path, error.strerror or str(error)
+        return "unwritable", path, error
     return None
 
 
@@ -93,4 +94,4 @@ def unwritable(path: Path) -> str | None:
     if problem is None:
         return None
     what, where, why = problem
-    return PROBLEMS[what].format(path=where, why=why)
+    return PROBLEMS[what].format(path=where, why=why and (why.strerror or str(why)))

@@ -16,6 +16,7 @@ import uvicorn
 from click.testing import CliRunner, Result
 
 from pickomino.cli import main
+from pickomino.i18n import Words
 from pickomino.web import addresses
 
 from .server_process import ServerProcess, free_port
@@ -233,9 +234,8 @@ def test_a_port_it_cannot_listen_on_is_refused_before_anything_is_said_or_stored
             env={"LANGUAGE": None},
         )
     assert refused.exit_code == 1 and not served and not database.exists()
-    assert f"kann nicht auf 127.0.0.1, Port {port} lauschen: Address already in use" in (
-        refused.output
-    )
+    in_use = Words("de")("system.EADDRINUSE")  # the system's reason in German too
+    assert f"kann nicht auf 127.0.0.1, Port {port} lauschen: {in_use}" in refused.output
     assert "http://" not in refused.output
     nowhere = serve("--database", str(database), "--host", "192.0.2.1")  # TEST-NET-1
     assert nowhere.exit_code == 1 and "cannot listen on 192.0.2.1 port 8000" in nowhere.output

@@ -132,7 +132,7 @@ def draw_plot(draw: Callable[[str], None], path: Path, err: bool = False) -> Non
         draw(str(path))
     except (OSError, RuntimeError) as error:
         raise click.ClickException(
-            words()("cli.odds.plot_failed", path=str(path), why=str(error))
+            words()("cli.odds.plot_failed", path=str(path), why=words().reason(error))
         ) from None
     click.echo(words()("cli.odds.plotted", path=str(path)), err=err)
 
@@ -143,9 +143,8 @@ def write_output(path: Path, text: str) -> None:
     try:
         write_whole(path, text)
     except OSError as error:
-        why = error.strerror or str(error)
         raise click.ClickException(
-            words()("cli.file.unwritable", path=str(path), why=why)
+            words()("cli.file.unwritable", path=str(path), why=error)
         ) from None
 
 

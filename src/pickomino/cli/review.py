@@ -136,7 +136,7 @@ def _load(path: Path) -> GameRecord | ScoreSheet:
             return ScoreSheet.from_dict(data)
         return Game.from_json(text).record
     except OSError as error:
-        problem = RecordError("unreadable", path=str(path), why=error.strerror or "")
+        problem = RecordError("unreadable", path=str(path), why=error)
     except RecordError as error:  # a ValueError too: before the next
         problem = error
     except (ValueError, RecursionError):  # not JSON, not UTF-8, too deep or long a number

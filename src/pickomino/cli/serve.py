@@ -33,7 +33,7 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
         fail(error, param, ctx)
 
 
-def listen_problem(host: str, port: int) -> str | None:
+def listen_problem(host: str, port: int) -> OSError | None:
     """Why the server could not listen on ``host``:``port`` (a port in use, one only the
     system may take, an address not this computer's), or None: tried before anything is
     said or done, as the server will (uvicorn's own error came after "open http://…", in
@@ -44,7 +44,7 @@ def listen_problem(host: str, port: int) -> str | None:
             trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             trial.bind((host, port))
     except OSError as error:  # socket.gaierror too: a name that is no address
-        return error.strerror or str(error)
+        return error
     return None
 
 
@@ -160,7 +160,7 @@ def serve(
         most = str(max_connections)  # as typed on the command line, not as a number is shown
         raise click.UsageError(w("cli.serve.too_few_files", most=most, files=str(files)))
     if (cannot := listen_problem(host, port)) is not None:
-        problem = w("cli.serve.cannot_listen", host=host, port=str(port), why=cannot)
+        problem = w("cli.serve.cannot_listen", host=host, port=str(port), why=w.reason(cannot))
         raise click.ClickException(problem)
     options = {
         "database": target,
@@ -195,7 +195,9 @@ def serve(
         ) from None
     except SecretUnusable as error:
         path, why = error.args
-        raise click.ClickException(w("cli.serve.secret_unusable", path=path, why=why)) from None
+        raise click.ClickException(
+            w("cli.serve.secret_unusable", path=path, why=w.reason(why))
+        ) from None
     except SecretMismatch:
         raise click.ClickException(w("cli.serve.secret_mismatch", database=shown)) from None
     except Exception as error:  # a bad path or URL, a database that cannot be reached

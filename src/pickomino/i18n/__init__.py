@@ -19,10 +19,12 @@ CLDR data here, and from ``Intl`` in the browser, so both agree.
 from __future__ import annotations
 
 import decimal
+import errno
 import json
 import math
 import os
 import re
+import socket
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -51,6 +53,8 @@ KINDS = ("game", "terminal", "web")
 #: How a list is joined (CLDR): ``a, b, and c`` or ``a, b, or c``.
 ListStyle = Literal["standard", "or"]
 _FIELD = re.compile(r"\{(\w+)\}")
+#: A name lookup's errors (``socket.gaierror``) by name: their numbers are not ``errno``'s.
+_LOOKUP_ERRORS = {socket.EAI_NONAME: "EAI_NONAME", socket.EAI_AGAIN: "EAI_AGAIN"}
 #: Parameters that name a message of a family: ``waiting="keep"`` → ``waiting.keep``.
 FAMILIES = {"waiting": "waiting", "reason": "bust"}
 
@@ -128,6 +132,8 @@ class Words:
         joined as this language joins lists."""
         if isinstance(value, errors.PickominoError):
             return self.error(value)
+        if isinstance(value, OSError):
+            return self.system(value)
         if name in FAMILIES:
             return self(f"{FAMILIES[name]}.{value}")
         if name in ("action", "choices"):
@@ -154,6 +160,29 @@ class Words:
         if not self.has(key):
             return self("error.unknown", code=error.code)
         return self(key, **error.params)
+
+    def system(self, error: OSError) -> str:
+        """The operating system's reason (a full disk, a port in use) in this language, by
+        the error's name (``ENOSPC``); the system's own text (English on most machines)
+        for one the catalogues do not name.
+
+        >>> Words("de").system(OSError(errno.ENOSPC, "No space left on device"))
+        'Auf dem Gerät ist kein Speicherplatz mehr frei'
+        """
+        if isinstance(error, socket.gaierror):
+            name = _LOOKUP_ERRORS.get(error.errno or 0)
+        else:
+            name = errno.errorcode.get(error.errno or 0)
+        if name and self.has(f"system.{name}"):
+            return self(f"system.{name}")
+        return error.strerror or str(error)
+
+    def reason(self, error: Exception) -> str:
+        """Why something failed, in words: one of our refusals, or the system's reason, or
+        (for anything else) the error's own text."""
+        if isinstance(error, errors.PickominoError | OSError):
+            return self.value("why", error)
+        return str(error)
 
     # --------------------------------------------------------------- numbers
     def number(self, value: int | float, decimals: int = 0) -> str:

@@ -238,11 +238,11 @@ class Console:
 
     # ------------------------------------------------------------------ files
     def _why(self, error: OSError | ValueError) -> str:
-        """Why a save failed: ours in the player's words, else the system's reason (a name
-        it cannot take is a ValueError)."""
+        """Why a save failed, in the player's words (a name the system cannot take is a
+        ValueError)."""
         if isinstance(error, NotAFileError):
             return self.words("save.not_a_file")
-        return (error.strerror if isinstance(error, OSError) else None) or str(error)
+        return self.words.reason(error)
 
     def save(self, path: Path) -> str:
         """Save now; the line saying where (or why not)."""

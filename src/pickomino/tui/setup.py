@@ -78,7 +78,7 @@ def resume_console(path: Path, words: Words) -> Console:
     try:
         text = path.read_bytes()
     except OSError as error:
-        raise RecordError("unreadable", path=str(path), why=error.strerror or "") from None
+        raise RecordError("unreadable", path=str(path), why=error) from None
     game = Game.from_json(text)
     return _console(game, seats_from_record(game.record), words)
 

@@ -47,7 +47,7 @@ class SecretMismatch(Exception):
 
 
 class SecretUnusable(Exception):
-    """The secret file cannot be read or made (``args``: path, the system's reason)."""
+    """The secret file cannot be read or made (``args``: path, the error that says why)."""
 
 
 class SecretTooShort(SecretUnusable):
@@ -89,7 +89,7 @@ def read_secret(path: Path | None) -> bytes:
             _make_secret(path)
         text = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError) as error:
-        raise SecretUnusable(str(path), getattr(error, "strerror", None) or str(error)) from None
+        raise SecretUnusable(str(path), error) from None
     if len(text) < 2 * SECRET_BYTES:  # hexadecimal, or any text as long
         raise SecretTooShort(str(path), "")
     return text.encode()

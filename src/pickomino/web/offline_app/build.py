@@ -95,8 +95,7 @@ def build(out: Path, runtime: Path | None = None, note: Note = None) -> Path:
             (folder / MARK).write_text("\n".join(mark) + "\n", encoding="utf-8")
             put_in_place(folder, out, aside=Path(work) / "old")
     except OSError as error:  # a full disk, say: the folder as it was, or none
-        why = error.strerror or str(error)
-        raise BuildError("app_folder_unwritable", path=str(out), why=why) from None
+        raise BuildError("app_folder_unwritable", path=str(out), why=error) from None
     return out
 
 
@@ -139,7 +138,7 @@ def check_destination(out: Path) -> None:
     try:
         tempfile.TemporaryFile(dir=there).close()
     except OSError as error:
-        raise BuildError("app_folder_unwritable", path=str(out), why=error.strerror) from None
+        raise BuildError("app_folder_unwritable", path=str(out), why=error) from None
 
 
 def app_files(runtime: Path, note: Note = None) -> dict[str, Path | bytes]:

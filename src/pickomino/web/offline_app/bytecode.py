@@ -133,5 +133,5 @@ def _compile(
     except subprocess.TimeoutExpired:
         return SlowerStart("bytecode_not_compiled", why=f"over {COMPILE_SECONDS} s")
     except OSError as error:
-        return SlowerStart("bytecode_not_compiled", why=error.strerror or str(error))
+        return SlowerStart("bytecode_not_compiled", why=error)
     return None

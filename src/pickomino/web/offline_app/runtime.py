@@ -67,7 +67,7 @@ def pyodide_runtime() -> Path:
     try:
         return _fetched_runtime(npm, folder)
     except OSError as error:  # a cache folder that cannot be written
-        raise BuildError("app_folder_unwritable", path=str(folder), why=error.strerror) from None
+        raise BuildError("app_folder_unwritable", path=str(folder), why=error) from None
     except subprocess.TimeoutExpired:
         raise BuildError("runtime_fetch_timeout", version=PYODIDE, seconds=FETCH_SECONDS) from None
 
