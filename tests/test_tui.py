@@ -533,8 +533,25 @@ def test_app_claims_wrap_into_rows_that_fit(tmp_path):
             buttons = list(app.query("#choices Button"))
             assert len(buttons) == 16 and len({b.region.y for b in buttons}) > 1
             assert all(app.screen.region.contains_region(b.region) for b in buttons)
+            # An audit: claims 10-16 were labelled [10]-[16], keys no press can give ("1"
+            # then "6" took the first claim): each has one key, named on its button.
+            labels = [str(b.label) for b in buttons]
+            assert labels[9] == "[a] take 30" and labels[15] == "[g] take 36"
+            await pilot.press("g")
+            assert app.game_console.session.game.record.moves[-1] == "take 36"
 
     asyncio.run(drive())
+
+
+def test_line_mode_takes_a_claim_by_its_key_or_its_number(tmp_path):
+    """The full screen's keys work typed too, and so do the numbers typed before."""
+    for typed, taken in (("a", "take 30"), ("16", "take 36")):
+        game = Game(["Ann", "Bob"], Rules.parse("official,lower_tile=any"))
+        for move in ["dice 5WWWWWWW", "keep W", "roll", "dice 5", "keep 5"]:
+            game.push(move)
+        console = hot_seat(game)
+        console.decide(typed)
+        assert console.session.game.record.moves[-1] == taken
 
 
 def test_app_warns_before_a_stop_that_busts_and_stops_on_a_second_press(tmp_path):

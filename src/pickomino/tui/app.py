@@ -17,11 +17,11 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from pickomino.core import PickominoError
 from pickomino.i18n.text import ranking_lines
-from pickomino.tui.console import LEAVING_SIGNALS, Caution, Console
+from pickomino.tui.console import CLAIM_KEYS, LEAVING_SIGNALS, Caution, Console
 from pickomino.tui.widgets import button_rows, dice_text, grill_text, stacks_text
 
 #: Keys passed to the session as commands: faces to keep, claim numbers, roll and stop.
-CHOICE_KEYS = "123456789wrs"
+CHOICE_KEYS = "".join(dict.fromkeys(CLAIM_KEYS + "wrs"))  # 1–5 and w keep a face too
 QUIT_KEY = "ctrl+q"
 CAUTION_STYLE = "bold yellow"
 

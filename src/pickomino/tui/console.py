@@ -27,6 +27,9 @@ from pickomino.table import Session
 
 #: Keys that stand for a face to keep; in a tile choice the digits number the claims.
 FACE_KEYS = ("1", "2", "3", "4", "5", "w")
+#: The keys of the claims, in order: one key each, as the full screen takes one key press (a
+#: claim is one tile: sixteen at most); typed, a claim's number is taken too.
+CLAIM_KEYS = "123456789abcdefg"
 KEYS = {"r": "roll", "s": "stop"}
 #: Asked to end (``kill``, a shutdown) or the terminal closed: both modes save and leave,
 #: as on ctrl+c; by default the process would die with the game unsaved.
@@ -85,7 +88,7 @@ class Console:
 
     # ------------------------------------------------------------------ moves
     def decide(self, command: str) -> list[Event]:
-        """A key or typed command (``1``–``5``/``w``, ``r``, ``s``, a claim's number, or an
+        """A key or typed command (``1``–``5``/``w``, ``r``, ``s``, a claim's key or number, or an
         action name); raises :class:`~pickomino.core.PickominoError` and changes nothing
         when it cannot be played now (:class:`BustWarning` the first time a stop busts)."""
         name = self.action_name(command)
@@ -99,11 +102,12 @@ class Console:
         words = " ".join(command.lower().split())
         if words in KEYS:
             return KEYS[words]
-        if self.state.phase is Phase.CLAIM and words.isdigit():
+        if self.state.phase is Phase.CLAIM and (words.isdigit() or words in set(CLAIM_KEYS)):
             claims = self.state.legal_actions()
-            if not 1 <= int(words) <= len(claims):
+            number = int(words) if words.isdigit() else CLAIM_KEYS.index(words) + 1
+            if not 1 <= number <= len(claims):
                 raise IllegalAction("R12", "no_such_claim", number=words[:4], count=len(claims))
-            return claims[int(words) - 1].name
+            return claims[number - 1].name
         if words in FACE_KEYS:
             return f"keep {words}"
         return words
@@ -151,7 +155,7 @@ class Console:
         """``(key, action name)`` for every choice the waiting person has now."""
         actions = self.session.actions()
         if self.state.phase is Phase.CLAIM:
-            return [(str(number), name) for number, name in enumerate(actions, start=1)]
+            return list(zip(CLAIM_KEYS, actions, strict=False))
         return [(_key(name), name) for name in actions]
 
     def labelled_options(self) -> list[tuple[str, str, str]]:
