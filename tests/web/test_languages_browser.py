@@ -118,6 +118,36 @@ def test_the_browser_chooses_first_then_the_switch_is_remembered(
         expect(page.get_by_test_id("create-game")).to_have_text("Create game")
 
 
+def test_arrow_keys_on_the_switch_change_nothing_until_asked_and_the_focus_comes_back(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """An audit (WCAG 3.2.2): one arrow key on the switch reloaded the page in the next
+    language, the focus lost to the page's start; a keyboard user passing over the languages
+    got each in turn. Arrows and letters now only offer a button; Enter (on the list or the
+    button) switches, and the focus is on the switch again in the new language."""
+    with pages.checked():
+        page = pages.open(server.url + "/", locale="en-GB")
+        html, switch = page.locator("html"), page.get_by_test_id("lang-switch")
+        apply = page.get_by_test_id("lang-apply")
+        switch.focus()
+        page.keyboard.press("ArrowDown")  # English → Deutsch, on the closed list
+        expect(switch).to_have_value("de")
+        expect(apply).to_be_visible()
+        expect(apply).to_have_text(catalogues("en")["lang.apply"].format(language="Deutsch"))
+        page.wait_for_timeout(300)  # a reload would have begun by now
+        expect(html).to_have_attribute("lang", "en")
+        page.keyboard.press("Tab")
+        expect(apply).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(html).to_have_attribute("lang", "de")
+        expect(page.get_by_test_id("lang-switch")).to_be_focused()
+        expect(page.get_by_test_id("lang-apply")).to_be_hidden()
+        page.keyboard.press("ArrowUp")  # back to English, and Enter on the list itself
+        page.keyboard.press("Enter")
+        expect(html).to_have_attribute("lang", "en")
+        expect(page.get_by_test_id("lang-switch")).to_be_focused()
+
+
 @pytest.mark.parametrize("how", ["browser", "remembered"])
 def test_an_unknown_language_is_english_without_an_error(
     server: ServerProcess, pages: Pages, how: str

@@ -12,6 +12,7 @@ import { h } from "./dom.js";
 import { read, write } from "./storage.js";
 
 const KEY = "pickomino.lang";
+const REFOCUS = "pickomino.lang.refocus"; // the switch had the focus when the page reloaded
 const FALLBACK = "en";
 const FIELD = /\{(\w+)\}/g;
 let lang = FALLBACK;
@@ -65,9 +66,11 @@ async function fetchJSON(url) {
 
 export const language = () => lang;
 
-/** Switches the language for this browser (remembered) and redraws the page in it. */
+/** Switches the language for this browser (remembered) and redraws the page in it; the focus
+ * comes back to the switch if it was there. */
 export function setLanguage(code) {
   write(KEY, code);
+  if (document.activeElement?.closest(".lang-choice")) write(REFOCUS, true);
   location.reload();
 }
 
@@ -174,14 +177,36 @@ export function translate(root) {
     node.setAttribute("aria-label", t(node.dataset.i18nLabel));
 }
 
-/** A select of the languages we have, set to the current one; choosing reloads in it. */
+/**
+ * A select of the languages we have, set to the current one. A choice made with the mouse (or
+ * by typing Enter) reloads the page in it; one made by arrow keys or letters, which pass over
+ * every language on the way, only offers a button that does (WCAG 3.2.2: a setting changed
+ * is no change of context until asked for). After the reload the focus is on the switch again.
+ */
 export function languageSwitch() {
+  let keyed = false; // the last change came from arrows or letters, not a pick
   const select = h(
     "select",
     { class: "lang-switch", testid: "lang-switch", "aria-label": t("lang.switch"), title: t("lang.switch") },
     Object.entries(languages).map(([code, name]) => h("option", { value: code, lang: code }, name)),
   );
+  const apply = h("button", { type: "button", class: "lang-apply", testid: "lang-apply", hidden: true });
   select.value = lang;
-  select.addEventListener("change", () => setLanguage(select.value));
-  return select;
+  select.addEventListener("keydown", (event) => {
+    keyed = event.key !== "Enter";
+    if (event.key === "Enter" && select.value !== lang) setLanguage(select.value);
+  });
+  select.addEventListener("pointerdown", () => (keyed = false));
+  select.addEventListener("change", () => {
+    if (!keyed) return setLanguage(select.value);
+    apply.hidden = select.value === lang;
+    apply.textContent = t("lang.apply", { language: languages[select.value] ?? select.value });
+  });
+  apply.addEventListener("click", () => setLanguage(select.value));
+  const choice = h("span", { class: "lang-choice" }, select, apply);
+  if (read(REFOCUS)) {
+    write(REFOCUS, null);
+    queueMicrotask(() => select.focus());
+  }
+  return choice;
 }
