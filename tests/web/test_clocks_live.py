@@ -147,8 +147,14 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         bob.context.close()
         vote = player(ann, 1).get_by_test_id("vote-button")
         expect(vote).to_have_text("Let a bot play for Bob")
-        vote.click()  # Ann alone: it carries once Bob has been gone --away-after (1 s)
+        # An audit: a screen reader heard neither Bob leaving nor the vote it opens.
+        said = ann.get_by_test_id("announcement")
+        expect(said.filter(has_text="Bob left the table")).to_have_count(1)
+        expect(said.filter(has_text="You may now vote to let a bot play for Bob")).to_have_count(1)
+        vote.focus()  # by keyboard; the cards are drawn anew as the vote is counted and
+        ann.keyboard.press("Enter")  # carries (once Bob has been gone --away-after, 1 s)
         expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()
+        assert ann.evaluate("document.activeElement !== document.body")  # kept among the cards
         log_says(ann, "The players voted: a bot (medium) plays for Bob until they are back")
         expect(ann.get_by_test_id("vote-button")).to_have_count(0)
         game["seats"][1]["link"] = f"/games/{game['id']}?token={secret}"  # as his page keeps it
@@ -157,6 +163,8 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
             assert state["seats"][1]["away"]
             socket.send(json.dumps({"type": "back"}))
             assert not receive(socket, "state")["seats"][1]["away"]
+            back = re.compile("^Bob is back")  # said once, by the log, as he takes the seat
+            expect(said.filter(has_text=back)).to_have_text(["Bob is back and plays again"])
         expect(player(ann, 1).get_by_test_id("away-badge")).to_have_count(0)
 
 

@@ -47,6 +47,33 @@ export function createAnnouncer(region) {
   };
 }
 
+/**
+ * Returns hear(seats, {you, voting}), for every time the players' cards are drawn: says what
+ * changed at the seats that the log does not tell — another person leaving the table or coming
+ * back (unless a bot plays for them: they come back by taking the seat, which the log says), the vote to let a bot play for someone opening to you (`voting(n)`: you may vote on
+ * seat n now), votes cast. The first call is the page arriving: nothing is said.
+ */
+export function createSeatAnnouncer(region) {
+  let before = null;
+  return function hear(seats, { you, voting }) {
+    const now = seats.map((seat, n) => ({ online: seat.online, votes: seat.votes?.length ?? 0, open: voting(n) }));
+    const lines = [];
+    now.forEach((seat, n) => {
+      const was = before?.[n];
+      const { name, bot, votes_needed: needed } = seats[n];
+      if (!was || bot) return;
+      // (a person a bot plays for comes back by taking the seat: the log says that)
+      if (n !== you && seat.online !== undefined && was.online !== seat.online && !seats[n].away)
+        lines.push(t(seat.online ? "seat_news.back" : "seat_news.left", { name }));
+      if (seat.open && !was.open) lines.push(t("seat_news.vote_open", { name }));
+      if (seat.votes > was.votes)
+        lines.push(t("seat_news.votes", { name, votes: t("vote.count", { count: seat.votes, needed }) }));
+    });
+    before = now;
+    if (lines.length) say(region, lines);
+  };
+}
+
 function say(region, lines) {
   region.append(...lines.map((line) => h("p", { testid: "announcement" }, line)));
   while (region.childElementCount > KEPT) region.firstElementChild.remove();

@@ -65,7 +65,7 @@ const usable = (node) => !node.disabled && node.getClientRects().length > 0;
 /**
  * Runs `draw()`, which draws `node` anew. A focus that was on a control inside, now gone or
  * disabled, goes to the control of the same test id at the same place (or the last of them),
- * else to the node's first control: never to the page's body.
+ * else to the node's first control, else to the node itself: never to the page's body.
  */
 export function keepFocus(node, draw) {
   const was = document.activeElement;
@@ -77,7 +77,9 @@ export function keepFocus(node, draw) {
   if (!inside || (was.isConnected && usable(was))) return;
   const same = alike().filter(usable);
   const next = same[Math.min(index, same.length - 1)] ?? [...node.querySelectorAll(FOCUSABLE)].find(usable);
-  next?.focus();
+  if (next) return next.focus();
+  if (!node.hasAttribute("tabindex")) node.tabIndex = -1; // focusable by script only
+  node.focus();
 }
 
 /** fill() for a panel drawn anew while it may hold the focus: it stays in the panel. */

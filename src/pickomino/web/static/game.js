@@ -9,7 +9,7 @@
 // in this browser: its socket is answered here, and what only a server has (profiles, rematches,
 // moving the seat, the coach's win chances, the analysis) is left out.
 
-import { createAnnouncer } from "./announce.js";
+import { createAnnouncer, createSeatAnnouncer } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
 import { fill, h, inOfflineApp, refill } from "./dom.js";
@@ -28,7 +28,7 @@ import { claimAsProfile } from "./profilekey.js";
 import { setupRematch } from "./rematch.js";
 import { connect } from "./socket.js";
 import * as saved from "./storage.js";
-import { highlightSameFaces, renderDice, renderGrill, renderPlayers } from "./table.js";
+import { highlightSameFaces, mayVote, renderDice, renderGrill, renderPlayers } from "./table.js";
 import { botLabel, turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -63,6 +63,7 @@ let moveShown = null; // what the move-seat box was drawn for (see renderMoveSea
 let engaged = false; // the player has acted or moved the focus into the tray: it follows the game
 const updateLog = createLog($("log"));
 const announce = createAnnouncer($("announcer"));
+const announceSeats = createSeatAnnouncer($("announcer"));
 
 await loadWords();
 setupNotice();
@@ -354,6 +355,7 @@ function renderSeats() {
     onVote,
     skipUnchanged: true,
   });
+  announceSeats(state.seats, { you: seat, voting: (n) => mayVote(state.seats, n, { you: seat, current }) });
 }
 
 // The clocks while the game is played (banks stay on the cards of a finished game otherwise).

@@ -1,7 +1,7 @@
 // Draws a TABLE (the server's view of the game) into the page: the grill, every player's
 // stack and worms, and the dice of the turn. Used for the live game and for replay steps.
 
-import { fill, h, refillFrom } from "./dom.js";
+import { fill, h, keepFocus, refillFrom } from "./dom.js";
 import { seatClock } from "./clock.js";
 import { die, tile, wormIcon, wormsOn } from "./pieces.js";
 import { t } from "./i18n.js";
@@ -34,9 +34,20 @@ export function renderPlayers(
   { you = null, current = null, clock = null, onVote = null, skipUnchanged = false } = {},
 ) {
   const draw = () => playerCards(table, seats, { you, current, clock, onVote });
-  if (!skipUnchanged) return fill(node, draw());
+  // A card drawn anew (a player came or went, a vote) keeps the focus among the cards.
+  if (!skipUnchanged) return keepFocus(node, () => fill(node, draw()));
   const key = JSON.stringify([seats, table.stacks, table.worms, you, current, clock, onVote !== null]);
-  refillFrom(node, key, draw); // the same onVote, or one alike (it is the page's)
+  keepFocus(node, () => refillFrom(node, key, draw)); // the same onVote, or one alike (the page's)
+}
+
+/**
+ * Whether `you` may vote to let a bot play seat `n` now: a person's seat not yours, while a
+ * turn is played, whose person is not connected or keeps the game waiting, and no bot plays
+ * for yet.
+ */
+export function mayVote(seats, n, { you, current }) {
+  const seat = seats[n];
+  return you !== null && current !== null && n !== you && !seat.bot && (!seat.online || seat.waited_on) && !seat.away;
 }
 
 function playerCards(table, seats, { you, current, clock, onVote }) {
@@ -88,9 +99,7 @@ function playerCards(table, seats, { you, current, clock, onVote }) {
           h("span", { class: "visually-hidden" }, t("worms", { count: table.worms[n] })),
         ),
       ),
-      onVote && current !== null && n !== you && !seat.bot && (!seat.online || seat.waited_on) && !seat.away
-        ? voteBox(seats, n, you, onVote)
-        : null,
+      onVote && mayVote(seats, n, { you, current }) ? voteBox(seats, n, you, onVote) : null,
     );
   });
 }
@@ -114,7 +123,14 @@ function voteBox(seats, n, you, onVote) {
     { class: "vote", testid: "vote" },
     h(
       "button",
-      { type: "button", class: "btn small", testid: "vote-button", disabled: voted, on: { click: () => onVote(n) } },
+      // aria-disabled, not disabled, once voted: the focus stays on the button it was on
+      {
+        type: "button",
+        class: "btn small",
+        testid: "vote-button",
+        "aria-disabled": voted ? "true" : null,
+        on: { click: () => voted || onVote(n) },
+      },
       t(voted ? "vote.voted" : "vote.button", { name: seats[n].name }),
     ),
     votes.length
