@@ -246,6 +246,35 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
         assert "Robo" not in said.text_content()
 
 
+def test_a_notice_stays_while_it_holds_the_focus_which_then_goes_back(
+    table: Table, pages: Pages
+) -> None:
+    """An audit (WCAG 2.2.1, 2.4.3): a notice faded after 7 s with the focus on its close
+    button, the focus lost to the page's body. It stays while read; closed, the focus goes
+    back to where it came from. (Timers on the page's own clock, run forward.)"""
+    with pages.checked():
+        ann = pages.new(DESKTOP, None)
+        ann.clock.install()
+        ann.goto(table.seat("rolled"))
+        roll = ann.get_by_test_id("die").first
+        roll.focus()
+        ann.evaluate("import('/static/notice.js').then((m) => m.notice('Read me slowly'))")
+        close, box = ann.get_by_test_id("notice-close"), ann.locator("#notice")
+        expect(box).to_be_visible()
+        close.focus()
+        ann.clock.run_for(60_000)  # a minute of reading
+        expect(box).to_be_visible()
+        expect(box).not_to_have_class(re.compile("fading"))  # (opacity 0 is "visible")
+        expect(close).to_be_focused()
+        ann.keyboard.press("Enter")
+        expect(box).to_be_hidden()
+        expect(roll).to_be_focused()
+        ann.evaluate("import('/static/notice.js').then((m) => m.notice('Unread'))")
+        expect(box).to_be_visible()
+        ann.clock.run_for(8_000)  # left alone, it fades as before
+        expect(box).to_be_hidden()
+
+
 def test_the_keeper_is_kept_by_keyboard_and_heard(table: Table, pages: Pages) -> None:
     sheet = Sheet(table.server, ["Ann", "Bob"])
     with pages.checked():

@@ -1,6 +1,7 @@
 // One message at a time in the page's notice area (the server's refusals, mostly), with the
 // rule behind it as a link to the rules page. It fades by itself after a while, or goes at
-// once with its close button.
+// once with its close button; never while the pointer or the focus is in it (WCAG 2.2.1),
+// and a focus that was in it goes back to where it came from.
 
 import { fill } from "./dom.js";
 import { ruleLink } from "./words.js";
@@ -15,16 +16,37 @@ export function notice(message, rule = null) {
   fill(box.querySelector("[data-testid=notice-rule]"), rule ? ruleLink(rule) : null);
   box.hidden = false;
   box.classList.remove("fading");
+  fadeLater(box);
+}
+
+// Fades the notice in a while, unless it is being read (the pointer or the focus in it):
+// then it is asked again a while later.
+function fadeLater(box) {
   clearTimeout(timer);
-  timer = setTimeout(() => box.classList.add("fading"), SHOWN_MS);
+  timer = setTimeout(() => {
+    if (box.matches(":hover, :focus-within")) fadeLater(box);
+    else box.classList.add("fading");
+  }, SHOWN_MS);
 }
 
 export function setupNotice() {
   const box = document.getElementById("notice");
+  let cameFrom = null; // where the focus was before it entered the notice
+  const stay = () => {
+    if (box.classList.contains("fading")) box.classList.remove("fading");
+    fadeLater(box);
+  };
   const hide = () => {
+    const held = box.contains(document.activeElement);
     box.hidden = true;
     clearTimeout(timer);
+    if (held && cameFrom?.isConnected) cameFrom.focus();
   };
+  box.addEventListener("focusin", (event) => {
+    if (!box.contains(event.relatedTarget)) cameFrom = event.relatedTarget;
+    stay();
+  });
+  box.addEventListener("mouseenter", stay);
   box.querySelector("[data-testid=notice-close]").addEventListener("click", hide);
   box.addEventListener("animationend", hide); // the fade-out ends hidden
 }
