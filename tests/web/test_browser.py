@@ -187,9 +187,13 @@ def test_a_page_the_server_drops_says_why_and_reconnects(
         ann.goto(server.url + game["seats"][0]["link"])
         connection = ann.get_by_test_id("connection")
         expect(connection).to_have_attribute("data-status", "online")
+        said = ann.get_by_test_id("connection-said")  # the status region: no word yet
+        expect(said).to_have_text("")
         sockets[0].close(code=4408, reason="too far behind")  # as the server closes a laggard
         expect(connection).to_contain_text(re.compile(r"^fell behind: reconnecting in \d"))
+        expect(said).to_have_text("fell behind")  # once: not the countdown, not each try
         expect(connection).to_have_attribute("data-status", "online")
+        expect(said).to_have_text("online")
         ann.get_by_test_id("roll-button").click()
         expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "1")
         sockets[1].close(code=4410, reason="idle")  # as the server closes a silent socket

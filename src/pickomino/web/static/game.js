@@ -60,6 +60,7 @@ let hearRematch = null; // set once the game is over: draws the rematch offers
 let arrived = false; // the first state of this page load came (see comeBackOnArrival)
 let warnedWaiting = false; // told that we keep the game waiting (once a wait: see warnWaitedOn)
 let moveShown = null; // what the move-seat box was drawn for (see renderMoveSeat)
+let connectionLost = null; // the connection's last state said: lost or not (null: never online yet)
 let engaged = false; // the player has acted or moved the focus into the tray: it follows the game
 const updateLog = createLog($("log"));
 const announce = createAnnouncer($("announcer"));
@@ -162,6 +163,9 @@ function onMessage(message) {
 // What a change brings besides the fields it sets: its version, the new log entries, the time.
 const stamps = ({ v, log_start, log, now }) => ({ v, log_start, log, now });
 
+// The bar shows every try and its countdown; a screen reader hears only that the connection
+// was lost (and why) and that it is back (a status region re-said at each try chattered on
+// for as long as the server was gone).
 function onStatus(status, wait, code) {
   const box = $("connection");
   box.dataset.status = status;
@@ -169,6 +173,11 @@ function onStatus(status, wait, code) {
   const why = t(DROPPED[code] ?? "connection.offline");
   box.textContent =
     status === "offline" ? t("connection.retry", { why, seconds: seconds(Math.ceil(wait / 1000)) }) : t(STATUS[status]);
+  const lost = status === "offline" || status === "closed";
+  if (status !== "connecting" && lost !== connectionLost) {
+    if (lost || connectionLost !== null) $("connection-said").textContent = status === "offline" ? why : t(STATUS[status]);
+    connectionLost = lost;
+  }
   if (status === "closed") showFatal();
 }
 
