@@ -19,11 +19,17 @@ try {
     h("h2", {}, t("leaderboard.title")),
     h("p", { class: "muted" }, t("leaderboard.explain")),
     h("p", { class: "muted" }, t("leaderboard.provisional", { opponents: number(options.established_opponents) })),
-    rows.length ? board(rows) : h("p", { class: "placeholder", testid: "leaderboard-empty" }, t("leaderboard.empty")),
+    rows.length ? scrolling(board(rows)) : h("p", { class: "placeholder", testid: "leaderboard-empty" }, t("leaderboard.empty")),
   );
 } catch (failure) {
   $("leaderboard-error").textContent = t("leaderboard.failed", { why: failure.message });
   $("leaderboard-error").hidden = false;
+}
+
+// A table wider than a narrow screen scrolls in its own box, not the page (WCAG 1.4.10: a data
+// table may), the box reachable by keyboard to scroll it.
+function scrolling(table) {
+  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("leaderboard.title") }, table);
 }
 
 function board(rows) {
