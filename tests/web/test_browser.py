@@ -286,6 +286,15 @@ def test_a_spectator_sees_everything_but_has_no_controls(
             "rows => rows.map(row => parseFloat(row.cells[1].textContent))"
         )
         assert wins == sorted(wins, reverse=True) and all(0 < win < 100 for win in wins)
+        # An audit: the table is no live region, and the focus stays: a screen reader heard
+        # nothing. The best choice and its chance are said, as the table's first row shows.
+        best = (
+            ann.get_by_test_id("hint-row")
+            .first.locator("th")
+            .evaluate("th => th.firstChild.textContent")
+        )
+        said = f"Hint: best is {best}, win chance {ann.get_by_test_id('hint-row').first.locator('td').first.text_content()}"
+        expect(ann.get_by_test_id("announcement").filter(has_text="Hint:")).to_have_text([said])
 
 
 def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:

@@ -74,7 +74,8 @@ export function createSeatAnnouncer(region) {
   };
 }
 
-function say(region, lines) {
+/** Adds `lines` to the live region (kept short: the oldest go). */
+export function say(region, lines) {
   region.append(...lines.map((line) => h("p", { testid: "announcement" }, line)));
   while (region.childElementCount > KEPT) region.firstElementChild.remove();
 }

@@ -9,13 +9,13 @@
 // in this browser: its socket is answered here, and what only a server has (profiles, rematches,
 // moving the seat, the coach's win chances, the analysis) is left out.
 
-import { createAnnouncer, createSeatAnnouncer } from "./announce.js";
+import { createAnnouncer, createSeatAnnouncer, say } from "./announce.js";
 import { createCoach } from "./coach.js";
 import { seatClock, syncTime, tick } from "./clock.js";
 import { fill, h, inOfflineApp, refill } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
-import { renderHint } from "./hint.js";
+import { hintLine, renderHint } from "./hint.js";
 import { describeError, list, loadWords, seconds, t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { setupKeys } from "./keys.js";
@@ -131,6 +131,7 @@ function onMessage(message) {
       if (state && message.seq === state.seq) {
         hintSeq = message.seq;
         renderHint($("hint"), message.rows);
+        say($("announcer"), [hintLine(message.rows)]); // the table is not a live region
       }
       break;
     case "coach":

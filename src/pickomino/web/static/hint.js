@@ -7,6 +7,16 @@ import { fill, h } from "./dom.js";
 import { percent, signed, t } from "./i18n.js";
 import { actionLabel } from "./words.js";
 
+/** The hint in one sentence, for a screen reader: the best choice and its chance (or worms). */
+export function hintLine(rows) {
+  if (!rows.length) return t("hint.none");
+  const [best] = rows;
+  const action = actionLabel(best.action);
+  return best.win != null
+    ? t("hint.said", { action, win: percent(best.win) })
+    : t("hint.said_worms", { action, worms: signed(best.worms) });
+}
+
 export function renderHint(node, rows) {
   node.hidden = false;
   if (!rows.length) {
