@@ -293,7 +293,8 @@ def test_a_spectator_sees_everything_but_has_no_controls(
             .first.locator("th")
             .evaluate("th => th.firstChild.textContent")
         )
-        said = f"Hint: best is {best}, win chance {ann.get_by_test_id('hint-row').first.locator('td').first.text_content()}"
+        chance = ann.get_by_test_id("hint-row").first.locator("td").first.text_content()
+        said = f"Hint: best is {best}, win chance {chance}"
         expect(ann.get_by_test_id("announcement").filter(has_text="Hint:")).to_have_text([said])
 
 
