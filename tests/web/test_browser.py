@@ -308,14 +308,32 @@ def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
         )
         names.nth(0).fill("Sam")
         names.nth(1).fill(" sam")  # the same name: case and spaces do not count
-        lobby.get_by_test_id("create-game").click()
+        lobby.get_by_test_id("create-game").focus()
+        lobby.keyboard.press("Enter")
         error = lobby.get_by_test_id("seat-row").nth(1).get_by_test_id("row-error")
         expect(error).to_have_text("players 1 and 2 have the same name 'Sam'")
         expect(names.nth(0)).to_have_attribute("aria-invalid", "true")
         expect(lobby.get_by_test_id("form-error")).to_be_hidden()
+        # An audit: the focus fell to the page's body (the button, disabled while sending,
+        # lost it) and the message was tied to no field. It goes to the first name to mend,
+        # which the message describes.
+        expect(names.nth(0)).to_be_focused()
+        for name in (names.nth(0), names.nth(1)):
+            expect(name).to_have_attribute("aria-describedby", error.get_attribute("id"))
         names.nth(1).fill("Bob")  # an edit clears the marks
         expect(error).to_have_count(0)
         expect(names.nth(0)).not_to_have_attribute("aria-invalid", "true")
+        expect(names.nth(0)).not_to_have_attribute("aria-describedby", re.compile("."))
+        # A name's own problem (an invisible character) is shown at its row too, not only
+        # above the form.
+        names.nth(1).fill("Bo\u200bb")
+        lobby.get_by_test_id("create-game").click()
+        error = lobby.get_by_test_id("seat-row").nth(1).get_by_test_id("row-error")
+        expect(error).to_contain_text("Player 2: a name may not hold invisible characters")
+        expect(names.nth(1)).to_have_attribute("aria-invalid", "true")
+        expect(names.nth(1)).to_be_focused()
+        expect(lobby.get_by_test_id("form-error")).to_be_hidden()
+        names.nth(1).fill("Bob")
 
         # The server refuses a move (here one changed on its way): the page says why and
         # lets the player go on.

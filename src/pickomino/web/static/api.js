@@ -92,12 +92,26 @@ const FIELDS = {
   start_player: "field.start_player",
 };
 
+// The player (from 0) a problem's place names (["seats", 1, "name"]), or null.
+function playerIndex(path) {
+  const at = path.findIndex((part, i) => typeof part === "number" && FIELDS[path[i - 1]] === "field.players");
+  return at >= 0 ? path[at] : null;
+}
+
+/** The players (from 0) a problem is about: those a name used twice names, or the one its
+ * place names; none for a problem of the whole form. */
+export function problemPlayers({ type, loc = [], ctx = {} }) {
+  if (type === "same_name") return (ctx.players ?? []).map((number) => number - 1);
+  const row = playerIndex(loc.filter((part) => part !== "body"));
+  return row === null ? [] : [row];
+}
+
 /** One problem of a 422 in words, saying where: "Player 2: a name may not hold …". */
 export function describeProblem({ type, loc = [], ctx = {} }) {
   const message = t(PROBLEMS[type] ?? "validation.other", ctx);
   const path = loc.filter((part) => part !== "body");
-  const row = path.findIndex((part, i) => typeof part === "number" && FIELDS[path[i - 1]] === "field.players");
-  if (row >= 0) return t("validation.player", { number: path[row] + 1, message });
+  const row = playerIndex(path);
+  if (row !== null) return t("validation.player", { number: row + 1, message });
   const field = path.find((part) => typeof part === "string");
   if (field) return t("validation.field", { field: FIELDS[field] ? t(FIELDS[field]) : field, message });
   return message;

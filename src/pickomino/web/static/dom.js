@@ -82,5 +82,20 @@ export function keepFocus(node, draw) {
   node.focus();
 }
 
+/**
+ * Runs `send()` (a form's request) with `button` marked unusable meanwhile: aria-disabled, not
+ * disabled, which would drop a focus on it to the page's body; a second submit while it runs
+ * (Enter again) does nothing.
+ */
+export async function whileSending(button, send) {
+  if (button.getAttribute("aria-disabled") === "true") return;
+  button.setAttribute("aria-disabled", "true");
+  try {
+    await send();
+  } finally {
+    button.removeAttribute("aria-disabled");
+  }
+}
+
 /** fill() for a panel drawn anew while it may hold the focus: it stays in the panel. */
 export const refill = (node, ...kids) => keepFocus(node, () => fill(node, ...kids));

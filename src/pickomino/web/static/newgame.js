@@ -6,7 +6,7 @@
 
 import { postJSON } from "./api.js";
 import { controlText } from "./clock.js";
-import { fill, h } from "./dom.js";
+import { fill, h, whileSending } from "./dom.js";
 import { t } from "./i18n.js";
 import { inviteList } from "./invites.js";
 import { playerRows } from "./playerrows.js";
@@ -85,39 +85,38 @@ export function setupNewGame(options, onCreated) {
     event.preventDefault();
     const error = $("form-error");
     const submit = form.querySelector("[data-testid=create-game]");
-    error.hidden = true;
-    submit.disabled = true;
-    try {
-      const start = $("start").value;
-      const rows = players.read();
-      // The creator (the first invited person) plays as this browser's profile, if it has one.
-      const asProfile = rows.some(({ value }) => value === INVITED) ? profileHeaders() : {};
-      const game = await postJSON(
-        "/api/games",
-        {
-          seats: rows.map(({ name, value }) => ({
-            name,
-            ...(value === OPEN ? { open: true } : value ? { bot: value } : {}),
-          })),
-          rules: rules.text(),
-          start_player: start === "random" ? "random" : Number(start),
-          rated: $("rated").checked,
-          clock: clocks.value === "" ? null : options.clocks[Number(clocks.value)],
-          takeover: takeover.value,
-        },
-        asProfile,
-      );
-      const people = game.seats.filter((seat) => seat.link);
-      saved.saveInvites(game.id, people);
-      if (people.length && !asProfile["Profile-Key"]) saved.saveName(people[0].name);
-      showCreated(game, people);
-      onCreated();
-    } catch (failure) {
-      error.textContent = failure.message;
-      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
-    } finally {
-      submit.disabled = false;
-    }
+    await whileSending(submit, async () => {
+      error.hidden = true;
+      try {
+        const start = $("start").value;
+        const rows = players.read();
+        // The creator (the first invited person) plays as this browser's profile, if it has one.
+        const asProfile = rows.some(({ value }) => value === INVITED) ? profileHeaders() : {};
+        const game = await postJSON(
+          "/api/games",
+          {
+            seats: rows.map(({ name, value }) => ({
+              name,
+              ...(value === OPEN ? { open: true } : value ? { bot: value } : {}),
+            })),
+            rules: rules.text(),
+            start_player: start === "random" ? "random" : Number(start),
+            rated: $("rated").checked,
+            clock: clocks.value === "" ? null : options.clocks[Number(clocks.value)],
+            takeover: takeover.value,
+          },
+          asProfile,
+        );
+        const people = game.seats.filter((seat) => seat.link);
+        saved.saveInvites(game.id, people);
+        if (people.length && !asProfile["Profile-Key"]) saved.saveName(people[0].name);
+        showCreated(game, people);
+        onCreated();
+      } catch (failure) {
+        error.textContent = failure.message;
+        error.hidden = players.refusal(failure); // a name's problem is shown at its row
+      }
+    });
   });
 
   players.add(playsAsProfile() ? profile().name : saved.lastName(), INVITED);

@@ -1,7 +1,7 @@
 // The "Players" list of a set-up form (lobby and score keeper): 2–7 numbered rows of a name and
 // a remove button, and the "who starts" select (a seat or random), which follows the names as typed.
 
-import { describeProblem } from "./api.js";
+import { describeProblem, problemPlayers } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -18,7 +18,7 @@ import { t } from "./i18n.js";
 export function playerRows({ list, addButton, start, limits, testids, startLabel, randomFirst, extra }) {
   const [fewest, most] = limits;
   const parts = new WeakMap(); // row -> its controls, so renumbering need not search the row
-  const rowError = h("p", { class: "error row-error", testid: "row-error", role: "alert" });
+  const rowError = h("p", { class: "error row-error", testid: "row-error", role: "alert", id: `${list.id}-error` });
 
   function add(name, value) {
     const nameInput = h("input", {
@@ -57,6 +57,7 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
       number.textContent = String(n + 1);
       nameInput.setAttribute("aria-label", t("setup.name_label", { number: n + 1 }));
       nameInput.removeAttribute("aria-invalid");
+      nameInput.removeAttribute("aria-describedby");
       control?.setAttribute("aria-label", extra.label(n + 1));
       remove.disabled = rows.length <= fewest;
       remove.setAttribute("aria-label", t("setup.remove_label", { number: n + 1 }));
@@ -78,18 +79,26 @@ export function playerRows({ list, addButton, start, limits, testids, startLabel
     });
   }
 
-  // Names used twice: the server says which players (numbers from 1); mark their names and
-  // put the message under the last of them. False if the refusal is about no row.
+  // A refusal about names (one used twice, one with invisible characters…): the names it is
+  // about are marked invalid and described by the message, put under the last of them, and the
+  // first gets the focus, to be mended. True if every problem was about a name (the form's own
+  // error then stays hidden).
   function refusal(failure) {
-    const same = failure.problems?.find((problem) => problem.type === "same_name");
-    if (!same) return false;
+    const problems = failure.problems ?? [];
+    const named = problems.filter((problem) => problemPlayers(problem).length);
+    if (!named.length) return false;
     refresh();
     const rows = [...list.children];
-    for (const number of same.ctx.players)
-      parts.get(rows[number - 1])?.nameInput.setAttribute("aria-invalid", "true");
-    rows[same.ctx.players.at(-1) - 1]?.append(rowError);
-    rowError.textContent = describeProblem(same);
-    return true;
+    const marked = [...new Set(named.flatMap(problemPlayers))].sort((a, b) => a - b).filter((n) => rows[n]);
+    for (const n of marked) {
+      const { nameInput } = parts.get(rows[n]);
+      nameInput.setAttribute("aria-invalid", "true");
+      nameInput.setAttribute("aria-describedby", rowError.id);
+    }
+    rows[marked.at(-1)]?.append(rowError);
+    rowError.textContent = [...new Set(named.map(describeProblem))].join(" · ");
+    if (marked.length) parts.get(rows[marked[0]]).nameInput.focus();
+    return named.length === problems.length;
   }
 
   return { add, refresh, read, refusal };

@@ -2,7 +2,7 @@
 // the sheets this browser created or opened, to resume one, the last one opened first.
 
 import { postJSON } from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, whileSending } from "./dom.js";
 import { onJSONFile } from "./files.js";
 import { date, list, t } from "./i18n.js";
 import { playerRows } from "./playerrows.js";
@@ -30,23 +30,22 @@ export function setupSheetForm(options, names, onCreated) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const error = $("setup-error");
-    const submit = $("create-sheet");
-    error.hidden = true;
-    submit.disabled = true;
-    try {
-      const start = form.elements.namedItem("start").value;
-      onCreated(
-        await postJSON("/api/sheets", {
-          names: players.read().map(({ name }) => name),
-          rules: rules.text(),
-          start_player: start === "random" ? "random" : Number(start),
-        }),
-      );
-    } catch (failure) {
-      error.textContent = failure.message;
-      error.hidden = players.refusal(failure); // a name used twice is shown at its rows
-      submit.disabled = false;
-    }
+    await whileSending($("create-sheet"), async () => {
+      error.hidden = true;
+      try {
+        const start = form.elements.namedItem("start").value;
+        onCreated(
+          await postJSON("/api/sheets", {
+            names: players.read().map(({ name }) => name),
+            rules: rules.text(),
+            start_player: start === "random" ? "random" : Number(start),
+          }),
+        );
+      } catch (failure) {
+        error.textContent = failure.message;
+        error.hidden = players.refusal(failure); // a name's problem is shown at its row
+      }
+    });
   });
 
   const first = names.length >= fewest ? names : ["", ""];
