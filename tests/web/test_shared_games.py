@@ -70,3 +70,20 @@ def test_a_game_stored_without_meta_catches_up(database):
     store.abandon(["bare"])
     assert there.catch_up() and there.status == "abandoned"
     assert there.game.record.moves == ["dice 11223345"]
+
+
+def test_two_people_seated_at_once_on_two_processes_start_the_game(database):
+    """An audit (three processes under churn): Bob took his seat on one process and Cy hers
+    on another at the same moment; each process started the game only if its own memory had
+    every seat taken, so neither did, and the game waited for its players for ever. A claim
+    reads the seats stored before it decides (the last of two claims sees both)."""
+    store = Store(database)
+    record = GameRecord(["Ann", "Bob", "Cy"], start_player=0)
+    here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
+    there = Room(store.load(here.id), store, bot_delay=0)
+    here.claim(1)
+    assert here.status == "open"  # Cy's seat is not taken: nothing to start
+    there.claim(2)  # its memory still has Bob's seat free
+    assert there.status == "playing" and store.load(here.id).status == "playing"
+    here.catch_up()
+    assert here.status == "playing"

@@ -110,6 +110,8 @@ class SeatHolders:
         spent = room.seats[seat].token
         room.seats[seat].claimed, room.seats[seat].token = True, token
         room.seats[seat].spent = spent
+        if room.waiting():  # other seats may have been taken on other processes meanwhile:
+            room.catch_up()  # the last of two claims at once reads both, and starts the game
         room.settle_status()
         return token
 
