@@ -4,6 +4,8 @@ after one it missed makes it read what it lacks."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
@@ -12,10 +14,12 @@ from pickomino.web.cluster import notify
 from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, notice
 from pickomino.web.db.store import Store
 
-from .clients import create, follow, refused, socket_path
+from .clients import create, follow, next_of, refused, socket_path
 from .server_process import TemporaryPostgres
 from .test_analysis_api import bots_game, store_game
 from .test_clocks import ANN_BOB, app, claim, hears, until, wait_until, waiting_clock
+from .test_protocol import fast_app
+from .test_rematch import finished, rematch, seat
 
 pytestmark = pytest.mark.slow
 
@@ -152,3 +156,68 @@ def test_a_vote_on_a_process_not_yet_told_of_a_move_is_judged_on_the_move(
             while (answer := follow(bob, bob.receive_json()))["type"] != "error":
                 assert not (answer["type"] == "state" and answer["seats"][0]["away"]), answer
             refused(answer, "vote_seat_waiting", name="Ann", count=120)
+
+
+# ---------------------------------------------------------------- rematches
+def test_a_rematch_offered_on_one_process_is_heard_and_started_on_another(
+    postgres_cluster: TemporaryPostgres,
+):
+    """An audit (three processes): Ann's "Play again" was told only to the pages on her
+    process: Bob's page on another never saw the offer, and once he accepted there, hers
+    never heard that the new game had started (her seat in it waited for her)."""
+    database = postgres_cluster.new_database()
+    game = finished(database)
+    with (
+        TestClient(fast_app(database)) as here,
+        TestClient(fast_app(database)) as there,
+        here.websocket_connect(socket_path(game, 0)) as ann,
+        there.websocket_connect(socket_path(game, 1)) as bob,
+    ):
+        next_of(ann, "state"), next_of(bob, "state")
+        assert rematch(here, game, 0).json()["offer"]["status"] == "offered"
+        heard = next_of(bob, "rematch")["offer"]  # told through the notice
+        assert heard["status"] == "offered" and heard["waiting_for"] == [1] and heard["seat"] == 1
+        accepted = rematch(there, game, 1).json()["offer"]
+        assert accepted["status"] == "started"
+        told = next_of(ann, "rematch")["offer"]
+        while told["status"] == "offered":  # her own offer, told by her process first
+            told = next_of(ann, "rematch")["offer"]
+        assert told["status"] == "started" and told["game"] == accepted["game"]
+        assert told["seat"] == 0 and told["token"]  # her seat's secret in the new game
+        with here.websocket_connect(f"/ws/games/{told['game']}?token={told['token']}") as ws:
+            assert next_of(ws, "welcome")["seat"] == 0
+
+
+def test_play_again_clicked_at_once_on_two_processes_starts_one_game_without_an_error(
+    postgres_cluster: TemporaryPostgres,
+):
+    """An audit: "Play again" on two processes at the same moment, each finding the offer
+    complete, both started the new game: one click got a server error (the game created
+    twice, or its seat taken by the other). Forced here: the games table is locked while
+    both are on their way to create the game, then let go."""
+    database = postgres_cluster.new_database()
+    game = finished(database)
+    with (
+        TestClient(fast_app(database)) as here,
+        TestClient(fast_app(database)) as there,
+        psycopg.connect(database) as lock,
+        ThreadPoolExecutor(2) as pool,
+    ):
+        assert rematch(here, game, 0).json()["offer"]["status"] == "offered"
+        lock.execute("LOCK TABLE games IN EXCLUSIVE MODE")  # reads go on, a new game waits
+        bob = pool.submit(rematch, there, game, 1)  # the offer complete: he starts it
+        with psycopg.connect(database, autocommit=True) as look:
+            accepted = "SELECT accepted FROM rematches WHERE game_id = %s"
+            wait_until(lambda: "1" in look.execute(accepted, (game["id"],)).fetchone()[0],
+                       "Bob's acceptance is stored")  # fmt: skip
+            ann = pool.submit(here.get, f"/api/games/{game['id']}/rematch", headers=seat(game, 0))
+            waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            wait_until(lambda: look.execute(waiting).fetchone()[0] == 2,
+                       "both processes wait to create the game")  # fmt: skip
+        lock.commit()
+        answers = [bob.result(), ann.result()]
+        assert [answer.status_code for answer in answers] == [200, 200], answers[1].text
+        offers = [answer.json()["offer"] for answer in answers]
+        assert [offer["status"] for offer in offers] == ["started", "started"]
+        assert offers[0]["game"] == offers[1]["game"]
+        assert offers[0]["token"] and offers[1]["token"]  # each seat's secret in it

@@ -50,7 +50,7 @@ from pickomino.web.api.play_socket import play_socket_router
 from pickomino.web.api.positions import positions_router
 from pickomino.web.api.profiles import profiles_router
 from pickomino.web.api.refusals import add_refusal_handlers
-from pickomino.web.api.rematch import rematch_router
+from pickomino.web.api.rematch import rematch_router, tell_elsewhere
 from pickomino.web.api.seats import seats_router
 from pickomino.web.api.words import words_router
 from pickomino.web.db.networks import Networks, SecretMismatch, read_secret, secret_file_for
@@ -180,11 +180,11 @@ def create_app(
     views = RateLimits.per_minute(lookups_per_minute)
     limit_views = address_limit(views, "too_many_lookups")
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
+    offers = RematchStore(store)
     app.include_router(
-        rematch_router(
-            RematchStore(store), looking, rooms.add, profiles.expect_results, limit_joins
-        )
+        rematch_router(offers, looking, rooms.add, profiles.expect_results, limit_joins)
     )
+    rooms.on_rematch = partial(tell_elsewhere, offers, looking)
     app.include_router(words_router())
     app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
     app.include_router(positions_router(limit_lookups, searches))

@@ -10,7 +10,8 @@ the ``Seat-Token`` header.
   there is (a second click joins it: one rematch per game);
 - ``POST /api/games/{id}/rematch/decline``: cancels the offer for everyone.
 
-Every change goes to the finished game's clients as ``{"type": "rematch", "offer": …}``.
+Every change goes to the finished game's clients as ``{"type": "rematch", "offer": …}``, on
+every server process (a notice tells the others: :func:`tell_elsewhere`).
 Refusals: 409 ``rematch_not_over`` (the game is not finished), 403 ``rematch_seated_only``
 (no seat token: a spectator), 403 ``bad_token`` (a token of no seat here) or
 ``seat_link_used`` (an invite link whose seat its person took: only the seat's current
@@ -21,14 +22,16 @@ secret answers for it, which its holder alone has), 409
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, HTTPException, Request
 
 from pickomino.web.api.profiles import SeatToken, seat_of
 from pickomino.web.db.results import has_results
-from pickomino.web.errors import refused
+from pickomino.web.errors import Refused, refused
 from pickomino.web.game.rematch import (
     Offer,
     RematchStore,
@@ -39,6 +42,36 @@ from pickomino.web.game.rematch import (
 from pickomino.web.game.room import Room, new_game_id
 from pickomino.web.game.seat_holders import same
 from pickomino.web.game.seating import DEFAULT_TAKEOVER, TimeControl
+
+
+def seen(
+    room: Room, offer: Offer | None, seat: int | None, room_of: Callable[[str], Room]
+) -> dict[str, object]:
+    """The offer as ``seat`` sees it (``None``: a spectator): once the new game started,
+    their seat's first secret in it, while that seat has not moved to another device."""
+    if offer is None:
+        return {"offer": None}
+    token = None
+    held = room.seats[seat].token if seat is not None else None
+    if offer.status == "started" and seat is not None and held:
+        first = first_secret(held, offer.new_game_id, seat)
+        if same(room_of(offer.new_game_id).seats[seat].token, first):  # not moved on
+            token = first
+    return {"offer": offer.view(next_start(room), seat, token)}
+
+
+async def tell(room: Room, offer: Offer | None, room_of: Callable[[str], Room]) -> None:
+    """Every client of the finished game here hears the offer as its seat sees it."""
+    await room.send_each(
+        lambda seat: json.dumps({"type": "rematch", **seen(room, offer, seat, room_of)})
+    )
+
+
+async def tell_elsewhere(offers: RematchStore, room_of: Callable[[str], Room], room: Room) -> None:
+    """Another process changed the offer (an audit: pages on other processes never heard of
+    an offer, an acceptance or the new game): tell this one's clients as it is stored."""
+    if room.status == "over":
+        await tell(room, offers.get(room), room_of)
 
 
 def rematch_router(
@@ -61,17 +94,22 @@ def rematch_router(
             if has_results({**record.meta, "bots": bots}, len(bots)):
                 expect_results(offer.new_game_id)  # before the game exists: never missed
             old = room.game.record.meta  # the same time control and stand-in bot
-            new = Room.create(
-                room.store, record, bots, room.bot_delay, game_id=offer.new_game_id,
-                clock=TimeControl.from_dict(old.get("clock")),
-                takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
-                dice_seed=old["seed"] + 1 if old.get("dice") == "seeded" else None,
-            )  # fmt: skip
-            add_room(new)
+            try:
+                new = Room.create(
+                    room.store, record, bots, room.bot_delay, game_id=offer.new_game_id,
+                    clock=TimeControl.from_dict(old.get("clock")),
+                    takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
+                    dice_seed=old["seed"] + 1 if old.get("dice") == "seeded" else None,
+                )  # fmt: skip
+                add_room(new)
+            except sa.exc.IntegrityError:  # started at the same moment by another process
+                new = room_of(offer.new_game_id)
         for seat in offer.persons:  # each opens with a secret of the finished game's seat
             if not new.seats[seat].claimed:
                 held = room.seats[seat].token  # a person's seat of an ended game has one
-                new.claim(seat, token=first_secret(held, new.id, seat) if held else None)
+                with contextlib.suppress(Refused):  # taken by another process starting it too,
+                    # with the same secret (nobody else knows the new game's seats)
+                    new.claim(seat, token=first_secret(held, new.id, seat) if held else None)
         new.wake_bots()
         return offers.started(room) or offer
 
@@ -80,22 +118,6 @@ def rematch_router(
             return room_of(game_id)
         except HTTPException:  # not created yet
             return None
-
-    def view(room: Room, offer: Offer | None, seat: int | None) -> dict[str, object]:
-        if offer is None:
-            return {"offer": None}
-        token = None
-        held = room.seats[seat].token if seat is not None else None
-        if offer.status == "started" and seat is not None and held:
-            first = first_secret(held, offer.new_game_id, seat)
-            if same(room_of(offer.new_game_id).seats[seat].token, first):  # not moved on
-                token = first
-        return {"offer": offer.view(next_start(room), seat, token)}
-
-    async def tell_all(room: Room, offer: Offer) -> None:
-        await room.send_each(
-            lambda seat: json.dumps({"type": "rematch", **view(room, offer, seat)})
-        )
 
     def finished(game_id: str) -> Room:
         room = room_of(game_id)
@@ -116,7 +138,7 @@ def rematch_router(
         offer = offers.get(room) if room.status == "over" else None
         if offer is not None and offer.complete:  # a start a crash interrupted
             offer = start(room, offer)
-        return view(room, offer, seat)
+        return seen(room, offer, seat, room_of)
 
     @router.post("/api/games/{game_id}/rematch", dependencies=[Depends(limit)])
     async def offer_or_accept(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
@@ -133,8 +155,8 @@ def rematch_router(
             offer = offers.accept(room, seat) or offer
         if offer.complete:
             offer = start(room, offer)
-        await tell_all(room, offer)
-        return view(room, offer, seat)
+        await tell(room, offer, room_of)
+        return seen(room, offer, seat, room_of)
 
     @router.post("/api/games/{game_id}/rematch/decline", dependencies=[Depends(limit)])
     async def decline(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
@@ -147,7 +169,7 @@ def rematch_router(
             raise refused(409, "rematch_started")
         if offer.status == "offered":
             offer = offers.decline(room, seat) or offer
-            await tell_all(room, offer)
-        return view(room, offer, seat)
+            await tell(room, offer, room_of)
+        return seen(room, offer, seat, room_of)
 
     return router

@@ -23,7 +23,7 @@ from pickomino.web.cluster.lease import Leases
 from pickomino.web.cluster.notify import Listener
 from pickomino.web.cluster.presence import CHANNEL as PRESENCE
 from pickomino.web.cluster.presence import Presence
-from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, parse_notice
+from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, REMATCH, parse_notice
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.stopping import stop_within
 
@@ -77,6 +77,10 @@ class Cluster:
         room = self.rooms.held(heard.game_id)
         if heard.origin == self.rooms.store.origin or room is None:
             return  # its own change, or a game it does not hold
+        if heard.seq == REMATCH:  # the finished game's rematch offer: its pages here hear it
+            if room.connections:
+                await self.rooms.on_rematch(room)
+            return
         room.store_pending()  # compared with the moves stored, not those waiting
         moves = heard.moves
         if not room.connections and not room.drives_bots:

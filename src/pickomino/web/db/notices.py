@@ -22,6 +22,9 @@ from pickomino.web.db.ids import valid_id
 CHANNEL = "pickomino_games"
 #: A notice's move number when the change was not a move (a seat, the status).
 NOT_A_MOVE = -1
+#: A notice's move number when the (finished) game's rematch offer changed: offered,
+#: accepted, declined, started (:mod:`pickomino.web.game.rematch`).
+REMATCH = -2
 #: Sending a notice: its ``payload`` (see :func:`notice`) on ``channel``.
 NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload")))
 #: Bytes of a payload at most (PostgreSQL refuses 8,000 or more): moves that would not fit

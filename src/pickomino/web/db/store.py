@@ -100,7 +100,7 @@ class Store:
         """See :func:`.database.shared_database` (changes are announced: see :mod:`.notices`)."""
         return self.engine.dialect.name == "postgresql"
 
-    def _announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
+    def announce(self, db: sa.Connection, game_id: str, seq: int = NOT_A_MOVE) -> None:
         """Announce a change to the other processes, if they share the database."""
         if self.shared:
             announce(db, self.origin, game_id, seq)
@@ -140,7 +140,7 @@ class Store:
                 )
             )  # fmt: skip
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
-            self._announce(db, game_id)
+            self.announce(db, game_id)
 
     def append_moves(
         self,
@@ -160,7 +160,7 @@ class Store:
         once."""
         with self.engine.begin() as db:
             db.execute(games.update().where(games.c.id == game_id).values(seating=seating))
-            self._announce(db, game_id)
+            self.announce(db, game_id)
             if events:
                 stored = db.execute(
                     sa.select(sa.func.count()).where(table_events.c.game_id == game_id)
@@ -185,7 +185,7 @@ class Store:
                 .where(games.c.id == game_id)
                 .values(status=status, header=header, updated=time.time())
             )
-            self._announce(db, game_id)
+            self.announce(db, game_id)
 
     def abandon(self, game_ids: list[str]) -> None:
         """Mark unfinished games as abandoned; their moves stay (the record and the replay
@@ -199,7 +199,7 @@ class Store:
                 .values(status="abandoned")
             )
             for game_id in game_ids:
-                self._announce(db, game_id)
+                self.announce(db, game_id)
 
     def call_off(self, game_id: str, header: str) -> bool:
         """Mark a game still waiting for players as abandoned (its creator called it off);
@@ -212,7 +212,7 @@ class Store:
                 .values(status="abandoned", header=header, updated=time.time())
             ).rowcount
             if changed:
-                self._announce(db, game_id)
+                self.announce(db, game_id)
         return bool(changed)
 
     def claim_seat(
@@ -273,7 +273,7 @@ class Store:
                         .where(games.c.id == game_id)
                         .values(header=header, updated=time.time())
                     )
-                self._announce(db, game_id)
+                self.announce(db, game_id)
         return bool(changed)
 
     # ----------------------------------------------------------------- reads

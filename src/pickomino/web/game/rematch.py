@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from pickomino.core import GameRecord
+from pickomino.web.db.notices import REMATCH
 from pickomino.web.db.store import Store
 from pickomino.web.db.tables import rematches
 from pickomino.web.game.room import Room
@@ -100,10 +101,11 @@ def rematch_record(room: Room) -> tuple[GameRecord, list[str | None]]:
 
 
 class RematchStore:
-    """Every method is one transaction."""
+    """Every method is one transaction; every change is announced to the other processes
+    (their pages of the finished game hear of it too)."""
 
     def __init__(self, store: Store) -> None:
-        self.engine = store.engine
+        self.store, self.engine = store, store.engine
 
     def get(self, room: Room) -> Offer | None:
         with self.engine.connect() as db:
@@ -122,6 +124,7 @@ class RematchStore:
                         accepted=json.dumps(sorted(offer.accepted)), updated=time.time(),
                     )
                 )  # fmt: skip
+                self.store.announce(db, offer.game_id, REMATCH)
         except sa.exc.IntegrityError:
             pass
         stored = self.get(room)
@@ -155,6 +158,7 @@ class RematchStore:
                     .where(rematches.c.game_id == room.id)
                     .values(**values(offer), updated=time.time())
                 )
+                self.store.announce(db, room.id, REMATCH)
         return self.get(room)
 
 

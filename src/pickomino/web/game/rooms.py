@@ -45,6 +45,9 @@ class Rooms:
         self.on_finish: Callable[[Room], None] = lambda room: None
         #: Called with the games just abandoned (their results, if any, are recorded).
         self.on_abandon: Callable[[list[str]], None] = lambda game_ids: None
+        #: Called when another process changed a finished game's rematch offer (its pages
+        #: here are told: :mod:`pickomino.web.api.rematch`).
+        self.on_rematch: Callable[[Room], Awaitable[None]] = _nothing
         #: With several processes (:mod:`pickomino.web.cluster`): leases a game to this process,
         #: whether it could; ``None``: this process drives every game's bots.
         self.take: Callable[[str], Awaitable[bool]] | None = None
@@ -147,3 +150,7 @@ class Rooms:
 
     async def stop(self) -> None:
         await asyncio.gather(*(room.stop() for room in self.rooms.values()))
+
+
+async def _nothing(room: Room) -> None:
+    """No rematches to tell of (the app sets :attr:`Rooms.on_rematch`)."""
