@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -445,6 +447,27 @@ def test_only_the_last_ended_games_looked_at_are_kept(database):
     store.close()
 
 
+def test_a_game_the_server_no_longer_holds_is_freed_without_the_cycle_collector(database):
+    """An audit: each room was a cycle (its parts held it), freed only by a full collection,
+    which ``serve``'s tuned collector runs seldom: ended games looked at through the API
+    piled up (2.5 GB in 90 s). With the collector off, a game dropped from the recent ones is
+    gone at once."""
+    for game_id in ("a", "b", "c"):
+        store_game(database, game_id, bots_game().record, "over", humans=True)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+    rooms.RECENT = 1
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        looked = [weakref.ref(rooms.get(game_id, keep=False)) for game_id in ("a", "b", "c")]
+        assert [room() is not None for room in looked] == [False, False, True]
+    finally:
+        if was_on:
+            gc.enable()
+        store.close()
+
+
 @pytest.fixture
 def slow_client(database: str) -> Iterator[TestClient]:
     """A server whose limits refill slowly (one look every 10 s after ten at once), so that a
@@ -465,6 +488,33 @@ def test_records_and_replays_of_games_read_from_the_store_are_limited_per_addres
     refused_http(reads[10], 429, "too_many_lookups")
     held = [client.get(f"/api/games/done{n % 10}/replay") for n in range(30)]  # a club's ends
     assert [a.status_code for a in held] == [200] * 30  # games held here cost nothing again
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "answer"),
+    [
+        ("GET", "rematch", 200),
+        ("POST", "rematch", 403),  # no seat token
+        ("POST", "rematch/decline", 403),
+        ("POST", "cancel", 409),  # not waiting for players any more
+        ("POST", "remove", 409),
+        ("POST", "claim", 403),  # no profile key
+    ],
+)
+def test_other_requests_about_games_read_from_the_store_are_limited_per_address(
+    slow_client, database, method: str, path: str, answer: int
+):
+    """An audit: a rematch look, a creator's cancel or removal, a profile's claim each read
+    and replayed an ended game from the store before refusing (no token, not the creator, an
+    ended game), with no limit: a stranger cycling through the lobby's finished games made
+    every move on the server wait seconds. They count against the address's looks now."""
+    for n in range(11):
+        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
+    body = {"seat": 0} if path == "remove" else None
+    asked = [slow_client.request(method, f"/api/games/done{n}/{path}", json=body)
+             for n in range(11)]  # fmt: skip
+    assert [a.status_code for a in asked[:10]] == [answer] * 10, asked[0].text
+    refused_http(asked[10], 429, "too_many_lookups")
 
 
 def test_analyses_read_from_the_store_and_records_sent_are_limited_per_address(

@@ -40,6 +40,7 @@ from pickomino.web.api.games import (
     OPEN_GAMES_PER_ADDRESS,
     games_router,
     limited_finder,
+    looks_limited,
     room_finder,
     secret_link,
 )
@@ -179,17 +180,22 @@ def create_app(
     # records, replays, analyses and sockets of games read from the store: one budget
     views = RateLimits.per_minute(lookups_per_minute)
     limit_views = address_limit(views, "too_many_lookups")
+    limit_looks = looks_limited(rooms, limit_views)  # other routes that may read a game
     app.include_router(mine_router(store, rooms.rooms.get, limit_lookups))
     offers = RematchStore(store)
     app.include_router(
-        rematch_router(offers, looking, rooms.add, profiles.expect_results, limit_joins)
+        rematch_router(
+            offers, looking, rooms.add, profiles.expect_results, limit_joins, limit_looks
+        )
     )
     rooms.on_rematch = partial(tell_elsewhere, offers, looking)
     app.include_router(words_router())
     app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
     app.include_router(positions_router(limit_lookups, searches))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
-    app.include_router(profiles_router(profiles, looking, limit_claims, link, limit_lookups))
+    app.include_router(
+        profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks)
+    )
     app.include_router(seats_router(profiles, looking, link, limit_joins))
     app.include_router(
         games_router(

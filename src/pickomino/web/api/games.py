@@ -134,11 +134,29 @@ def limited_finder(
     look = room_finder(rooms, keep=False)
 
     def look_limited(game_id: str, request: Request) -> Room:
-        if rooms.held(game_id) is None:
-            limit(request)
+        _count_unless_held(rooms, limit, game_id, request)
         return look(game_id)
 
     return look_limited
+
+
+def looks_limited(rooms: Rooms, limit: Callable[[Request], None]) -> Callable[[Request], None]:
+    """A route's dependency counting ``limit`` per address, before the work, when the route's
+    ``{game_id}`` is a game this process does not hold, as :func:`limited_finder` does (an
+    audit: a stranger's flood of rematch looks, or of a creator's calls on ended games, each
+    replaying a game from the store, stalled every game on the server)."""
+
+    def count(request: Request) -> None:
+        _count_unless_held(rooms, limit, request.path_params.get("game_id", ""), request)
+
+    return count
+
+
+def _count_unless_held(
+    rooms: Rooms, limit: Callable[[Request], None], game_id: str, request: Request
+) -> None:
+    if rooms.held(game_id) is None:  # to be read from the store: replayed move by move
+        limit(request)
 
 
 #: How many games waiting for players one address may hold at once (``serve

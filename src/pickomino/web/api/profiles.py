@@ -122,10 +122,12 @@ def profiles_router(
     limit_claims: Callable[[Request], None],
     link: Callable[[str, str], str],
     limit_keys: Callable[[Request], None],
+    limit_looks: Callable[[Request], None],
 ) -> APIRouter:
     """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
     secret)`` is a seat's link; ``limit_keys`` counts new keys per address (each looks
-    through the games in play for the profile's seats)."""
+    through the games in play for the profile's seats); ``limit_looks`` counts the requests
+    about a game read from the store."""
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
@@ -169,7 +171,7 @@ def profiles_router(
     def leaderboard() -> list[dict[str, object]]:
         return profiles.leaderboard()
 
-    @router.post("/api/games/{game_id}/claim")
+    @router.post("/api/games/{game_id}/claim", dependencies=[Depends(limit_looks)])
     async def claim_seat(
         game_id: str, request: Request, seat_token: SeatToken = None, profile_key: ProfileKey = None
     ) -> dict[str, object]:
@@ -192,7 +194,7 @@ def profiles_router(
             "link": link(room.id, secret),
         }  # fmt: skip
 
-    @router.post("/api/games/{game_id}/remove")
+    @router.post("/api/games/{game_id}/remove", dependencies=[Depends(limit_looks)])
     async def remove_absent(
         game_id: str, body: Removal, seat_token: SeatToken = None
     ) -> dict[str, object]:
@@ -217,7 +219,7 @@ def profiles_router(
         room.wake_bots()
         return {"seat": body.seat, "name": room.seats[body.seat].name, "bot": body.bot}
 
-    @router.post("/api/games/{game_id}/cancel")
+    @router.post("/api/games/{game_id}/cancel", dependencies=[Depends(limit_looks)])
     async def cancel_waiting(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
         room = open_room(room_of(game_id))
         must_be_creator(room, seat_token)

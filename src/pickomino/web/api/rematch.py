@@ -80,10 +80,12 @@ def rematch_router(
     add_room: Callable[[Room], None],
     expect_results: Callable[[str], None],
     limit: Callable[[Request], None],
+    limit_looks: Callable[[Request], None],
 ) -> APIRouter:
     """``room_of(id)`` gives a game (or refuses: unknown, damaged); ``add_room`` puts a new
-    game in play; ``expect_results(id)`` marks a new game whose end will be recorded."""
-    router = APIRouter(tags=["rematch"])
+    game in play; ``expect_results(id)`` marks a new game whose end will be recorded;
+    ``limit_looks`` counts every request about a game read from the store."""
+    router = APIRouter(tags=["rematch"], dependencies=[Depends(limit_looks)])
 
     def start(room: Room, offer: Offer) -> Offer:
         """Every person accepted: the new game, its people's seats taken, starts now (a

@@ -23,7 +23,9 @@ FACTORY = "pickomino.web.cluster.workers:worker_app"
 
 def tune_collector() -> None:
     """Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
-    collecting less often keeps full collections from pausing every game (benchmarks/)."""
+    collecting less often keeps full collections from pausing every game (benchmarks/). A
+    full collection then hardly ever runs: what the server drops must be freed by its
+    reference counts, never left in a cycle (a room's parts know it weakly)."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
 

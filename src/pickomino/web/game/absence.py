@@ -17,14 +17,14 @@ import time
 
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import Note, Seating, patience
-from pickomino.web.game.shared import SharedRoom
+from pickomino.web.game.shared import RoomPart, SharedRoom
 
 
-class Absence:
+class Absence(RoomPart):
     """Since when each person not connected has been gone, and what their absence decides."""
 
     def __init__(self, room: SharedRoom) -> None:
-        self.room = room
+        super().__init__(room)
         #: Since when each person not connected has been gone, as this process saw it
         #: (:meth:`note_presence`), with the seat's secret then: everybody since the start,
         #: as how long anybody was gone while the server was down is unknown (a restart

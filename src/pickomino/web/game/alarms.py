@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from pickomino.web.errors import Refused
-from pickomino.web.game.shared import SharedRoom
+from pickomino.web.game.shared import RoomPart, SharedRoom
 
 log = logging.getLogger("pickomino.web")
 #: Seconds before a timeout or an absence that could not be stored is tried again.
@@ -53,15 +53,15 @@ class Alarm:
         self._handle = self.when = None
 
 
-class Alarms:
+class Alarms(RoomPart):
     """The room's clock, away and votes alarms, and the work they start when they ring."""
 
     def __init__(self, room: SharedRoom) -> None:
-        self.room = room
-        self.clock = Alarm(lambda: self._spawn(self.time_out()))
-        self.away = Alarm(lambda: self._spawn(self._mark_absent()))
-        self.votes = Alarm(lambda: self._spawn(self._count_ripe_votes()))
-        self.wait = Alarm(lambda: self._spawn(self._wait_ripe()))
+        super().__init__(room)
+        self.clock = Alarm(lambda: self._ring(self.time_out))
+        self.away = Alarm(lambda: self._ring(self._mark_absent))
+        self.votes = Alarm(lambda: self._ring(self._count_ripe_votes))
+        self.wait = Alarm(lambda: self._ring(self._wait_ripe))
         self._absent: tuple[int, int] | None = None  #: (seat, turn) the away alarm is for
         #: What the alarms started and is not over yet (the room's stop cancels it).
         self.tasks: set[asyncio.Task[None]] = set()
@@ -88,6 +88,11 @@ class Alarms:
         self.away.cancel()
         self.votes.cancel()
         self.wait.cancel()
+
+    def _ring(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """An alarm rang: its work starts, unless the room was dropped meanwhile."""
+        if not self.gone:
+            self._spawn(work())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from pickomino.web.errors import Refused, refusal_message
-from pickomino.web.game.shared import Send, SharedRoom
+from pickomino.web.game.shared import RoomPart, Send, SharedRoom
 from pickomino.web.protocol import encode, state_body, state_change
 
 #: Seconds between two presence messages of one game here at the most often: a coming or
@@ -25,11 +25,11 @@ from pickomino.web.protocol import encode, state_body, state_change
 PRESENCE_EVERY = 0.25
 
 
-class Audience:
+class Audience(RoomPart):
     """The room's connections here, each with its seat (``None``: a spectator)."""
 
     def __init__(self, room: SharedRoom) -> None:
-        self.room = room
+        super().__init__(room)
         self.connections: dict[Send, int | None] = {}
         #: Connections whose seat was given a new secret elsewhere (another device): they
         #: watch from now on, and are told so (:meth:`tell_moved`).
@@ -205,7 +205,8 @@ class Audience:
     async def _presence_later(self, wait: float) -> None:
         await asyncio.sleep(wait)
         self._presence_due = None
-        await self._send_presence(None)
+        if not self.gone:  # a room dropped meanwhile has nobody to tell
+            await self._send_presence(None)
 
     async def _send_presence(self, skip: Send | None) -> None:
         self._presence_at = time.monotonic()

@@ -16,16 +16,16 @@ import logging
 
 from pickomino.table import StalePlan
 from pickomino.web.db.move_writes import StaleMoves
-from pickomino.web.game.shared import SharedRoom
+from pickomino.web.game.shared import RoomPart, SharedRoom
 
 log = logging.getLogger("pickomino.web")
 
 
-class BotDriver:
+class BotDriver(RoomPart):
     """The room's bot task, running while it is a bot's turn in a started game."""
 
     def __init__(self, room: SharedRoom) -> None:
-        self.room = room
+        super().__init__(room)
         self.task: asyncio.Task[None] | None = None
 
     def wake(self) -> None:

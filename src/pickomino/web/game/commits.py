@@ -30,18 +30,18 @@ from pickomino.web.game.seating import (
     patience,
     stand_in_level,
 )
-from pickomino.web.game.shared import SeatHolder, SharedRoom
+from pickomino.web.game.shared import RoomPart, SeatHolder, SharedRoom
 from pickomino.web.game.stand_ins import left_seats, stand_in_moves
 from pickomino.web.game.tablelog import TableLog
 
 log = logging.getLogger("pickomino.web")
 
 
-class Commits:
+class Commits(RoomPart):
     """The room's changes, stored first; and what other processes stored, played in."""
 
     def __init__(self, room: SharedRoom, notes: int) -> None:
-        self.room = room
+        super().__init__(room)
         self._notes = notes  #: the table's own log entries stored so far
 
     # ---------------------------------------------------------------- moves

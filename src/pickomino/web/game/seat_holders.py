@@ -14,7 +14,7 @@ import secrets
 
 from pickomino.table import Seat, players
 from pickomino.web.errors import Refused
-from pickomino.web.game.shared import SeatHolder, SharedRoom
+from pickomino.web.game.shared import RoomPart, SeatHolder, SharedRoom
 
 
 def same(secret: str | None, token: str) -> bool:
@@ -22,11 +22,11 @@ def same(secret: str | None, token: str) -> bool:
     return secret is not None and secrets.compare_digest(secret.encode(), token.encode())
 
 
-class SeatHolders:
+class SeatHolders(RoomPart):
     """The room's seats (:attr:`.Room.seats`) as their holders change, stored first."""
 
     def __init__(self, room: SharedRoom) -> None:
-        self.room = room
+        super().__init__(room)
 
     def seat_of(self, token: str | None, moving: bool = False) -> int | None:
         """The seat a token opens (its secret, or, for a page ``moving`` the seat to its
