@@ -151,3 +151,17 @@ def test_the_bots_labels_are_reserved(client, label):
 )
 def test_ordinary_names_stay_free(client, name):
     assert client.post("/api/profiles", json={"name": name}).status_code == 201
+
+
+def test_small_capitals_are_the_letters_they_look_like():
+    """An audit: "ᴀnn" and "Aɴɴ" passed as other names than "Ann": Unicode's confusables.txt
+    leaves most small capitals out. Every Latin one there is stands for its letter."""
+    for lookalike in ("ᴀnn", "Aɴɴ", "ᴀɴɴ"):
+        assert collide("Ann", lookalike), lookalike
+    for letter in string.ascii_uppercase:
+        try:
+            small = unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {letter}")
+        except KeyError:
+            continue
+        assert collide(f"{letter}ob", f"{small}ob"), (letter, small)
+    assert not collide("Ann", "ʀnn")  # a small capital R is an R, not an A

@@ -12,6 +12,8 @@ cannot be told, is named by either of its two, the same for both.
 True
 >>> skeleton("rn") == skeleton("m")
 True
+>>> skeleton("ᴀnn") == skeleton("Ann")  # a small capital A: not in confusables.txt
+True
 >>> [invisible(c) for c in "A\\u2800\\u3164\\ufe0f\\u200b "]
 [False, True, True, True, True, False]
 """
@@ -53,12 +55,42 @@ def _prototypes() -> dict[str, str]:
     }
 
 
+#: Where Unicode keeps its small capitals (IPA, phonetic extensions, Latin extended-D, …).
+_SMALL_CAPITAL_BLOCKS = ((0x0250, 0x02FF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0xAB30, 0xAB6F),
+                         (0x1DF00, 0x1DFFF))  # fmt: skip
+
+
+@cache
+def _small_capitals() -> dict[str, str]:
+    """Each Latin small capital letter ("ᴀ", "ɴ") with its capital: confusables.txt leaves
+    most of them out, or likens them to another letter ("ᴋ" to "ĸ"; an audit's "ᴀnn" and
+    "Aɴɴ" passed as other names than "Ann"). The Greek and Cyrillic ones it likens well
+    ("ᴦ" to "r")."""
+    table: dict[str, str] = {}
+    for first, last in _SMALL_CAPITAL_BLOCKS:
+        for code in range(first, last + 1):
+            name = unicodedata.name(chr(code), "")
+            if not name.startswith("LATIN LETTER SMALL CAPITAL "):
+                continue
+            try:
+                capital = unicodedata.lookup(name.replace("LETTER SMALL CAPITAL", "CAPITAL LETTER"))
+            except KeyError:  # no capital of that name (a turned or reversed letter)
+                continue
+            table[chr(code)] = capital
+    return table
+
+
 def skeleton(text: str) -> str:
     """UTS #39's skeleton: NFD, without default-ignorable characters, each character by its
-    prototype, NFD again."""
-    prototypes = _prototypes()
+    prototype (a Latin small capital by its capital's), NFD again."""
+    prototypes, capitals = _prototypes(), _small_capitals()
+
+    def prototype(char: str) -> str:
+        char = capitals.get(char, char)
+        return prototypes.get(char, char)
+
     decomposed = unicodedata.normalize("NFD", _IGNORABLE.sub("", text))
-    return unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in decomposed))
+    return unicodedata.normalize("NFD", "".join(prototype(c) for c in decomposed))
 
 
 def invisible(char: str) -> bool:
