@@ -14,6 +14,7 @@ from pickomino.web.db.move_writes import StaleMoves
 from pickomino.web.db.store import Store, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
+from pickomino.web.game.seating import Seating
 
 
 def two_memories(database: str) -> tuple[Store, Room, Room]:
@@ -87,3 +88,32 @@ def test_two_people_seated_at_once_on_two_processes_start_the_game(database):
     assert there.status == "playing" and store.load(here.id).status == "playing"
     here.catch_up()
     assert here.status == "playing"
+
+
+def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database):
+    """An audit (three processes): Ann and Cy voted at the same moment, on two processes, to
+    let a bot play for Bob; each process stored its memory's seating with its own vote, the
+    last one overwriting the other's: one vote was lost, with no error. A change of the
+    seating is made to what is stored (the row locked meanwhile)."""
+
+    async def votes() -> None:  # alarms are set in the event loop
+        store = Store(database)
+        record = GameRecord(["Ann", "Bob", "Cy"], start_player=1)
+        here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
+        here.claim(1)
+        here.claim(2)
+        there = Room(store.load(here.id), store, bot_delay=0)
+        assert here.status == there.status == "playing"
+
+        def vote(voter: int):
+            return lambda seating: seating.votes.setdefault(1, []).append(voter) or []
+
+        assert here.change_seating(vote(0))
+        assert there.change_seating(vote(2))  # its memory has not heard of Ann's vote
+        stored = Seating.load(store.load(here.id).seating, here.game.record.meta, 3)
+        assert sorted(stored.votes[1]) == [0, 2]
+        assert sorted(there.seating.votes[1]) == [0, 2]  # and its memory read both
+        here.catch_up()
+        assert sorted(here.seating.votes[1]) == [0, 2]
+
+    asyncio.run(votes())

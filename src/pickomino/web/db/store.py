@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,7 +158,23 @@ class Store:
     def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
         """Store who plays each seat and the clock, and the log entries that say why, at
         once."""
+        self.change_seating(game_id, lambda stored: (seating, events))
+
+    def change_seating(
+        self,
+        game_id: str,
+        change: Callable[[str | None], tuple[str, list[TableEvent]] | None],
+    ) -> bool:
+        """Change who plays each seat and the clock from what is stored, the game's row
+        locked meanwhile: ``change(stored)`` gives the new seating and the log entries that
+        say why (``None``: nothing to store). Two processes changing it at once (two votes)
+        each change what the other stored, never overwrite it; whether anything was stored."""
         with self.engine.begin() as db:
+            locked = sa.select(games.c.seating).where(games.c.id == game_id).with_for_update()
+            changed = change(db.execute(locked).scalar())
+            if changed is None:
+                return False
+            seating, events = changed
             db.execute(games.update().where(games.c.id == game_id).values(seating=seating))
             self.announce(db, game_id)
             if events:
@@ -177,6 +193,7 @@ class Store:
                         for n, event in enumerate(events)
                     ],
                 )
+        return True
 
     def set_status(self, game_id: str, status: str, header: str) -> None:
         with self.engine.begin() as db:

@@ -250,18 +250,36 @@ class Commits(RoomPart):
         room = self.room
         self.flush()
         meta = room.game.record.meta  # the level that stands in: rated as the seats stand
-        room.seating.takeover = stand_in_level(meta.get("takeover", DEFAULT_TAKEOVER), room.rated)
-        seating = room.seating.copy()
-        notes = change(seating)
-        self.settled(seating)
-        stored = seating.to_json()
-        if not notes and stored == room.seating.to_json():
-            return False
+        takeover = stand_in_level(meta.get("takeover", DEFAULT_TAKEOVER), room.rated)
+        room.seating.takeover = takeover
+        known = room.seating.to_json()
+        made: list[tuple[Seating, list[Note], bool]] = []
+
+        def from_stored(stored: str | None) -> tuple[str, list[TableEvent]] | None:
+            """The change made to what is stored: memory's seating, unless another process
+            changed it meanwhile (a vote cast there at the same moment): then the stored one."""
+            base = room.seating
+            if (stored or Seating.load(None, meta, len(room.seats)).to_json()) != known:
+                base = Seating.load(stored, meta, len(room.seats))
+                base.takeover = takeover
+            seating = base.copy()
+            notes = change(seating)
+            self.settled(seating)
+            if not notes and seating.to_json() == base.to_json():
+                return None
+            made.append((seating, notes, base is not room.seating))
+            return seating.to_json(), [TableEvent(room.seq, n) for n in notes]
+
         try:
-            room.store.save_seating(room.id, stored, [TableEvent(room.seq, n) for n in notes])
+            if not room.store.change_seating(room.id, from_stored):
+                return False
         except Exception:
             log.exception("could not store the seating of game %s", room.id)
             raise Refused("not_saved") from None
+        seating, notes, elsewhere = made[-1]
+        if elsewhere:  # memory reads both changes, and the other's log entries, as stored
+            self.catch_up()
+            return True
         room.seating = seating
         room.seating_changes += 1
         self._notes += len(notes)
