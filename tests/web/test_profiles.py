@@ -494,6 +494,24 @@ def test_spare_profiles_from_one_address_do_not_farm_a_rating(client):
     assert [result["rated"] for result in page["results"]] == [False] * 3
 
 
+def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_farm(client):
+    """An audit: spares claimed once each from another address (a phone, a VPN), then every
+    seat of the rated games claimed and played from home: the main profile topped the
+    leaderboard after two games. Seats of two profiles played from one network do not rate
+    each other, wherever the profiles were claimed."""
+    main, *spares = (claim(client, name) for name in ("Main", "Spare1", "Spare2"))
+    spec = {"seats": [{"name": "M"}, {"name": "S1"}, {"name": "S2"}], "rated": True}
+    game = client.post("/api/games", json=spec, headers=as_profile(main)).json()
+    for seat, spare in enumerate(spares, start=1):
+        headers = {"Seat-Token": token(game, seat), **as_profile(spare)}
+        taken = client.post(f"/api/games/{game['id']}/claim", headers=headers)
+        HELD[(game["id"], seat)] = taken.json()["token"]
+    play_to_the_end(client, game, {0: pick, 1: bust_on_purpose, 2: bust_on_purpose})
+    assert client.get("/api/leaderboard").json() == []
+    page = client.get(f"/api/profiles/{main['id']}").json()
+    assert page["games"] == 1 and [result["rated"] for result in page["results"]] == [False]
+
+
 def test_unknown_profiles_are_refused(client):
     for player in ("nobody0000", "bot-godlike", "bot-", "x" * 40, "a b"):
         refused_http(client.get(f"/api/profiles/{player}"), 404, "no_profile")

@@ -219,6 +219,7 @@ def create_app(
             socket_idle_timeout,
             views,
             RateLimits.per_minute(lookups_per_minute, at_once=30),  # sockets opened
+            profiles.seat_played_from,
         )  # fmt: skip
     )
     if offline_runtime:

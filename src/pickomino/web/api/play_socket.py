@@ -13,6 +13,7 @@ its share of sockets (:mod:`pickomino.web.guard.limits`) is told why and closed.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import JSONResponse
@@ -54,6 +55,7 @@ def play_socket_router(
     idle: float,
     loads: RateLimits,
     opens: RateLimits,
+    played_from: Callable[[str, int, str], None],
 ) -> APIRouter:
     """A client sending more than ``message_rate`` messages a second (after a burst) is cut
     off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
@@ -62,7 +64,8 @@ def play_socket_router(
     counts among its address's ``loads``, as a record's look does, and every socket among its
     ``opens`` (each coming and going is told to the whole table: an audit opened and closed
     a seat's socket 195 times a second, 2,000 presence messages to each watcher); beyond
-    either, the page tries again later (4429)."""
+    either, the page tries again later (4429). ``played_from(game, seat, address)`` keeps the
+    network a person's seat of a rated game is played from."""
     router = APIRouter()
 
     @router.websocket("/ws/games/{game_id}")
@@ -106,6 +109,8 @@ def play_socket_router(
             except Refused as refusal:
                 await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
                 return
+            if seat is not None and room.rated and not room.ended:
+                played_from(room.id, seat, address)
             await room.tell_moved()
             limit = RateLimit(message_rate)
             await _serve_client(websocket, room, seat, limit, fresh, idle)

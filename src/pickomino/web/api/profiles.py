@@ -187,6 +187,8 @@ def profiles_router(
             secret = room.claim(seat, name, profile=profile.id)
         except Refused as taken:  # another process gave it meanwhile
             raise refusal(409, taken) from None
+        if room.rated:
+            profiles.seat_played_from(room.id, seat, client_address(request.client))
         await room.broadcast()
         room.wake_bots()
         return {

@@ -1,6 +1,7 @@
 """The networks the server keeps: which one a profile was claimed from
-(``profiles.claimed_from``, to tell one person's spare profiles from two people's) and a game
-created from (``games.created_from``, for the lobby's limit per address). Each is kept as an
+(``profiles.claimed_from``, to tell one person's spare profiles from two people's), a game
+created from (``games.created_from``, for the lobby's limit per address) and each person's seat
+of a rated game played from (``seat_networks``, for who may rate whom). Each is kept as an
 HMAC-SHA-256 of the network (:func:`~pickomino.web.addresses.network_of`) under the server's
 secret, so whoever reads the database alone (a backup, a dump) cannot find the addresses
 again by trying them all, as a plain hash of an IPv4 address allows.
@@ -34,7 +35,7 @@ from platformdirs import user_data_path
 
 from pickomino.web.addresses import network_of
 from pickomino.web.db.database import database_url, in_memory, insert_unless_there
-from pickomino.web.db.tables import games, profiles, settings
+from pickomino.web.db.tables import games, profiles, seat_networks, settings
 
 #: A secret's length in bytes (written to its file as hexadecimal).
 SECRET_BYTES = 32
@@ -160,6 +161,7 @@ class Networks:
             if recorded is not None:  # hashed under a secret that is gone: comparable to none
                 db.execute(profiles.update().values(claimed_from=None))
                 db.execute(games.update().values(created_from=None))
+                db.execute(seat_networks.delete())
                 db.execute(
                     settings.update().values(value=mine).where(settings.c.name == FINGERPRINT)
                 )

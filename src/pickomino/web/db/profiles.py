@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from pickomino.web.db.database import insert_unless_there
 from pickomino.web.db.networks import Networks, plain_hash
 from pickomino.web.db.player_pages import PlayerPages
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
 from pickomino.web.db.store import Store
-from pickomino.web.db.tables import games, profiles
+from pickomino.web.db.tables import games, profiles, seat_networks
 from pickomino.web.forms import name_keys
 
 
@@ -52,6 +53,14 @@ class ProfileStore(ResultStore, PlayerPages):
         super().__init__(store.engine)
         self.networks = networks
         self._key_old_names()
+
+    def seat_played_from(self, game_id: str, seat: int, address: str) -> None:
+        """Keep ``address``'s network (hashed) as one the person's ``seat`` of a rated game
+        was played from (a socket opened, a seat claimed): see :meth:`_fair`."""
+        network = self.networks.of(address)
+        with self.engine.begin() as db:
+            row = {"game_id": game_id, "seat": seat, "network": network}
+            db.execute(insert_unless_there(db, seat_networks).values(**row))
 
     def _key_old_names(self) -> None:
         """Give the profiles claimed before names were compared by their look their two

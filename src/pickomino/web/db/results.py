@@ -29,7 +29,16 @@ import sqlalchemy as sa
 
 from pickomino.web.db.database import first_insert
 from pickomino.web.db.ratings import NEW, Rating, bot_player, rate
-from pickomino.web.db.tables import games, met, pending, profiles, ratings, results, totals
+from pickomino.web.db.tables import (
+    games,
+    met,
+    pending,
+    profiles,
+    ratings,
+    results,
+    seat_networks,
+    totals,
+)
 
 log = logging.getLogger("pickomino.web")
 
@@ -152,7 +161,9 @@ class ResultStore:
             recorded = db.execute(sa.select(results.c.seat).where(results.c.game_id == game_id))
             if not done or recorded.first() is not None:
                 return False
-            rated = is_rated(meta, seats) and self._fair(db, meta.get("profiles") or [], now)
+            rated = is_rated(meta, seats) and self._fair(
+                db, game_id, meta.get("profiles") or [], now
+            )
             profiles_only = meta.get("profiles") or [None] * seats
             players = seat_players(meta, seats) if rated else profiles_only
             seated = [(n, player) for n, player in enumerate(players) if player is not None]
@@ -263,11 +274,23 @@ class ResultStore:
         with self.engine.connect() as db:
             return list(db.execute(query).scalars())
 
-    def _fair(self, db: sa.Connection, profile_ids: list[str | None], now: float) -> bool:
+    def _fair(
+        self, db: sa.Connection, game_id: str, profile_ids: list[str | None], now: float
+    ) -> bool:
         """Whether the profiles of a rated game may rate each other: not two claimed from
-        one address (one person's spare profiles), not a pair that played
-        :data:`PAIR_GAMES_A_DAY` rated games together in the last day."""
+        one address (one person's spare profiles), not two whose seats were played from one
+        network (spares claimed elsewhere, then all played from home: an audit), not a pair
+        that played :data:`PAIR_GAMES_A_DAY` rated games together in the last day."""
         people = sorted({profile for profile in profile_ids if profile})
+        profile_seats = [seat for seat, profile in enumerate(profile_ids) if profile]
+        shared_network = (
+            sa.select(seat_networks.c.network)
+            .where(seat_networks.c.game_id == game_id, seat_networks.c.seat.in_(profile_seats))
+            .group_by(seat_networks.c.network)
+            .having(sa.func.count(sa.distinct(seat_networks.c.seat)) > 1)
+        )
+        if db.execute(shared_network.limit(1)).first() is not None:
+            return False
         addresses = db.execute(
             sa.select(profiles.c.claimed_from).where(
                 profiles.c.id.in_(people), profiles.c.claimed_from.is_not(None)

@@ -168,6 +168,16 @@ rematches = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
 )
 
+# The networks each person's seat of a game was played from (hashed as profiles.claimed_from):
+# two profiles' seats played from one network do not rate each other (web.db.results).
+seat_networks = sa.Table(
+    "seat_networks",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("network", sa.String(64), primary_key=True),
+)
+
 # -------------------------------------------------- the server's own (web.db.networks)
 settings = sa.Table(
     "settings",
