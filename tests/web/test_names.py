@@ -155,13 +155,17 @@ def test_ordinary_names_stay_free(client, name):
 
 def test_small_capitals_are_the_letters_they_look_like():
     """An audit: "ᴀnn" and "Aɴɴ" passed as other names than "Ann": Unicode's confusables.txt
-    leaves most small capitals out. Every Latin one there is stands for its letter."""
+    leaves many small capitals out. Each Latin one stands for its letter, but the two the
+    file likens to another letter ("ᴋ" to the kra "ĸ", "ᴍ" to a turned "ʍ"): as it says."""
     for lookalike in ("ᴀnn", "Aɴɴ", "ᴀɴɴ"):
         assert collide("Ann", lookalike), lookalike
-    for letter in string.ascii_uppercase:
+    checked = 0
+    for letter in string.ascii_uppercase.replace("K", "").replace("M", ""):
         try:
             small = unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {letter}")
         except KeyError:
             continue
         assert collide(f"{letter}ob", f"{small}ob"), (letter, small)
+        checked += 1
+    assert checked == 23
     assert not collide("Ann", "ʀnn")  # a small capital R is an R, not an A

@@ -218,6 +218,7 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
             "totals",
             "met",
             "settings",
+            "seat_networks",
         ):
             db.exec_driver_sql(f"DROP TABLE {table}")  # profiles, open seats and what came
         for column in ("open_seat", "spent", "transfer"):  # after them)

@@ -62,10 +62,9 @@ _SMALL_CAPITAL_BLOCKS = ((0x0250, 0x02FF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (
 
 @cache
 def _small_capitals() -> dict[str, str]:
-    """Each Latin small capital letter ("ᴀ", "ɴ") with its capital: confusables.txt leaves
-    most of them out, or likens them to another letter ("ᴋ" to "ĸ"; an audit's "ᴀnn" and
-    "Aɴɴ" passed as other names than "Ann"). The Greek and Cyrillic ones it likens well
-    ("ᴦ" to "r")."""
+    """Each Latin small capital letter ("ᴀ", "ɴ") with its capital, for those confusables.txt
+    leaves out (an audit's "ᴀnn" and "Aɴɴ" passed as other names than "Ann"); the ones it
+    names it likens to a letter already ("ɪ" to "i")."""
     table: dict[str, str] = {}
     for first, last in _SMALL_CAPITAL_BLOCKS:
         for code in range(first, last + 1):
@@ -82,12 +81,15 @@ def _small_capitals() -> dict[str, str]:
 
 def skeleton(text: str) -> str:
     """UTS #39's skeleton: NFD, without default-ignorable characters, each character by its
-    prototype (a Latin small capital by its capital's), NFD again."""
+    prototype (a Latin small capital it has none for by its capital's), NFD again."""
     prototypes, capitals = _prototypes(), _small_capitals()
 
     def prototype(char: str) -> str:
-        char = capitals.get(char, char)
-        return prototypes.get(char, char)
+        found = prototypes.get(char, char)  # confusables.txt first: "ɪ" looks like "i"
+        if found != char or char not in capitals:
+            return found
+        capital = capitals[char]  # a small capital it leaves out: as its capital
+        return prototypes.get(capital, capital)
 
     decomposed = unicodedata.normalize("NFD", _IGNORABLE.sub("", text))
     return unicodedata.normalize("NFD", "".join(prototype(c) for c in decomposed))
