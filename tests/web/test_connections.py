@@ -33,6 +33,7 @@ from .server_process import ServerProcess
 pytestmark = pytest.mark.slow  # real server processes
 
 ATTACKER, VISITOR = "127.0.0.2", "127.0.0.1"
+BOT = {"name": "Robo", "bot": "easy"}
 BOUND = 10.0  # seconds: far beyond every deadline the servers below are given
 
 
@@ -235,6 +236,34 @@ def test_beyond_the_global_limit_the_answer_is_503_with_an_id(start):
     deadline = time.monotonic() + BOUND  # the four closed: served again once it notices
     while visitor_status(server) != 200:
         assert time.monotonic() < deadline, "still busy after the idle connections closed"
+
+
+def test_the_last_connections_are_kept_for_addresses_holding_few(start):
+    """An audit: seven addresses, each holding all its caps allow (HTTP connections, players'
+    and spectators' sockets), filled the global limit: everybody else got 503. The last
+    tenth of it is kept for addresses holding few: one holding more than that, its game
+    sockets counted too, is answered 503 there, and a visitor is still served."""
+    server = start(
+        "--max-connections", "12", "--http-connections-per-address", "10",
+        "--request-timeout", "60",
+    )  # fmt: skip
+    game = httpx.post(server.url + "/api/games", json={"seats": [{"name": "Ann"}, BOT]}).json()
+
+    async def fill_and_ask() -> tuple[int, int]:
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(5):  # the attacker watches the game five times
+                url = f"{server.ws_url}/ws/games/{game['id']}"
+                watcher = await stack.enter_async_context(connect(url, local_addr=(ATTACKER, 0)))
+                json.loads(await watcher.recv())  # in: counted by the app
+            for source in [ATTACKER] * 4 + ["127.0.0.3"] * 2:  # eleven open with these
+                stack.enter_context(raw(server, source))
+            with raw(server) as heavy:  # the twelfth, from an address holding nine
+                refused_by_reserve = get(heavy)
+            return refused_by_reserve, visitor_status(server)
+
+    heavy, visitor = asyncio.run(fill_and_ask())
+    assert heavy == b"HTTP/1.1 503 Service Unavailable"
+    assert visitor == 200
 
 
 async def first_message(url: str, **options: object) -> dict:

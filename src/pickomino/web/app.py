@@ -210,6 +210,7 @@ def create_app(
         )  # fmt: skip
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)
+    guard.sockets = limits.of  # the reserve counts an address's game sockets too
     app.include_router(
         play_socket_router(
             rooms,

@@ -23,7 +23,12 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   its clients; the app's limits see the forwarded addresses);
 - a **global limit**: beyond ``most`` open connections (HTTP and game sockets), a new one is
   accepted and answered 503 ``server_busy`` with ``Retry-After`` and closed, instead of the
-  server running out of file descriptors and failing to accept at all.
+  server running out of file descriptors and failing to accept at all;
+- a **reserve for the others**: the last tenth of ``most`` is kept for addresses that hold
+  fewer than ``FEW`` connections (a new visitor, a player coming back): one that holds more
+  is answered 503 there. Each address's own caps are far below ``most``, but a few addresses
+  holding all they may (an audit: seven, each with its HTTP connections and its players' and
+  spectators' sockets) otherwise locked everyone else out.
 
 httptools is uvicorn's faster parser and comes with ``uvicorn[standard]``; pinning it keeps
 one tested code path (uvicorn's h11 protocol has the same hooks, its upgrade taking the
@@ -58,6 +63,11 @@ BUSY = "pickomino.busy"
 MAX_HEADER_BYTES = 32 * 1024
 #: Seconds a client refused for the global limit is asked to wait.
 RETRY_AFTER = 5
+#: Connections an address may hold and still use the reserve kept when the server is nearly
+#: full (a browser opens up to six at once for a page's files, and the game's socket).
+FEW = 8
+#: The share of the global limit kept for addresses holding fewer than :data:`FEW`.
+RESERVE = 0.1
 #: Open files a process needs besides its connections: the database, logs, static files.
 SPARE_FILES = 256
 
@@ -117,7 +127,21 @@ class ConnectionGuard:
     per_address: int
     most: int
     trusted: Callable[[str], bool] = field(default=lambda address: False)
-    open: Counter[str] = field(default_factory=Counter)
+    open: Counter[str] = field(default_factory=Counter)  #: HTTP connections, by network
+    #: The game sockets an address (a network) holds (the app counts them: see
+    #: :class:`pickomino.web.guard.limits.ConnectionLimits`).
+    sockets: Callable[[str], int] = field(default=lambda network: 0)
+
+    def busy(self, address: str, connections: int) -> bool:
+        """Whether a new connection from ``address``, with ``connections`` open now (it
+        among them), is answered 503: beyond the global limit, or in the reserve for those
+        holding few while ``address`` holds more."""
+        if connections > self.most:
+            return True
+        if connections <= self.most - max(1, int(self.most * RESERVE)):
+            return False
+        network = network_of(address)
+        return self.open[network] + self.sockets(network) > FEW and not self.trusted(address)
 
     def let_in(self, address: str) -> bool:
         """Count a new HTTP connection from ``address`` (by its network: an IPv6 /64 is one
@@ -129,6 +153,8 @@ class ConnectionGuard:
         return True
 
     def let_go(self, address: str) -> None:
+        """No longer an HTTP connection: closed, or a game socket from now on (the app
+        counts those apart)."""
         network = network_of(address)
         self.open[network] -= 1
         if not self.open[network]:
@@ -150,7 +176,7 @@ class GuardedProtocol(HttpToolsProtocol):
             transport.close()
             return
         self.counted = address
-        if len(self.connections) > self.guard.most:
+        if self.guard.busy(address, len(self.connections)):
             self.app_state = {**self.app_state, BUSY: True}  # read by ServerBusy
         self._wait_for_request()
 

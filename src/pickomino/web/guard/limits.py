@@ -43,6 +43,10 @@ class ConnectionLimits:
             return Refused("too_many_watchers")
         return None
 
+    def of(self, address: str) -> int:
+        """The sockets ``address`` holds, as a player and as a spectator."""
+        return self.open[address, True] + self.open[address, False]
+
     @contextmanager
     def held(self, address: str, seated: bool) -> Iterator[None]:
         """Counts a connection from ``address`` while it is open."""
