@@ -105,6 +105,30 @@ def test_a_clock_runs_out_and_the_bot_plays_the_turn(quick: ServerProcess, pages
         expect(ann.get_by_test_id("game")).to_have_attribute("data-phase", "keep")
 
 
+def test_a_screen_reader_hears_its_own_clock_start_and_run_low(quick: ServerProcess, pages: Pages):
+    """An audit (WCAG 2.2.1): the clock is a timer region, which a screen reader keeps quiet:
+    Ann heard nothing until "Ann ran out of time". Her own clock is said as it starts, and
+    again at 30 and 10 seconds left (the page's timers run forward on its own clock)."""
+    spec = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+    game = create_game(quick, spec, clock={"per_turn": 60}, start_player=0)
+    with pages.checked():
+        ann = pages.new()
+        ann.clock.install()
+        ann.goto(quick.url + game["seats"][0]["link"])
+        said = ann.get_by_test_id("announcement")
+        starts = re.compile(r"^Your clock runs: (1 min|\d\d sec) left$")
+        expect(said.filter(has_text=starts)).to_have_count(1)
+        expect(said.filter(has_text="left on your clock")).to_have_count(0)
+        ann.clock.run_for(35_000)
+        expect(said.filter(has_text="left on your clock")).to_have_text(
+            ["30 sec left on your clock"]
+        )
+        ann.clock.run_for(20_000)
+        expect(said.filter(has_text="left on your clock")).to_have_text(
+            ["30 sec left on your clock", "10 sec left on your clock"]
+        )
+
+
 def test_a_player_leaves_is_marked_away_a_bot_plays_and_they_come_back(
     quick: ServerProcess, pages: Pages
 ):

@@ -9,6 +9,7 @@ import { duration, t } from "./i18n.js";
 
 let offset = 0; // the server's time minus this browser's, in seconds, from the last state
 const LOW = 10; // seconds left from which a clock is marked as running low
+const SAID_AT = [30, 10]; // seconds left at which a player hears their own clock
 
 /** Takes the server's time from a state (its `now`), as it arrives. */
 export function syncTime(state) {
@@ -60,4 +61,28 @@ function showLeft(node) {
 /** Counts every running clock in `root` down, a few times a second. */
 export function tick(root) {
   setInterval(() => root.querySelectorAll(".clock.running").forEach(showLeft), 250);
+}
+
+/**
+ * Returns hear(clock, you), for every state: the player's own running clock is said (through
+ * `say`) as it starts, with the time left, and once more at 30 and at 10 seconds left. A timer
+ * region is silent for a screen reader, and a clock that runs out unheard hands the turn to a
+ * bot: a timing barrier (WCAG 2.2.1). Another player's clock is not said.
+ */
+export function clockAnnouncer(say) {
+  let heard = null; // the deadline said last
+  let later = [];
+  return function hear(clock, you) {
+    const deadline = clock && you !== null && clock.seat === you ? (clock.deadline ?? null) : null;
+    if (deadline === heard) return;
+    later.forEach(clearTimeout);
+    later = [];
+    heard = deadline;
+    if (deadline === null) return;
+    const left = timeLeft(deadline);
+    say(t("clock.said_yours", { time: duration(Math.ceil(left)) }));
+    later = SAID_AT.filter((at) => left > at + 1).map((at) =>
+      setTimeout(() => say(t("clock.said_left", { time: duration(at) })), (left - at) * 1000),
+    );
+  };
 }

@@ -11,7 +11,7 @@
 
 import { createAnnouncer, createSeatAnnouncer, say } from "./announce.js";
 import { createCoach } from "./coach.js";
-import { seatClock, syncTime, tick } from "./clock.js";
+import { clockAnnouncer, seatClock, syncTime, tick } from "./clock.js";
 import { fill, h, inOfflineApp, refill } from "./dom.js";
 import { showEnd } from "./end.js";
 import { renderControls } from "./controls.js";
@@ -65,6 +65,7 @@ let engaged = false; // the player has acted or moved the focus into the tray: i
 const updateLog = createLog($("log"));
 const announce = createAnnouncer($("announcer"));
 const announceSeats = createSeatAnnouncer($("announcer"));
+const announceClock = clockAnnouncer((line) => say($("announcer"), [line]));
 
 await loadWords();
 setupNotice();
@@ -289,6 +290,7 @@ function render() {
   $("turn").textContent = turnText(state, seat);
   const clock = runningClock();
   fill($("turn-clock"), clock?.deadline != null ? seatClock(clock, clock.seat) : null);
+  announceClock(clock, seat);
   $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
