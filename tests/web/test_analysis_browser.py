@@ -199,11 +199,22 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         detail = report.get_by_test_id("analysis-detail")
         expect(detail).to_be_visible()
         # What if: a choice played from the decision, then on, with everyone's chance
-        detail.get_by_test_id("what-if-open").last.click()
+        opened = detail.get_by_test_id("what-if-open").last
+        # An audit: every button was named "What if?"; each is named by its choice, the
+        # column by its header
+        expect(detail.get_by_role("columnheader")).to_have_text(
+            ["Choice", "Win chance", "What if?"]
+        )
+        names = detail.get_by_test_id("what-if-open").evaluate_all(
+            "buttons => buttons.map((b) => b.getAttribute('aria-label'))"
+        )
+        assert len(set(names)) == len(names) and all(n.startswith("What if: ") for n in names)
+        opened.click()
         what_if = detail.get_by_test_id("what-if")
         expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)
         heading = what_if.locator("h5")
         expect(heading).to_have_text(re.compile(r"^What if: "))
+        assert heading.inner_text() == names[-1]  # the step opened is the choice named
         before = heading.inner_text()
         what_if.locator("[data-testid=what-if-roll], [data-testid=what-if-choice]").first.click()
         expect(heading).not_to_have_text(before)

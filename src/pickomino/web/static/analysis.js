@@ -327,6 +327,11 @@ function explain(node, decision, names) {
       { class: "hint-table", testid: "analysis-choices" },
       h("caption", {}, t("analysis.choices")),
       h(
+        "thead",
+        {},
+        h("tr", {}, ["hint.choice", "hint.win_chance", "analysis.what_if"].map((key) => h("th", { scope: "col" }, t(key)))),
+      ),
+      h(
         "tbody",
         {},
         decision.choices.map((choice) =>
@@ -354,6 +359,8 @@ function explain(node, decision, names) {
                   type: "button",
                   class: "btn small",
                   testid: "what-if-open",
+                  // each named by its choice (a list of buttons all called "What if?" says nothing)
+                  "aria-label": t("analysis.what_if_played", { action: actionLabel(choice.action) }),
                   on: { click: () => whatIf(panel, names, decision.position, choice.action) },
                 },
                 t("analysis.what_if"),
