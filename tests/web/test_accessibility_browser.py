@@ -265,6 +265,23 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
         assert "Robo" not in said.text_content()
 
 
+def test_in_forced_colours_the_player_to_move_and_who_is_online_still_show(
+    table: Table, pages: Pages
+) -> None:
+    """An audit (WCAG 1.4.11): in forced colours (Windows high contrast) the online dot and
+    the outline of the player to move vanished with the backgrounds and shadows."""
+    with pages.checked():
+        ann = pages.new(DESKTOP, None)
+        ann.emulate_media(forced_colors="active")
+        ann.goto(table.seat("rolled"))
+        dot = ann.get_by_test_id("online-dot").first
+        expect(dot).to_be_visible()
+        # its own colours kept (the system would paint it as the page's background)
+        assert dot.evaluate("d => getComputedStyle(d).forcedColorAdjust") == "none"
+        current = ann.locator(".player.current")
+        assert current.evaluate("c => getComputedStyle(c).outlineStyle") == "solid"
+
+
 def test_a_notice_stays_while_it_holds_the_focus_which_then_goes_back(
     table: Table, pages: Pages
 ) -> None:
