@@ -605,6 +605,31 @@ def test_nobody_waits_while_nobody_else_is_here(database, monkeypatch):
                 voted_away(client, game, bob, clock)  # waited on as long since he came
 
 
+def test_a_voter_s_page_reloading_does_not_start_the_wait_again(database, monkeypatch):
+    """An audit (three processes): Bob reloaded his page as Ann's wait ripened, and his
+    vote was refused: nobody else being there for the moment of the reload had started the
+    whole wait again (120 s by default, at every reload or phone lock). A moment alone is
+    not the others leaving; a long one still is (the test above)."""
+    clock = waiting_clock(monkeypatch)
+    with TestClient(app(database, away_after=60)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with client.websocket_connect(socket_path(game, 0)) as ann:
+            with client.websocket_connect(socket_path(game, 1)) as bob:
+                until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+                clock.now += 50
+            hears(ann, 1, online=False)  # Bob's page reloads: gone for a moment
+            clock.now += 5
+            with client.websocket_connect(socket_path(game, 1)) as bob:
+                until(bob, lambda s: s["seats"][1]["online"])
+                clock.now += 6  # 61 s since the wait began, 5 of them alone
+                bob.send_json({"type": "vote", "seat": 0})
+                while (answer := bob.receive_json())["type"] != "error":  # not refused:
+                    seats = answer.get("set", answer).get("seats")  # a state, or a change
+                    if seats and seats[0]["away"]:
+                        break  # handed over
+                assert answer["type"] != "error", answer
+
+
 def test_the_others_are_shown_who_keeps_the_game_waiting_as_the_wait_ripens(database):
     """Nobody comes or goes and nothing moves: the wait's alarm tells both that Ann has kept
     the game waiting ``away_after`` seconds (0.2 here); her move ends it."""

@@ -19,6 +19,11 @@ from pickomino.web.errors import Refused
 from pickomino.web.game.seating import Note, Seating, patience
 from pickomino.web.game.shared import RoomPart, SharedRoom
 
+#: Seconds nobody else may be here before the wait on the person to move begins again: a
+#: page reloading or reconnecting (an audit: the voter's reload started the whole wait
+#: again, 120 s by default) is not the others leaving.
+ALONE_FOR = 30
+
 
 class Absence(RoomPart):
     """Since when each person not connected has been gone, and what their absence decides."""
@@ -36,6 +41,8 @@ class Absence(RoomPart):
         #: Since when the game has waited on the person to move, and for what: the table as
         #: it stood then (:meth:`_waited_on_since`).
         self._waiting: tuple[tuple[object, ...], float] | None = None
+        #: Since when nobody but the person to move has been here (``None``: somebody is).
+        self._alone_since: float | None = None
         #: The latest time the others were told that they may vote for who keeps the game
         #: waiting (:meth:`wait_ripens`).
         self._wait_told_at = 0.0
@@ -78,10 +85,11 @@ class Absence(RoomPart):
     def _waited_on_since(self, seat: int, now: float) -> float | None:
         """Since when a game without a clock has waited on ``seat``'s person to move
         (``None``: it does not): since the last move, the game's start or somebody else
-        coming when nobody was there, as far as this process knows (a restart starts the wait
-        again). Not since a "back" (an audit: back at once, again and again, the game never
-        moved) nor a seat moved to another device (its holder is the same person). A clock
-        that runs out ends a timed game's wait by itself."""
+        coming when nobody had been there for :data:`ALONE_FOR` seconds (a page reloading is
+        not leaving), as far as this process knows (a restart starts the wait again). Not
+        since a "back" (an audit: back at once, again and again, the game never moved) nor a
+        seat moved to another device (its holder is the same person). A clock that runs out
+        ends a timed game's wait by itself."""
         room = self.room
         state = room.game.state
         if (
@@ -90,9 +98,13 @@ class Absence(RoomPart):
             or not room.person_decides(room.seating)
         ):
             return None
-        if not room.present() - {seat}:  # nobody else here: nobody waits (it begins again)
-            self._waiting = None
+        if not room.present() - {seat}:  # nobody else here: nobody waits
+            if self._alone_since is None:
+                self._alone_since = now
             return None
+        if self._alone_since is not None and now - self._alone_since > ALONE_FOR:
+            self._waiting = None  # the others had left: it begins again as they come
+        self._alone_since = None
         table = (room.seq, room.status)
         if self._waiting is None or self._waiting[0] != table:
             self._waiting = (table, now)
