@@ -494,7 +494,7 @@ def test_spare_profiles_from_one_address_do_not_farm_a_rating(client):
     assert [result["rated"] for result in page["results"]] == [False] * 3
 
 
-def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_farm(client):
+def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_farm(client, database):
     """An audit: spares claimed once each from another address (a phone, a VPN), then every
     seat of the rated games claimed and played from home: the main profile topped the
     leaderboard after two games. Seats of two profiles played from one network do not rate
@@ -502,10 +502,20 @@ def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_far
     main, *spares = (claim(client, name) for name in ("Main", "Spare1", "Spare2"))
     spec = {"seats": [{"name": "M"}, {"name": "S1"}, {"name": "S2"}], "rated": True}
     game = client.post("/api/games", json=spec, headers=as_profile(main)).json()
-    for seat, spare in enumerate(spares, start=1):
-        headers = {"Seat-Token": token(game, seat), **as_profile(spare)}
-        taken = client.post(f"/api/games/{game['id']}/claim", headers=headers)
-        HELD[(game["id"], seat)] = taken.json()["token"]
+    with client.websocket_connect(socket_path(game, 0)) as page:  # the creator's page, open
+        next_of(page, "state")  # while the game waits (a review: it was not kept, the game
+        for seat, spare in enumerate(spares, start=1):  # not being rated yet)
+            headers = {"Seat-Token": token(game, seat), **as_profile(spare)}
+            taken = client.post(f"/api/games/{game['id']}/claim", headers=headers)
+            HELD[(game["id"], seat)] = taken.json()["token"]
+    kept = Store(database)
+    try:
+        with kept.engine.connect() as db:
+            rows = db.execute(sa.text("SELECT seat FROM seat_networks WHERE game_id = :g"),
+                              {"g": game["id"]}).scalars().all()  # fmt: skip
+    finally:
+        kept.close()
+    assert sorted(rows) == [0, 1, 2]  # every seat, before a move is made
     play_to_the_end(client, game, {0: pick, 1: bust_on_purpose, 2: bust_on_purpose})
     assert client.get("/api/leaderboard").json() == []
     page = client.get(f"/api/profiles/{main['id']}").json()
@@ -625,7 +635,7 @@ def test_nothing_is_removed_from_a_game_over_or_abandoned(client):
     for status, code, rule in (("abandoned", "game_abandoned", None), ("over", "game_over", "R18")):
         # Stored too: the store is the truth a catch-up (the PostgreSQL listener starting
         # to listen, say) brings memory back to.
-        room.store.set_status(room.id, status, room.header())
+        room.store.set_status(room.id, status, room.commits.header())
         room.status = status
         answer = remove(client, game, {"seat": 1, "bot": "easy"}, creator_of(game))
         refused_http(answer, 409, code, rule)

@@ -117,3 +117,21 @@ def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database
         assert sorted(here.seating.votes[1]) == [0, 2]
 
     asyncio.run(votes())
+
+
+def test_two_profiles_seated_at_once_on_two_processes_both_stay(database):
+    """A review: the game's header (its names, which profile plays each seat) was written
+    whole from each process's memory: of two claims at the same moment, the last lost the
+    other's profile, and a rated game was not rated. A claim changes only its seat in what is
+    stored."""
+    store = Store(database)
+    record = GameRecord(["Ann", "Bob", "Cy"], start_player=0)
+    record.meta = {"rated": True, "profiles": ["p0", None, None]}
+    here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
+    there = Room(store.load(here.id), store, bot_delay=0)
+    here.claim(1, name="Bobby", profile="p1")
+    there.claim(2, name="Cyd", profile="p2")  # its memory has neither Bobby nor p1
+    header = json.loads(store.load(here.id).header)
+    assert header["meta"]["profiles"] == ["p0", "p1", "p2"]
+    assert header["seats"] == ["Ann", "Bobby", "Cyd"]
+    assert there.profiles() == ["p0", "p1", "p2"] and there.rated

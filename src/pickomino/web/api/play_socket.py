@@ -13,6 +13,7 @@ its share of sockets (:mod:`pickomino.web.guard.limits`) is told why and closed.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
@@ -45,6 +46,8 @@ from pickomino.web.protocol import (
     Vote,
     parse_message,
 )
+
+log = logging.getLogger("pickomino.web")
 
 
 def play_socket_router(
@@ -109,8 +112,11 @@ def play_socket_router(
             except Refused as refusal:
                 await _refuse(websocket, refusal, BAD_TOKEN, room if loaded else None)
                 return
-            if seat is not None and room.rated and not room.ended:
-                played_from(room.id, seat, address)
+            if seat is not None and room.game.record.meta.get("rated") and not room.ended:
+                try:  # asked for rated (its profiles may come later): where it is played from
+                    played_from(room.id, seat, address)
+                except Exception:  # the game plays on; only this network is not kept
+                    log.exception("game %s: seat %d's network could not be kept", room.id, seat)
             await room.tell_moved()
             limit = RateLimit(message_rate)
             await _serve_client(websocket, room, seat, limit, fresh, idle)

@@ -187,7 +187,7 @@ def profiles_router(
             secret = room.claim(seat, name, profile=profile.id)
         except Refused as taken:  # another process gave it meanwhile
             raise refusal(409, taken) from None
-        if room.rated:
+        if room.game.record.meta.get("rated"):  # asked for rated: where each seat is played
             profiles.seat_played_from(room.id, seat, client_address(request.client))
         await room.broadcast()
         room.wake_bots()

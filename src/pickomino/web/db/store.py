@@ -46,6 +46,10 @@ def newest_first(row: sa.Row[Any]) -> tuple[float, str]:
 POOL = 5
 
 
+#: A change to a game's stored header (the record without its moves, as JSON): the new one.
+HeaderChange = Callable[[str], str]
+
+
 @dataclass
 class StoredSeat:
     """A seat of a game as stored (a row of ``seats``), secrets and all."""
@@ -233,7 +237,7 @@ class Store:
         return bool(changed)
 
     def claim_seat(
-        self, game_id: str, seat: int, name: str | None, header: str, token: str
+        self, game_id: str, seat: int, name: str | None, header: HeaderChange, token: str
     ) -> bool:
         """Mark a person's seat as taken, with the new secret ``token`` (the old one, its
         invite link's if it had one, is kept as spent; renamed: the header holds the
@@ -259,7 +263,9 @@ class Store:
         holds = seats.c.token == holder
         return self._change_seat(game_id, seat, [holds], {"transfer": transfer})
 
-    def reseat(self, game_id: str, seat: int, name: str, bot: str | None, header: str) -> bool:
+    def reseat(
+        self, game_id: str, seat: int, name: str, bot: str | None, header: HeaderChange
+    ) -> bool:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
         token gone; ``False`` (and nothing changed) if the seat is taken or not a person's."""
         untaken = [seats.c.bot.is_(None), sa.not_(seats.c.claimed)]
@@ -272,11 +278,12 @@ class Store:
         seat: int,
         still: list[Any],
         values: Mapping[str, object],
-        header: str | None = None,
+        header: HeaderChange | None = None,
     ) -> bool:
         """Change one seat if the conditions ``still`` hold (one UPDATE: the database
-        decides between processes), with the game's new ``header`` if given, and tell the
-        other processes; ``False`` (and nothing changed) if they no longer hold."""
+        decides between processes), with ``header`` changing the stored header if given (the
+        row locked: another process's change of another seat at the same moment stays), and
+        tell the other processes; ``False`` (and nothing changed) if they no longer hold."""
         with self.engine.begin() as db:
             changed = db.execute(
                 seats.update()
@@ -285,10 +292,12 @@ class Store:
             ).rowcount
             if changed:
                 if header is not None:
+                    locked = sa.select(games.c.header).where(games.c.id == game_id)
+                    stored = db.execute(locked.with_for_update()).scalar_one()
                     db.execute(
                         games.update()
                         .where(games.c.id == game_id)
-                        .values(header=header, updated=time.time())
+                        .values(header=header(stored), updated=time.time())
                     )
                 self.announce(db, game_id)
         return bool(changed)

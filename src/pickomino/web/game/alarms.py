@@ -90,9 +90,14 @@ class Alarms(RoomPart):
         self.wait.cancel()
 
     def _ring(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        """An alarm rang: its work starts, unless the room was dropped meanwhile."""
+        """An alarm rang: its work starts, unless the room was dropped meanwhile (then, or
+        before the task first runs)."""
         if not self.gone:
-            self._spawn(work())
+            self._spawn(self._unless_gone(work))
+
+    async def _unless_gone(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        if not self.gone:  # nothing awaited between this and the work taking its room
+            await work()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

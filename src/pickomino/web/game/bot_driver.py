@@ -42,6 +42,8 @@ class BotDriver(RoomPart):
         return room.drives_bots and room.status == "playing" and room.session.is_bot_turn()
 
     async def _play(self) -> None:
+        if self.gone:  # dropped before the task first ran
+            return
         room, failures = self.room, 0
         while self._driving():
             # After a failure (the database away?) wait longer, up to a minute, then retry.

@@ -213,15 +213,9 @@ class Commits(RoomPart):
         self.room.status = status
         self.room.store.set_status(self.room.id, status, self.header())
 
-    def header(
-        self, renamed: dict[int, str] | None = None, meta: dict[str, object] | None = None
-    ) -> str:
-        """The record without its moves, as stored in the games table (with seats
-        ``renamed`` and ``meta`` updated before memory is)."""
+    def header(self) -> str:
+        """The record without its moves, as stored in the games table."""
         header = self.room.game.record.to_dict()
-        for seat, name in (renamed or {}).items():
-            header["seats"][seat] = name
-        header["meta"] = {**header.get("meta", {}), **(meta or {})}
         header["moves"] = []
         return json.dumps(header)
 
@@ -253,13 +247,15 @@ class Commits(RoomPart):
         takeover = stand_in_level(meta.get("takeover", DEFAULT_TAKEOVER), room.rated)
         room.seating.takeover = takeover
         known = room.seating.to_json()
-        made: list[tuple[Seating, list[Note], bool]] = []
+        made: list[tuple[Seating, list[Note]]] = []
+        stale: list[bool] = []  # another process changed the stored seating meanwhile
 
         def from_stored(stored: str | None) -> tuple[str, list[TableEvent]] | None:
             """The change made to what is stored: memory's seating, unless another process
             changed it meanwhile (a vote cast there at the same moment): then the stored one."""
             base = room.seating
             if (stored or Seating.load(None, meta, len(room.seats)).to_json()) != known:
+                stale.append(True)
                 base = Seating.load(stored, meta, len(room.seats))
                 base.takeover = takeover
             seating = base.copy()
@@ -267,19 +263,20 @@ class Commits(RoomPart):
             self.settled(seating)
             if not notes and seating.to_json() == base.to_json():
                 return None
-            made.append((seating, notes, base is not room.seating))
+            made.append((seating, notes))
             return seating.to_json(), [TableEvent(room.seq, n) for n in notes]
 
         try:
-            if not room.store.change_seating(room.id, from_stored):
-                return False
+            stored = room.store.change_seating(room.id, from_stored)
         except Exception:
             log.exception("could not store the seating of game %s", room.id)
             raise Refused("not_saved") from None
-        seating, notes, elsewhere = made[-1]
-        if elsewhere:  # memory reads both changes, and the other's log entries, as stored
+        if stale:  # memory reads the other process's changes (and ours), as stored
             self.catch_up()
-            return True
+            return stored
+        if not stored:
+            return False
+        seating, notes = made[-1]
         room.seating = seating
         room.seating_changes += 1
         self._notes += len(notes)

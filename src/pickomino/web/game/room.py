@@ -434,10 +434,5 @@ class Room:
     def catch_up(self, moves_only: bool = False) -> bool:
         return self.commits.catch_up(moves_only)
 
-    def header(
-        self, renamed: dict[int, str] | None = None, meta: dict[str, object] | None = None
-    ) -> str:
-        return self.commits.header(renamed, meta)
-
     def person_decides(self, seating: Seating) -> bool:
         return self.commits.person_decides(seating)

@@ -10,9 +10,11 @@ another process stored first is refused, and memory catches up on the stored sea
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from pickomino.table import Seat, players
+from pickomino.web.db.store import HeaderChange
 from pickomino.web.errors import Refused
 from pickomino.web.game.shared import RoomPart, SeatHolder, SharedRoom
 
@@ -99,7 +101,10 @@ class SeatHolders(RoomPart):
             profiles = [*self.profiles()]
             profiles[seat] = profile
             meta["profiles"] = profiles
-        header = room.header({seat: name} if name is not None else {}, meta)
+        lists: dict[str, tuple[object, list[object]]] = {}
+        if profile is not None:
+            lists["profiles"] = (profile, [None] * len(room.seats))
+        header = seat_in_header(seat, name, lists)
         if not room.store.claim_seat(room.id, seat, name, header, token):  # first, then memory
             room.catch_up()
             raise Refused("seat_taken")
@@ -152,7 +157,7 @@ class SeatHolders(RoomPart):
         name = name or room.seats[seat].name
         bots = list(room.game.record.meta.get("bots") or [s.bot for s in room.seats])
         bots[seat] = bot
-        header = room.header({seat: name}, {"bots": bots})
+        header = seat_in_header(seat, name, {"bots": (bot, [s.bot for s in room.seats])})
         if not room.store.reseat(room.id, seat, name, bot, header):  # first, then memory
             raise Refused("seat_taken")
         room.game.record.meta["bots"] = bots
@@ -182,3 +187,27 @@ class SeatHolders(RoomPart):
     def waiting(self) -> list[str]:
         """The names of the people whose seats nobody took yet: the game waits for them."""
         return [s.name for s in self.room.seats if s.is_person and not s.claimed]
+
+
+def seat_in_header(
+    seat: int, name: str | None, lists: dict[str, tuple[object, list[object]]]
+) -> HeaderChange:
+    """A change to the stored header for one seat: its ``name`` (if given) and, for each of
+    ``lists`` (``{"profiles": (profile, default)}``), its entry in that list of the record's
+    ``meta`` (the default stands for a list not stored). Made on what is stored, not on this
+    process's memory: two people claiming two seats at the same moment on two processes both
+    keep their profile (an audit: the header written whole from memory lost one, and the
+    game was not rated)."""
+
+    def change(stored: str) -> str:
+        header = json.loads(stored)
+        if name is not None:
+            header["seats"][seat] = name
+        meta = header.setdefault("meta", {})
+        for key, (value, default) in lists.items():
+            kept = list(meta.get(key) or default)
+            kept[seat] = value
+            meta[key] = kept
+        return json.dumps(header)
+
+    return change

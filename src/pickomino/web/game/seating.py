@@ -205,9 +205,11 @@ class Seating:
 
     def time_out(self, now: float) -> list[Note]:
         """The running clock ran out: a bot plays the rest of the turn (and, after
-        ``TIMEOUTS_AWAY`` in a row, the seat). The log entries saying so."""
+        ``TIMEOUTS_AWAY`` in a row, the seat). The log entries saying so; none if it did not
+        run out after all (a move stored by another process ended the turn)."""
         seat, turn = self.clock_seat, self.clock_turn
-        assert seat is not None and turn is not None and self.expired(now)
+        if seat is None or turn is None or not self.expired(now):
+            return []  # another process ended the turn meanwhile (the stored seating says)
         self.deadline, self.timed_out, self.left = None, turn, 0.0
         if self.banks is not None:
             self.banks[seat] = 0.0

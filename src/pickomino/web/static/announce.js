@@ -55,6 +55,7 @@ export function createAnnouncer(region) {
  */
 export function createSeatAnnouncer(region) {
   let before = null;
+  const seen = new Set(); // the seats seen online: a first arrival is no coming back
   return function hear(seats, { you, voting }) {
     const now = seats.map((seat, n) => ({ online: seat.online, votes: seat.votes?.length ?? 0, open: voting(n) }));
     const lines = [];
@@ -63,12 +64,13 @@ export function createSeatAnnouncer(region) {
       const { name, bot, votes_needed: needed } = seats[n];
       if (!was || bot) return;
       // (a person a bot plays for comes back by taking the seat: the log says that)
-      if (n !== you && seat.online !== undefined && was.online !== seat.online && !seats[n].away)
+      if (n !== you && seat.online !== undefined && was.online !== seat.online && !seats[n].away && seen.has(n))
         lines.push(t(seat.online ? "seat_news.back" : "seat_news.left", { name }));
       if (seat.open && !was.open) lines.push(t("seat_news.vote_open", { name }));
       if (seat.votes > was.votes)
         lines.push(t("seat_news.votes", { name, votes: t("vote.count", { count: seat.votes, needed }) }));
     });
+    now.forEach((seat, n) => seat.online && seen.add(n));
     before = now;
     if (lines.length) say(region, lines);
   };
