@@ -6,6 +6,8 @@ and profile pages after it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -41,14 +43,28 @@ def claim_from(url: str, name: str, address: str) -> str:
     return answer.json()["code"]
 
 
+@pytest.fixture
+def behind_a_proxy(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server that takes the address its loopback proxy forwards (``X-Forwarded-For``):
+    two browsers on this one machine are two people at two addresses. (Two profiles whose
+    seats are played from one address do not rate each other.)"""
+    options = ("--forwarded-allow-ips", "127.0.0.1")
+    running = ServerProcess(tmp_path / "games.sqlite3", options=options).start()
+    yield running
+    running.stop()
+
+
 def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
-    server: ServerProcess, pages: Pages
+    behind_a_proxy: ServerProcess, pages: Pages
 ) -> None:
+    server = behind_a_proxy
     with pages.checked():
         ann = pages.open(server.url + "/")
         claim_name(ann, "Ann")
         code = claim_from(server.url, "Bob", "127.0.0.2")
-        bob = pages.open(server.url + "/")  # another device: the code brings Bob there
+        bob = pages.new()  # another device, at another address: the code brings Bob there
+        bob.context.set_extra_http_headers({"X-Forwarded-For": "198.51.100.20"})
+        bob.goto(server.url + "/")
         bob.get_by_test_id("import-code").fill(code.lower().replace("-", " "))
         bob.get_by_test_id("import-profile").click()
         expect(bob.get_by_test_id("my-profile-link")).to_have_text("Bob")
