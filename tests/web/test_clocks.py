@@ -816,7 +816,7 @@ def test_a_deadline_that_passed_while_the_server_was_down_runs_out_at_the_start(
     try:
         seating = json.loads(store.load(game["id"]).seating)
         seating["deadline"] = time.time() - 1  # as if the server had been down 10 minutes
-        store.save_seating(game["id"], json.dumps(seating), [])
+        store.change_seating(game["id"], lambda stored: (json.dumps(seating), []))
     finally:
         store.close()
     with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:

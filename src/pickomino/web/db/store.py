@@ -159,11 +159,6 @@ class Store:
         server stores an action's moves with the others of the event loop's pass)."""
         self.move_writes.now(GameMoves(game_id, first_seq, new_moves, turns, seating))
 
-    def save_seating(self, game_id: str, seating: str, events: list[TableEvent]) -> None:
-        """Store who plays each seat and the clock, and the log entries that say why, at
-        once."""
-        self.change_seating(game_id, lambda stored: (seating, events))
-
     def change_seating(
         self,
         game_id: str,

@@ -25,10 +25,10 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   accepted and answered 503 ``server_busy`` with ``Retry-After`` and closed, instead of the
   server running out of file descriptors and failing to accept at all;
 - a **reserve for the others**: the last tenth of ``most`` is kept for addresses that hold
-  fewer than ``FEW`` connections (a new visitor, a player coming back): one that holds more
-  is answered 503 there. Each address's own caps are far below ``most``, but a few addresses
-  holding all they may (an audit: seven, each with its HTTP connections and its players' and
-  spectators' sockets) otherwise locked everyone else out.
+  at most ``FEW`` connections, the new one among them (a new visitor, a player coming back):
+  one that holds more is answered 503 there. Each address's own caps are far below
+  ``most``, but a few addresses holding all they may (an audit: seven, each with its HTTP
+  connections and its players' and spectators' sockets) otherwise locked everyone else out.
 
 httptools is uvicorn's faster parser and comes with ``uvicorn[standard]``; pinning it keeps
 one tested code path (uvicorn's h11 protocol has the same hooks, its upgrade taking the
@@ -66,7 +66,7 @@ RETRY_AFTER = 5
 #: Connections an address may hold and still use the reserve kept when the server is nearly
 #: full (a browser opens up to six at once for a page's files, and the game's socket).
 FEW = 8
-#: The share of the global limit kept for addresses holding fewer than :data:`FEW`.
+#: The share of the global limit kept for addresses holding at most :data:`FEW`.
 RESERVE = 0.1
 #: Open files a process needs besides its connections: the database, logs, static files.
 SPARE_FILES = 256
