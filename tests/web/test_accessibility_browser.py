@@ -170,6 +170,8 @@ def test_no_page_in_any_state_breaks_wcag(
                 page.get_by_test_id("analysis-all").check()
                 page.get_by_test_id("analysis-decision").first.click()
                 expect(page.get_by_test_id("analysis-detail")).to_be_visible()
+                for chart_table in page.get_by_test_id("chart-table").all():  # the charts' values
+                    chart_table.locator("summary").click()
                 found["analysis"] = axe_violations(page)
                 if not no_horizontal_scroll(page):
                     found["analysis"].append(f"scrolls sideways: {page.evaluate(WIDEST)}")
@@ -309,6 +311,51 @@ def test_a_notice_stays_while_it_holds_the_focus_which_then_goes_back(
         expect(box).to_be_visible()
         ann.clock.run_for(8_000)  # left alone, it fades as before
         expect(box).to_be_hidden()
+
+
+def test_dice_and_charts_are_heard_as_they_are_seen(table: Table, pages: Pages) -> None:
+    """An audit: a screen reader spelled the log's and the Analysis' dice "W" (the eye reads a
+    worm), the charts said only their titles, and a decision picked in the Analysis was
+    explained far below the list, with no way there but walking the whole page."""
+    with pages.checked():
+        ann = pages.open(table.seat("rolled"))  # Ann rolled 1233W455
+        line = ann.get_by_test_id("log-line").filter(has_text="Ann rolled")
+        heard = line.aria_snapshot()
+        assert "1, 2, 3, 3, 4, 5, 5, and worm" in heard and " W" not in heard, heard
+        expect(line).to_contain_text("1 2 3 3 4 5 5 W")  # seen as before
+
+        pia = pages.open(table.seat("over"))
+        frames = httpx.get(f"{table.server.url}/api/games/{table.games['over']['id']}/replay")
+        final = frames.raise_for_status().json()["frames"][-1]["table"]["worms"]
+        worms = pia.get_by_test_id("chart-table").first
+        worms.locator("summary").click()
+        rows = worms.locator("tbody tr")
+        expect(rows).to_have_count(len(frames.json()["frames"]))
+        expect(rows.last.locator("td")).to_have_text([str(count) for count in final])
+        expect(worms.locator("thead th")).to_have_text(["Turn", "Pia", "Robo"])
+
+        pia.get_by_test_id("analysis-open").click()
+        pia.get_by_test_id("analysis-all").check()
+        decisions = pia.get_by_test_id("analysis-decision")
+        detail = pia.get_by_test_id("analysis-detail")
+        for n in range(decisions.count()):  # a decision whose dice show a worm
+            decisions.nth(n).focus()
+            pia.keyboard.press("Enter")
+            dice = detail.locator("p.muted").first
+            expect(dice).to_be_visible()
+            if " W" in dice.inner_text():
+                break
+        heard = dice.aria_snapshot()
+        assert "worm" in heard and " W" not in heard, heard
+        # from the picked decision to its explanation and back, by keyboard
+        expect(pia.locator("[data-testid=analysis-decision].selected")).to_be_focused()
+        pia.keyboard.press("Tab")
+        expect(pia.get_by_test_id("analysis-goto")).to_be_focused()
+        pia.keyboard.press("Enter")
+        expect(detail.locator("h4")).to_be_focused()
+        pia.get_by_test_id("analysis-back").focus()
+        pia.keyboard.press("Enter")
+        expect(pia.locator("[data-testid=analysis-decision].selected")).to_be_focused()
 
 
 def test_the_keeper_is_kept_by_keyboard_and_heard(table: Table, pages: Pages) -> None:

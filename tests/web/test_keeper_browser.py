@@ -190,6 +190,11 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
             rows = phone.get_by_test_id("hint-row")
             expect(rows).to_have_count(len(report["choices"]))
             expect(rows.first).to_have_attribute("data-action", report["best"])
+            # heard in one sentence, from a status region there before the advice came
+            said = phone.get_by_test_id("advice-said")
+            expect(said).to_have_attribute("role", "status")
+            chance = round(first["win"] * 100)
+            expect(said).to_have_text(re.compile(rf"^Hint: best is .+, win chance {chance}%$"))
             return report
 
         report = advice_matches("", "1135WW44")

@@ -8,9 +8,9 @@
 
 import { postJSON } from "./api.js";
 import { lineChart } from "./chart.js";
-import { fill, h, keepFocus } from "./dom.js";
+import { fill, h, keepFocus, twin } from "./dom.js";
 import { number, percent, points, t } from "./i18n.js";
-import { spacedDice } from "./events.js";
+import { spacedDice, spokenDice } from "./events.js";
 import { actionLabel } from "./words.js";
 
 // Worst last; a decision from "inaccuracy" on is notable. Words written out whole.
@@ -93,6 +93,7 @@ function chanceChart(review, names, frames) {
   const at = (frame, i) => review.chances[i === 0 ? 0 : last.get(frame.turn) ?? review.chances.length - 1];
   return lineChart({
     title: t("analysis.chart_title"),
+    stepName: t("chart.turn"),
     labels: frames.map((frame) => String(frame.turn)),
     series: names.map((name, n) => ({
       name,
@@ -170,7 +171,7 @@ function decisionList(review, { names, frames, replay, detail }) {
     fill(
       list,
       shown.length
-        ? shown.map((decision) => decisionRow(decision, names, decision.move === chosen, () => pick(decision)))
+        ? shown.map((decision) => decisionRow(decision, names, decision.move === chosen, () => pick(decision), toDetail))
         : h("li", { class: "placeholder", testid: "analysis-none" }, t("analysis.none")),
     );
   }
@@ -180,9 +181,14 @@ function decisionList(review, { names, frames, replay, detail }) {
     draw();
     list.querySelector(".decision.selected")?.focus(); // the list is drawn anew: keep the place
     replay.show(frames.findIndex((frame, i) => i > 0 && frame.turn === decision.turn));
-    explain(detail, decision, names);
+    explain(detail, decision, names, toList);
     detail.scrollIntoView({ block: "nearest" });
   }
+
+  // The explanation is far from the list in the page's order (beside the replay): a pair of
+  // buttons takes the focus there and back.
+  const toDetail = () => detail.querySelector("h4")?.focus();
+  const toList = () => list.querySelector(".decision.selected")?.focus();
 
   all.addEventListener("change", draw);
   draw();
@@ -223,10 +229,10 @@ function thresholdLegend(thresholds, weight, players) {
   );
 }
 
-function decisionRow(decision, names, selected, onClick) {
+function decisionRow(decision, names, selected, onClick, toDetail) {
   return h(
     "li",
-    {},
+    { class: selected ? "picked" : null },
     h(
       "button",
       {
@@ -250,14 +256,23 @@ function decisionRow(decision, names, selected, onClick) {
       labelBadge(decision.label),
       h("span", { class: "cost" }, points(-decision.cost)),
     ),
+    selected
+      ? h("button", { type: "button", class: "btn small quiet goto", testid: "analysis-goto", on: { click: toDetail } }, t("analysis.goto"))
+      : null,
   );
 }
 
+/** Words with dice in them, as seen ("1 2 W") and as heard ("1, 2 and worm"): `say(dice)`
+ * writes them with the dice given. */
+const diceWords = (say) => twin(say(spacedDice), say(spokenDice));
+
 /** Where a decision (or a step of a "what if") stands: the dice rolled and kept, the total. */
 function diceText({ roll, kept, total }) {
-  return roll
-    ? t("analysis.dice", { roll: spacedDice(roll), kept: spacedDice(kept), total })
-    : t("analysis.dice_kept", { kept: spacedDice(kept), total });
+  return diceWords((dice) =>
+    roll
+      ? t("analysis.dice", { roll: dice(roll), kept: dice(kept), total })
+      : t("analysis.dice_kept", { kept: dice(kept), total }),
+  );
 }
 
 /**
@@ -301,7 +316,7 @@ async function whatIf(panel, names, position, move) {
   // the clicked button goes with the step: the focus moves to the next step's first control
   keepFocus(panel, () => fill(
     panel,
-    h("h5", {}, move.startsWith("dice ") ? t("analysis.what_if_rolled", { roll: spacedDice(move.slice(5)) }) : t("analysis.what_if_played", { action: actionLabel(move) })),
+    h("h5", {}, move.startsWith("dice ") ? diceWords((dice) => t("analysis.what_if_rolled", { roll: dice(move.slice(5)) })) : t("analysis.what_if_played", { action: actionLabel(move) })),
     step.phase === "over" ? null : h("p", { class: "muted" }, t("analysis.what_if_mover", { name: names[step.current] }), " · ", diceText(step)),
     h(
       "ul",
@@ -313,14 +328,14 @@ async function whatIf(panel, names, position, move) {
 }
 
 /** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
-function explain(node, decision, names) {
+function explain(node, decision, names, back) {
   const dice = diceText(decision);
   const best = decision.choices[0];
   const panel = h("section", { class: "what-if", testid: "what-if", "aria-live": "polite" });
   node.hidden = false;
   fill(
     node,
-    h("h4", {}, t("turn.heading", { turn: decision.turn, name: names[decision.seat] })),
+    h("h4", { tabindex: "-1" }, t("turn.heading", { turn: decision.turn, name: names[decision.seat] })),
     h("p", { class: "muted" }, dice),
     h(
       "table",
@@ -380,5 +395,6 @@ function explain(node, decision, names) {
         : t("analysis.gave_away", { points: number(decision.cost * 100, 1) }),
     ),
     decision.position ? panel : null,
+    h("button", { type: "button", class: "btn small quiet", testid: "analysis-back", on: { click: back } }, t("analysis.back")),
   );
 }

@@ -1,7 +1,9 @@
-// A line chart as inline SVG: one line per series over the same steps, a legend, and a
-// marker that can be moved to one step (the replay's current turn).
+// A line chart as inline SVG: one line per series over the same steps, a legend, a marker
+// that can be moved to one step (the replay's current turn), and the same values as a table
+// to open (a picture alone tells a screen reader only its title).
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 const W = 640;
 const H = 240;
@@ -18,9 +20,9 @@ function yScale(min, max) {
  * `series` are [{name, values, className}] (values per step, all the same length; below 0
  * too); `labels[i]` names step i on the x axis. The y axis reaches the highest value, or
  * `top` (in steps of `step`) when given; `shown(v)` writes each line's last value in the
- * legend. Returns {node, mark(i)}.
+ * legend and the table, whose first column `stepName` heads. Returns {node, mark(i)}.
  */
-export function lineChart({ series, labels, title, top: fixedTop, step: fixedStep, shown = String }) {
+export function lineChart({ series, labels, title, stepName, top: fixedTop, step: fixedStep, shown = String }) {
   const steps = Math.max(1, labels.length - 1);
   const values = series.flatMap((line) => line.values);
   const { top, bottom, step } = fixedTop
@@ -79,10 +81,36 @@ export function lineChart({ series, labels, title, top: fixedTop, step: fixedSte
     ),
   );
   return {
-    node: h("figure", { class: "chart-box" }, svg, legend),
+    node: h("figure", { class: "chart-box" }, svg, legend, valuesTable({ series, labels, title, stepName, shown })),
     mark(i) {
       marker.setAttribute("x1", x(i));
       marker.setAttribute("x2", x(i));
     },
   };
+}
+
+/** The chart's values as a table, closed until asked for: a row per step, a column per line. */
+function valuesTable({ series, labels, title, stepName, shown }) {
+  return h(
+    "details",
+    { class: "chart-table", testid: "chart-table" },
+    h("summary", {}, t("chart.as_table")),
+    h(
+      "div",
+      { class: "table-scroll", tabindex: "0", role: "region", "aria-label": title }, // scrolled by keyboard too
+      h(
+        "table",
+        {},
+        h("caption", {}, title),
+        h("thead", {}, h("tr", {}, [stepName, ...series.map((line) => line.name)].map((name) => h("th", { scope: "col" }, name)))),
+        h(
+          "tbody",
+          {},
+          labels.map((label, i) =>
+            h("tr", {}, h("th", { scope: "row" }, label), series.map((line) => h("td", {}, shown(line.values[i])))),
+          ),
+        ),
+      ),
+    ),
+  );
 }

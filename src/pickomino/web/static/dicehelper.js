@@ -4,7 +4,7 @@
 // cleared when the sheet moves on (an entry, an undo): they belong to one turn.
 
 import { fill, h, keepFocus } from "./dom.js";
-import { renderHint } from "./hint.js";
+import { hintLine, renderHint } from "./hint.js";
 import { percent, signed, t } from "./i18n.js";
 import { notice } from "./notice.js";
 import { die, faceName } from "./pieces.js";
@@ -28,7 +28,11 @@ export function diceHelper(node, api) {
   const dice = { rolled: [], kept: [] };
   const pads = { rolled: pad("rolled", t("helper.rolled")), kept: pad("kept", t("helper.kept_before")) };
   const forWhom = h("span", { testid: "advice-for" });
-  const advice = h("div", { class: "advice", testid: "advice", "aria-live": "polite", hidden: true });
+  const advice = h("div", { class: "advice", testid: "advice", hidden: true });
+  // The advice in one sentence for a screen reader: a live region must be there before its
+  // words come (the advice's box appears with them, and would be silent), and a whole table
+  // read out at once says too much.
+  const said = h("p", { class: "visually-hidden", role: "status", testid: "advice-said" });
   const advise = h(
     "button",
     { type: "button", class: "btn primary", testid: "advise-button", on: { click: ask } },
@@ -111,7 +115,9 @@ export function diceHelper(node, api) {
         rolled: dice.rolled.length ? dice.rolled.join("") : null,
         count, // the sheet as this page shows it: advice for the player shown
       });
+      said.textContent = "";
       renderAdvice(advice, report, keptFace);
+      said.textContent = adviceLine(report);
     } catch (failure) {
       notice(failure.message, failure.rule);
     } finally {
@@ -135,6 +141,7 @@ export function diceHelper(node, api) {
       pads.rolled.node,
       pads.kept.node,
       h("div", { class: "buttons" }, advise),
+      said,
       advice,
     ),
   );
@@ -165,6 +172,16 @@ const odds = (o) =>
     .filter(Boolean)
     .join(" · ");
 
+// The best choice: the whole turn's outlook when nothing is rolled yet, else the first ranked.
+const bestOf = (report) => (report.phase === "roll" ? { action: "roll", ...report } : report.choices[0]);
+
+/** The advice in a sentence: the bust, or the best choice with its chance (or worms). */
+function adviceLine(report) {
+  if (report.phase === "bust") return t("helper.bust", { reason: report.reason });
+  const best = bestOf(report);
+  return hintLine([{ action: best.action, win: best.win, worms: best.expected_worms }]);
+}
+
 // Bust, the outlook of a whole turn (nothing rolled yet), or every choice ranked, the best
 // one spelled out above the table.
 function renderAdvice(node, report, keptFace) {
@@ -174,7 +191,7 @@ function renderAdvice(node, report, keptFace) {
     fill(node, h("p", { class: "advice-best bust", testid: "advice-bust" }, cited(text, report.rule)));
     return;
   }
-  const best = report.phase === "roll" ? { action: "roll", ...report } : report.choices[0];
+  const best = bestOf(report);
   const keeps = report.choices.filter((c) => c.action.startsWith("keep "));
   const table = h("div", { class: "hint" });
   renderHint(

@@ -28,6 +28,15 @@ export function h(tag, props = {}, ...kids) {
   return children(node, kids);
 }
 
+/**
+ * Words for the eye and their twin for the ear, when the two differ: a screen reader spells
+ * the dice "1 2 W" letter by letter, and hears "1, 2 and worm" instead.
+ */
+export const twin = (seen, heard) =>
+  seen === heard
+    ? seen
+    : [h("span", { "aria-hidden": "true" }, seen), h("span", { class: "visually-hidden" }, heard)];
+
 /** Replaces a node's children, with the same rules as h() for the kids. */
 export function fill(node, ...kids) {
   node.replaceChildren();

@@ -74,6 +74,7 @@ export async function showEnd(node, gameId, state, seat, { analysis = true } = {
 export function gameReport(frames, names, seat, loadReview) {
   const chart = lineChart({
     title: t("chart.title"),
+    stepName: t("chart.turn"),
     labels: frames.map((frame) => String(frame.turn)),
     series: names.map((name, n) => ({
       name,

@@ -1,15 +1,17 @@
 // The game log in words, kept up to date from the entries each state brings (events as
 // data, worded here); the list follows the newest line unless the reader has scrolled back.
 
-import { h } from "./dom.js";
+import { h, twin } from "./dom.js";
 import { describeEntry, rankingLines } from "./events.js";
 import { cited } from "./words.js";
 
-/** The lines of one entry: a turn's heading, an event, or the end with the ranking. */
+/** The lines of one entry: a turn's heading, an event, or the end with the ranking; the dice
+ * seen as "1 2 W" and heard as faces. */
 export function entryLines(entry, names) {
   const { text, rule, heading } = describeEntry(entry, names);
+  const heard = describeEntry(entry, names, { spoken: true }).text;
   const line = (kids, kind) => h("li", { class: kind, testid: "log-line" }, kids);
-  const lines = [line(cited(text, rule), heading ? "heading" : "event")];
+  const lines = [line(cited(twin(text, heard), rule), heading ? "heading" : "event")];
   if (entry.type === "game_over")
     lines.push(...rankingLines(entry.ranking, entry.tie_break, names).map((text) => line(text, "event")));
   return lines;

@@ -61,6 +61,7 @@ function chart(page) {
   const values = [0, ...rated.map((result) => Number(result.rating.ordinal.toFixed(1)))];
   const graph = lineChart({
     title: t("profile.chart_title"),
+    stepName: t("chart.game"),
     labels: values.map((_, n) => (n ? String(n) : t("profile.chart_start"))),
     series: [{ name: playerName(page), className: "seat-0", values }],
     shown: (value) => number(value, 1),

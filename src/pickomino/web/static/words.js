@@ -76,5 +76,5 @@ export function ruleLink(rule) {
   );
 }
 
-/** A text with the rule behind it, as a list of children: ["…", " ", <a>R10</a>]. */
+/** A text (or its nodes) with the rule behind it, as a list of children: ["…", " ", <a>R10</a>]. */
 export const cited = (text, rule) => (rule ? [text, " ", ruleLink(rule)] : [text]);
