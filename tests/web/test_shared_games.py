@@ -119,6 +119,36 @@ def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database
     asyncio.run(votes())
 
 
+def test_a_move_and_a_vote_at_once_on_two_processes_both_count(database):
+    """Found after the audit: a move that changes the seating (a turn's end in a timed game,
+    or the votes on the mover, which end as they move) stored the seating its process had
+    worked out from memory: a vote cast on another process at the same moment was undone,
+    with no error. The move is refused as stale there, read again and tried on what is
+    stored: both count."""
+
+    async def race() -> None:  # alarms are set in the event loop
+        store = Store(database)
+        record = GameRecord(["Ann", "Bob", "Cy"], start_player=0)
+        here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
+        here.claim(1)
+        here.claim(2)
+        assert here.change_seating(lambda seating: seating.votes.setdefault(0, []).append(2) or [])
+        there = Room(store.load(here.id), store, bot_delay=0)  # it knows Cy's vote on Ann
+        # Ann votes on Bob there while her roll is on its way here (whose memory has not
+        # heard of it): the roll ends the votes on Ann, and must leave hers on Bob
+        assert there.change_seating(lambda seating: seating.votes.setdefault(1, []).append(0) or [])
+        await here.act(0, "roll", here.seq)
+        stored = store.load(here.id)
+        assert stored.moves == here.game.record.moves and len(stored.moves) == 1  # once
+        votes = Seating.load(stored.seating, here.game.record.meta, 3).votes
+        assert votes == {1: [0]}  # Cy's vote on Ann ended by her move, Ann's on Bob kept
+        assert here.seating.votes == {1: [0]}  # and memory follows what is stored
+        there.catch_up()
+        assert there.seating.votes == {1: [0]} and there.snapshot() == here.snapshot()
+
+    asyncio.run(race())
+
+
 def test_two_profiles_seated_at_once_on_two_processes_both_stay(database):
     """A review: the game's header (its names, which profile plays each seat) was written
     whole from each process's memory: of two claims at the same moment, the last lost the

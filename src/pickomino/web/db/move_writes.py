@@ -57,17 +57,26 @@ class StaleMoves(Exception):
     """A move number already taken: another process stored a move of the game first."""
 
 
+class StaleSeating(StaleMoves):
+    """The seating stored with the moves (who plays each seat, the clock) was worked out from
+    one another process has changed since (a vote cast there): stored, it would undo that
+    change. The moves are refused as stale, to be tried again on the seating as stored."""
+
+
 @dataclass(frozen=True)
 class GameMoves:
     """An action's moves, numbered from ``first_seq``, and what goes with them: ``turns``,
     given when they began a turn or ended the game (stored for the lobby, and marking the
-    game active now), and ``seating``, given when they changed the clock."""
+    game active now), and ``seating``, given when they changed the clock or the votes, with
+    ``seating_from``: whether the seating stored now (read in the transaction, the game's row
+    locked) is still the one it was worked out from (else :class:`StaleSeating`)."""
 
     game_id: str
     first_seq: int
     moves: list[str]
     turns: int | None = None
     seating: str | None = None
+    seating_from: Callable[[str | None], bool] | None = None
 
 
 @dataclass(eq=False)
@@ -120,6 +129,12 @@ class MoveWrites:
             ),
         )
         self._notify = Prepared(engine, NOTIFY) if notify else None
+        self._seating = Prepared(  # (FOR NO KEY UPDATE on PostgreSQL, as UPDATE_GAMES locks)
+            engine,
+            sa.select(games.c.seating)
+            .where(games.c.id == sa.bindparam("game"))
+            .with_for_update(key_share=True),
+        )
         game = games.update().where(games.c.id == sa.bindparam("game"))
         self._update_game: dict[tuple[str, ...], Prepared] = {
             columns: Prepared(engine, game, columns)
@@ -142,7 +157,8 @@ class MoveWrites:
         already taken (another process moved first) raises :class:`StaleMoves` and none of
         these moves is kept: the unique (game, number) is what serialises the moves of
         several processes. The turn (for the lobby's order: once a turn is plenty) and the
-        clock are stored with them."""
+        clock are stored with them; a seating another process changed meanwhile raises
+        :class:`StaleSeating`, and none of these moves is kept either."""
         game_id, first_seq, new_moves = action.game_id, action.first_seq, action.moves
         turns, seating = action.turns, action.seating
         for n, move in enumerate(new_moves):
@@ -152,6 +168,12 @@ class MoveWrites:
                     cursor, {"game": game_id, "first": first_seq, "stop": first_seq + n}
                 )
                 raise StaleMoves(game_id, first_seq)
+        if action.seating_from is not None:
+            self._seating.run(cursor, {"game": game_id})
+            if not action.seating_from(cursor.fetchone()[0]):
+                stop = first_seq + len(new_moves)
+                self._delete.run(cursor, {"game": game_id, "first": first_seq, "stop": stop})
+                raise StaleSeating(game_id, first_seq)
         if self._notify is not None:
             payload = notice(self.origin, game_id, first_seq + len(new_moves), new_moves, seating)
             self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
@@ -219,7 +241,8 @@ class MoveWrites:
     ) -> list[Exception | None]:
         """The pass's actions written in three statements whatever their number (PostgreSQL:
         each statement is a round trip to another process while the event loop waits): the
-        moves of all, the notices, the games' turns and clocks. Each action's outcome is the
+        moves of all, the notices, the games' turns and clocks (and one more reading the
+        seatings an action's depends on, when one does). Each action's outcome is the
         same as :meth:`write`'s, one by one. Rows go in the order of their game's id, so two
         processes' transactions lock them in one order (no deadlock between them)."""
         actions = [one.action for one in pending]
@@ -237,12 +260,16 @@ class MoveWrites:
             },
         )
         written = {(game_id, seq) for game_id, seq in cursor.fetchall()}
+        moved_seatings = self._moved_seatings(cursor, actions)
         errors: dict[int, Exception] = {}  # by the action's place in ``pending``
         refused: dict[str, Exception] = {}  # a game's later actions follow its refused one
         for n, one in enumerate(actions):
             seqs = range(one.first_seq, one.first_seq + len(one.moves))
-            if one.game_id not in refused and any((one.game_id, s) not in written for s in seqs):
-                refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
+            if one.game_id not in refused:
+                if any((one.game_id, s) not in written for s in seqs):
+                    refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
+                elif one.seating_from is not None and one.game_id in moved_seatings:
+                    refused[one.game_id] = StaleSeating(one.game_id, one.first_seq)
             if one.game_id in refused:
                 errors[n] = refused[one.game_id]
         undone = {id(one) for n, one in enumerate(actions) if n in errors}
@@ -280,6 +307,26 @@ class MoveWrites:
         return [errors.get(n) for n in range(len(pending))]
 
     @staticmethod
+    def _moved_seatings(cursor: Any, actions: list[GameMoves]) -> set[str]:
+        """The games whose stored seating another process changed since an action's seating
+        was worked out from it (see :attr:`GameMoves.seating_from`). The rows of every game
+        the pass will update are locked here, in the order of their ids (``UPDATE_GAMES``
+        then holds them: each transaction takes its locks in one order, no deadlock)."""
+        checked: dict[str, Callable[[str | None], bool]] = {}
+        for one in actions:  # a game's first (a change waits for the one before: one a pass)
+            if one.seating_from is not None:
+                checked.setdefault(one.game_id, one.seating_from)
+        if not checked:
+            return set()
+        updated = {one.game_id for one in actions if one.turns is not None or one.seating}
+        cursor.execute(SEATINGS, {"ids": sorted(updated)})
+        return {
+            game_id
+            for game_id, stored in cursor.fetchall()
+            if game_id in checked and not checked[game_id](stored)
+        }
+
+    @staticmethod
     def _each(
         pending: list[PendingMoves],
         store: Callable[[PendingMoves], None],
@@ -311,6 +358,8 @@ DELETE_ROWS = """DELETE FROM moves USING unnest(%(games)s::varchar[], %(seqs)s::
 WHERE moves.game_id = r.g AND moves.seq = r.s"""
 NOTIFY_ALL = """SELECT pg_notify(%(channel)s, p.payload)
 FROM unnest(%(payloads)s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY p.n"""
+SEATINGS = """SELECT id, seating FROM games WHERE id = ANY(%(ids)s::varchar[])
+ORDER BY id FOR NO KEY UPDATE"""
 UPDATE_GAMES = """WITH locked AS (
   SELECT id FROM games WHERE id = ANY(%(ids)s::varchar[]) ORDER BY id FOR NO KEY UPDATE)
 UPDATE games SET turns = COALESCE(v.turns, games.turns),

@@ -49,8 +49,9 @@ class Commits(RoomPart):
         """Play a step in the engine, then store its moves (and the clock, when the step
         stopped or started one) with the other actions of this pass of the event loop;
         done once they are stored. If storing fails they are taken back (``not_saved``; or
-        :class:`StaleMoves`: another process moved first), so memory never runs ahead of
-        the database."""
+        :class:`StaleMoves`: another process moved first; :class:`StaleSeating`: another
+        process changed the seating the new one was worked out from, a vote), so memory never
+        runs ahead of the database, nor undoes what another process stored."""
         room = self.room
         game = room.game
         self.flush()  # a change before this one is stored first
@@ -59,6 +60,7 @@ class Commits(RoomPart):
         mover = game.state.current if self.person_decides(room.seating) else None
         voted_on = mover in room.seating.votes
         history_before = len(game.history)
+        before = room.seating.to_json()
         step()  # raises, changing nothing, if the engine refuses
         state = game.state
         turns = state.turn if state.turn != turn or state.is_over else None  # for the lobby
@@ -93,7 +95,15 @@ class Commits(RoomPart):
             return Refused("not_saved")
 
         clock = seating.to_json() if seating is not None else None
-        action = GameMoves(room.id, first, game.record.moves[first:], turns, clock)
+        meta, seats = game.record.meta, len(room.seats)
+
+        def still_stored(stored: str | None) -> bool:  # no vote elsewhere since: not undone
+            return Seating.load(stored, meta, seats).to_json() == before
+
+        moves = game.record.moves[first:]
+        action = GameMoves(
+            room.id, first, moves, turns, clock, still_stored if clock is not None else None
+        )
         await room.store.move_writes.at_tick_end(action, kept, taken_back)
 
     def flush(self) -> None:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 from pickomino.core import Game, GameRecord
 from pickomino.table import KeyedDice, Seat, Session, SystemDice
-from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.db.move_writes import StaleMoves, StaleSeating
 from pickomino.web.db.results import is_rated
 from pickomino.web.db.store import Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
@@ -51,6 +51,10 @@ from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seati
 from pickomino.web.game.shared import SeatHolder, Send
 from pickomino.web.game.state_message import state_message
 from pickomino.web.game.tablelog import TableLog
+
+#: How often a move is tried again after a vote stored elsewhere at the same moment (each
+#: try reads it first: only yet another vote, again at that moment, needs the next).
+SEATING_TRIES = 3
 
 
 def new_game_id() -> str:
@@ -228,7 +232,18 @@ class Room:
     # ---------------------------------------------------------------- moves
     async def act(self, seat: int | None, action: str, seq: int) -> None:
         """A person's intent on the state version ``seq`` they saw; raises :class:`Refused`
-        with the reason and changes nothing."""
+        with the reason and changes nothing. A vote stored elsewhere as the move was (its
+        clock worked out from the seating before it) is read, and the move tried again on it:
+        the moves are the same, and the vote may have changed whether the move may be made."""
+        for _ in range(SEATING_TRIES):
+            try:
+                await self._act(seat, action, seq)
+                return
+            except StaleSeating:
+                await self.refresh()
+        raise Refused("stale")
+
+    async def _act(self, seat: int | None, action: str, seq: int) -> None:
         self.store_pending()  # checked against the game as stored: a move before may fail
         state = self.game.state
         if seat is None:
@@ -252,6 +267,8 @@ class Room:
             raise Refused("stale")
         try:  # the engine's refusal as it is
             await self.commit(lambda: self.session.decide(action))
+        except StaleSeating:
+            raise
         except StaleMoves:  # another process moved first: this one was behind
             await self.refresh()
             raise Refused("stale") from None
