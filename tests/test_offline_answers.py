@@ -83,6 +83,7 @@ def test_refusals_carry_the_servers_status_and_store_nothing():
         ("GET", "/api/games", None, None, 404),
         ("POST", f"{path}/entries", {"entry": "take 40"}, stored, 400),
         ("POST", f"{path}/entries", {"entry": "take 27", "count": 3}, stored, 409),
+        ("POST", f"{path}/entries", {"entry": "take 27", "revision": "0" * 16}, stored, 409),
         ("POST", f"{path}/undo", None, stored, 409),  # nothing to undo
         ("POST", f"{path}/dice", {"kept": "", "rolled": "123"}, stored, 400),  # 3 dice of 8
         ("GET", path, None, "{not json", 500),

@@ -15,6 +15,7 @@ from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
 from pickomino.web.db.database import database_url
+from pickomino.web.db.store import Store
 
 from .clients import invalid, refused_http
 
@@ -35,9 +36,9 @@ def new_sheet(client: TestClient, **spec) -> dict:
 
 
 def enter(client: TestClient, sheet: dict, entry: str) -> dict:
-    response = client.post(
-        f"/api/sheets/{sheet['id']}/entries", json={"entry": entry, "count": sheet["count"]}
-    )
+    """``entry`` made on the sheet as ``sheet`` (a view) shows it, as the page sends it."""
+    seen = {"count": sheet["count"], "revision": sheet["revision"]}
+    response = client.post(f"/api/sheets/{sheet['id']}/entries", json={"entry": entry, **seen})
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -119,6 +120,45 @@ def test_double_taps_undo_redo_and_resume(client):
     resumed = client.get(f"/api/sheets/{sheet['id']}").json()
     assert (resumed["count"], resumed["table"]) == (2, second["table"])
     refused_http(client.get("/api/sheets/nope"), 404, "no_sheet")
+
+
+def test_a_page_out_of_date_is_refused_even_with_as_many_entries_as_it_shows(client):
+    """An audit: a page's only check was its number of entries. Another phone undid the last
+    entry and made another: the same number, and a stale page's Undo removed a correction it
+    had never seen. The page sends the sheet it shows (``revision``)."""
+    sheet = new_sheet(client)
+    for entry in ("take 21", "take 22", "take 25"):
+        sheet = enter(client, sheet, entry)
+    path, stale = f"/api/sheets/{sheet['id']}", {"count": 3, "revision": sheet["revision"]}
+    undone = client.post(path + "/undo", json=stale).json()
+    corrected = enter(client, undone, "take 26")  # Cy took 26, not 25
+    assert corrected["count"] == 3 and corrected["revision"] != sheet["revision"]
+    refused_http(client.post(path + "/undo", json=stale), 409, "sheet_changed")
+    refused_http(
+        client.post(path + "/entries", json={"entry": "bust", **stale}), 409, "sheet_changed"
+    )
+    refused_http(
+        client.post(path + "/dice", json={"rolled": "1135WW44", **stale}), 409, "sheet_changed"
+    )
+    assert client.get(path).json() == corrected  # nothing changed
+
+
+def test_a_change_is_stored_only_over_the_sheet_it_was_made_to(client, database):
+    """An audit (four processes on PostgreSQL): two phones changing a sheet at the same moment
+    on two processes were both answered 200, and one change was lost: each process stored the
+    sheet whole as it had changed it. A sheet is stored only over the one it was read as."""
+    sheet = new_sheet(client)
+    store = Store(database)
+    read = store.sheets.load(sheet["id"])
+    here, there = (ScoreSheet.from_dict(json.loads(read.data)) for _ in range(2))
+    here.enter("take 21")
+    there.enter("bust")
+    assert store.sheets.save(sheet["id"], json.dumps(here.to_dict()), "playing", was=read.data)
+    assert not store.sheets.save(sheet["id"], json.dumps(there.to_dict()), "playing", was=read.data)
+    assert [entry["type"] for entry in client.get(f"/api/sheets/{sheet['id']}").json()["log"]] == [
+        "turn",
+        "took",
+    ]
 
 
 def test_the_dice_helper_agrees_with_the_solver_on_the_current_players_position(client):
@@ -288,3 +328,12 @@ def test_the_dice_helper_and_the_changes_are_limited_per_address(database: str):
         elsewhere = TestClient(client.app, client=("198.51.100.4", 50000))
         elsewhere.headers["Sheet-Key"] = client.headers["Sheet-Key"]
         assert elsewhere.post(dice, json={"rolled": "1135WW44"}).status_code == 200
+        # An audit: reading a sheet of a thousand entries (milliseconds to replay) from 40
+        # connections of one address, unlimited, made every other page wait most of a second.
+        reads = [
+            client.get(f"/api/sheets/{sheet['id']}" + ("/record" if n % 2 else ""))
+            for n in range(11)
+        ]
+        assert [answer.status_code for answer in reads[:10]] == [200] * 10
+        refused_http(reads[10], 429, "too_many_lookups")
+        assert elsewhere.get(f"/api/sheets/{sheet['id']}").status_code == 200

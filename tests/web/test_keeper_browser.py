@@ -131,6 +131,12 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         assert no_horizontal_scroll(phone)
 
 
+NOT_ENTERED = (
+    "That tap was not entered: the sheet had changed meanwhile (on another phone, or by a"
+    " tap just before). It now shows what is entered: check it, and tap again if need be."
+)
+
+
 def test_an_entry_from_a_stale_page_is_refused_and_nothing_is_lost(
     server: ServerProcess, pages: Pages
 ) -> None:
@@ -141,14 +147,12 @@ def test_an_entry_from_a_stale_page_is_refused_and_nothing_is_lost(
         steal = page.get_by_test_id("option")
         expect(steal).to_have_attribute("data-entry", "steal 27")
 
-        # Meanwhile another phone undoes Ann's 27 and enters 25 instead: same count, so
-        # the server checks the entry itself.
+        # Meanwhile another phone undoes Ann's 27 and enters 25 instead: the same count, but
+        # not the sheet this page shows (its revision): the tap is not entered.
         assert sheet.post("undo").is_success
         assert sheet.post("entries", {"entry": "take 25", "count": 0}).is_success
         steal.click()
-        expect(page.get_by_test_id("notice-text")).to_have_text(
-            "27 is not on top of another player's stack (tops: 25)"
-        )
+        expect(page.get_by_test_id("notice-text")).to_have_text(NOT_ENTERED)
         expect(player(page, 0).get_by_test_id("stack-top")).to_have_attribute("data-tile", "25")
         expect(page.get_by_test_id("option")).to_have_attribute("data-entry", "steal 25")
         assert sheet.get()["table"]["stacks"] == [[25], []]
@@ -157,10 +161,7 @@ def test_an_entry_from_a_stale_page_is_refused_and_nothing_is_lost(
         assert sheet.post("entries", {"entry": "bust", "count": 1}).is_success
         page.get_by_test_id("notice-close").click()
         page.get_by_test_id("bust-button").click()
-        expect(page.get_by_test_id("notice-text")).to_have_text(
-            "That tap was not entered: the sheet had changed meanwhile (on another phone, or by a"
-            " tap just before). It now shows what is entered: check it, and tap again if need be."
-        )
+        expect(page.get_by_test_id("notice-text")).to_have_text(NOT_ENTERED)
         expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "2")
         expect(page.get_by_test_id("turn-who")).to_contain_text("Ann to play")
         assert sheet.get()["count"] == 2  # one bust, not two

@@ -128,6 +128,21 @@ def test_a_replaced_key_stops_working_at_once(client):
     assert client.get("/api/profiles/me", headers=as_profile(renewed)).json()["name"] == "Ann"
 
 
+def test_of_two_replacements_with_one_code_at_once_only_the_first_works(client, database):
+    """An audit (four processes on PostgreSQL): a leaked code, its owner and a thief replacing
+    the key at the same moment on two processes: both were answered with a new code, the
+    owner's did not work and the thief's did. Each process had checked the code, then stored
+    its new key over whatever was there. A key is replaced only while it is the one stored."""
+    ann = claim(client, "Ann")
+    here, there = profile_store(Store(database)), profile_store(Store(database))
+    assert here.open(ann["code"]) is not None and there.open(ann["code"]) is not None  # both
+    first = here.replace_key(ann["code"])
+    assert first is not None
+    assert there.replace_key(ann["code"]) is None  # the code opens nothing now
+    renewed = {"code": recovery_code(ann["id"], first)}
+    assert client.get("/api/profiles/me", headers=as_profile(renewed)).json()["name"] == "Ann"
+
+
 @pytest.mark.parametrize(
     ("first", "again"),
     [("Ann", "Ann"), ("Ann", "ann"), ("Ann", "  ANN "), (" Mary  Ann", "mary ann")],

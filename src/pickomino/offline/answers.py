@@ -92,8 +92,12 @@ def _route(method: str, path: str, body: dict[str, Any], stored: str | None) -> 
     if stored is None:
         raise SheetRefusal(404, "no_sheet")
     sheet_id, step = match["id"], match["step"]
-    count = body.get("count")
-    sheet = open_sheet(stored, count if type(count) is int else None)
+    count, revision = body.get("count"), body.get("revision")
+    sheet = open_sheet(
+        stored,
+        count if type(count) is int else None,
+        revision if isinstance(revision, str) else None,
+    )
     if step is None:
         return {"status": 200, "data": sheet_view(sheet_id, sheet)}
     if step == "record":

@@ -20,6 +20,7 @@ pickomino.core.errors.IllegalAction: R14: 26 is not on top of another player's s
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,13 @@ class ScoreSheet:
         self.turns: list[tuple[int, list[Event]]] = []  #: (seat, events) per entry
         for entry in self.entries:
             self._apply(entry)
+
+    def revision(self) -> str:
+        """What the sheet is now, in 16 hex digits: its entries and the undone ones. A page
+        sends the one it shows with a change, so a page out of date is refused even when the
+        sheet has as many entries as it shows (another phone undid one and entered another)."""
+        sheet = json.dumps([self.entries, self.undone]).encode()
+        return hashlib.blake2b(sheet, digest_size=8).hexdigest()
 
     # ------------------------------------------------------------------ entries
     def options(self) -> list[dict[str, object]]:

@@ -40,16 +40,19 @@ class SheetRefusal(PickominoError):
         return cls(status, error.code, error.rule, **error.params)
 
 
-def open_sheet(data: str, count: int | None = None) -> ScoreSheet:
-    """A stored sheet (its JSON); ``count``: the number of entries the asking page shows, so
-    that a page out of date (a double tap, another phone) cannot act on another state."""
+def open_sheet(data: str, count: int | None = None, revision: str | None = None) -> ScoreSheet:
+    """A stored sheet (its JSON); ``count``: the number of entries the asking page shows, and
+    ``revision`` the sheet it shows (:meth:`.ScoreSheet.revision`), so that a page out of date
+    (a double tap, another phone) cannot act on another state."""
     try:
         sheet = ScoreSheet.from_dict(json.loads(data))
     except RecordError as error:  # a ValueError too: before the next
         raise SheetRefusal(500, "sheet_damaged", why=error) from None
     except (ValueError, RecursionError):  # not JSON: too deep, too long a number
         raise SheetRefusal(500, "sheet_damaged", why=RecordError("record_not_json")) from None
-    if count is not None and count != len(sheet.entries):
+    if (count is not None and count != len(sheet.entries)) or (
+        revision is not None and revision != sheet.revision()
+    ):
         raise SheetRefusal(409, "sheet_changed")
     return sheet
 

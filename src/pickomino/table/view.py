@@ -36,6 +36,7 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
         "names": sheet.names,
         "rules": sheet.rules.to_dict(),
         "count": len(sheet.entries),
+        "revision": sheet.revision(),
         "table": table_view(sheet.state),
         "options": sheet.options(),
         "log": sheet.log_entries(),

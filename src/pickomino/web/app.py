@@ -173,6 +173,7 @@ def create_app(
             limit_creations,
             address_limit(2 * lookups_per_minute, "too_many_lookups"),  # entries, undo, redo
             address_limit(lookups_per_minute, "too_many_lookups"),  # the dice helper
+            address_limit(lookups_per_minute, "too_many_lookups"),  # a sheet read
             searches,
         )  # fmt: skip
     )

@@ -9,12 +9,15 @@ exist, and no request lists sheets: a browser remembers the sheets it created or
 - ``POST /api/sheets`` ``{"names": ["Ann", "Bob"], "rules": "official", "start_player": 0}``
   → the sheet with its ``key`` and ``link`` (shown only here)
 - ``GET /api/sheets/{id}``, and ``GET /api/sheets/{id}/record``: the sheet as a file
-  (``ScoreSheet.to_dict()``, what ``pickomino analyse`` reads)
+  (``ScoreSheet.to_dict()``, what ``pickomino analyse`` reads); limited per address (a sheet
+  of a thousand entries costs milliseconds to replay)
 - ``POST /api/sheets/import`` with such a record (saved here or by the offline app): a new
   sheet with its entries, answered as ``POST /api/sheets`` is
-- ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n}``
-  (``count``: the number of entries the client saw, so a double tap is not entered twice)
-- ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n}``)
+- ``POST /api/sheets/{id}/entries`` ``{"entry": "take 26" | "steal 27" | "bust", "count": n,
+  "revision": "…"}`` (``count``: the number of entries the client saw, so a double tap is not
+  entered twice; ``revision``: the view's, so a page out of date is refused even when the
+  count is the same: another phone undid an entry and made another)
+- ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n, "revision": "…"}``)
 - ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n}``: what to
   keep, and whether to roll or stop, for the current player: each choice with its win chance
   (best first) and the turn's odds (:func:`pickomino.analysis.hint.advice_with_chances`).
@@ -42,6 +45,7 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import SheetRefusal, advise, change, imported, open_sheet
 from pickomino.table.view import sheet_view
+from pickomino.web.db.sheets import StoredSheet
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
@@ -65,11 +69,13 @@ class NewSheet(GameSetup):
 
 
 class Seen(BaseModel):
-    """``count``: the number of entries the client's page shows (optional); a request made
-    on a page that is out of date is refused with 409 instead of acting on another state."""
+    """``count``: the number of entries the client's page shows, ``revision`` the sheet it
+    shows (both optional); a request made on a page that is out of date is refused with 409
+    instead of acting on another state."""
 
     model_config = ConfigDict(extra="forbid")
     count: Annotated[int, Field(ge=0)] | None = None
+    revision: Annotated[str, Field(max_length=32)] | None = None
 
 
 class Entry(Seen):
@@ -86,23 +92,37 @@ def keeper_router(
     limit_creations: Callable[[Request], None],
     limit_changes: Callable[[Request], None],
     limit_advice: Callable[[Request], None],
+    limit_reads: Callable[[Request], None],
     searches: asyncio.Lock,
 ) -> APIRouter:
     """``limit_creations`` per address for new sheets, ``limit_changes`` for entries, undo
-    and redo (each stores the whole sheet), ``limit_advice`` for the dice helper, whose
+    and redo (each stores the whole sheet), ``limit_reads`` for a sheet read (a page opened
+    or woken up), ``limit_advice`` for the dice helper, whose
     search takes a core for up to half a second at a big table: one at a time in the server
     (``searches``, shared with the position explorer)."""
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
-    def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
+    def opened(sheet_id: str, key: str | None) -> StoredSheet:
         stored = store.sheets.load(sheet_id)
         if stored is None or not _opens(stored.secret, key):
             # the same answer for both: a stranger cannot even learn which sheets exist
             raise refused(404, "no_sheet")
-        return answering(open_sheet, stored.data, seen.count if seen else None)
+        return stored
 
-    def save(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
-        store.sheets.save(sheet_id, json.dumps(sheet.to_dict()), _status(sheet))
+    def load(sheet_id: str, key: str | None, seen: Seen | None = None) -> ScoreSheet:
+        return read(opened(sheet_id, key), seen)
+
+    def changed(
+        sheet_id: str, key: str | None, seen: Seen | None, step: str, entry: str = ""
+    ) -> dict[str, object]:
+        """The sheet changed (see :func:`.change`), stored only if nobody else changed it
+        since it was read (another process's request), else refused as out of date."""
+        stored = opened(sheet_id, key)
+        sheet = read(stored, seen)
+        answering(change, sheet, step, entry)
+        data = json.dumps(sheet.to_dict())
+        if not store.sheets.save(sheet_id, data, _status(sheet), was=stored.data):
+            raise refused(409, "sheet_changed")
         return sheet_view(sheet_id, sheet)
 
     @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
@@ -124,19 +144,17 @@ def keeper_router(
             raise RequestValidationError(invalid.errors()) from None
         return new(ScoreSheet(names, sheet.rules, sheet.start_player, sheet.entries, sheet.undone))
 
-    @router.get("/{sheet_id}")
+    @router.get("/{sheet_id}", dependencies=[Depends(limit_reads)])
     async def show(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
         return sheet_view(sheet_id, load(sheet_id, key))
 
-    @router.get("/{sheet_id}/record")
+    @router.get("/{sheet_id}/record", dependencies=[Depends(limit_reads)])
     async def record(sheet_id: str, key: SheetKey = None) -> dict[str, object]:
         return load(sheet_id, key).to_dict()
 
     @router.post("/{sheet_id}/entries", dependencies=[Depends(limit_changes)])
     async def enter(sheet_id: str, body: Entry, key: SheetKey = None) -> dict[str, object]:
-        sheet = load(sheet_id, key, body)
-        answering(change, sheet, "entries", body.entry)
-        return save(sheet_id, sheet)
+        return changed(sheet_id, key, body, "entries", body.entry)
 
     @router.post("/{sheet_id}/dice", dependencies=[Depends(limit_advice)])
     async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
@@ -151,9 +169,7 @@ def keeper_router(
     async def undo_or_redo(
         sheet_id: str, step: Literal["undo", "redo"], body: Seen | None = None, key: SheetKey = None
     ) -> dict[str, object]:
-        sheet = load(sheet_id, key, body)
-        answering(change, sheet, step)
-        return save(sheet_id, sheet)
+        return changed(sheet_id, key, body, step)
 
     return router
 
@@ -164,6 +180,11 @@ def answering(ask: Callable[..., T], *args: Any) -> T:
         return ask(*args)
     except SheetRefusal as refusal_:
         raise refusal(refusal_.status, refusal_) from None
+
+
+def read(stored: StoredSheet, seen: Seen | None) -> ScoreSheet:
+    """The stored sheet, refused if it is not the one the request ``seen`` saw."""
+    return answering(open_sheet, stored.data, *((seen.count, seen.revision) if seen else ()))
 
 
 def _opens(secret: str | None, key: str | None) -> bool:

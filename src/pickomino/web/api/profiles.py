@@ -149,7 +149,10 @@ def profiles_router(
         nobody holds: a seat moved with a leaked code is taken back from every device (its
         owner opens it again with "Play my seat here" and the new code)."""
         profile = must_open(profiles, profile_key)
-        code = recovery_code(profile.id, profiles.replace_key(profile))
+        key = profiles.replace_key(profile_key or "")
+        if key is None:  # replaced meanwhile, with the same code (elsewhere)
+            raise refused(403, "bad_profile_key")
+        code = recovery_code(profile.id, key)
         for game_id in profiles.unfinished_games(profile):
             with contextlib.suppress(HTTPException, Refused, ValueError):  # gone, moved meanwhile
                 room = room_of(game_id)

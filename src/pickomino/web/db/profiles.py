@@ -117,15 +117,23 @@ class ProfileStore(ResultStore, PlayerPages):
             self.networks.upgrade(address)
         return Profile(row.id, row.name)
 
-    def replace_key(self, profile: Profile) -> str:
-        """A new key for the profile: the old one (and every recovery code made of it) stops
-        working at once."""
+    def replace_key(self, code: str) -> str | None:
+        """A new key for the profile the recovery ``code`` opens: the old one (and every code
+        made of it) stops working at once. ``None``, changing nothing, when the code opens
+        no profile now: of two replacements with one code at the same moment (a leaked code,
+        its owner and a thief; two processes), only the first gets a key that works."""
+        parsed = parse_code(code)
+        if parsed is None:
+            return None
+        profile_id, old = parsed
         key = new_key()
         with self.engine.begin() as db:
-            db.execute(
-                profiles.update().where(profiles.c.id == profile.id).values(key_hash=key_hash(key))
+            replaced = db.execute(
+                profiles.update()
+                .where(profiles.c.id == profile_id, profiles.c.key_hash == key_hash(old))
+                .values(key_hash=key_hash(key))
             )
-        return key
+        return key if replaced.rowcount == 1 else None
 
     def unfinished_games(self, profile: Profile) -> list[str]:
         """The games not ended in which ``profile`` holds a seat (waiting or in play)."""

@@ -1,6 +1,7 @@
 """Where the score keeper keeps its sheets (games played with the real box, see
 :mod:`pickomino.table.sheet`): each stored whole, as JSON, after every change; a sheet is
-small, and only its link's holder changes it."""
+small, and only its link's holder changes it; a change is stored only on the sheet it was
+made to (two phones at once, on two processes: the second is refused, not lost)."""
 
 from __future__ import annotations
 
@@ -34,14 +35,17 @@ class SheetStore:
                 )
             )
 
-    def save(self, sheet_id: str, data: str, status: str) -> None:
-        """Write a sheet whole (it is small) after a change."""
+    def save(self, sheet_id: str, data: str, status: str, was: str) -> bool:
+        """Write a sheet whole (it is small) after a change made to ``was`` (the sheet as it
+        was loaded); ``False``, writing nothing, if it is no longer that: another request
+        (another phone, on another process) changed it meanwhile, and would be undone."""
         with self.engine.begin() as db:
-            db.execute(
+            written = db.execute(
                 sheets.update()
-                .where(sheets.c.id == sheet_id)
+                .where(sheets.c.id == sheet_id, sheets.c.data == was)
                 .values(data=data, status=status, updated=time.time())
             )
+        return written.rowcount == 1
 
     def load(self, sheet_id: str) -> StoredSheet | None:
         if not valid_id(sheet_id):

@@ -38,7 +38,7 @@ export function diceHelper(node, api) {
     { type: "button", class: "btn primary", testid: "advise-button", on: { click: ask } },
     t("helper.advise"),
   );
-  let count = null;
+  let seen = { count: null, revision: null }; // the sheet as this page shows it
 
   function pad(which, title) {
     const parts = {
@@ -113,7 +113,7 @@ export function diceHelper(node, api) {
       const report = await api.post("dice", {
         kept: dice.kept.join(""),
         rolled: dice.rolled.length ? dice.rolled.join("") : null,
-        count, // the sheet as this page shows it: advice for the player shown
+        ...seen, // advice for the player shown
       });
       said.textContent = "";
       renderAdvice(advice, report, keptFace);
@@ -150,8 +150,8 @@ export function diceHelper(node, api) {
   return function update(view) {
     node.hidden = view.table.over;
     forWhom.textContent = t("helper.for", { name: view.names[view.table.current] });
-    if (view.count !== count) {
-      count = view.count;
+    if (view.revision !== seen.revision) {
+      seen = { count: view.count, revision: view.revision };
       dice.rolled = [];
       dice.kept = [];
       advice.hidden = true;

@@ -28,6 +28,9 @@ export async function openSheet(api, onView) {
   let busy = false; // a change is on its way: a second tap waits for its answer
   let drawn = 0; // views drawn, so that a late answer cannot draw over a newer view
 
+  // The sheet this page shows, sent with a change: a page out of date is refused (409).
+  const seenNow = () => ({ count: view.count, revision: view.revision });
+
   function show(next) {
     view = next;
     drawn += 1;
@@ -49,7 +52,7 @@ export async function openSheet(api, onView) {
     if (busy) return;
     busy = true;
     root.classList.add("busy");
-    const seen = view.count;
+    const seen = view.revision;
     try {
       show(await api.post(what, body));
     } catch (failure) {
@@ -70,7 +73,7 @@ export async function openSheet(api, onView) {
       notice(t("keeper.reload_failed", { refusal: message, why: failure.message }), rule);
       return;
     }
-    if (view.count !== seen) notice(t("keeper.not_entered"));
+    if (view.revision !== seen) notice(t("keeper.not_entered"));
     else notice(message, rule);
   }
 
@@ -78,7 +81,7 @@ export async function openSheet(api, onView) {
   // other tile cannot be the current player's result: say why.
   root.addEventListener("click", (event) => {
     const target = event.target.closest("[data-entry]");
-    if (target && !target.disabled) change("entries", { entry: target.dataset.entry, count: view.count });
+    if (target && !target.disabled) change("entries", { entry: target.dataset.entry, ...seenNow() });
     else if (!target && view && !view.table.over) {
       const tile = event.target.closest(".tile[data-tile]");
       if (tile) notice(...whyNot(tile, view));
@@ -99,9 +102,9 @@ export async function openSheet(api, onView) {
       notice(failure.message, failure.rule);
     }
   });
-  // With the count seen, so a stale page cannot undo or redo what another phone entered.
-  $("undo").addEventListener("click", () => change("undo", { count: view.count }));
-  $("redo").addEventListener("click", () => change("redo", { count: view.count }));
+  // With the sheet seen, so a stale page cannot undo or redo what another phone entered.
+  $("undo").addEventListener("click", () => change("undo", seenNow()));
+  $("redo").addEventListener("click", () => change("redo", seenNow()));
   // B enters a bust, U undoes, Y redoes: as the buttons do, when they can.
   const press = (node) => node && !node.disabled && node.click();
   setupKeys($("help-open"), [
