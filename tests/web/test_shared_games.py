@@ -90,6 +90,21 @@ def test_two_people_seated_at_once_on_two_processes_start_the_game(database):
     assert here.status == "playing"
 
 
+def three_seated(store: Store, start_player: int) -> Room:
+    """A game of three people, all seated, as the process that created it holds it."""
+    record = GameRecord(["Ann", "Bob", "Cy"], start_player=start_player)
+    room = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
+    room.claim(1)
+    room.claim(2)
+    assert room.status == "playing"
+    return room
+
+
+def vote(voter: int, on: int):
+    """A change of the seating: ``voter``'s vote to let a bot play for ``on``."""
+    return lambda seating: seating.votes.setdefault(on, []).append(voter) or []
+
+
 def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database):
     """An audit (three processes): Ann and Cy voted at the same moment, on two processes, to
     let a bot play for Bob; each process stored its memory's seating with its own vote, the
@@ -98,18 +113,10 @@ def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database
 
     async def votes() -> None:  # alarms are set in the event loop
         store = Store(database)
-        record = GameRecord(["Ann", "Bob", "Cy"], start_player=1)
-        here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
-        here.claim(1)
-        here.claim(2)
+        here = three_seated(store, start_player=1)
         there = Room(store.load(here.id), store, bot_delay=0)
-        assert here.status == there.status == "playing"
-
-        def vote(voter: int):
-            return lambda seating: seating.votes.setdefault(1, []).append(voter) or []
-
-        assert here.change_seating(vote(0))
-        assert there.change_seating(vote(2))  # its memory has not heard of Ann's vote
+        assert here.change_seating(vote(0, on=1))
+        assert there.change_seating(vote(2, on=1))  # its memory has not heard of Ann's vote
         stored = Seating.load(store.load(here.id).seating, here.game.record.meta, 3)
         assert sorted(stored.votes[1]) == [0, 2]
         assert sorted(there.seating.votes[1]) == [0, 2]  # and its memory read both
@@ -128,15 +135,12 @@ def test_a_move_and_a_vote_at_once_on_two_processes_both_count(database):
 
     async def race() -> None:  # alarms are set in the event loop
         store = Store(database)
-        record = GameRecord(["Ann", "Bob", "Cy"], start_player=0)
-        here = Room.create(store, record, [None, None, None], bot_delay=0, creator=0)
-        here.claim(1)
-        here.claim(2)
-        assert here.change_seating(lambda seating: seating.votes.setdefault(0, []).append(2) or [])
+        here = three_seated(store, start_player=0)
+        assert here.change_seating(vote(2, on=0))
         there = Room(store.load(here.id), store, bot_delay=0)  # it knows Cy's vote on Ann
         # Ann votes on Bob there while her roll is on its way here (whose memory has not
         # heard of it): the roll ends the votes on Ann, and must leave hers on Bob
-        assert there.change_seating(lambda seating: seating.votes.setdefault(1, []).append(0) or [])
+        assert there.change_seating(vote(0, on=1))
         await here.act(0, "roll", here.seq)
         stored = store.load(here.id)
         assert stored.moves == here.game.record.moves and len(stored.moves) == 1  # once
