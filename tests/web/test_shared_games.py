@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
 from pickomino.core import GameRecord
 from pickomino.web.db.move_writes import StaleMoves
 from pickomino.web.db.store import Store, StoredSeat
+from pickomino.web.db.tables import moves
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
 from pickomino.web.game.seating import Seating
@@ -151,6 +153,29 @@ def test_a_move_and_a_vote_at_once_on_two_processes_both_count(database):
         assert there.seating.votes == {1: [0]} and there.snapshot() == here.snapshot()
 
     asyncio.run(race())
+
+
+def test_a_change_of_the_seating_does_not_wait_for_moves_being_stored(database):
+    """A review's stress test (PostgreSQL): a change of the seating locked the game's row FOR
+    UPDATE, so it waited for every transaction storing a move of the game (the move's row
+    refers to it: a key-share lock), holding its place in the row's queue meanwhile; a
+    process storing moves of two games then waited for it, closing a circle: deadlocks, a
+    vote refused. It locks FOR NO KEY UPDATE now, which a move's reference does not stop."""
+    if not database.startswith("postgresql"):
+        pytest.skip("row locks: PostgreSQL's (SQLite has one writer)")
+    store = Store(database)
+    here = three_seated(store, start_player=0)
+    writing = store.engine.connect()
+    writing.begin()  # a process storing a move, not yet committed
+    writing.execute(moves.insert().values(game_id=here.id, seq=0, move="dice 11223345"))
+    voted = threading.Thread(target=lambda: store.change_seating(here.id, lambda s: None))
+    voted.start()
+    voted.join(timeout=20)  # a bound, not a timing: waiting for the move's commit never ends
+    waited = voted.is_alive()
+    writing.commit()
+    writing.close()
+    voted.join()
+    assert not waited
 
 
 def test_two_profiles_seated_at_once_on_two_processes_both_stay(database):

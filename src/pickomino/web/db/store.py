@@ -169,7 +169,14 @@ class Store:
         say why (``None``: nothing to store). Two processes changing it at once (two votes)
         each change what the other stored, never overwrite it; whether anything was stored."""
         with self.engine.begin() as db:
-            locked = sa.select(games.c.seating).where(games.c.id == game_id).with_for_update()
+            # FOR NO KEY UPDATE: not waiting for the key-share locks a process storing moves
+            # holds (their rows' reference to the game), which would close a circle with
+            # the games it locks next (a deadlock, found by a review's stress test)
+            locked = (
+                sa.select(games.c.seating)
+                .where(games.c.id == game_id)
+                .with_for_update(key_share=True)
+            )
             changed = change(db.execute(locked).scalar())
             if changed is None:
                 return False
@@ -288,7 +295,7 @@ class Store:
             if changed:
                 if header is not None:
                     locked = sa.select(games.c.header).where(games.c.id == game_id)
-                    stored = db.execute(locked.with_for_update()).scalar_one()
+                    stored = db.execute(locked.with_for_update(key_share=True)).scalar_one()
                     db.execute(
                         games.update()
                         .where(games.c.id == game_id)

@@ -188,7 +188,8 @@ function decisionList(review, { names, frames, replay, detail }) {
   // The explanation is far from the list in the page's order (beside the replay): a pair of
   // buttons takes the focus there and back.
   const toDetail = () => detail.querySelector("h4")?.focus();
-  const toList = () => list.querySelector(".decision.selected")?.focus();
+  // (the picked decision, or the list's first once "all" is unticked and it is not listed)
+  const toList = () => (list.querySelector(".decision.selected") ?? list.querySelector("button"))?.focus();
 
   all.addEventListener("change", draw);
   draw();

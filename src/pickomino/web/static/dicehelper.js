@@ -78,6 +78,7 @@ export function diceHelper(node, api) {
   function set(which, faces) {
     dice[which] = faces;
     advice.hidden = true; // it was about other dice
+    said.textContent = "";
     draw();
   }
 
@@ -117,7 +118,8 @@ export function diceHelper(node, api) {
       });
       said.textContent = "";
       renderAdvice(advice, report, keptFace);
-      said.textContent = adviceLine(report);
+      // on the next frame: the same words again (asked twice) are a change a reader hears
+      requestAnimationFrame(() => (said.textContent = adviceLine(report)));
     } catch (failure) {
       notice(failure.message, failure.rule);
     } finally {
@@ -155,6 +157,7 @@ export function diceHelper(node, api) {
       dice.rolled = [];
       dice.kept = [];
       advice.hidden = true;
+      said.textContent = "";
       draw();
     }
   };
