@@ -21,7 +21,7 @@ from pickomino.bots import bot_names
 from pickomino.cli import main
 from pickomino.cli.language import RULES_WORDS, localise
 from pickomino.core import PickominoError, Rules
-from pickomino.i18n import Words, catalogue
+from pickomino.i18n import LANGUAGES, Words, catalogue
 from pickomino.i18n.text import refusal
 from pickomino.solver.odds import fresh_turn_odds
 
@@ -174,12 +174,16 @@ def test_click_s_error_lines_come_from_the_catalogue(words_in):
     assert lines[-1].startswith(click_word(danish, "error").format(message="")[:4])
 
 
-@pytest.mark.parametrize("args", [("--lang", "xx"), ("--lang=tlh",)])
-def test_an_unknown_language_is_english_without_an_error(words_in, args):
+@pytest.mark.parametrize(("args", "given"), [(("--lang", "xx"), "xx"), (("--lang=tlh",), "tlh")])
+def test_an_unknown_language_is_refused_in_english_naming_ours(words_in, args, given):
+    """An audit: ``--lang dee`` spoke English and said nothing of it (a typo unseen)."""
     english = words_in("en")
     result = invoke(*args, "odds")
-    assert result.exit_code == 0 and result.output.splitlines()[0] == english("cli.odds.header")
-    helped = invoke(*args, "--help")
+    ours = ", ".join(LANGUAGES)
+    assert result.exit_code == 2
+    assert english("cli.lang.unknown", given=given, languages=ours) in flat(result.output)
+    assert "en, de, fr, nl, fi, da" in result.output  # every language we have
+    helped = invoke(*args, "--help")  # help asked for is shown, in English
     assert helped.output.startswith("Usage: pickomino ")
     assert "Show this message and exit." in helped.output
     assert flat(english("cli.main")) in flat(helped.output)

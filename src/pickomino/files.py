@@ -1,8 +1,9 @@
 """Files written whole or not at all: a save, a record or a chart that fails half-way (a full
-disk, a quota) leaves the file it was to replace as it was, never cut short; and the check,
-before any work, that a file can be written at all. A link is written through (the file it
-names is replaced, the link stays); a device, a pipe or a socket is never written (replacing
-one would put a file in its place, opening a pipe waits for a reader)."""
+disk, a quota) leaves the file it was to replace as it was, never cut short; the check,
+before any work, that a file can be written at all; and a file read whole, within bounds. A
+link is written through (the file it names is replaced, the link stays); a device, a pipe or
+a socket is never written (replacing one would put a file in its place, opening a pipe waits
+for a reader) nor read whole (/dev/zero never ends)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import errno
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +42,24 @@ def replacing(path: Path) -> Iterator[Path]:
         os.replace(part, path)
     finally:
         part.unlink(missing_ok=True)
+
+
+#: The most a file read whole may hold: a record of the longest game, annotated, is some
+#: hundreds of kilobytes; /dev/zero or a file of gigabytes would fill the memory instead.
+MOST_READ = 16 * 1024 * 1024
+
+
+def read_whole(path: Path, most: int = MOST_READ) -> bytes:
+    """A file's bytes, read whole: refused (:class:`NotAFileError`) if it is a device, a pipe
+    or a socket (reading /dev/zero never ends, a pipe waits for a writer), or (``EFBIG``)
+    if it holds more than ``most`` bytes."""
+    if not stat.S_ISREG(path.stat().st_mode):  # asked before opening: a pipe would wait
+        raise NotAFileError(errno.EINVAL, "not a file (a device, a pipe or a socket)", str(path))
+    with path.open("rb") as file:
+        data = file.read(most + 1)
+    if len(data) > most:
+        raise OSError(errno.EFBIG, os.strerror(errno.EFBIG), str(path))
+    return data
 
 
 def write_whole(path: Path, text: str) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from pickomino.cli.params import (
     write_output,
 )
 from pickomino.core import BadInput, Game, PickominoError, RecordError, Rules
+from pickomino.files import read_whole
 from pickomino.i18n.text import event_lines, log_lines, render_state
 from pickomino.table import Seat, SeededDice, advance, players
 from pickomino.table.records import draw_seed, seats_meta
@@ -58,13 +60,14 @@ def selfplay(
     # the seed and the bots, as `play` records them: `play --resume` then keeps the seats
     game.record.meta = seats_meta(seed, seats)
     events = advance(game, players(seats, seed), SeededDice(seed))
+    if save:  # before anything is printed: an output that fails (a full disk) loses no game
+        write_output(save, game.to_json())
     if not quiet:
         for event in events:
             for line in event_lines(event, game.seats, w):
                 click.echo(line)
     click.echo(render_state(game.state, game.seats, w, ranking=quiet))  # the log ended so
     if save:
-        write_output(save, game.to_json())
         click.echo(w("cli.selfplay.saved", path=str(save)))
 
 
@@ -74,7 +77,10 @@ def show(record: Path) -> None:
     """Replay a saved game RECORD and print it turn by turn, then the table."""
     w = words()
     try:
-        game = Game.from_json(record.read_bytes())
+        game = Game.from_json(read_whole(record))
+    except OSError as error:  # a pipe, a device, a file of gigabytes
+        unreadable = RecordError("unreadable", path=str(record), why=error)
+        raise click.ClickException(w.error(unreadable)) from None
     except RecordError as error:
         raise click.ClickException(f"{record}: {w.error(error)}") from None
     for line in log_lines(game.history, game.seats, w):
@@ -146,10 +152,11 @@ def play(
     problem = None if save else unwritable(save_to)  # --save was checked as it was read
     if problem:
         raise click.UsageError(w("cli.play.unsavable", problem=problem))
-    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    stdin = sys.stdin or io.StringIO()  # a standard input closed (<&-): its end, at once
+    if plain or not (stdin.isatty() and sys.stdout.isatty()):
         from pickomino.tui.plain import run_plain
 
-        ctx.exit(run_plain(console, save_to, sys.stdin, sys.stdout))
+        ctx.exit(run_plain(console, save_to, stdin, sys.stdout))
     need_extra("terminal", "pickomino play")  # the full screen; --plain needs nothing more
     from pickomino.tui.app import PickominoApp
 

@@ -8,6 +8,7 @@ message file made from the same catalogue (``cli.click.*``).
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import hashlib
 import os
@@ -26,7 +27,7 @@ from platformdirs import user_cache_path
 from pickomino import __version__
 from pickomino.bots import bot_names
 from pickomino.core.rules import PRESETS, Rules
-from pickomino.i18n import DEFAULT, Words, pick_language
+from pickomino.i18n import DEFAULT, LANGUAGES, Words, language_of, pick_language
 
 LANG_OPTION = "--lang"
 #: click's messages (gettext ids) by our message id; a pair is a singular and its plural.
@@ -107,7 +108,14 @@ class LocalisedGroup(click.Group):
     ) -> Any:
         args = list(sys.argv[1:] if args is None else args)
         self.speak(pick_language(language_in(args)))
-        return super().main(args, prog_name=prog_name or "pickomino", **extra)
+        try:
+            return super().main(args, prog_name=prog_name or "pickomino", **extra)
+        except OSError as error:  # none of ours says: the output failing (a full disk)
+            why = self.words.system(error)
+            where = f"{error.filename}: " if error.filename else ""
+            with contextlib.suppress(OSError):
+                click.echo(self.words("cli.click.error", message=where + why), err=True)
+            sys.exit(1)
 
     def speak(self, language: str) -> None:
         words = LocalisedGroup.words = Words(language)
@@ -121,8 +129,15 @@ class LocalisedGroup(click.Group):
 
 
 def _lang_option() -> click.Option:
-    """``--lang``: read before click parses the line, accepted anywhere on it."""
-    return click.Option([LANG_OPTION], expose_value=False, metavar="CODE")
+    """``--lang``: read before click parses the line, accepted anywhere on it; one we do not
+    have is refused (the run would speak English instead, and say nothing of it)."""
+    return click.Option([LANG_OPTION], expose_value=False, metavar="CODE", callback=_known_language)
+
+
+def _known_language(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None and language_of(value) is None:
+        known = ", ".join(LANGUAGES)
+        raise click.BadParameter(words()("cli.lang.unknown", given=value, languages=known))
 
 
 def words() -> Words:

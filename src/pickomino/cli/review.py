@@ -19,6 +19,7 @@ from pickomino.cli.params import (
     write_output,
 )
 from pickomino.core import Game, GameRecord, RecordError
+from pickomino.files import read_whole
 from pickomino.table.sheet import FORMAT as SHEET_FORMAT
 from pickomino.table.sheet import ScoreSheet
 
@@ -130,7 +131,7 @@ def _load(path: Path) -> GameRecord | ScoreSheet:
     not load is a clear error naming what is wrong."""
     w = words()
     try:
-        text = path.read_bytes()
+        text = read_whole(path)
         data: Any = json.loads(text)
         if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
             return ScoreSheet.from_dict(data)

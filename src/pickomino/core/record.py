@@ -22,6 +22,7 @@ breaks a rule is refused.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,15 +34,26 @@ VERSION = 1
 DICE_PREFIX = "dice "
 
 
-def is_text(name: str) -> bool:
-    """Whether ``name`` can be written as UTF-8: not a lone surrogate (bytes a terminal
-    could not read, kept as such by Python; JSON's ``"\\ud800"``), which no file or page
-    can hold."""
+#: The longest name a seat may have: the web's forms take 24 characters; a record made to
+#: hold one of megabytes (an audit) cost gigabytes as the log said it at every turn.
+MOST_NAME = 100
+
+
+def name_problem(name: str, seat: int) -> BadInput | None:
+    """What is wrong with player ``seat``'s ``name``, or ``None``: ``name_not_text``, a lone
+    surrogate (bytes a terminal could not read, kept as such by Python; JSON's
+    ``"\\ud800"``), which no file or page can hold; ``name_control``, a control character (a
+    line break, an escape sequence a terminal would obey: a record's name could retitle or
+    clear the screen that shows it); ``name_too_long``."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return True
+        return BadInput("name_not_text", seat=seat)
+    if any(unicodedata.category(char) == "Cc" for char in name):
+        return BadInput("name_control", seat=seat)
+    if len(name) > MOST_NAME:
+        return BadInput("name_too_long", seat=seat, most=MOST_NAME)
+    return None
 
 
 @dataclass
@@ -101,8 +113,8 @@ class GameRecord:
         ):
             raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
         for number, name in enumerate(seats, start=1):
-            if not is_text(name):
-                raise RecordError("name_not_text", seat=number)
+            if problem := name_problem(name, number):
+                raise RecordError(problem.code, **problem.params)
         start = data["start_player"]
         if type(start) is not int or not 0 <= start < len(seats):
             raise RecordError("record_start", high=len(seats) - 1)

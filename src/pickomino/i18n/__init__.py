@@ -35,6 +35,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from pickomino.core import errors
+from pickomino.files import NotAFileError
 
 #: The languages there are catalogues for, by code, each named in itself. Register a new
 #: language here (after adding its folder).
@@ -74,12 +75,23 @@ def pick_language(requested: str | None = None, environ: Mapping[str, str] | Non
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         candidates.extend(environ.get(variable, "").split(":"))
     for candidate in candidates:
-        code = re.split(r"[-_.@]", (candidate or "").strip().lower())[0]
-        if code in LANGUAGES:
+        code = language_of(candidate)
+        if code is not None:
             return code
-        if requested and candidate == requested:  # an unknown --lang: English, quietly
+        if requested and candidate == requested:  # an unknown --lang: English (then refused)
             return DEFAULT
     return DEFAULT
+
+
+def language_of(tag: str | None) -> str | None:
+    """The language we have that a tag or locale names (``nl-BE``, ``fi_FI.UTF-8``), or
+    ``None``.
+
+    >>> language_of("fi_FI.UTF-8"), language_of("tlh")
+    ('fi', None)
+    """
+    code = re.split(r"[-_.@]", (tag or "").strip().lower())[0]
+    return code if code in LANGUAGES else None
 
 
 @cache
@@ -169,6 +181,8 @@ class Words:
         >>> Words("de").system(OSError(errno.ENOSPC, "No space left on device"))
         'Auf dem Gerät ist kein Speicherplatz mehr frei'
         """
+        if isinstance(error, NotAFileError):  # a device, a pipe or a socket
+            return self("save.not_a_file")
         if isinstance(error, socket.gaierror):
             name = _LOOKUP_ERRORS.get(error.errno or 0)
         else:

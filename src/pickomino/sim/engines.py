@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -113,7 +114,10 @@ class DaskCluster:
 
 @contextmanager
 def local_engine(jobs: int) -> Iterator[Engine]:
-    """This process for one job, else a pool of ``jobs`` processes (shut down on leaving)."""
+    """This process for one job, else a pool of ``jobs`` processes (shut down on leaving),
+    at most one for each core this process may use: more would only wait for the cores (an
+    audit's ``--jobs 100000`` started 1,400 processes for two games, and never ended)."""
+    jobs = min(jobs, usable_cores())
     if jobs <= 1:
         yield InProcess()
         return
@@ -122,6 +126,14 @@ def local_engine(jobs: int) -> Iterator[Engine]:
             yield ProcessPool(pool, jobs)
         finally:
             pool.shutdown(cancel_futures=True)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container or ``taskset`` may allow fewer than
+    the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from pickomino.bots import make_bot
 from pickomino.core import Action, BadInput, GameState
-from pickomino.core.record import is_text
+from pickomino.core.record import name_problem
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 
 BOT_PREFIX = "bot:"
@@ -76,8 +76,8 @@ def parse_seats(text: str, bot_name: Callable[[int, str], str]) -> list[Seat]:
                 raise BadInput("seat_bot_unnamed", seat=number)
             make_bot(bot)  # refuses an unknown bot
             seats.append(Seat(bot_name(number, bot), bot))
-        elif entry and not is_text(entry):
-            raise BadInput("name_not_text", seat=number)
+        elif entry and (problem := name_problem(entry, number)):
+            raise problem
         elif entry:
             seats.append(Seat(entry))
         else:

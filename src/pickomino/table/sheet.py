@@ -27,7 +27,7 @@ from typing import Any
 
 from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.events import Event, log_entries
-from pickomino.core.record import is_text
+from pickomino.core.record import name_problem
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 
 FORMAT = "pickomino-sheet"
@@ -163,8 +163,8 @@ class ScoreSheet:
         ):
             raise RecordError("record_seats", "R1", low=MIN_PLAYERS, high=MAX_PLAYERS)
         for number, name in enumerate(names, start=1):
-            if not is_text(name):
-                raise RecordError("name_not_text", seat=number)
+            if problem := name_problem(name, number):
+                raise RecordError(problem.code, **problem.params)
         lists: dict[str, list[str]] = {}
         for key in ("entries", "undone"):
             value = data.get(key, [] if key == "undone" else None)

@@ -2,7 +2,8 @@
 
 Before each decision of a person the table is printed (``render_state``), then one command
 is read per line. A command the game cannot take prints why and is asked again; the end of
-input, ctrl+c, ``kill`` or a closed terminal quits cleanly. Bots play at once. At the end of
+input, ctrl+c, ``kill``, a closed terminal or an output that fails (a reader gone, a full
+disk: said on standard error) quits cleanly. Bots play at once. At the end of
 a game, ``analyse`` prints its analysis (:meth:`Console.analysis`). However the game is
 left, it is saved (:meth:`Console.leave`).
 Commands are the same keys in every language (``1``–``5``, ``w``, ``r``, ``s``, ``hint``,
@@ -11,7 +12,9 @@ Commands are the same keys in every language (``1``–``5``, ``w``, ``r``, ``s``
 
 from __future__ import annotations
 
+import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,20 +38,32 @@ def run_plain(console: Console, save_to: Path, stdin: TextIO, stdout: TextIO) ->
         for line in lines:
             print(line, file=stdout, flush=True)
 
-    say(*console.opening(), console.save_note(save_to))
     left = None  # how ``quit`` left, having saved already (or tried, and quit again)
+    lost: OSError | None = None  # the output, gone (a reader that closed the pipe, a full disk)
     with _signals_interrupt():
         try:
+            say(*console.opening(), console.save_note(save_to))
             left = _play(console, save_to, stdin, stdout, say)
             if console.state.is_over:  # the log has just said so: the table, not repeated
                 say(render_state(console.state, console.names, console.words, ranking=False))
                 _offer_analysis(console, stdin, stdout, say)
         except KeyboardInterrupt:  # ctrl+c, kill or a closed terminal, even during a move
-            say("", console.words("plain.interrupted"))
+            with contextlib.suppress(OSError):
+                say("", console.words("plain.interrupted"))
+        except OSError as error:  # the game is left, and saved, all the same
+            lost = error
     if left is None:
         left = console.leave(save_to)
-        say(left[1])
-    return 0 if left[0] else 1
+        if lost is None:
+            try:
+                say(left[1])
+            except OSError as error:
+                lost = error
+    if lost is not None:  # said where it can still be read
+        why = console.words("plain.output_lost", why=console.words.reason(lost))
+        with contextlib.suppress(OSError):
+            print(why, left[1], sep="\n", file=sys.stderr)
+    return 0 if left[0] and lost is None else 1
 
 
 @contextmanager

@@ -18,6 +18,7 @@ import getpass
 from pathlib import Path
 
 from pickomino.core import BadInput, Game, RecordError, Rules
+from pickomino.files import read_whole
 from pickomino.i18n import Words
 from pickomino.table import Seat, SeededDice, Session, parse_seats
 from pickomino.table.records import draw_seed, seats_from_record, seats_meta
@@ -76,7 +77,7 @@ def new_console(players: str, rules: Rules, seed: int | None, words: Words) -> C
 def resume_console(path: Path, words: Words) -> Console:
     """The game saved in ``path``; a record from elsewhere (no meta) has people in every seat."""
     try:
-        text = path.read_bytes()
+        text = read_whole(path)
     except OSError as error:
         raise RecordError("unreadable", path=str(path), why=error) from None
     game = Game.from_json(text)
