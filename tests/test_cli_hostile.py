@@ -124,3 +124,33 @@ def test_more_jobs_than_cores_run_on_the_cores(tmp_path):
                      "--json", cwd=tmp_path)  # fmt: skip
     clean(done)
     assert done.returncode == 0 and json.loads(done.stdout)["games"] == 2
+
+
+@pytest.mark.parametrize("database", ["mysql://ann@db.example/games", ""])
+def test_serve_takes_only_the_databases_it_can_use(tmp_path, database):
+    """An audit: ``--database mysql://…`` said to install a package that is not on PyPI (and
+    MySQL is not served); ``--database ""`` served the default database without a word."""
+    done = pickomino("--lang", "de", "serve", "--database", database, cwd=tmp_path)
+    clean(done)
+    shown = database or '""'
+    assert done.returncode == 2
+    assert Words("de")("cli.serve.database_kind", database=shown) in done.stderr
+
+
+def test_a_file_that_is_no_database_is_said_in_one_line(tmp_path):
+    """An audit: SQLAlchemy's statement and a link to its docs (in English) followed the
+    reason in a German run."""
+    (tmp_path / "garbage.bin").write_bytes(bytes(range(256)) * 12)
+    done = pickomino("--lang", "de", "serve", "--port", "0", "--database", "garbage.bin",
+                     cwd=tmp_path)  # fmt: skip
+    clean(done)
+    assert done.returncode == 1 and "Background on this error" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith("file is not a database")
+
+
+def test_a_device_given_as_a_plot_is_refused_as_it_is_named(tmp_path):
+    """An audit: ``--plot /dev/stdout`` wrote /dev/stdout.png (the ending added first)."""
+    done = pickomino("odds", "--plot", "/dev/stdout", cwd=tmp_path)
+    clean(done)
+    assert done.returncode == 2 and "/dev/stdout is not a file" in done.stderr
+    assert not Path("/dev/stdout.png").exists()

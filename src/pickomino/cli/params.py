@@ -95,6 +95,8 @@ class OutputFile(click.ParamType):
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
         path = Path(str(value))
+        if path.exists() and not path.is_dir() and not path.is_file():
+            self.fail(unwritable(path) or "", param, ctx)  # /dev/stdout, not /dev/stdout.png
         if self.formats and not path.is_dir():
             formats = self.formats()
             if not path.suffix:

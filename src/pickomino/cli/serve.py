@@ -146,6 +146,9 @@ def serve(
     from pickomino.web.guard.connections import GuardedProtocol, open_files_for
 
     w = words()
+    if database is not None and not served_database(database):  # no other driver comes along
+        shown = masked(database, database) or '""'
+        raise click.UsageError(w("cli.serve.database_kind", database=shown))
     target = database or str(default_database())
     shown = masked(target, target)  # never print a database password
     folder = Path(target).expanduser().parent
@@ -201,7 +204,9 @@ def serve(
     except SecretMismatch:
         raise click.ClickException(w("cli.serve.secret_mismatch", database=shown)) from None
     except Exception as error:  # a bad path or URL, a database that cannot be reached
-        problem = masked(str(error), target)
+        # the driver's own first line (SQLAlchemy adds the statement and a link to its docs)
+        said = str(getattr(error, "orig", None) or error).strip().splitlines()
+        problem = masked(said[0] if said else type(error).__name__, target)
         raise click.ClickException(
             w("cli.serve.no_database", database=shown, why=problem)
         ) from None
@@ -230,6 +235,16 @@ def serve(
         ws_per_message_deflate=False,  # states are small; compressing each cost more CPU
         log_level="warning",
     )
+
+
+def served_database(database: str) -> bool:
+    """Whether ``--database`` names what the server can use: an SQLite file (or URL) or a
+    PostgreSQL URL; not an empty name, nor another database's URL (no driver for it comes
+    with pickomino, nor would its SQL be the same)."""
+    if not database.strip():
+        return False
+    scheme = database.split("://", 1)[0].split("+", 1)[0].lower() if "://" in database else ""
+    return scheme in ("", "sqlite", "postgresql", "postgres")
 
 
 def _offline_runtime() -> str | None:
