@@ -155,6 +155,27 @@ def test_a_move_and_a_vote_at_once_on_two_processes_both_count(database):
     asyncio.run(race())
 
 
+def test_a_vote_on_the_mover_stored_elsewhere_as_they_move_ends_with_the_move(database):
+    """A review: a person's move ends the votes on them, but only those its process knew: a
+    vote on Ann stored by another process while her roll was on its way stood after it (a
+    bot could be voted in for a person who had just moved). The move checks, as it is
+    stored, that no vote on the mover is stored; one is: the move is tried again on it."""
+
+    async def race() -> None:  # alarms are set in the event loop
+        store = Store(database)
+        here = three_seated(store, start_player=0)  # a game without a clock
+        there = Room(store.load(here.id), store, bot_delay=0)
+        assert there.change_seating(vote(2, on=0))  # Cy's vote on Ann, there
+        assert here.seating.votes == {}  # not heard of here as Ann rolls
+        await here.act(0, "roll", here.seq)
+        stored = store.load(here.id)
+        assert len(stored.moves) == 1 and stored.moves == here.game.record.moves
+        assert Seating.load(stored.seating, here.game.record.meta, 3).votes == {}
+        assert here.seating.votes == {}
+
+    asyncio.run(race())
+
+
 def test_a_change_of_the_seating_does_not_wait_for_moves_being_stored(database):
     """A review's stress test (PostgreSQL): a change of the seating locked the game's row FOR
     UPDATE, so it waited for every transaction storing a move of the game (the move's row

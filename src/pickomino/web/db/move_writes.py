@@ -67,9 +67,10 @@ class StaleSeating(StaleMoves):
 class GameMoves:
     """An action's moves, numbered from ``first_seq``, and what goes with them: ``turns``,
     given when they began a turn or ended the game (stored for the lobby, and marking the
-    game active now), and ``seating``, given when they changed the clock or the votes, with
+    game active now), ``seating``, given when they changed the clock or the votes, and
     ``seating_from``: whether the seating stored now (read in the transaction, the game's row
-    locked) is still the one it was worked out from (else :class:`StaleSeating`)."""
+    locked) is still the one it was worked out from, or one the moves may follow (else
+    :class:`StaleSeating`)."""
 
     game_id: str
     first_seq: int
@@ -319,6 +320,7 @@ class MoveWrites:
         if not checked:
             return set()
         updated = {one.game_id for one in actions if one.turns is not None or one.seating}
+        updated |= checked.keys()
         cursor.execute(SEATINGS, {"ids": sorted(updated)})
         return {
             game_id

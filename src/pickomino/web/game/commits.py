@@ -51,7 +51,9 @@ class Commits(RoomPart):
         done once they are stored. If storing fails they are taken back (``not_saved``; or
         :class:`StaleMoves`: another process moved first; :class:`StaleSeating`: another
         process changed the seating the new one was worked out from, a vote), so memory never
-        runs ahead of the database, nor undoes what another process stored."""
+        runs ahead of the database, nor undoes what another process stored. A person's move
+        also checks that no vote on them was stored elsewhere meanwhile, which their move
+        ends (else it is refused, the vote read, and the move tried again)."""
         room = self.room
         game = room.game
         self.flush()  # a change before this one is stored first
@@ -100,10 +102,14 @@ class Commits(RoomPart):
         def still_stored(stored: str | None) -> bool:  # no vote elsewhere since: not undone
             return Seating.load(stored, meta, seats).to_json() == before
 
+        def no_vote_on_mover(stored: str | None) -> bool:  # none elsewhere to end with the move
+            return mover not in Seating.load(stored, meta, seats).votes
+
+        checked = still_stored if clock is not None else None
+        if checked is None and mover is not None:
+            checked = no_vote_on_mover
         moves = game.record.moves[first:]
-        action = GameMoves(
-            room.id, first, moves, turns, clock, still_stored if clock is not None else None
-        )
+        action = GameMoves(room.id, first, moves, turns, clock, checked)
         await room.store.move_writes.at_tick_end(action, kept, taken_back)
 
     def flush(self) -> None:
