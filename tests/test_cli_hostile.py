@@ -154,3 +154,12 @@ def test_a_device_given_as_a_plot_is_refused_as_it_is_named(tmp_path):
     clean(done)
     assert done.returncode == 2 and "/dev/stdout is not a file" in done.stderr
     assert not Path("/dev/stdout.png").exists()
+
+
+@pytest.mark.parametrize("proxies", ["garbage", "10.0.0.1/8", "127.0.0.1,proxy.example"])
+def test_proxies_are_addresses_or_networks(tmp_path, proxies):
+    """An audit: ``--forwarded-allow-ips garbage`` was taken (uvicorn trusts a name no
+    connection has: nobody), as was ``10.0.0.1/8`` meant for ``10.0.0.0/8``."""
+    done = pickomino("serve", "--forwarded-allow-ips", proxies, cwd=tmp_path)
+    clean(done)
+    assert done.returncode == 2 and "is neither an address nor a network" in done.stderr

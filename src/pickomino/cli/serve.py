@@ -23,6 +23,21 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+def _proxies(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The proxies whose ``X-Forwarded-For`` is believed: ``*``, or addresses and networks
+    (uvicorn takes anything else as a name that no connection here ever has: a typo, or
+    ``10.0.0.1/8`` for ``10.0.0.0/8``, would trust nobody, and say nothing)."""
+    if value is None or value.strip() == "*":
+        return value
+    for given in (part.strip() for part in value.split(",")):
+        try:
+            ipaddress.ip_network(given) if "/" in given else ipaddress.ip_address(given)
+        except ValueError:
+            said = words()("cli.serve.not_a_proxy", given=given)
+            raise click.BadParameter(said, ctx, param) from None
+    return value
+
+
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     need_extra("web", "pickomino serve")  # the first of serve's code to run
     from pickomino.web.addresses import check_public_url
@@ -65,7 +80,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--database", default=None)
 @click.option("--public-url", default=None, callback=_public_url)
-@click.option("--forwarded-allow-ips", default=None)
+@click.option("--forwarded-allow-ips", default=None, callback=_proxies)
 @click.option("--bot-delay", type=Number(min=0), default=0.8, show_default=True)
 @click.option("--message-rate", type=Number(min=1), default=20.0, show_default=True)
 @click.option("--new-games-per-minute", type=Number(min=1), default=10.0, show_default=True)
