@@ -18,6 +18,7 @@ from pickomino.core import Game
 from pickomino.core.record import MOST_NAME
 from pickomino.files import MOST_READ
 from pickomino.i18n import Words
+from pickomino.table.sheet import ScoreSheet
 
 pytestmark = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 ENGLISH = Words("en")
@@ -163,3 +164,13 @@ def test_proxies_are_addresses_or_networks(tmp_path, proxies):
     done = pickomino("serve", "--forwarded-allow-ips", proxies, cwd=tmp_path)
     clean(done)
     assert done.returncode == 2 and "is neither an address nor a network" in done.stderr
+
+
+@pytest.mark.parametrize("command", [("show",), ("play", "--plain", "--resume")])
+def test_a_score_sheet_given_as_a_record_is_named_so(tmp_path, command):
+    """An audit: a score sheet given to ``show`` was "not a Pickomino file" (``analyse``
+    reads the same file): it is said to be a sheet, and what reads it."""
+    (tmp_path / "sheet.json").write_text(json.dumps(ScoreSheet(["Ann", "Bob"]).to_dict()))
+    done = pickomino(*command, "sheet.json", cwd=tmp_path)
+    clean(done)
+    assert done.returncode != 0 and ENGLISH("error.record_is_sheet") in done.stderr

@@ -23,6 +23,7 @@ from pickomino.cli.params import (
     write_output,
 )
 from pickomino.core import BadInput, Game, PickominoError, RecordError, Rules
+from pickomino.core.record import check_names_for_terminal
 from pickomino.files import read_whole
 from pickomino.i18n.text import event_lines, log_lines, render_state
 from pickomino.table import Seat, SeededDice, advance, players
@@ -78,6 +79,7 @@ def show(record: Path) -> None:
     w = words()
     try:
         game = Game.from_json(read_whole(record))
+        check_names_for_terminal(game.seats)
     except OSError as error:  # a pipe, a device, a file of gigabytes
         unreadable = RecordError("unreadable", path=str(record), why=error)
         raise click.ClickException(w.error(unreadable)) from None

@@ -19,6 +19,7 @@ from pickomino.cli.params import (
     write_output,
 )
 from pickomino.core import Game, GameRecord, RecordError
+from pickomino.core.record import check_names_for_terminal
 from pickomino.files import read_whole
 from pickomino.table.sheet import FORMAT as SHEET_FORMAT
 from pickomino.table.sheet import ScoreSheet
@@ -134,8 +135,12 @@ def _load(path: Path) -> GameRecord | ScoreSheet:
         text = read_whole(path)
         data: Any = json.loads(text)
         if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
-            return ScoreSheet.from_dict(data)
-        return Game.from_json(text).record
+            sheet = ScoreSheet.from_dict(data)
+            check_names_for_terminal(sheet.names)
+            return sheet
+        record = Game.from_json(text).record
+        check_names_for_terminal(record.seats)
+        return record
     except OSError as error:
         problem = RecordError("unreadable", path=str(path), why=error)
     except RecordError as error:  # a ValueError too: before the next

@@ -30,6 +30,9 @@ from pickomino.core.errors import BadInput, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 FORMAT = "pickomino-record"
+#: The score keeper's files (:mod:`pickomino.table.sheet`), told apart from records: the two
+#: are easily mixed up, and a sheet is analysed, not replayed.
+SHEET_FORMAT = "pickomino-sheet"
 VERSION = 1
 DICE_PREFIX = "dice "
 
@@ -39,21 +42,31 @@ DICE_PREFIX = "dice "
 MOST_NAME = 100
 
 
-def name_problem(name: str, seat: int) -> BadInput | None:
+def name_problem(name: str, seat: int, in_terminal: bool = False) -> BadInput | None:
     """What is wrong with player ``seat``'s ``name``, or ``None``: ``name_not_text``, a lone
     surrogate (bytes a terminal could not read, kept as such by Python; JSON's
-    ``"\\ud800"``), which no file or page can hold; ``name_control``, a control character (a
-    line break, an escape sequence a terminal would obey: a record's name could retitle or
-    clear the screen that shows it); ``name_too_long``."""
+    ``"\\ud800"``), which no file or page can hold; ``name_too_long``; and ``in_terminal``
+    (a name typed on the command line, or a file's shown in a terminal) ``name_control``, a
+    control character (a line break, an escape sequence the terminal would obey: a record's
+    name could retitle or clear the screen that shows it). A stored game keeps such a name:
+    the web app takes none, but a game of an older version may hold one, and still loads."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
         return BadInput("name_not_text", seat=seat)
-    if any(unicodedata.category(char) == "Cc" for char in name):
-        return BadInput("name_control", seat=seat)
     if len(name) > MOST_NAME:
         return BadInput("name_too_long", seat=seat, most=MOST_NAME)
+    if in_terminal and any(unicodedata.category(char) == "Cc" for char in name):
+        return BadInput("name_control", seat=seat)
     return None
+
+
+def check_names_for_terminal(names: list[str]) -> None:
+    """Refuses (:class:`RecordError`) a file's names that a terminal showing them would obey
+    or choke on (see :func:`name_problem`)."""
+    for number, name in enumerate(names, start=1):
+        if problem := name_problem(name, number, in_terminal=True):
+            raise RecordError(problem.code, **problem.params)
 
 
 @dataclass
@@ -88,6 +101,8 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError("record_not_object")
         if data.get("format") != FORMAT:
+            if isinstance(data, dict) and data.get("format") == SHEET_FORMAT:
+                raise RecordError("record_is_sheet")
             raise RecordError("record_format", format=FORMAT)
         version = data.get("version")
         if version != VERSION:

@@ -76,7 +76,7 @@ def parse_seats(text: str, bot_name: Callable[[int, str], str]) -> list[Seat]:
                 raise BadInput("seat_bot_unnamed", seat=number)
             make_bot(bot)  # refuses an unknown bot
             seats.append(Seat(bot_name(number, bot), bot))
-        elif entry and (problem := name_problem(entry, number)):
+        elif entry and (problem := name_problem(entry, number, in_terminal=True)):
             raise problem
         elif entry:
             seats.append(Seat(entry))

@@ -27,10 +27,10 @@ from typing import Any
 
 from pickomino.core import BadInput, GameState, IllegalAction, PickominoError, RecordError, Rules
 from pickomino.core.events import Event, log_entries
-from pickomino.core.record import name_problem
+from pickomino.core.record import SHEET_FORMAT, name_problem
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 
-FORMAT = "pickomino-sheet"
+FORMAT = SHEET_FORMAT
 VERSION = 1
 BUST = "bust"
 

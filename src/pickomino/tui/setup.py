@@ -18,6 +18,7 @@ import getpass
 from pathlib import Path
 
 from pickomino.core import BadInput, Game, RecordError, Rules
+from pickomino.core.record import check_names_for_terminal
 from pickomino.files import read_whole
 from pickomino.i18n import Words
 from pickomino.table import Seat, SeededDice, Session, parse_seats
@@ -81,6 +82,7 @@ def resume_console(path: Path, words: Words) -> Console:
     except OSError as error:
         raise RecordError("unreadable", path=str(path), why=error) from None
     game = Game.from_json(text)
+    check_names_for_terminal(game.seats)
     return _console(game, seats_from_record(game.record), words)
 
 

@@ -350,17 +350,19 @@ def analysis_router(
         """A record sent as the body (one made on the command line, say; finished or not,
         its ``meta`` ignored): its seats, its replay frames and its review, computed in the
         same queue as every game's."""
+        seats = body.get("seats")
+        if isinstance(seats, list) and all(isinstance(name, str) for name in seats):
+            try:  # the page shows them: nothing invisible (a file may hold anything); first,
+                RECORD_NAMES.validate_python(seats)  # so that the form can mark the name
+            except ValidationError as invalid:
+                where = [
+                    {**error, "loc": ("body", "seats", *error["loc"])} for error in invalid.errors()
+                ]
+                raise RequestValidationError(where) from None
         try:
             record = Game.from_record(GameRecord.from_dict({**body, "meta": {}})).record
         except RecordError as error:
             raise refusal(400, error) from None
-        try:  # the page shows them: nothing invisible (a file may hold anything)
-            RECORD_NAMES.validate_python(record.seats)
-        except ValidationError as invalid:
-            where = [
-                {**error, "loc": ("body", "seats", *error["loc"])} for error in invalid.errors()
-            ]
-            raise RequestValidationError(where) from None
         text = json.dumps(record.to_dict(), sort_keys=True).encode()
         key = RECORD_KEY + hashlib.sha256(text).hexdigest()  # the same record: one review
         data = await reviews.get(key, record, client_address(request.client))
