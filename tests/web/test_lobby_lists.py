@@ -25,7 +25,7 @@ def lobby_app(database: str, **options: object):
 
 @pytest.mark.slow  # 101 games created: a few seconds
 def test_games_in_play_do_not_push_the_games_waiting_for_players_out(database):
-    with TestClient(lobby_app(database)) as client:
+    with TestClient(lobby_app(database, bot_games_per_address=1000)) as client:
         waiting = create(client, WAITING)
         flood = from_address(client, "203.0.113.9")
         for _ in range(101):
@@ -35,6 +35,20 @@ def test_games_in_play_do_not_push_the_games_waiting_for_players_out(database):
     statuses = [game["status"] for game in listed]
     assert statuses.count("playing") == 100  # the most recent hundred of a list
     assert waiting["id"] in [game["id"] for game in listed if game["status"] == "open"]
+
+
+def test_one_address_has_only_a_few_games_of_bots_alone_in_play(database):
+    """An audit: five addresses started games of seven expert bots as fast as creations were
+    allowed, 350 of them playing by themselves: the server's core went to their bots, and
+    everybody's dice helper and "what if" took a second."""
+    with TestClient(lobby_app(database, bot_games_per_address=2)) as client:
+        here = from_address(client, "203.0.113.7")
+        first, _second = (create(here, BOTS_ONLY) for _ in range(2))
+        refused_http(here.post("/api/games", json=BOTS_ONLY), 429, "too_many_bot_games", most=2)
+        assert create(here, {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]})
+        assert create(from_address(client, "203.0.113.8"), BOTS_ONLY)  # another address
+        sql(database, "UPDATE games SET status = 'over' WHERE id = :id", id=first["id"])
+        assert create(here, BOTS_ONLY)  # one ended: room for another
 
 
 def test_one_address_holds_only_a_few_games_waiting_for_players(database):

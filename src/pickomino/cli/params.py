@@ -95,8 +95,8 @@ class OutputFile(click.ParamType):
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
         path = Path(str(value))
-        if path.exists() and not path.is_dir() and not path.is_file():
-            self.fail(unwritable(path) or "", param, ctx)  # /dev/stdout, not /dev/stdout.png
+        if _not_a_file(path):  # /dev/stdout refused as named, not as /dev/stdout.png
+            self.fail(unwritable(path) or "", param, ctx)
         if self.formats and not path.is_dir():
             formats = self.formats()
             if not path.suffix:
@@ -110,6 +110,15 @@ class OutputFile(click.ParamType):
         if problem:
             self.fail(problem, param, ctx)
         return path
+
+
+def _not_a_file(path: Path) -> bool:
+    """Whether ``path`` is there but neither a file nor a folder (a device, a pipe); asking
+    about a name can fail (too long a name, a loop of links): then :func:`unwritable` says."""
+    try:
+        return path.exists() and not path.is_dir() and not path.is_file()
+    except OSError:
+        return False
 
 
 #: Endings matplotlib offers that need a program of their own (PGF: LaTeX, found missing

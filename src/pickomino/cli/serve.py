@@ -85,6 +85,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--message-rate", type=Number(min=1), default=20.0, show_default=True)
 @click.option("--new-games-per-minute", type=Number(min=1), default=10.0, show_default=True)
 @click.option("--open-games-per-address", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--bot-games-per-address", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
@@ -125,6 +126,7 @@ def serve(
     message_rate: float,
     new_games_per_minute: float,
     open_games_per_address: int,
+    bot_games_per_address: int,
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
@@ -186,6 +188,7 @@ def serve(
         "message_rate": message_rate,
         "new_games_per_minute": new_games_per_minute,
         "open_games_per_address": open_games_per_address,
+        "bot_games_per_address": bot_games_per_address,
         "abandon_after": abandon_after * 3600,
         "connections_per_address": connections_per_address,
         "watchers_per_game": watchers_per_game,

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
+
+from pickomino.cores import usable_cores
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -126,14 +127,6 @@ def local_engine(jobs: int) -> Iterator[Engine]:
             yield ProcessPool(pool, jobs)
         finally:
             pool.shutdown(cancel_futures=True)
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (a container or ``taskset`` may allow fewer than
-    the machine has)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 @contextmanager

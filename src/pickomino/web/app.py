@@ -26,7 +26,6 @@ processes (``serve --workers N``, or on several hosts) share the games:
 
 from __future__ import annotations
 
-import asyncio
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
@@ -37,6 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from pickomino.web.api.analysis import Reviews, analysis_router
 from pickomino.web.api.docs import add_api_docs
 from pickomino.web.api.games import (
+    BOT_GAMES_PER_ADDRESS,
     OPEN_GAMES_PER_ADDRESS,
     games_router,
     limited_finder,
@@ -65,6 +65,7 @@ from pickomino.web.guard.body_limit import BodyLimit
 from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted_proxies
 from pickomino.web.guard.headers import SecurityHeaders
 from pickomino.web.guard.limits import ConnectionLimits
+from pickomino.web.guard.searches import Searches
 from pickomino.web.lifespan import ResultReviews, finished_record, left_unfinished, lifespan
 from pickomino.web.offline_app.router import offline_app_router
 from pickomino.web.protocol import RateLimits
@@ -78,6 +79,7 @@ def create_app(
     message_rate: float = 20.0,
     new_games_per_minute: float = 10.0,
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
+    bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
     connections_per_address: int = 50,
     watchers_per_game: int = 500,
@@ -101,10 +103,10 @@ def create_app(
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
     one creating more than ``new_games_per_minute`` games or sheets (or taking as many seats
     from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
-    waiting for players; an unfinished game nobody touches for
-    ``abandon_after`` seconds is abandoned (0: never). One address may hold
-    ``connections_per_address`` WebSockets at once, one game have ``watchers_per_game``
-    spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
+    waiting for players or ``bot_games_per_address`` games of bots alone in play; an
+    unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never).
+    One address may hold ``connections_per_address`` WebSockets at once, one game have
+    ``watchers_per_game`` spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
     when it is given, else paths on the address the creator used. A bot plays for the
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
@@ -166,7 +168,7 @@ def create_app(
 
     app.include_router(pages_router())
     lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
-    searches = asyncio.Lock()  # the position explorer's and the dice helper's, one at a time
+    searches = Searches()  # the position explorer's and the dice helper's, one at a time
     app.include_router(
         keeper_router(
             store,
@@ -208,6 +210,7 @@ def create_app(
             base_url,
             clock_minimum,
             open_games_per_address,
+            bot_games_per_address,
         )  # fmt: skip
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)

@@ -12,7 +12,9 @@ seat, and a game's record and replay.
   least the server's ``clock_minimum`` (400 ``clock_too_short`` otherwise); ``takeover``:
   the bot that plays for a person who is away or out of time. One address may have
   ``open_games_per_address`` games waiting for players created or joined in the last day
-  (429 ``too_many_open_games`` for one more that would wait);
+  (429 ``too_many_open_games`` for one more that would wait), and ``bot_games_per_address``
+  games of bots alone in play (429 ``too_many_bot_games``: each plays to its end, watched or
+  not, and its bots' thinking is the server's);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets), the 100 most
   recent of each list (waiting for players, in play, ended);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
@@ -163,6 +165,10 @@ def _count_unless_held(
 #: --open-games-per-address``): a class's tables from one school's address fit, a script's
 #: hundred do not.
 OPEN_GAMES_PER_ADDRESS = 20
+#: Games of bots alone one network may have in play at once: to watch, a few are plenty. An
+#: audit's five addresses started 350 of seven expert bots each (creating as fast as allowed):
+#: the server's core went to them, and everybody's dice helper took a second.
+BOT_GAMES_PER_ADDRESS = 5
 #: Seconds a game waiting for players counts against its address (a day): one person behind a
 #: shared address (a school's, a phone carrier's) cannot hold everyone's out for the week an
 #: idle game waits before it is abandoned.
@@ -184,11 +190,14 @@ def games_router(
     base_url: str,
     clock_minimum: float,
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
+    bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
 ) -> APIRouter:
     """``base_url``: the public address invite links are made on (``""``: paths);
     ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank;
     ``open_games_per_address``: how many games waiting for players one address may hold
     (429 ``too_many_open_games`` for one more: the lobby's list of them is for everyone);
+    ``bot_games_per_address``: how many games of bots alone in play (429
+    ``too_many_bot_games``);
     ``limit_lookups``: how often one address may ask for records and replays of games not
     held here (each replays a whole game from its stored moves)."""
     router = APIRouter(tags=["games"])
@@ -241,6 +250,9 @@ def games_router(
         held = partial(rooms.store.open_games_from, created_from, OPEN_GAMES_COUNTED_FOR)
         if waits and held() >= open_games_per_address:
             raise refused(429, "too_many_open_games", most=open_games_per_address)
+        alone = all(bot is not None for bot in bots)
+        if alone and rooms.store.bot_games_from(created_from) >= bot_games_per_address:
+            raise refused(429, "too_many_bot_games", most=bot_games_per_address)
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):
             profiles.expect_results(game_id)  # before the game exists: never missed

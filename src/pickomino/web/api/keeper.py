@@ -29,7 +29,6 @@ turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 from collections.abc import Callable
@@ -51,9 +50,11 @@ from pickomino.web.errors import refusal, refused
 from pickomino.web.forms import (
     GameSetup,
     Name,
+    client_address,
     parse_rules,
     start_seat,
 )
+from pickomino.web.guard.searches import Searches
 
 T = TypeVar("T")
 
@@ -93,13 +94,13 @@ def keeper_router(
     limit_changes: Callable[[Request], None],
     limit_advice: Callable[[Request], None],
     limit_reads: Callable[[Request], None],
-    searches: asyncio.Lock,
+    searches: Searches,
 ) -> APIRouter:
     """``limit_creations`` per address for new sheets, ``limit_changes`` for entries, undo
     and redo (each stores the whole sheet), ``limit_reads`` for a sheet read (a page opened
     or woken up), ``limit_advice`` for the dice helper, whose
     search takes a core for up to half a second at a big table: one at a time in the server
-    (``searches``, shared with the position explorer)."""
+    (``searches``, shared with the position explorer, in a bounded queue)."""
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
     def opened(sheet_id: str, key: str | None) -> StoredSheet:
@@ -157,12 +158,13 @@ def keeper_router(
         return changed(sheet_id, key, body, "entries", body.entry)
 
     @router.post("/{sheet_id}/dice", dependencies=[Depends(limit_advice)])
-    async def dice(sheet_id: str, body: Dice, key: SheetKey = None) -> dict[str, object]:
+    async def dice(
+        sheet_id: str, body: Dice, request: Request, key: SheetKey = None
+    ) -> dict[str, object]:
         sheet = load(sheet_id, key, body)
-        async with searches:  # the win chances take a search under some rules: off the loop
-            return await asyncio.to_thread(
-                answering, advise, sheet, body.kept, body.rolled, advice_with_chances
-            )
+        address = client_address(request.client)  # the win chances may take a search
+        advice = (answering, advise, sheet, body.kept, body.rolled, advice_with_chances)
+        return await searches.run(address, *advice)
 
     # After /dice: this path would match it too.
     @router.post("/{sheet_id}/{step}", dependencies=[Depends(limit_changes)])

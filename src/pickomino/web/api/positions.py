@@ -18,7 +18,6 @@ as often as it may look games up.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, Request
@@ -29,6 +28,8 @@ from pickomino.analysis.evaluator import Views
 from pickomino.core import GameState, Phase, PickominoError, format_dice
 from pickomino.core.record import DICE_PREFIX
 from pickomino.web.errors import refusal
+from pickomino.web.forms import client_address
+from pickomino.web.guard.searches import Searches
 
 
 class Explore(BaseModel):
@@ -70,18 +71,18 @@ def explored(position: str, move: str | None) -> dict[str, object]:
     }
 
 
-def positions_router(limit: Callable[[Request], None], searches: asyncio.Lock) -> APIRouter:
+def positions_router(limit: Callable[[Request], None], searches: Searches) -> APIRouter:
     """The route; ``limit`` is the per-address rate limit of look-ups; one search at a time
     in the server (``searches``: one at a big table takes a core for a while)."""
     router = APIRouter()
 
     @router.post("/api/positions/explore", dependencies=[Depends(limit)])
-    async def explore(body: Explore) -> dict[str, object]:
+    async def explore(body: Explore, request: Request) -> dict[str, object]:
         """A position, a move from it: where it leads, and everyone's chance there."""
-        async with searches:
-            try:
-                return await asyncio.to_thread(explored, body.position, body.move)
-            except PickominoError as error:
-                raise refusal(400, error) from None
+        address = client_address(request.client)
+        try:
+            return await searches.run(address, explored, body.position, body.move)
+        except PickominoError as error:
+            raise refusal(400, error) from None
 
     return router

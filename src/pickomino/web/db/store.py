@@ -448,6 +448,19 @@ class Store:
         with self.engine.connect() as db:
             return db.execute(query).scalar_one()
 
+    def bot_games_from(self, created_from: str) -> int:
+        """How many games of bots alone created from this (hashed) network are in play."""
+        people = sa.select(seats.c.game_id).where(
+            seats.c.game_id == games.c.id, seats.c.bot.is_(None)
+        )
+        query = sa.select(sa.func.count()).where(
+            games.c.created_from == created_from,
+            games.c.status == "playing",
+            ~sa.exists(people),
+        )
+        with self.engine.connect() as db:
+            return db.execute(query).scalar_one()
+
     def seat_tokens(self, game_ids: Collection[str]) -> dict[tuple[str, int], str]:
         """The people's seat tokens of these games, by (game, seat): to check tokens a
         browser holds without loading the games."""

@@ -1,6 +1,6 @@
 """The task that plays a game's bots (a bot's seat, or a person's a bot stands in for), one
 step at a time through the table's session (:meth:`pickomino.table.Session.plan`): each
-step is thought out in a worker thread on a copy of the state, so other games stay
+step is thought out in a worker thread (the bots' own) on a copy of the state, so other games stay
 responsive, then played only if nothing moved meanwhile and the seat is still the bot's
 (a person who took it back, or a person's move, wins and the bot's step is dropped).
 
@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
+from pickomino.cores import usable_cores
 from pickomino.table import StalePlan
 from pickomino.web.db.move_writes import StaleMoves
 from pickomino.web.game.shared import RoomPart, SharedRoom
 
 log = logging.getLogger("pickomino.web")
+
+#: The threads the bots of every game think in: their own, so that a server full of bot games
+#: (an audit: 350 of them) does not keep the hints, the coach and the store's work waiting in
+#: the shared threads; as many as the cores (more would only take turns on them).
+THINKING = ThreadPoolExecutor(max_workers=usable_cores(), thread_name_prefix="bots")
 
 
 class BotDriver(RoomPart):
@@ -69,7 +76,7 @@ class BotDriver(RoomPart):
             return False
         plan = session.plan()
         try:
-            step = await asyncio.to_thread(plan.think)
+            step = await asyncio.get_running_loop().run_in_executor(THINKING, plan.think)
         except Exception:  # a bug in a bot must not stop the game: log it, play on
             log.exception("the bot of game %s failed; it plays a legal action", room.id)
             step = session.state.legal_actions()[0]

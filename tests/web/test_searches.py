@@ -1,0 +1,66 @@
+"""The server's one search at a time (the dice helper's, the "what if"'s), in a bounded queue
+(an audit: bursts from five addresses, each within its rate limit, kept requests waiting 5 s
+in an unbounded queue, and everybody's dice helper with them)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from fastapi import HTTPException
+
+from pickomino.web.guard.searches import Searches
+
+
+def refused_with(error: BaseException, status: int, code: str) -> None:
+    assert isinstance(error, HTTPException), error
+    assert (error.status_code, error.detail["id"]) == (status, code)
+
+
+def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
+    searches = Searches(per_address=2, most=3, patience=60)
+    running = threading.Event()
+    release = threading.Event()
+
+    def long_search() -> str:
+        running.set()
+        release.wait(timeout=60)
+        return "done"
+
+    async def scene() -> list[object]:
+        first = asyncio.create_task(searches.run("198.51.100.1", long_search))
+        await asyncio.to_thread(running.wait, 60)  # it holds the search
+        waiting = [
+            asyncio.create_task(searches.run(a, str, a)) for a in ("198.51.100.1", "198.51.100.2")
+        ]
+        await asyncio.sleep(0)  # (their turn asked for: queued)
+        third = searches.run("198.51.100.1", str, "third")  # the address's third: refused
+        over = searches.run("198.51.100.3", str, "over")  # the queue's fourth: the server's
+        refusals = await asyncio.gather(third, over, return_exceptions=True)
+        release.set()
+        return [*refusals, await first, *await asyncio.gather(*waiting)]
+
+    third, over, *answers = asyncio.run(scene())
+    refused_with(third, 429, "too_many_lookups")
+    refused_with(over, 503, "server_busy")
+    assert over.headers["Retry-After"]
+    assert answers == ["done", "198.51.100.1", "198.51.100.2"]  # the queue's, in turn
+
+
+def test_no_search_waits_longer_than_its_patience():
+    searches = Searches(patience=0.2)
+    release = threading.Event()
+
+    async def scene() -> object:
+        first = asyncio.create_task(searches.run("198.51.100.1", release.wait, 60))
+        await asyncio.sleep(0)
+        try:
+            with pytest.raises(HTTPException) as waited:
+                await searches.run("198.51.100.2", str, "late")
+            return waited.value
+        finally:
+            release.set()
+            await first
+
+    refused_with(asyncio.run(scene()), 503, "server_busy")
