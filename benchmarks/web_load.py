@@ -626,6 +626,7 @@ def server_options(games: int, spectators: int) -> tuple[str, ...]:
     most = str(2 * games + spectators + 10)
     limits = ("--connections-per-address", most, "--http-connections-per-address", most)
     limits += ("--max-connections", str(max(1000, 2 * int(most))))
+    limits += ("--games-per-address", most)  # every game in play is this address's
     return (*limits, "--watchers-per-game", room, "--clock-minimum", "0")
 
 

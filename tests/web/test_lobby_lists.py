@@ -25,7 +25,9 @@ def lobby_app(database: str, **options: object):
 
 @pytest.mark.slow  # 101 games created: a few seconds
 def test_games_in_play_do_not_push_the_games_waiting_for_players_out(database):
-    with TestClient(lobby_app(database, bot_games_per_address=1000)) as client:
+    with TestClient(
+        lobby_app(database, bot_games_per_address=1000, games_per_address=1000)
+    ) as client:
         waiting = create(client, WAITING)
         flood = from_address(client, "203.0.113.9")
         for _ in range(101):
@@ -49,6 +51,20 @@ def test_one_address_has_only_a_few_games_of_bots_alone_in_play(database):
         assert create(from_address(client, "203.0.113.8"), BOTS_ONLY)  # another address
         sql(database, "UPDATE games SET status = 'over' WHERE id = :id", id=first["id"])
         assert create(here, BOTS_ONLY)  # one ended: room for another
+
+
+def test_one_address_has_only_so_many_unfinished_games_of_any_kind(database):
+    """Stop 64's audit (left then): a game against bots starts at once, so no other cap
+    counted it; one never played stayed in memory a week (13 KB: 190 MB a day from one
+    address at the creation rate allowed)."""
+    against_bots = {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]}
+    with TestClient(lobby_app(database, games_per_address=3)) as client:
+        here = from_address(client, "203.0.113.7")
+        first, *_ = (create(here, spec) for spec in (against_bots, against_bots, WAITING))
+        refused_http(here.post("/api/games", json=against_bots), 429, "too_many_games", most=3)
+        assert create(from_address(client, "203.0.113.8"), against_bots)  # another address
+        sql(database, "UPDATE games SET status = 'abandoned' WHERE id = :id", id=first["id"])
+        assert create(here, against_bots)  # one no longer unfinished: room for another
 
 
 def test_one_address_holds_only_a_few_games_waiting_for_players(database):

@@ -86,6 +86,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--new-games-per-minute", type=Number(min=1), default=10.0, show_default=True)
 @click.option("--open-games-per-address", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--bot-games-per-address", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--games-per-address", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
@@ -127,6 +128,7 @@ def serve(
     new_games_per_minute: float,
     open_games_per_address: int,
     bot_games_per_address: int,
+    games_per_address: int,
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
@@ -189,6 +191,7 @@ def serve(
         "new_games_per_minute": new_games_per_minute,
         "open_games_per_address": open_games_per_address,
         "bot_games_per_address": bot_games_per_address,
+        "games_per_address": games_per_address,
         "abandon_after": abandon_after * 3600,
         "connections_per_address": connections_per_address,
         "watchers_per_game": watchers_per_game,

@@ -37,6 +37,7 @@ from pickomino.web.api.analysis import Reviews, analysis_router
 from pickomino.web.api.docs import add_api_docs
 from pickomino.web.api.games import (
     BOT_GAMES_PER_ADDRESS,
+    GAMES_PER_ADDRESS,
     OPEN_GAMES_PER_ADDRESS,
     games_router,
     limited_finder,
@@ -80,6 +81,7 @@ def create_app(
     new_games_per_minute: float = 10.0,
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
+    games_per_address: int = GAMES_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
     connections_per_address: int = 50,
     watchers_per_game: int = 500,
@@ -103,7 +105,8 @@ def create_app(
     more than ``message_rate`` messages a second (after a burst) is cut off as a flood, and
     one creating more than ``new_games_per_minute`` games or sheets (or taking as many seats
     from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
-    waiting for players or ``bot_games_per_address`` games of bots alone in play; an
+    waiting for players, ``bot_games_per_address`` games of bots alone in play or
+    ``games_per_address`` unfinished games of any kind; an
     unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never).
     One address may hold ``connections_per_address`` WebSockets at once, one game have
     ``watchers_per_game`` spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
@@ -211,6 +214,7 @@ def create_app(
             clock_minimum,
             open_games_per_address,
             bot_games_per_address,
+            games_per_address,
         )  # fmt: skip
     )
     limits = ConnectionLimits(connections_per_address, watchers_per_game)

@@ -14,7 +14,8 @@ seat, and a game's record and replay.
   ``open_games_per_address`` games waiting for players created or joined in the last day
   (429 ``too_many_open_games`` for one more that would wait), and ``bot_games_per_address``
   games of bots alone in play (429 ``too_many_bot_games``: each plays to its end, watched or
-  not, and its bots' thinking is the server's);
+  not, and its bots' thinking is the server's), and ``games_per_address`` unfinished games
+  of any kind (429 ``too_many_games``: each is kept in memory until it ends or is abandoned);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets), the 100 most
   recent of each list (waiting for players, in play, ended);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
@@ -169,6 +170,10 @@ OPEN_GAMES_PER_ADDRESS = 20
 #: audit's five addresses started 350 of seven expert bots each (creating as fast as allowed):
 #: the server's core went to them, and everybody's dice helper took a second.
 BOT_GAMES_PER_ADDRESS = 5
+#: Unfinished games one network may have created, of any kind: a game against bots starts at
+#: once (no other cap counts it), and one never played is kept in memory (13 KB) until it is
+#: abandoned a week later: at the creation rate allowed, one address could add 190 MB a day.
+GAMES_PER_ADDRESS = 100
 #: Seconds a game waiting for players counts against its address (a day): one person behind a
 #: shared address (a school's, a phone carrier's) cannot hold everyone's out for the week an
 #: idle game waits before it is abandoned.
@@ -191,13 +196,15 @@ def games_router(
     clock_minimum: float,
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
+    games_per_address: int = GAMES_PER_ADDRESS,
 ) -> APIRouter:
     """``base_url``: the public address invite links are made on (``""``: paths);
     ``clock_minimum``: the fewest seconds a game's clock may give a turn or a bank;
     ``open_games_per_address``: how many games waiting for players one address may hold
     (429 ``too_many_open_games`` for one more: the lobby's list of them is for everyone);
     ``bot_games_per_address``: how many games of bots alone in play (429
-    ``too_many_bot_games``);
+    ``too_many_bot_games``); ``games_per_address``: how many unfinished games of any kind
+    (429 ``too_many_games``);
     ``limit_lookups``: how often one address may ask for records and replays of games not
     held here (each replays a whole game from its stored moves)."""
     router = APIRouter(tags=["games"])
@@ -250,6 +257,8 @@ def games_router(
         held = partial(rooms.store.open_games_from, created_from, OPEN_GAMES_COUNTED_FOR)
         if waits and held() >= open_games_per_address:
             raise refused(429, "too_many_open_games", most=open_games_per_address)
+        if rooms.store.unfinished_games_from(created_from) >= games_per_address:
+            raise refused(429, "too_many_games", most=games_per_address)
         alone = all(bot is not None for bot in bots)
         if alone and rooms.store.bot_games_from(created_from) >= bot_games_per_address:
             raise refused(429, "too_many_bot_games", most=bot_games_per_address)

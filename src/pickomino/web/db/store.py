@@ -448,6 +448,15 @@ class Store:
         with self.engine.connect() as db:
             return db.execute(query).scalar_one()
 
+    def unfinished_games_from(self, created_from: str) -> int:
+        """How many games created from this (hashed) network are unfinished (waiting for
+        players or in play)."""
+        query = sa.select(sa.func.count()).where(
+            games.c.created_from == created_from, games.c.status.in_(UNFINISHED)
+        )
+        with self.engine.connect() as db:
+            return db.execute(query).scalar_one()
+
     def bot_games_from(self, created_from: str) -> int:
         """How many games of bots alone created from this (hashed) network are in play."""
         people = sa.select(seats.c.game_id).where(
