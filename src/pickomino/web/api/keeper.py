@@ -18,9 +18,10 @@ exist, and no request lists sheets: a browser remembers the sheets it created or
   entered twice; ``revision``: the view's, so a page out of date is refused even when the
   count is the same: another phone undid an entry and made another)
 - ``POST /api/sheets/{id}/undo`` and ``/redo`` (optional body ``{"count": n, "revision": "…"}``)
-- ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n}``: what to
-  keep, and whether to roll or stop, for the current player: each choice with its win chance
-  (best first) and the turn's odds (:func:`pickomino.analysis.hint.advice_with_chances`).
+- ``POST /api/sheets/{id}/dice`` ``{"kept": "WW4", "rolled": "1145W", "count": n, "revision":
+  "…"}``: what to keep, and whether to roll or stop, for the current player: each choice with
+  its win chance (best first) and the turn's odds
+  (:func:`pickomino.analysis.hint.advice_with_chances`).
 
 Every answer about a sheet is its whole view, as data (its log as events, the results a
 turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"}`` (see

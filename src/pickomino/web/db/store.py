@@ -440,33 +440,24 @@ class Store:
     def open_games_from(self, created_from: str, within: float) -> int:
         """How many games created from this (hashed) network wait for players now, active
         in the last ``within`` seconds."""
-        query = sa.select(sa.func.count()).where(
-            games.c.created_from == created_from,
-            games.c.status == "open",
-            games.c.updated > time.time() - within,
-        )
-        with self.engine.connect() as db:
-            return db.execute(query).scalar_one()
+        recent = games.c.updated > time.time() - within
+        return self._games_from(created_from, games.c.status == "open", recent)
 
     def unfinished_games_from(self, created_from: str) -> int:
         """How many games created from this (hashed) network are unfinished (waiting for
         players or in play)."""
-        query = sa.select(sa.func.count()).where(
-            games.c.created_from == created_from, games.c.status.in_(UNFINISHED)
-        )
-        with self.engine.connect() as db:
-            return db.execute(query).scalar_one()
+        return self._games_from(created_from, games.c.status.in_(UNFINISHED))
 
     def bot_games_from(self, created_from: str) -> int:
         """How many games of bots alone created from this (hashed) network are in play."""
         people = sa.select(seats.c.game_id).where(
             seats.c.game_id == games.c.id, seats.c.bot.is_(None)
         )
-        query = sa.select(sa.func.count()).where(
-            games.c.created_from == created_from,
-            games.c.status == "playing",
-            ~sa.exists(people),
-        )
+        return self._games_from(created_from, games.c.status == "playing", ~sa.exists(people))
+
+    def _games_from(self, created_from: str, *conditions: sa.ColumnElement[bool]) -> int:
+        """How many games created from this (hashed) network meet ``conditions``."""
+        query = sa.select(sa.func.count()).where(games.c.created_from == created_from, *conditions)
         with self.engine.connect() as db:
             return db.execute(query).scalar_one()
 
