@@ -60,7 +60,7 @@ from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.forms import CLOCK_MINIMUM, address_limit, creation_limit
 from pickomino.web.game.rematch import RematchStore
-from pickomino.web.game.rooms import Rooms
+from pickomino.web.game.rooms import UNLOAD_AFTER, Rooms
 from pickomino.web.game.seating import AWAY_AFTER
 from pickomino.web.guard.body_limit import BodyLimit
 from pickomino.web.guard.connections import ConnectionGuard, ServerBusy, trusted_proxies
@@ -83,6 +83,7 @@ def create_app(
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     games_per_address: int = GAMES_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
+    unload_after: float = UNLOAD_AFTER,
     connections_per_address: int = 50,
     watchers_per_game: int = 500,
     public_url: str | None = None,
@@ -107,9 +108,11 @@ def create_app(
     from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
     waiting for players, ``bot_games_per_address`` games of bots alone in play or
     ``games_per_address`` unfinished games of any kind; an
-    unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never).
-    One address may hold ``connections_per_address`` WebSockets at once, one game have
-    ``watchers_per_game`` spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
+    unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never),
+    and one in which nothing can happen until somebody comes is let go from memory after
+    ``unload_after`` seconds (:meth:`.Rooms.unload_dormant`). One address may hold
+    ``connections_per_address`` WebSockets at once, one game have ``watchers_per_game``
+    spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
     when it is given, else paths on the address the creator used. A bot plays for the
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
     somebody else at the table is connected; a game's clock gives at least
@@ -141,7 +144,7 @@ def create_app(
         trusted_proxies(forwarded_allow_ips),
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
-    rooms = Rooms(store, bot_delay, away_after, dice_seed)
+    rooms = Rooms(store, bot_delay, away_after, dice_seed, unload_after)
     try:
         networks = Networks(store.engine, secret, replace=replace_secret)
     except SecretMismatch:

@@ -45,6 +45,7 @@ def lifespan(
     @asynccontextmanager
     async def running(_app: FastAPI) -> AsyncIterator[dict[str, object]]:
         tasks = [asyncio.create_task(_checkpoints(store))]
+        tasks.append(asyncio.create_task(_unload_dormant(rooms)))
         if abandon_after:
             rooms.abandon_idle(abandon_after)  # before the start replays them all
             tasks.append(asyncio.create_task(_abandon_idle(rooms, abandon_after)))
@@ -195,6 +196,16 @@ async def _checkpoints(store: Store, every: float = 2.0) -> None:
             await asyncio.to_thread(store.checkpoint)
         except Exception:  # the next one will try again; the moves are safe in the log
             log.exception("SQLite checkpoint failed")
+
+
+async def _unload_dormant(rooms: Rooms) -> None:
+    """Let go of dormant games twice per :attr:`.Rooms.unload_after` (at most once a second)."""
+    while True:
+        await asyncio.sleep(max(1.0, rooms.unload_after / 2))
+        try:
+            rooms.unload_dormant()
+        except Exception:  # a bug in one game's check must not stop the others' sweep
+            log.exception("could not let go of dormant games")
 
 
 async def _abandon_idle(rooms: Rooms, idle: float) -> None:

@@ -15,7 +15,7 @@ seat, and a game's record and replay.
   (429 ``too_many_open_games`` for one more that would wait), and ``bot_games_per_address``
   games of bots alone in play (429 ``too_many_bot_games``: each plays to its end, watched or
   not, and its bots' thinking is the server's), and ``games_per_address`` unfinished games
-  of any kind (429 ``too_many_games``: each is kept in memory until it ends or is abandoned);
+  of any kind (429 ``too_many_games``: each is stored, and held in memory while played);
 - ``GET /api/games``: games for the lobby, newest activity first (no secrets), the 100 most
   recent of each list (waiting for players, in play, ended);
 - ``POST /api/games/{id}/join`` ``{"name": "Cy"}`` → the first free open seat and a link for
@@ -171,8 +171,8 @@ OPEN_GAMES_PER_ADDRESS = 20
 #: the server's core went to them, and everybody's dice helper took a second.
 BOT_GAMES_PER_ADDRESS = 5
 #: Unfinished games one network may have created, of any kind: a game against bots starts at
-#: once (no other cap counts it), and one never played is kept in memory (13 KB) until it is
-#: abandoned a week later: at the creation rate allowed, one address could add 190 MB a day.
+#: once (no other cap counts it), and each is stored until it is abandoned a week later (held
+#: in memory, 13 KB, only while played: :meth:`.Rooms.unload_dormant`).
 GAMES_PER_ADDRESS = 100
 #: Seconds a game waiting for players counts against its address (a day): one person behind a
 #: shared address (a school's, a phone carrier's) cannot hold everyone's out for the week an

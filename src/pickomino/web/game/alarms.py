@@ -83,6 +83,11 @@ class Alarms(RoomPart):
         self.votes.set(room.votes_ripen() if playing else None)
         self.wait.set(room.wait_ripens() if room.status == "playing" else None)
 
+    def quiet(self) -> bool:
+        """Whether no alarm is set and none's work is going on."""
+        alarms = (self.clock, self.away, self.votes, self.wait)
+        return all(alarm.when is None for alarm in alarms) and not self.tasks
+
     def cancel(self) -> None:
         self.clock.cancel()
         self.away.cancel()

@@ -44,6 +44,12 @@ class BotDriver(RoomPart):
         if idle and self._driving():
             self.task = asyncio.create_task(self._play())
 
+    def idle(self) -> bool:
+        """Whether no bot is to move nor still playing its last step."""
+        room = self.room
+        to_move = room.status == "playing" and room.session.is_bot_turn()
+        return not to_move and (self.task is None or self.task.done())
+
     def _driving(self) -> bool:
         room = self.room
         return room.drives_bots and room.status == "playing" and room.session.is_bot_turn()

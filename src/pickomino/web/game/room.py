@@ -109,6 +109,8 @@ class Room:
         self.on_idle: Callable[[Room], None] = lambda room: None
         #: An ended game's replay, encoded once it is asked for (:mod:`pickomino.web.api.games`).
         self.replay: bytes | None = None
+        #: When the server last handed the game out (monotonic seconds: see :class:`.Rooms`).
+        self.used = time.monotonic()
         #: Called once the game is over and stored so (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
 
@@ -185,6 +187,18 @@ class Room:
     def ended(self) -> bool:
         """Over, or abandoned: nobody will play in it again."""
         return self.status in ("over", "abandoned")
+
+    def dormant(self) -> bool:
+        """Whether nothing can happen in this unfinished game until somebody comes, so that
+        the process may let it go (:meth:`.Rooms.unload_dormant`; it is stored): nobody
+        connected here, no move waiting to be stored and, if this process drives it, no bot
+        to move, no alarm set (a clock runs while a timed game is played) and nobody
+        connected to another process (whose absence it would time)."""
+        if self.ended or self.connections or self.store.move_writes.waiting(self.id):
+            return False
+        if not self.drives_bots:  # another process drives it: kept here for pages only
+            return True
+        return self.bots.idle() and self.alarms.quiet() and not self.elsewhere()
 
     @property
     def seq(self) -> int:

@@ -1,6 +1,6 @@
 """The games a server process holds in memory: loaded from the store on first use, resumed
-after a start, forgotten once ended and unwatched (but for the last few looked at), abandoned
-when idle."""
+after a start, forgotten once ended and unwatched (but for the last few looked at) or while
+nothing can happen in them until somebody comes (loaded again then), abandoned when idle."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ from pickomino.web.game.room import Room
 from pickomino.web.game.seating import AWAY_AFTER
 
 log = logging.getLogger("pickomino.web")
+#: Seconds an unfinished game in which nothing can happen until somebody comes (a person to
+#: move, nobody connected) stays in memory after it was last handed out: a page reloading,
+#: a player coming back within the minute, find it there.
+UNLOAD_AFTER = 60.0
 
 
 class Rooms:
@@ -34,8 +38,15 @@ class Rooms:
         bot_delay: float,
         away_after: float = AWAY_AFTER,
         dice_seed: int | None = None,
+        unload_after: float = UNLOAD_AFTER,
     ) -> None:
         self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
+        #: Seconds a dormant game (:meth:`Room.dormant`) not handed out stays in memory.
+        self.unload_after = unload_after
+        #: With several processes: the games this one drives (holding their lease) but let go
+        #: while dormant; loaded again, and driven, when another process's notice or presence
+        #: says something happened in them.
+        self.unloaded: set[str] = set()
         #: Each new game's seed, its dice drawn from it (``serve --dice-seed``); ``None``: the
         #: system's generator, unforeseeable.
         self.dice_seed = dice_seed
@@ -58,6 +69,8 @@ class Rooms:
         """The game, loaded if need be; ``keep=False`` for a look (a record, a replay) that
         need not keep a finished game in memory."""
         room = self.held(game_id)
+        if room is not None:
+            room.used = time.monotonic()
         if room is not None and room.behind:  # changed by another process meanwhile
             room.catch_up()
         if room is None:
@@ -70,6 +83,9 @@ class Rooms:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
             self._hook(room)
+            if game_id in self.unloaded:  # its lease kept meanwhile: this process drives it
+                self.unloaded.discard(game_id)
+                room.drives_bots = True
             room.settle_status()
         if keep or not room.ended:
             self.rooms[game_id] = room
@@ -119,6 +135,26 @@ class Rooms:
             self.rooms.pop(room.id, None)
             self._remember(room)
 
+    def unload_dormant(self, idle: float | None = None) -> list[str]:
+        """Let go of the unfinished games in which nothing can happen until somebody comes
+        (:meth:`Room.dormant`: a person to move, nobody connected) and that were not handed
+        out for ``idle`` seconds (default :attr:`unload_after`): a game against bots left
+        for the night costs no memory; it is loaded again, as stored, when somebody comes
+        back. Their ids."""
+        since = time.monotonic() - (self.unload_after if idle is None else idle)
+        dormant = [
+            game_id for game_id, room in self.rooms.items() if room.used <= since and room.dormant()
+        ]
+        for game_id in dormant:
+            self.unload(self.rooms[game_id])
+        return dormant
+
+    def unload(self, room: Room) -> None:
+        """Let go of a dormant game (with several processes, its lease kept if held)."""
+        self.rooms.pop(room.id, None)
+        if self.take is not None and room.drives_bots:
+            self.unloaded.add(room.id)  # see :attr:`unloaded`
+
     def abandon_idle(self, idle: float) -> list[str]:
         """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
         that nobody is connected to, and forget them: they are no longer replayed at every
@@ -129,6 +165,7 @@ class Rooms:
             if game_id not in self.rooms or not self.rooms[game_id].connections
         ]
         self.store.abandon(idle_ids)
+        self.unloaded.difference_update(idle_ids)
         for game_id in idle_ids:
             room = self.rooms.pop(game_id, None)
             if room is not None:
@@ -141,12 +178,13 @@ class Rooms:
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game (settled: one that ended
         just before is recorded) and let its bots play (with several processes: under
-        their lease, :mod:`pickomino.web.cluster`)."""
+        their lease, :mod:`pickomino.web.cluster`); keep only those that need it."""
         for game_id in self.store.game_ids(UNFINISHED):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
                 if room is not None:
                     room.wake_bots()
+        self.unload_dormant(idle=0)
 
     async def stop(self) -> None:
         await asyncio.gather(*(room.stop() for room in self.rooms.values()))
