@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from pickomino.core import Game, GameRecord
 from pickomino.core.events import log_entries
-from pickomino.web.cluster.lease import LOCK_SPACE
+from pickomino.web.cluster.lease import KEY, LOCK_SPACE
 from pickomino.web.db.store import Store
 
 from .clients import follow, refused
@@ -116,7 +116,7 @@ def lease_holder(database: str, game_id: str) -> int | None:
         row = connection.execute(
             "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
             " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = %s"
-            " AND l.objid = hashtext(%s)::oid",
+            f" AND l.objid = {KEY.format('%s')}::oid",
             (LOCK_SPACE, game_id),
         ).fetchone()
     return None if row is None else int(row[0].rsplit("-", 1)[1])

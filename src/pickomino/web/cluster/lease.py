@@ -11,8 +11,9 @@ bots whose lock nobody holds and takes them; a game taken over catches up from t
 first. Were two processes ever to play the same turn (a lease lost while a step was being
 thought out), the unique move number stores one and refuses the other as stale.
 
-The lock's key is (``LOCK_SPACE``, ``hashtext(game id)``): two games whose ids hash alike
-share a driver, which is harmless.
+The lock's key is (``LOCK_SPACE``, ``hashtext(game id)`` modulo ``BUCKETS``): the games of
+one bucket share a driver, which is harmless, and the locks are bounded whatever the number
+of games (see :data:`BUCKETS`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ log = logging.getLogger("pickomino.web")
 LOCK_SPACE = 0x5049
 #: Seconds without an answer after which PostgreSQL drops a silent holder (and its leases).
 KEEPALIVE = 5
+#: How many lease keys the games share. PostgreSQL keeps every lock (these, and every
+#: transaction's) in one table for the whole server, of about ``max_locks_per_transaction`` ×
+#: ``max_connections`` entries: a lock per game filled it at 12,784 unfinished games on a
+#: default server, and from then on every transaction (every move) failed with "out of shared
+#: memory". A thousand keys leave it room, and still spread the games over the processes.
+BUCKETS = 1024
+#: A game's lease key (its second half), in SQL, from the game's id given as ``{}``.
+KEY = "(hashtext({}) & " + str(BUCKETS - 1) + ")"
 #: The games that need a driver (every unfinished one: its bots, its clock, a bot for a person
 #: who is away), not leased by this process,
 #: whose lock is free: the lock is tried on every row the inner query keeps, and all won are
@@ -42,8 +51,8 @@ WITH candidates AS MATERIALIZED (
     SELECT games.id FROM games
     WHERE games.status = ANY(%(unfinished)s) AND NOT games.id = ANY(%(held)s)
 )
-SELECT id FROM candidates WHERE pg_try_advisory_lock(%(space)s, hashtext(id))
-"""
+SELECT id FROM candidates WHERE pg_try_advisory_lock(%(space)s, KEY)
+""".replace("KEY", KEY.format("id"))
 
 
 class LeaseHolder(Protocol):
@@ -103,7 +112,7 @@ class Leases:
         try:
             row = await (
                 await self._connection.execute(
-                    "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (LOCK_SPACE, game_id)
+                    f"SELECT pg_try_advisory_lock(%s, {KEY.format('%s')})", (LOCK_SPACE, game_id)
                 )
             ).fetchone()
         except psycopg.Error:
@@ -166,7 +175,7 @@ class Leases:
     async def _unlock(self, game_id: str) -> None:
         assert self._connection is not None
         await self._connection.execute(
-            "SELECT pg_advisory_unlock(%s, hashtext(%s))", (LOCK_SPACE, game_id)
+            f"SELECT pg_advisory_unlock(%s, {KEY.format('%s')})", (LOCK_SPACE, game_id)
         )
 
     def _lose(self, game_ids: list[str]) -> None:

@@ -1,0 +1,120 @@
+"""The games' leases hold a bounded number of PostgreSQL locks, whatever the number of games:
+PostgreSQL keeps every lock of the server (ours and every transaction's) in one shared table,
+and a lock per game filled a default server's at 12,784 unfinished games, after which every
+move's transaction failed ("out of shared memory")."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import psycopg
+import pytest
+
+from pickomino.web.cluster.lease import BUCKETS, KEY, LOCK_SPACE, Leases
+from pickomino.web.db.store import Store
+
+from .server_process import TemporaryPostgres
+
+pytestmark = pytest.mark.slow
+GAMES = 3 * BUCKETS
+
+
+class Driver:
+    """What a lease holder drives, reduced to what the leases ask of it: every game taken
+    is driven, until it is no longer (the rooms and bots are not under test here)."""
+
+    def __init__(self) -> None:
+        self.driving: set[str] = set()
+
+    async def drive(self, game_id: str) -> bool:
+        self.driving.add(game_id)
+        return True
+
+    def still_driving(self, game_id: str) -> bool:
+        return game_id in self.driving
+
+    def stop_driving(self, game_ids: list[str]) -> None:
+        self.driving.difference_update(game_ids)
+
+
+def advisory_locks(url: str) -> int:
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s",
+            (LOCK_SPACE,),
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def two_of_one_bucket(url: str) -> tuple[str, str]:
+    """Two games whose leases share a key."""
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            f"SELECT min(id), max(id) FROM games GROUP BY {KEY.format('id')}"
+            " HAVING count(*) > 1 LIMIT 1"
+        ).fetchone()
+    assert row is not None
+    return row[0], row[1]
+
+
+def lock_free(url: str, game_id: str) -> bool:
+    """Whether another session could take the game's lease now (given back at once)."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute(
+            f"SELECT pg_try_advisory_lock(%s, {KEY.format('%s')})", (LOCK_SPACE, game_id)
+        ).fetchone()
+    return bool(row and row[0])
+
+
+async def lease_all(url: str, processes: int) -> tuple[list[Leases], list[Driver]]:
+    drivers = [Driver() for _ in range(processes)]
+    leases = [Leases(url, driver, every=0.05) for driver in drivers]
+    for lease in leases:
+        await lease.start()
+    deadline = time.monotonic() + 60
+    while sum(len(driver.driving) for driver in drivers) < GAMES:
+        assert time.monotonic() < deadline, "the sweeps did not take every game"
+        await asyncio.sleep(0.05)  # waiting for the sweeps, not timing them
+    return leases, drivers
+
+
+def test_thousands_of_games_are_leased_on_a_bounded_number_of_locks_each_by_one_process(
+    postgres_cluster: TemporaryPostgres,
+):
+    url = postgres_cluster.new_database()
+    Store(url).close()  # the tables
+    now = time.time()
+    rows = [(f"g{number}", "{}", "playing", now, now) for number in range(GAMES)]
+    with psycopg.connect(url) as connection:
+        connection.cursor().executemany(
+            "INSERT INTO games (id, header, status, created, updated) VALUES (%s, %s, %s, %s, %s)",
+            rows,
+        )
+
+    async def run() -> None:
+        leases, drivers = await lease_all(url, processes=2)
+        try:
+            driven = [driver.driving for driver in drivers]
+            assert not driven[0] & driven[1]  # each game by one process
+            assert sum(map(len, driven)) == GAMES
+            assert advisory_locks(url) <= BUCKETS  # not one a game
+            # A game that ends gives its lease back; its bucket's other games keep theirs.
+            ended, same_bucket = two_of_one_bucket(url)
+            holder = next(n for n, games in enumerate(driven) if ended in games)
+            with psycopg.connect(url, autocommit=True) as connection:
+                connection.execute("UPDATE games SET status = 'over' WHERE id = %s", (ended,))
+            drivers[holder].stop_driving([ended])
+            deadline = time.monotonic() + 60
+            while ended in leases[holder].held:
+                assert time.monotonic() < deadline, "the ended game's lease was not given back"
+                await asyncio.sleep(0.05)
+            assert same_bucket in leases[holder].held
+            assert not lock_free(url, same_bucket)  # still held by its driver
+        finally:
+            for lease in leases:
+                await lease.stop()
+        assert advisory_locks(url) == 0
+
+    asyncio.run(run())
