@@ -2,15 +2,17 @@
 connected) is let go from memory and loaded again, as stored, when somebody comes back: a
 server's memory follows the games being played, not the games stored (stop 64's finding:
 13 KB a game kept for a week). Games with a bot to move, a clock running or somebody
-connected stay; with several processes, the one driving a game keeps its lease and drives it
-again when something happens in it elsewhere."""
+connected stay. Such a game rests: a start does not load it, no process holds its lease, and
+the process its person comes back to drives it."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from .clients import create, next_of, socket_path
+from pickomino.web import create_app
+
+from .clients import create, next_of, refused, socket_path, stored_game
 from .server_process import TemporaryPostgres, wait_until
 from .test_clocks import ANN_BOB, app, claim, until
 
@@ -76,32 +78,55 @@ def test_a_restart_keeps_in_memory_only_the_games_that_need_it(database):
             assert "roll" not in next_of(ann, "state")["actions"]  # loaded, as she left it
 
 
+def test_people_coming_back_to_their_resting_games_spend_no_looks(database):
+    """A class back from the break behind one address: each opens their own game, which
+    rests; that is not a look at a game read from the store (ten, then one each 10 s here)."""
+    with TestClient(app(database, bot_delay=0)) as client:
+        games = [create(client, DUEL) for _ in range(12)]
+        for game in games:
+            claim(client, game, 0)
+        assert len(unload(client)) == 12
+    school = ("203.0.113.7", 50000)
+    with TestClient(create_app(database, new_games_per_minute=1), client=school) as client:
+        for game in games:
+            with client.websocket_connect(socket_path(game, 0)) as person:
+                assert next_of(person, "state")["status"] == "playing"
+        assert len(unload(client)) == 12
+        for game in games[:10]:  # a spectator's look at a game read from the store counts
+            with client.websocket_connect(socket_path(game, None)) as watcher:
+                next_of(watcher, "state")
+        with client.websocket_connect(socket_path(games[10], None)) as watcher:
+            refused(watcher.receive_json(), "too_many_lookups")
+
+
 @pytest.mark.slow
-def test_the_process_driving_a_game_let_go_drives_it_again_when_it_is_played_elsewhere(
+def test_a_resting_game_holds_no_lease_and_the_process_its_person_comes_back_to_drives_it(
     postgres_cluster: TemporaryPostgres,
 ):
     database = postgres_cluster.new_database()
-    with TestClient(app(database, bot_delay=0)) as here, TestClient(app(database)) as there:
+    fast = {"bot_delay": 0}
+    with TestClient(app(database, **fast)) as here, TestClient(app(database, **fast)) as there:
         game = create(here, DUEL)  # leased by this process: it plays Robo
+        leases_here, leases_there = (
+            client.app.state.rooms.take.__self__ for client in (here, there)
+        )
+        assert game["id"] in leases_here.held
         with there.websocket_connect(socket_path(game, 0)) as ann:
             roll_once(ann)
-        # the driver lets go once it hears that Ann left the other process
+        # the driver lets it rest once it hears that Ann left the other process
         assert wait_until(lambda: unload(here), "Ann's leaving heard") == [game["id"]]
         assert unload(there) == [game["id"]]
-        driven, shown = here.app.state.rooms, there.app.state.rooms
-        leases = driven.take.__self__  # the driver's (pickomino.web.cluster.lease.Leases)
-        assert game["id"] in leases.held and leases.rooms.still_driving(game["id"])  # kept
+        assert stored_game(database, game["id"]).resting
+        wait_until(lambda: not leases_here.held and not leases_here.keys, "the lease given back")
 
         with there.websocket_connect(socket_path(game, 0)) as ann:
             state = next_of(ann, "state")
-            # Ann came to the other process: the driver loads the game (it times absences).
-            wait_until(lambda: game["id"] in driven.rooms, "the driver loads the game again")
-            assert driven.rooms[game["id"]].drives_bots
-            assert not shown.rooms[game["id"]].drives_bots  # the lease stayed where it was
+            wait_until(lambda: game["id"] in leases_there.held, "the process Ann is on drives it")
+            assert not stored_game(database, game["id"]).resting
             turn = state["table"]["turn"]
             while state["table"]["turn"] == turn:  # Ann plays her turn to its end
                 action = "stop" if "stop" in state["actions"] else state["actions"][0]
                 ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
                 state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
-            # Robo's turn, played by the driver; then Ann's again.
+            # Robo's turn, played by the process Ann is on; then Ann's again.
             until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")

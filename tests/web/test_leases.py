@@ -17,7 +17,7 @@ from pickomino.web.db.store import Store
 from .server_process import TemporaryPostgres
 
 pytestmark = pytest.mark.slow
-GAMES = 3 * BUCKETS
+GAMES = 2 * BUCKETS
 
 
 class Driver:
@@ -26,6 +26,7 @@ class Driver:
 
     def __init__(self) -> None:
         self.driving: set[str] = set()
+        self.here: list[str] = []  #: the games held in memory (people came to them)
 
     async def drive(self, game_id: str) -> bool:
         self.driving.add(game_id)
@@ -33,6 +34,9 @@ class Driver:
 
     def still_driving(self, game_id: str) -> bool:
         return game_id in self.driving
+
+    def held_here(self) -> list[str]:
+        return self.here
 
     def stop_driving(self, game_ids: list[str]) -> None:
         self.driving.difference_update(game_ids)
@@ -116,5 +120,36 @@ def test_thousands_of_games_are_leased_on_a_bounded_number_of_locks_each_by_one_
             for lease in leases:
                 await lease.stop()
         assert advisory_locks(url) == 0
+
+    asyncio.run(run())
+
+
+def test_a_resting_game_is_leased_only_by_a_process_that_holds_it(
+    postgres_cluster: TemporaryPostgres,
+):
+    url = postgres_cluster.new_database()
+    Store(url).close()
+    now = time.time()
+    with psycopg.connect(url) as connection:
+        for game_id, resting in (("played", False), ("resting", True)):
+            connection.execute(
+                "INSERT INTO games (id, header, status, created, updated, resting)"
+                " VALUES (%s, '{}', 'playing', %s, %s, %s)",
+                (game_id, now, now, resting),
+            )
+
+    async def run() -> None:
+        driver = Driver()
+        leases = Leases(url, driver)
+        leases._connection = await leases._connect()  # its sweeps run here, one by one
+        try:
+            await leases._sweep()
+            await leases._sweep()
+            assert driver.driving == {"played"}  # nothing can happen in a resting game
+            driver.here = ["resting"]  # its person came back to this process
+            await leases._sweep()
+            assert driver.driving == {"played", "resting"}
+        finally:
+            await leases.stop()
 
     asyncio.run(run())

@@ -251,14 +251,14 @@ def test_my_games_lists_your_turn_first_and_leaves_forged_tokens_out(database):
     with TestClient(fast_app(database)) as client:
         bobs_turn, anns_wait = started(client), started(client)  # Bob starts both
         waiting = client.post("/api/games", json=ANN_BOB_AND_BOT).json()  # Bob never came
-        rows = mine(
-            client,
+        held = [
             (over, token(over, 0)),
             (anns_wait, token(anns_wait, 0)),
             (waiting, token(waiting, 0)),
             (bobs_turn, token(bobs_turn, 1)),
             (waiting, "forged"),
-        )
+        ]
+        rows = mine(client, *held)
         assert [(row["id"], row["seat"]) for row in rows] == [
             (bobs_turn["id"], 1),
             (waiting["id"], 0),  # waiting for people, or for a move: the latest activity first
@@ -268,6 +268,14 @@ def test_my_games_lists_your_turn_first_and_leaves_forged_tokens_out(database):
         assert [row["your_turn"] for row in rows] == [True, False, False, False]
         assert [row["to_move"] for row in rows] == [1, None, 1, None]
         assert rows[-1]["status"] == "over" and rows[-1]["ranking"]
+        # The games waiting on a person, let go from memory, say whose turn it is as stored.
+        rooms = client.app.state.rooms
+        let_go = client.portal.call(rooms.unload_dormant, 0)
+        assert {bobs_turn["id"], anns_wait["id"]} <= set(let_go)
+        again = mine(client, *held)
+        assert [(row["your_turn"], row["to_move"]) for row in again] == [
+            (row["your_turn"], row["to_move"]) for row in rows
+        ]
         assert mine(client, (over, "x" * 22), (bobs_turn, token(waiting, 0))) == []
 
 

@@ -3,14 +3,17 @@
 - ``POST /api/mine`` ``{"seats": [{"game": "Ab3x9Q", "token": "…"}, …]}`` (at most
   :data:`MOST_SEATS`; in the body, never in the address, which logs keep) → one row per game
   whose token opens a seat (a browser keeps one seat per game): ``{"id", "seat", "status",
-  "your_turn", "to_move", "seats", "turns", "updated", "ranking", "tie_break"}``
+  "your_turn", "to_move", "seats", "start_player", "turns", "updated", "ranking",
+  "tie_break"}``
   (``to_move``: the seat whose decision it is in a game being played, else ``null``). Your
   turn first, then the games waiting (for a move or for people), then the ended ones, the
   latest activity first within each. A token that opens no seat is left out without a
   word: a forged one learns nothing.
 
-The server stays the authority on whose turn it is: the games being played are in memory
-(they are all loaded at start), the ended ones are read from the games table, never replayed.
+The server stays the authority on whose turn it is: a game held in memory says so itself;
+one that is not (let go while it waited on a person: :meth:`.Rooms.unload_dormant`) says so
+by its stored turn (stored with the move that starts it: seats take turns in order from the
+start player), never replayed for this; the ended ones are read from the games table.
 """
 
 from __future__ import annotations
@@ -69,13 +72,18 @@ def mine_router(
 def turn_of(
     game: dict[str, object], seat: int, room_in_play: Callable[[str], Room | None]
 ) -> dict[str, object]:
-    """Whose decision it is, as the game in play says (an ended game: nobody's)."""
-    room = room_in_play(str(game["id"])) if game["status"] == "playing" else None
-    if room is not None:
-        room.store_pending()  # the game as stored
+    """Whose decision it is, as the game in memory says, else as its stored turn does (an
+    ended game: nobody's)."""
     to_move = None
-    if room is not None and room.status == "playing" and not room.game.state.is_over:
-        to_move = room.game.state.current
+    if game["status"] == "playing":
+        room = room_in_play(str(game["id"]))
+        turns, start, seats = game["turns"], game["start_player"], game["seats"]
+        if room is not None:
+            room.store_pending()  # the game as stored
+            if room.status == "playing" and not room.game.state.is_over:
+                to_move = room.game.state.current
+        elif isinstance(turns, int) and isinstance(start, int) and isinstance(seats, list):
+            to_move = (start + turns - 1) % len(seats)  # turns: the turn being played, from 1
     return {"seat": seat, "to_move": to_move, "your_turn": to_move == seat}
 
 

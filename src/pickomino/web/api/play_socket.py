@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
@@ -64,7 +65,8 @@ def play_socket_router(
     off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
     every 25 s). ``public_url``: the public address, whose pages may open sockets too. A
     socket for a game this process does not hold (read from the store and replayed whole)
-    counts among its address's ``loads``, as a record's look does, and every socket among its
+    counts among its address's ``loads``, as a record's look does (unless it opens a person's
+    own seat), and every socket among its
     ``opens`` (each coming and going is told to the whole table: an audit opened and closed
     a seat's socket 195 times a second, 2,000 presence messages to each watcher); beyond
     either, the page tries again later (4429). ``played_from(game, seat, address)`` keeps the
@@ -85,7 +87,8 @@ def play_socket_router(
         await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         address = client_address(websocket.client)
         loading = rooms.held(game_id) is None  # read and replayed, as a look costs
-        if not opens.allow(address) or (loading and not loads.allow(address)):
+        looking = loading and not _seated(rooms, game_id, token)  # not a person's own game
+        if not opens.allow(address) or (looking and not loads.allow(address)):
             await _refuse(websocket, Refused("too_many_lookups"), TOO_MANY)
             return
         loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
@@ -122,6 +125,17 @@ def play_socket_router(
             await _serve_client(websocket, room, seat, limit, fresh, idle)
 
     return router
+
+
+def _seated(rooms: Rooms, game_id: str, token: str | None) -> bool:
+    """Whether ``token`` is the secret of a person's seat of the game (a person coming back
+    to their resting game, a school's class after the break behind one address: not a look),
+    from the seats' row alone."""
+    if not token:
+        return False
+    given = token.encode()
+    tokens = rooms.store.seat_tokens([game_id]).values()
+    return any(secrets.compare_digest(given, secret.encode()) for secret in tokens)
 
 
 #: The WebSocket subprotocol the game's page asks for, beside ``seat.<its secret>``: the

@@ -75,12 +75,8 @@ class Cluster:
             log.warning("a notice of an unknown shape on %s", CHANNEL)
             return
         room = self.rooms.held(heard.game_id)
-        if heard.origin == self.rooms.store.origin:
-            return  # its own change
-        if room is None:  # a game it does not hold; or drives but let go while dormant:
-            if heard.game_id in self.rooms.unloaded:  # something happened in it: drive it
-                await self._drive_again(heard.game_id)
-            return
+        if heard.origin == self.rooms.store.origin or room is None:
+            return  # its own change, or a game it does not hold
         if heard.seq == REMATCH:  # the finished game's rematch offer: its pages here hear it
             if room.connections:
                 await self.rooms.on_rematch(room)
@@ -109,8 +105,6 @@ class Cluster:
     async def presence_changed(self, game_ids: set[str]) -> None:
         """People came to or left other processes: the games held here follow."""
         for game_id in game_ids:
-            if game_id in self.rooms.unloaded:  # driven here, let go while dormant: its
-                await self._drive_again(game_id)  # people's absence is timed here
             room = self.rooms.rooms.get(game_id)
             if room is not None:
                 try:
@@ -132,26 +126,18 @@ class Cluster:
         room.drives_bots = True
         await room.refresh()  # the previous holder's last moves
         room.wake_bots()
-        if loaded and room.dormant():
-            self.rooms.unload(room)
+        if loaded and self.rooms.rooms.get(game_id) is room and room.dormant():
+            self.rooms.unload(room)  # it rests; its lease is given back by the next sweep
         return True
 
-    async def _drive_again(self, game_id: str) -> None:
-        """Load a game this process drives but let go while dormant, and drive it."""
-        try:
-            await self.drive(game_id)
-        except Exception:  # damaged, the database away: its lease is let go (see Leases)
-            log.exception("could not load game %s again to drive it", game_id)
-            self.rooms.unloaded.discard(game_id)
-
     def still_driving(self, game_id: str) -> bool:
-        if game_id in self.rooms.unloaded:  # let go while dormant, lease kept
-            return True
         room = self.rooms.rooms.get(game_id)
         return room is not None and room.drives_bots and not room.ended
 
+    def held_here(self) -> list[str]:
+        return list(self.rooms.rooms)
+
     def stop_driving(self, game_ids: list[str]) -> None:
-        self.rooms.unloaded.difference_update(game_ids)
         for game_id in game_ids:
             room = self.rooms.rooms.get(game_id)
             if room is not None:

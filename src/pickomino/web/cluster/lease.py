@@ -11,9 +11,15 @@ bots whose lock nobody holds and takes them; a game taken over catches up from t
 first. Were two processes ever to play the same turn (a lease lost while a step was being
 thought out), the unique move number stores one and refuses the other as stale.
 
-The lock's key is (``LOCK_SPACE``, ``hashtext(game id)`` modulo ``BUCKETS``): the games of
-one bucket share a driver, which is harmless, and the locks are bounded whatever the number
-of games (see :data:`BUCKETS`).
+The games share ``BUCKETS`` lock keys (``LOCK_SPACE``, a hash of the game's id): a process
+locks a key once, while it drives any game of that key, and the games of one key have one
+driver, which is harmless. PostgreSQL keeps every lock (these, and every transaction's) in one
+table for the whole server, of about ``max_locks_per_transaction`` × ``max_connections``
+entries: a lock per game filled a default server's at 12,784 unfinished games, after which
+every transaction (every move) failed with "out of shared memory". Resting games (nothing can
+happen in them until somebody comes: :meth:`pickomino.web.game.rooms.Rooms.unload_dormant`)
+are driven by nobody: the sweeps pass them by, but for those a process holds in memory (its
+people came back), so their keys are free for the games being played.
 """
 
 from __future__ import annotations
@@ -34,25 +40,32 @@ log = logging.getLogger("pickomino.web")
 LOCK_SPACE = 0x5049
 #: Seconds without an answer after which PostgreSQL drops a silent holder (and its leases).
 KEEPALIVE = 5
-#: How many lease keys the games share. PostgreSQL keeps every lock (these, and every
-#: transaction's) in one table for the whole server, of about ``max_locks_per_transaction`` ×
-#: ``max_connections`` entries: a lock per game filled it at 12,784 unfinished games on a
-#: default server, and from then on every transaction (every move) failed with "out of shared
-#: memory". A thousand keys leave it room, and still spread the games over the processes.
-BUCKETS = 1024
+#: How many lease keys the games share (see above): a third of a default server's locks at
+#: most, and enough that the games being played spread over the processes (a new game is
+#: driven by the process that made it unless another drives a game of its key).
+BUCKETS = 4096
 #: A game's lease key (its second half), in SQL, from the game's id given as ``{}``.
 KEY = "(hashtext({}) & " + str(BUCKETS - 1) + ")"
-#: The games that need a driver (every unfinished one: its bots, its clock, a bot for a person
-#: who is away), not leased by this process,
-#: whose lock is free: the lock is tried on every row the inner query keeps, and all won are
-#: returned (MATERIALIZED: the planner may not move the lock into the inner filter).
-TAKE_ORPHANS = """
+#: The unfinished games that need a driver and are not driven here (those not resting, and
+#: those this process holds in memory: people came back to it, and another process may have
+#: let it rest as they came), of the keys this session holds or could lock now (each other
+#: key tried once): their ids and keys.
+ORPHANS = """
 WITH candidates AS MATERIALIZED (
-    SELECT games.id FROM games
-    WHERE games.status = ANY(%(unfinished)s) AND NOT games.id = ANY(%(held)s)
+    SELECT id, KEY AS key FROM games
+    WHERE status = ANY(%(unfinished)s) AND (NOT resting OR id = ANY(%(here)s))
+        AND NOT id = ANY(%(held)s)
+), won AS MATERIALIZED (
+    SELECT key FROM (SELECT DISTINCT key FROM candidates WHERE NOT key = ANY(%(mine)s)) AS free
+    WHERE pg_try_advisory_lock(%(space)s, key)
 )
-SELECT id FROM candidates WHERE pg_try_advisory_lock(%(space)s, KEY)
+SELECT id, key FROM candidates WHERE key = ANY(%(mine)s) OR key IN (SELECT key FROM won)
 """.replace("KEY", KEY.format("id"))
+#: One game's key, and whether this session holds it (had it, or could lock it now).
+ONE = f"""
+SELECT key, key = ANY(%(mine)s) OR pg_try_advisory_lock(%(space)s, key)
+FROM (SELECT {KEY.format("%(id)s")} AS key) AS game
+"""
 
 
 class LeaseHolder(Protocol):
@@ -62,7 +75,10 @@ class LeaseHolder(Protocol):
         """Catch the game up and play its bots from now on; whether it could."""
 
     def still_driving(self, game_id: str) -> bool:
-        """Whether the game still needs this process (``False``: over, gone)."""
+        """Whether the game still needs this process (``False``: over, gone, resting)."""
+
+    def held_here(self) -> list[str]:
+        """The games this process holds in memory."""
 
     def stop_driving(self, game_ids: list[str]) -> None: ...
 
@@ -73,9 +89,15 @@ class Leases:
     def __init__(self, url: str, rooms: LeaseHolder, every: float = 1.0) -> None:
         self.url, self.rooms, self.every = url, rooms, every
         self.held: set[str] = set()
+        #: The keys this session has locked (once each), with the games of each driven here:
+        #: a key is unlocked when its last game is given back.
+        self.keys: dict[int, set[str]] = {}
+        self._key_of: dict[str, int] = {}
         self.unusable: set[str] = set()  #: games that could not be driven: not taken again
         self._connection: psycopg.AsyncConnection | None = None
         self._task: asyncio.Task[None] | None = None
+        #: One change of the keys at a time (a sweep, a take, a new connection).
+        self._changing = asyncio.Lock()
 
     async def start(self) -> None:
         self._connection = await self._connect()
@@ -103,24 +125,28 @@ class Leases:
         )
 
     async def take(self, game_id: str) -> bool:
-        """Try to lease one game now (a new game is driven by the process that made it);
+        """Try to lease one game now (a new game, or a resting one its people came back to,
+        is driven by the process they are on, unless another drives a game of its key);
         whether this process holds it."""
         if game_id in self.held:
             return True
-        if self._connection is None or self._connection.closed:
-            return False
         try:
-            row = await (
-                await self._connection.execute(
-                    f"SELECT pg_try_advisory_lock(%s, {KEY.format('%s')})", (LOCK_SPACE, game_id)
-                )
-            ).fetchone()
+            async with self._changing:
+                connection = self._live()
+                params = {"id": game_id, "mine": list(self.keys), "space": LOCK_SPACE}
+                row = await (await connection.execute(ONE, params)).fetchone()
+                if row is None or not row[1] or game_id in self.held:
+                    return game_id in self.held
+                self._hold([(game_id, row[0])])
         except psycopg.Error:
             return False  # the sweep will notice the connection and start again
-        if row is None or not row[0]:
-            return False
-        await self._taken([game_id])
+        await self._drive([game_id])
         return True
+
+    def _live(self) -> psycopg.AsyncConnection:
+        if self._connection is None or self._connection.closed:
+            raise psycopg.OperationalError("no lease connection")
+        return self._connection
 
     async def _run(self) -> None:
         while True:
@@ -128,8 +154,9 @@ class Leases:
                 await self._sweep()
             except (psycopg.Error, OSError):
                 log.exception("lost the connection holding the leases; taking them again")
-                self._lose(list(self.held))
-                await self._reconnect()
+                async with self._changing:
+                    self._lose(list(self.held))
+                    await self._reconnect()
             await asyncio.sleep(self.every)
 
     async def _reconnect(self) -> None:
@@ -141,28 +168,34 @@ class Leases:
             log.exception("cannot reach the database for the leases")
 
     async def _sweep(self) -> None:
-        """Give back the leases of games that ended; take those nobody holds."""
-        connection = self._connection
-        if connection is None or connection.closed:
-            raise psycopg.OperationalError("no lease connection")
-        done = [game_id for game_id in self.held if not self.rooms.still_driving(game_id)]
-        for game_id in done:
-            await self._unlock(game_id)
-            self.held.discard(game_id)
-        skip = [*self.held, *self.unusable]
-        params = {"unfinished": list(UNFINISHED), "held": skip, "space": LOCK_SPACE}
-        rows = await (await connection.execute(TAKE_ORPHANS, params)).fetchall()
-        taken = [row[0] for row in rows]
+        """Give back the leases of games that ended or rest; take those nobody holds."""
+        async with self._changing:
+            connection = self._live()
+            done = [game_id for game_id in self.held if not self.rooms.still_driving(game_id)]
+            await self._give_back(connection, done)
+            params = {
+                "unfinished": list(UNFINISHED),
+                "here": self.rooms.held_here(),
+                "held": [*self.held, *self.unusable],
+                "mine": list(self.keys),
+                "space": LOCK_SPACE,
+            }
+            rows = await (await connection.execute(ORPHANS, params)).fetchall()
+            taken = self._hold([(row[0], row[1]) for row in rows])
         if taken:
             log.info("took the lease of %d game(s)", len(taken))
-            await self._taken(taken)
+            await self._drive(taken)
 
-    async def _taken(self, game_ids: Iterable[str]) -> None:
-        for game_id in game_ids:
-            if game_id in self.held:  # taken twice at once (a sweep and a new game)
-                await self._unlock(game_id)  # session locks count: keep one
-                continue
+    def _hold(self, games: Iterable[tuple[str, int]]) -> list[str]:
+        """Hold these games, their keys locked by this session; the ids."""
+        for game_id, key in games:
+            self.keys.setdefault(key, set()).add(game_id)
+            self._key_of[game_id] = key
             self.held.add(game_id)
+        return [game_id for game_id, _ in games]
+
+    async def _drive(self, game_ids: list[str]) -> None:
+        for game_id in game_ids:
             try:
                 driving = await self.rooms.drive(game_id)
             except Exception:
@@ -172,12 +205,21 @@ class Leases:
                 self.unusable.add(game_id)
                 self.rooms.stop_driving([game_id])
 
-    async def _unlock(self, game_id: str) -> None:
-        assert self._connection is not None
-        await self._connection.execute(
-            f"SELECT pg_advisory_unlock(%s, {KEY.format('%s')})", (LOCK_SPACE, game_id)
-        )
+    async def _give_back(self, connection: psycopg.AsyncConnection, game_ids: list[str]) -> None:
+        """No longer hold these games; unlock the keys left with none."""
+        emptied = []
+        for game_id in game_ids:
+            self.held.discard(game_id)
+            key = self._key_of.pop(game_id)
+            self.keys[key].discard(game_id)
+            if not self.keys[key]:
+                del self.keys[key]
+                emptied.append(key)
+        for key in emptied:
+            await connection.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, key))
 
     def _lose(self, game_ids: list[str]) -> None:
         self.held.difference_update(game_ids)
+        self.keys.clear()  # the session, and every lock of it, is gone
+        self._key_of.clear()
         self.rooms.stop_driving(game_ids)

@@ -84,6 +84,7 @@ class StoredGame:
     moves: list[str]
     seating: str | None = None  #: see :mod:`pickomino.web.game.seating`
     events: list[TableEvent] = field(default_factory=list)
+    resting: bool = False  #: see :meth:`Store.rest`
 
 
 class Store:
@@ -345,6 +346,7 @@ class Store:
             moves=[r.move for r in move_rows],
             seating=row.seating,
             events=events,
+            resting=row.resting,
         )
 
     def table_events(self, game_id: str) -> list[TableEvent]:
@@ -371,15 +373,28 @@ class Store:
             ).all()
         return [row.move for row in rows]
 
-    def game_ids(self, statuses: tuple[str, ...], idle_since: float | None = None) -> list[str]:
+    def game_ids(
+        self,
+        statuses: tuple[str, ...],
+        idle_since: float | None = None,
+        resting: bool | None = None,
+    ) -> list[str]:
         """Games with one of these statuses (and, if ``idle_since`` is given, no move, claim or
-        status change since that time)."""
+        status change since that time; if ``resting`` is, resting or not: :meth:`rest`)."""
         query = sa.select(games.c.id).where(games.c.status.in_(statuses))
         if idle_since is not None:
             query = query.where(games.c.updated < idle_since)
+        if resting is not None:
+            query = query.where(games.c.resting == resting)
         with self.engine.connect() as db:
             rows = db.execute(query).all()
         return [row.id for row in rows]
+
+    def rest(self, game_id: str, resting: bool) -> None:
+        """Mark an unfinished game resting (nothing can happen in it until somebody comes: no
+        process holds it, a start does not load it, no lease is kept on it), or no longer."""
+        with self.engine.begin() as db:
+            db.execute(games.update().where(games.c.id == game_id).values(resting=resting))
 
     def listing(
         self, limit: int = 100, only: Collection[str] | None = None
@@ -430,6 +445,7 @@ class Store:
                 "ranking": headers[row.id].get("meta", {}).get("ranking"),
                 "tie_break": headers[row.id].get("meta", {}).get("tie_break"),
                 "seats": by_game.get(row.id, []),
+                "start_player": headers[row.id].get("start_player"),
                 "turns": row.turns,
                 "created": row.created,
                 "updated": row.updated,

@@ -27,6 +27,9 @@ games = sa.Table(
     # The creator's network, hashed (as profiles.claimed_from; NULL: a rematch, or made before
     # 0009): one address holds a few games waiting for players at once.
     sa.Column("created_from", sa.String(64)),
+    # Unfinished, and nothing can happen in it until somebody comes: held by no process, not
+    # leased, not replayed at a start (pickomino.web.game.rooms: Rooms.unload_dormant). 0011
+    sa.Column("resting", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 sa.Index("games_status_updated", games.c.status, games.c.updated)  # the lobby's lists: 0008

@@ -43,10 +43,8 @@ class Rooms:
         self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
         #: Seconds a dormant game (:meth:`Room.dormant`) not handed out stays in memory.
         self.unload_after = unload_after
-        #: With several processes: the games this one drives (holding their lease) but let go
-        #: while dormant; loaded again, and driven, when another process's notice or presence
-        #: says something happened in them.
-        self.unloaded: set[str] = set()
+        #: Leases asked for resting games loaded again (a task keeps no reference to itself).
+        self._waking: set[asyncio.Task[None]] = set()
         #: Each new game's seed, its dice drawn from it (``serve --dice-seed``); ``None``: the
         #: system's generator, unforeseeable.
         self.dice_seed = dice_seed
@@ -83,10 +81,9 @@ class Rooms:
                 log.exception("game %s cannot be replayed from its stored moves", game_id)
                 raise
             self._hook(room)
-            if game_id in self.unloaded:  # its lease kept meanwhile: this process drives it
-                self.unloaded.discard(game_id)
-                room.drives_bots = True
             room.settle_status()
+            if stored.resting and not room.ended:
+                self._wake(room)
         if keep or not room.ended:
             self.rooms[game_id] = room
             self.recent.pop(game_id, None)
@@ -135,12 +132,32 @@ class Rooms:
             self.rooms.pop(room.id, None)
             self._remember(room)
 
+    def _wake(self, room: Room) -> None:
+        """A resting game is loaded for somebody: it is no longer resting (every lease sweep
+        sees it again), and with several processes this one asks for its lease, as for a new
+        game: the process its people are on drives it."""
+        self.store.rest(room.id, False)
+        take = self.take
+        if take is None:
+            return
+
+        async def lease() -> None:
+            await take(room.id)
+
+        try:
+            task = asyncio.get_running_loop().create_task(lease())
+        except RuntimeError:  # no event loop (a script): the sweeps will take it
+            return
+        self._waking.add(task)
+        task.add_done_callback(self._waking.discard)
+
     def unload_dormant(self, idle: float | None = None) -> list[str]:
         """Let go of the unfinished games in which nothing can happen until somebody comes
         (:meth:`Room.dormant`: a person to move, nobody connected) and that were not handed
         out for ``idle`` seconds (default :attr:`unload_after`): a game against bots left
-        for the night costs no memory; it is loaded again, as stored, when somebody comes
-        back. Their ids."""
+        for the night costs no memory; it rests (:meth:`.Store.rest`: not loaded at a start,
+        no lease kept) and is loaded again, as stored, when somebody comes back. Their
+        ids."""
         since = time.monotonic() - (self.unload_after if idle is None else idle)
         dormant = [
             game_id for game_id, room in self.rooms.items() if room.used <= since and room.dormant()
@@ -150,10 +167,12 @@ class Rooms:
         return dormant
 
     def unload(self, room: Room) -> None:
-        """Let go of a dormant game (with several processes, its lease kept if held)."""
+        """Let go of a dormant game; the process driving it marks it resting (another only
+        shows it: the driver may still have work in it), and its lease is given back by the
+        next sweep (:mod:`pickomino.web.cluster.lease`)."""
+        if room.drives_bots:
+            self.store.rest(room.id, True)
         self.rooms.pop(room.id, None)
-        if self.take is not None and room.drives_bots:
-            self.unloaded.add(room.id)  # see :attr:`unloaded`
 
     def abandon_idle(self, idle: float) -> list[str]:
         """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
@@ -165,7 +184,6 @@ class Rooms:
             if game_id not in self.rooms or not self.rooms[game_id].connections
         ]
         self.store.abandon(idle_ids)
-        self.unloaded.difference_update(idle_ids)
         for game_id in idle_ids:
             room = self.rooms.pop(game_id, None)
             if room is not None:
@@ -178,8 +196,12 @@ class Rooms:
     def resume_all(self) -> None:
         """After a start (or a crash): load every unfinished game (settled: one that ended
         just before is recorded) and let its bots play (with several processes: under
-        their lease, :mod:`pickomino.web.cluster`); keep only those that need it."""
-        for game_id in self.store.game_ids(UNFINISHED):
+        their lease, :mod:`pickomino.web.cluster`); keep only those that need it. Resting
+        games are not loaded (nothing can happen in them until somebody comes); with several
+        processes none is: the lease sweeps load those they take."""
+        if self.take is not None:
+            return
+        for game_id in self.store.game_ids(UNFINISHED, resting=False):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
                 if room is not None:
