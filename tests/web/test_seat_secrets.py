@@ -207,6 +207,19 @@ def test_a_transfer_link_moves_a_seat_once_to_another_device(client):
     assert opens(client, game, welcome["token"])["seat"] == 1
 
 
+def test_whoever_made_the_game_cannot_move_a_seat_nobody_took_yet(client):
+    """An audit: the creator (who knows every invite link) made a transfer link of Bob's
+    seat before Bob came, and with it took the seat back from Bob once he had taken it
+    (a profile's seat in a rated game too)."""
+    game = client.post("/api/games", json=ANN_AND_BOB).json()
+    transfer = f"/api/games/{game['id']}/transfer"
+    invite = token(game, 1)
+    refused_http(client.post(transfer, headers={"Seat-Token": invite}), 403, "seat_not_taken")
+    bobs = take_by_link(client, game, 1)
+    refused_http(client.post(transfer, headers={"Seat-Token": invite}), 403, "seat_link_used")
+    assert opens(client, game, bobs)["seat"] == 1  # still Bob's
+
+
 def test_two_processes_give_a_seat_once_and_each_knows_its_new_secret(database):
     """Two memories of one game, as two processes hold it: the one behind neither gives the
     seat a second time nor refuses the secret the other gave."""

@@ -246,7 +246,9 @@ class Store:
         invite link's if it had one, is kept as spent; renamed: the header holds the
         names); ``False`` (and nothing changed) if it was taken already: the database
         decides between two processes giving one seat at once."""
-        values: dict[str, object] = {"claimed": True, "token": token, "spent": seats.c.token}
+        values: dict[str, object] = {
+            "claimed": True, "token": token, "spent": seats.c.token, "transfer": None,
+        }  # fmt: skip
         if name is not None:
             values["name"] = name
         return self._change_seat(game_id, seat, [sa.not_(seats.c.claimed)], values, header)
@@ -264,7 +266,8 @@ class Store:
         """Store a seat's one-time transfer secret (replacing any earlier one), if
         ``holder`` is still the seat's secret; ``False`` if not."""
         holds = seats.c.token == holder
-        return self._change_seat(game_id, seat, [holds], {"transfer": transfer})
+        taken = seats.c.claimed  # an untaken seat's secret is its invite link's
+        return self._change_seat(game_id, seat, [holds, taken], {"transfer": transfer})
 
     def reseat(
         self, game_id: str, seat: int, name: str, bot: str | None, header: HeaderChange
@@ -272,7 +275,9 @@ class Store:
         """A person's seat nobody took becomes a ``bot``'s, or (``None``) an open seat, its
         token gone; ``False`` (and nothing changed) if the seat is taken or not a person's."""
         untaken = [seats.c.bot.is_(None), sa.not_(seats.c.claimed)]
-        values = {"name": name, "bot": bot, "token": None, "open_seat": bot is None}
+        values = {
+            "name": name, "bot": bot, "token": None, "transfer": None, "open_seat": bot is None,
+        }  # fmt: skip
         return self._change_seat(game_id, seat, untaken, values, header)
 
     def _change_seat(

@@ -114,7 +114,7 @@ class SeatHolders(RoomPart):
             room.game.record.seats[seat] = name
         spent = room.seats[seat].token
         room.seats[seat].claimed, room.seats[seat].token = True, token
-        room.seats[seat].spent = spent
+        room.seats[seat].spent, room.seats[seat].transfer = spent, None
         if room.waiting():  # other seats may have been taken on other processes meanwhile:
             room.catch_up()  # the last of two claims at once reads both, and starts the game
         room.settle_status()
@@ -139,8 +139,12 @@ class SeatHolders(RoomPart):
 
     def transfer(self, seat: int) -> str:
         """A one-time secret that moves ``seat`` to another device (see :meth:`take`); a
-        new one replaces the last."""
+        new one replaces the last. Only a taken seat's (``seat_not_taken``): an untaken one's
+        invite link is known to whoever made the game, whose transfer link would have taken
+        the seat back from the person after they took it (an audit)."""
         room = self.room
+        if not room.seats[seat].claimed:
+            raise Refused("seat_not_taken")
         transfer = secrets.token_urlsafe(16)
         holder = room.seats[seat].token
         if holder is None or not room.store.set_transfer(room.id, seat, transfer, holder):
