@@ -4,13 +4,17 @@ made at the turn's start), each choice's cost and label, and which choices bust 
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.analysis import TurnView, evaluator_for, label_of
-from pickomino.core import Game
+from pickomino.core import Game, Rules
 from pickomino.web import create_app
 from pickomino.web.db.store import Store
+from pickomino.web.game.advisor import Advisor
 
 from .clients import create, next_of, refused, socket_path
 from .test_analysis_api import bots_game
@@ -121,3 +125,30 @@ def test_after_the_game_the_coach_has_nothing_to_say(database):
     with TestClient(app(database)) as client, client.websocket_connect(socket_path(game, 0)) as ann:
         assert next_of(ann, "state")["table"]["over"]
         assert coach(ann) == {"type": "coach", "seq": len(finished), "best": None, "choices": []}
+
+
+def test_the_advisor_remembers_only_the_turn_being_played():
+    """An audit: a game's advisor kept every position it had valued for the game's life (a
+    seven-player game under other rules grew 100–500 MB of memory). At each turn it now holds
+    what a fresh advisor asked about that turn alone holds."""
+    game, rng = Game(["Ann", "Bob", "Cy"], rules=Rules.parse("bga")), random.Random(3)
+    advisor = Advisor()
+
+    def remembered(one: Advisor) -> int:
+        planner = one._views.planner
+        return len(planner._leaves) + len(planner._endings) + len(planner._memo)
+
+    for _ in range(6):
+        while game.state.is_chance():
+            game.roll_random(rng)
+        state = game.state
+        asyncio.run(advisor.advice(state, 0))
+        fresh = Advisor()
+        asyncio.run(fresh.advice(state, 0))
+        assert remembered(advisor) == remembered(fresh) > 0
+        turn = state.turn
+        while not game.state.is_over and game.state.turn == turn:  # the turn plays out
+            if game.state.is_chance():
+                game.roll_random(rng)
+            else:
+                game.play(rng.choice(game.state.legal_actions()))

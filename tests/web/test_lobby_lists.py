@@ -92,3 +92,27 @@ def test_one_address_holds_only_a_few_games_waiting_for_players(database):
         # A day later the waiting games hold the address no more (a shared address's
         # other people are not locked out for the week an idle game waits).
         assert create(from_address(client, "203.0.113.7"), WAITING)
+
+
+def test_the_lobby_is_read_once_for_everyone_until_something_changes(database, monkeypatch):
+    """An audit: one address asking for the lobby 38 times a second (a 20 ms read each, on
+    the event loop) held everybody's moves two seconds. It is read once, in a worker thread,
+    for all who ask until this process stores something (or a second passed), and one address
+    may ask for it thirty times at once, then five times a minute per game it may create."""
+    with TestClient(create_app(database, new_games_per_minute=1)) as client:
+        store = client.app.state.rooms.store
+        reads = []
+        real = store.listing
+        monkeypatch.setattr(store, "listing", lambda: reads.append(1) or real())
+        first = client.get("/api/games").json()
+        again = client.get("/api/games").json()
+        assert again == first and len(reads) == 1  # nothing changed: not read again
+        game = create(client, INVITING)
+        listed = client.get("/api/games").json()
+        assert len(reads) == 2 and game["id"] in [row["id"] for row in listed]
+        for _ in range(27):  # thirty at once in all
+            assert client.get("/api/games").status_code == 200
+        refused_http(client.get("/api/games"), 429, "too_many_lookups")
+        refused_http(client.get("/api/leaderboard"), 429, "too_many_lookups")  # one budget
+        neighbour = from_address(client, "198.51.100.4")
+        assert neighbour.get("/api/games").status_code == 200

@@ -225,7 +225,8 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
             db.exec_driver_sql(f"ALTER TABLE seats DROP COLUMN {column}")
         for index in ("games_status_updated", "games_created_from"):
             db.exec_driver_sql(f"DROP INDEX {index}")
-        db.exec_driver_sql("ALTER TABLE games DROP COLUMN created_from")
+        for column in ("created_from", "resting"):
+            db.exec_driver_sql(f"ALTER TABLE games DROP COLUMN {column}")
         db.exec_driver_sql("DROP TABLE alembic_version")
     store.close()
     with TestClient(fast_app(database)) as second:

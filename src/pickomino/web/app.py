@@ -54,6 +54,7 @@ from pickomino.web.api.profiles import profiles_router
 from pickomino.web.api.refusals import add_refusal_handlers
 from pickomino.web.api.rematch import rematch_router, tell_elsewhere
 from pickomino.web.api.seats import seats_router
+from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.api.words import words_router
 from pickomino.web.db.networks import Networks, SecretMismatch, read_secret, secret_file_for
 from pickomino.web.db.profiles import ProfileStore
@@ -202,8 +203,12 @@ def create_app(
     app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
     app.include_router(positions_router(limit_lookups, searches))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
+    # the lobby's lists, the leaderboard, players' pages: read once for all askers; the
+    # lobby polls every 10 s a tab, so a class behind one address fits
+    pages = RateLimits.per_minute(5 * lookups_per_minute, at_once=30)
+    answers = SharedAnswers(lambda: store.changes, address_limit(pages, "too_many_lookups"))
     app.include_router(
-        profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks)
+        profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks, answers)
     )
     app.include_router(seats_router(profiles, looking, link, limit_joins))
     app.include_router(
@@ -215,6 +220,7 @@ def create_app(
             limit_views,
             base_url,
             clock_minimum,
+            answers,
             open_games_per_address,
             bot_games_per_address,
             games_per_address,
@@ -232,6 +238,7 @@ def create_app(
             views,
             RateLimits.per_minute(lookups_per_minute, at_once=30),  # sockets opened
             profiles.seat_played_from,
+            searches,
         )  # fmt: skip
     )
     if offline_runtime:

@@ -45,6 +45,7 @@ from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.table.view import replay_frames
 from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
+from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.db.ids import shown_id
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore
@@ -194,6 +195,7 @@ def games_router(
     limit_lookups: Callable[[Request], None],
     base_url: str,
     clock_minimum: float,
+    answers: SharedAnswers,
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     games_per_address: int = GAMES_PER_ADDRESS,
@@ -206,7 +208,8 @@ def games_router(
     ``too_many_bot_games``); ``games_per_address``: how many unfinished games of any kind
     (429 ``too_many_games``);
     ``limit_lookups``: how often one address may ask for records and replays of games not
-    held here (each replays a whole game from its stored moves)."""
+    held here (each replays a whole game from its stored moves); ``answers``: the lobby's
+    lists, kept for everyone (:mod:`.shared_answers`)."""
     router = APIRouter(tags=["games"])
     look = room_finder(rooms, keep=False)  # an ended game need not stay in memory
 
@@ -281,9 +284,9 @@ def games_router(
             ],
         }
 
-    @router.get("/api/games")
-    async def list_games() -> list[dict[str, object]]:
-        return rooms.store.listing()
+    @router.get("/api/games", dependencies=[Depends(answers.limit)])
+    async def list_games() -> Response:
+        return await answers.answer("games", rooms.store.listing)
 
     @router.post("/api/games/{game_id}/join", dependencies=[Depends(limit_joins)])
     async def join(

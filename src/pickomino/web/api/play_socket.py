@@ -16,8 +16,10 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
+from functools import partial
+from typing import cast
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, HTTPException, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -26,11 +28,13 @@ from pickomino.web.addresses import own_origin
 from pickomino.web.db.ids import shown_id
 from pickomino.web.errors import Refused, refusal_message
 from pickomino.web.forms import client_address
+from pickomino.web.game.advisor import Run
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.guard.idle import IdleWatch
 from pickomino.web.guard.limits import ConnectionLimits
+from pickomino.web.guard.searches import Searches
 from pickomino.web.protocol import (
     BAD_TOKEN,
     IDLE,
@@ -60,6 +64,7 @@ def play_socket_router(
     loads: RateLimits,
     opens: RateLimits,
     played_from: Callable[[str, int, str], None],
+    searches: Searches,
 ) -> APIRouter:
     """A client sending more than ``message_rate`` messages a second (after a burst) is cut
     off as a flood; one that sends nothing for ``idle`` seconds is closed (the page pings
@@ -70,7 +75,9 @@ def play_socket_router(
     ``opens`` (each coming and going is told to the whole table: an audit opened and closed
     a seat's socket 195 times a second, 2,000 presence messages to each watcher); beyond
     either, the page tries again later (4429). ``played_from(game, seat, address)`` keeps the
-    network a person's seat of a rated game is played from."""
+    network a person's seat of a rated game is played from. The Hint's and the coach's
+    valuations wait their turn among the server's ``searches`` (an address's share, a bound
+    in all)."""
     router = APIRouter()
 
     @router.websocket("/ws/games/{game_id}")
@@ -122,7 +129,8 @@ def play_socket_router(
                     log.exception("game %s: seat %d's network could not be kept", room.id, seat)
             await room.tell_moved()
             limit = RateLimit(message_rate)
-            await _serve_client(websocket, room, seat, limit, fresh, idle)
+            search = partial(searches.run, address)  # the Hint's and the coach's valuations
+            await _serve_client(websocket, room, seat, limit, fresh, idle, search)
 
     return router
 
@@ -185,6 +193,7 @@ async def _serve_client(
     limit: RateLimit,
     fresh: str | None,
     idle: float,
+    search: Run,
 ) -> None:
     """One client's messages, until it leaves, floods, sends something too big or nothing
     for ``idle`` seconds; ``fresh``: the seat's new secret, when this client just took the
@@ -224,16 +233,16 @@ async def _serve_client(
                     await room.act(seat, parsed.action, parsed.seq)
                 except PickominoError as refusal:  # the room's, or the engine's
                     await send(refusal_message(refusal))
-            elif isinstance(parsed, Hint):
+            elif isinstance(parsed, Hint | CoachRequest):
+                ask = room.hint if isinstance(parsed, Hint) else room.coach_advice
                 try:
-                    await send(json.dumps(await room.hint(seat)))
+                    await send(json.dumps(await ask(seat, search)))
                 except Refused as refusal:
                     await send(refusal_message(refusal))
-            elif isinstance(parsed, CoachRequest):
-                try:
-                    await send(json.dumps(await room.coach_advice(seat)))
-                except Refused as refusal:
-                    await send(refusal_message(refusal))
+                except HTTPException as busy:  # the searches': too many asked, or busy
+                    await send(
+                        json.dumps({"type": "error", **cast(dict[str, object], busy.detail)})
+                    )
             elif isinstance(parsed, Sync):  # unless a whole state is still on its way to it
                 if not outbox.still_writing(whole_state):
                     await room.send_full(send)

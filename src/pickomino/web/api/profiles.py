@@ -39,9 +39,10 @@ import contextlib
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.db.profile_keys import recovery_code
 from pickomino.web.db.profiles import NameClaimed, Profile, ProfileStore
 from pickomino.web.errors import Refused, refusal, refused
@@ -123,11 +124,13 @@ def profiles_router(
     link: Callable[[str, str], str],
     limit_keys: Callable[[Request], None],
     limit_looks: Callable[[Request], None],
+    answers: SharedAnswers,
 ) -> APIRouter:
     """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
     secret)`` is a seat's link; ``limit_keys`` counts new keys per address (each looks
     through the games in play for the profile's seats); ``limit_looks`` counts the requests
-    about a game read from the store."""
+    about a game read from the store; ``answers``: the pages kept for everyone (the
+    leaderboard, the players': :mod:`.shared_answers`)."""
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
@@ -163,16 +166,22 @@ def profiles_router(
 
     # The two pages below are read in a worker thread (plain ``def`` routes): a player's
     # latest results are a query of milliseconds that no game on the event loop waits for.
-    @router.get("/api/profiles/{player}")
-    def player_page(player: str) -> dict[str, object]:
-        page = profiles.player(player) if len(player) <= 32 else None
-        if page is None:
+    @router.get("/api/profiles/{player}", dependencies=[Depends(answers.limit)])
+    async def player_page(player: str) -> Response:
+        if len(player) > 32:
             raise refused(404, "no_profile")
-        return page
 
-    @router.get("/api/leaderboard")
-    def leaderboard() -> list[dict[str, object]]:
-        return profiles.leaderboard()
+        def read() -> dict[str, object]:
+            page = profiles.player(player)
+            if page is None:
+                raise refused(404, "no_profile")
+            return page
+
+        return await answers.answer(("player", player), read)
+
+    @router.get("/api/leaderboard", dependencies=[Depends(answers.limit)])
+    async def leaderboard() -> Response:
+        return await answers.answer("leaderboard", profiles.leaderboard)
 
     @router.post("/api/games/{game_id}/claim", dependencies=[Depends(limit_looks)])
     async def claim_seat(

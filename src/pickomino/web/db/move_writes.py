@@ -130,6 +130,7 @@ class MoveWrites:
             ),
         )
         self._notify = Prepared(engine, NOTIFY) if notify else None
+        self.stored = 0  #: transactions committed (see :attr:`.Store.changes`)
         self._seating = Prepared(  # (FOR NO KEY UPDATE on PostgreSQL, as UPDATE_GAMES locks)
             engine,
             sa.select(games.c.seating)
@@ -152,6 +153,7 @@ class MoveWrites:
         """Store an action's moves in a transaction of their own (see :meth:`write`)."""
         with driver_transaction(self.engine) as cursor:
             self.write(cursor, action)
+        self.stored += 1
 
     def write(self, cursor: Any, action: GameMoves) -> None:
         """Store an action's moves in the transaction of the driver's ``cursor``. A number
@@ -223,6 +225,7 @@ class MoveWrites:
         try:
             with driver_transaction(self.engine) as cursor:
                 errors = self._together(cursor, pending)
+            self.stored += 1
         except Exception as failed:  # the whole transaction: try each action alone
             if len(pending) == 1:
                 errors = [failed]

@@ -99,6 +99,18 @@ class Store:
         self.origin = secrets.token_hex(4)
         #: Storing moves, the one write of every action (see :mod:`.move_writes`).
         self.move_writes = MoveWrites(self.engine, self.origin, notify=self.shared)
+        self._commits = 0
+        sa.event.listen(self.engine, "commit", self._committed)
+
+    def _committed(self, _connection: object) -> None:
+        self._commits += 1
+
+    @property
+    def changes(self) -> int:
+        """How many transactions this process committed (SQLAlchemy's and the moves'): an
+        answer kept for everyone is read again once it moved
+        (:mod:`pickomino.web.api.shared_answers`)."""
+        return self._commits + self.move_writes.stored
 
     @property
     def shared(self) -> bool:

@@ -20,12 +20,17 @@
 ``busts`` is the reason the choice ends the turn in a bust for certain (as the log's bust
 events name it), else ``null``. A turn's valuation is built once (in a worker thread: a few
 milliseconds on the learned win values of the official rules, 10–500 ms on the strategist's
-search under other rules) and kept for the rest of the turn.
+search under other rules) and kept for the rest of the turn; the evaluator and its memory
+of positions are made afresh each turn (an audit: kept for a game's life, a seven-player
+game's grew 100–500 MB). The valuation runs where the caller says (``run``: the server's
+searches, in turn with everyone's: :mod:`pickomino.web.guard.searches`).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pickomino.analysis import label_of
 from pickomino.analysis.evaluator import Views
@@ -44,29 +49,47 @@ def no_hint(seq: int) -> dict[str, object]:
     return {"type": "hint", "seq": seq, "rows": []}
 
 
+#: Where a valuation runs: ``run(function, *args)`` (by default, a worker thread).
+Run = Callable[..., Awaitable[Any]]
+
+
 class Advisor:
     """One game's hint and coach: the valuation of the turn being played, made when first
     asked by either."""
 
     def __init__(self) -> None:
+        self._turn: tuple[int, int] | None = None
         self._views = Views()
         self._hints = Hints(views=self._views)
         self._lock = asyncio.Lock()  # one valuation at a time, however often it is asked
 
-    async def hint(self, state: GameState, seq: int) -> dict[str, object]:
+    def _for_turn(self, state: GameState) -> None:
+        """A new turn: a fresh evaluator (its memory of positions is for this turn)."""
+        if self._turn != (state.turn, state.current):
+            self._turn = (state.turn, state.current)
+            self._views = Views()
+            self._hints = Hints(views=self._views)
+
+    async def hint(
+        self, state: GameState, seq: int, run: Run = asyncio.to_thread
+    ) -> dict[str, object]:
         """The hint at ``state`` (version ``seq`` of the game)."""
         state = state.copy()  # as it is at ``seq``: the game may move on while this waits
         async with self._lock:
-            rows = await asyncio.to_thread(self._hints.rows, state)
+            self._for_turn(state)
+            rows = await run(self._hints.rows, state)
         return {"type": "hint", "seq": seq, "rows": [vars(row) for row in rows]}
 
-    async def advice(self, state: GameState, seq: int) -> dict[str, object]:
+    async def advice(
+        self, state: GameState, seq: int, run: Run = asyncio.to_thread
+    ) -> dict[str, object]:
         """The choices at ``state`` (version ``seq`` of the game), best first."""
         if not state.legal_actions():
             return no_advice(seq)
         state = state.copy()  # as it is at ``seq``: the game may move on while this waits
         async with self._lock:
-            return await asyncio.to_thread(self._advice, state, seq)
+            self._for_turn(state)
+            return await run(self._advice, state, seq)
 
     def _advice(self, state: GameState, seq: int) -> dict[str, object]:
         view, mover = self._views.of(state), state.current

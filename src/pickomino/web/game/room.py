@@ -29,6 +29,7 @@ room hands on, so no part imports the room or another part.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
@@ -41,7 +42,7 @@ from pickomino.web.db.results import is_rated
 from pickomino.web.db.store import Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.absence import Absence
-from pickomino.web.game.advisor import Advisor, no_advice, no_hint
+from pickomino.web.game.advisor import Advisor, Run, no_advice, no_hint
 from pickomino.web.game.alarms import Alarms
 from pickomino.web.game.audience import Audience
 from pickomino.web.game.bot_driver import BotDriver
@@ -210,7 +211,7 @@ class Room:
         :func:`.state_message`)."""
         return state_message(self, log_start)
 
-    async def hint(self, seat: int | None) -> dict[str, object]:
+    async def hint(self, seat: int | None, run: Run = asyncio.to_thread) -> dict[str, object]:
         """The hint (:mod:`.advisor`), for the player to move only: the others may not look
         over their shoulder (after the game there is nothing to advise on)."""
         self.store_pending()  # advice on the game as stored
@@ -219,9 +220,11 @@ class Room:
             raise Refused("hint_not_yours")
         if self.status != "playing":
             return no_hint(self.seq)
-        return await self.advisor.hint(self.game.state, self.seq)
+        return await self.advisor.hint(self.game.state, self.seq, run)
 
-    async def coach_advice(self, seat: int | None) -> dict[str, object]:
+    async def coach_advice(
+        self, seat: int | None, run: Run = asyncio.to_thread
+    ) -> dict[str, object]:
         """The coach's values of the choices, for the player to move only, like a hint."""
         self.store_pending()
         self._no_help_if_rated()
@@ -229,7 +232,7 @@ class Room:
             raise Refused("coach_not_yours")
         if self.status != "playing":
             return no_advice(self.seq)
-        return await self.advisor.advice(self.game.state, self.seq)
+        return await self.advisor.advice(self.game.state, self.seq, run)
 
     @property
     def rated(self) -> bool:

@@ -25,6 +25,5 @@ def upgrade() -> None:  # a plain ADD COLUMN (SQLite too): the games' table is n
     )
 
 
-def downgrade() -> None:
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("resting")
+def downgrade() -> None:  # not in a batch either: SQLite drops a column itself (see 0008)
+    op.execute("ALTER TABLE games DROP COLUMN resting")
