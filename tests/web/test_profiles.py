@@ -468,12 +468,18 @@ def bust_on_purpose(state: dict) -> str:
     return min(keeps, key=lambda a: "W54321".index(a[-1])) if keeps else actions[0]
 
 
-def play_to_the_end(client: TestClient, game: dict, plays: dict) -> None:
-    """Every seat of ``plays`` (seat → choice) connected, each choosing its moves: the
-    states of the seat to move are read, in order, and each of its turns is played once."""
+def play_to_the_end(
+    client: TestClient, game: dict, plays: dict, clients: dict | None = None
+) -> None:
+    """Every seat of ``plays`` (seat → choice) connected (from ``clients[seat]`` if given),
+    each choosing its moves: the states of the seat to move are read, in order, and each of
+    its turns is played once."""
+    clients = clients or {}
     with contextlib.ExitStack() as stack:
         sockets = {
-            seat: stack.enter_context(client.websocket_connect(socket_path(game, seat)))
+            seat: stack.enter_context(
+                clients.get(seat, client).websocket_connect(socket_path(game, seat))
+            )
             for seat in plays
         }
         seat, latest, acted = 0, -1, -1
@@ -535,6 +541,43 @@ def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_far
     assert client.get("/api/leaderboard").json() == []
     page = client.get(f"/api/profiles/{main['id']}").json()
     assert page["games"] == 1 and [result["rated"] for result in page["results"]] == [False]
+
+
+def test_spare_profiles_in_one_ipv6_site_do_not_farm_a_rating(client):
+    """An audit: a main profile and a spare claimed and played from two /64s of one home's
+    IPv6 /56 were rated (each /64 counted as a network of its own). Ratings tell sites
+    apart by the /48 (a free tunnel broker gives anyone one)."""
+    homes = ("2001:db8:77:1::5", "2001:db8:77:2::9")
+    main, spare = claim(client, "Main", homes[0]), claim(client, "Spare", homes[1])
+    spec = {"seats": [{"name": "M"}, {"name": "S"}], "rated": True}
+    game = from_address(client, homes[0]).post("/api/games", json=spec, headers=as_profile(main))
+    game = game.json()
+    headers = {"Seat-Token": token(game, 1), **as_profile(spare)}
+    taken = from_address(client, homes[1]).post(f"/api/games/{game['id']}/claim", headers=headers)
+    HELD[(game["id"], 1)] = taken.json()["token"]
+    seats = {seat: from_address(client, home) for seat, home in enumerate(homes)}
+    play_to_the_end(client, game, {0: pick, 1: bust_on_purpose}, seats)
+    page = client.get(f"/api/profiles/{main['id']}").json()
+    assert page["games"] == 1 and [result["rated"] for result in page["results"]] == [False]
+    # the same from two sites is rated: what is refused is the one site
+    other, rival = (
+        claim(client, "Other", "2001:db8:78::5"),
+        claim(client, "Rival", "2001:db8:79::9"),
+    )
+    game = (
+        from_address(client, "2001:db8:78::5")
+        .post("/api/games", json=spec, headers=as_profile(other))
+        .json()
+    )
+    headers = {"Seat-Token": token(game, 1), **as_profile(rival)}
+    taken = from_address(client, "2001:db8:79::9").post(
+        f"/api/games/{game['id']}/claim", headers=headers
+    )
+    HELD[(game["id"], 1)] = taken.json()["token"]
+    seats = {0: from_address(client, "2001:db8:78::5"), 1: from_address(client, "2001:db8:79::9")}
+    play_to_the_end(client, game, {0: pick, 1: pick}, seats)
+    page = client.get(f"/api/profiles/{other['id']}").json()
+    assert [result["rated"] for result in page["results"]] == [True]
 
 
 def test_unknown_profiles_are_refused(client):

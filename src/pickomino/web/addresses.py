@@ -56,6 +56,29 @@ def network_of(address: str) -> str:
     return str(ipaddress.ip_network(ip))
 
 
+def site_of(address: str) -> str:
+    """The site an address stands for when profiles are told apart for ratings (one person's
+    spare profiles must not rate each other): an IPv6 address's /48, what one site (or anyone
+    asking a free tunnel broker) is given: an audit played spare profiles from two /64s of one
+    home's /56. Limits still count by :func:`network_of` (a phone carrier's /48 holds
+    thousands of people). Else as :func:`network_of`.
+
+    >>> site_of("2001:db8:77:1::5") == site_of("2001:db8:77:2::9") != site_of("2001:db8:78::1")
+    True
+    >>> site_of("203.0.113.7"), site_of("::ffff:203.0.113.7"), site_of("testclient")
+    ('203.0.113.7/32', '203.0.113.7/32', 'testclient')
+    >>> site_of(network_of("2001:db8:77:1::5"))  # a network as limits count it
+    '2001:db8:77::/48'
+    """
+    try:
+        network = ipaddress.ip_network(network_of(address), strict=False)
+    except ValueError:  # a name (a test client's)
+        return address
+    if network.version == 6 and network.prefixlen > 48:
+        return str(network.supernet(new_prefix=48))
+    return str(network)
+
+
 def network_address() -> str | None:
     """This machine's address on its network (the one its default route leaves from), or
     ``None`` without a network. Connecting a UDP socket sends nothing."""

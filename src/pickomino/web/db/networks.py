@@ -33,7 +33,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
-from pickomino.web.addresses import network_of
+from pickomino.web.addresses import network_of, site_of
 from pickomino.web.db.database import database_url, in_memory, insert_unless_there
 from pickomino.web.db.tables import games, profiles, seat_networks, settings
 
@@ -129,8 +129,15 @@ class Networks:
             self._check(replace)
 
     def of(self, address: str) -> str:
-        """What is kept of ``address``: its network's keyed hash."""
-        return hmac.new(self._secret, network_of(address).encode(), hashlib.sha256).hexdigest()
+        """What is kept of ``address`` for limits: its network's keyed hash."""
+        return self._keyed(network_of(address))
+
+    def site(self, address: str) -> str:
+        """What is kept of ``address`` for ratings: its site's keyed hash (:func:`site_of`)."""
+        return self._keyed(site_of(address))
+
+    def _keyed(self, network: str) -> str:
+        return hmac.new(self._secret, network.encode(), hashlib.sha256).hexdigest()
 
     def upgrade(self, address: str) -> None:
         """A profile claimed before the secret was opened from ``address``, the network it
@@ -141,7 +148,7 @@ class Networks:
             db.execute(
                 profiles.update()
                 .where(profiles.c.claimed_from == plain_hash(address))
-                .values(claimed_from=self.of(address))
+                .values(claimed_from=self.site(address))
             )
 
     def _fingerprint(self) -> str:
