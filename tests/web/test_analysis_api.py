@@ -523,3 +523,18 @@ def test_a_game_stored_without_meta_gives_its_record(client, database):
     answer = client.get("/api/games/bare/record")
     assert answer.status_code == 200, answer.text
     assert GameRecord.from_dict(answer.json()).moves == half.moves
+
+
+def test_a_kept_review_is_answered_within_the_address_s_budget(database):
+    """An audit pulled a kept 436 KB review 438 times a second from one address (1.5 Gbit/s
+    of the server's link; each request 200 bytes). A kept review counts as a page does:
+    thirty at once, then five a minute per game the address may create."""
+    store_game(database, "done", bots_game(3).record, "over")
+    app = create_app(database, new_games_per_minute=1)
+    with TestClient(app, client=("203.0.113.7", 50000)) as client:
+        assert client.get("/api/games/done/analysis").status_code == 200  # made, then kept
+        for _ in range(30):
+            assert client.get("/api/games/done/analysis").status_code == 200
+        refused_http(client.get("/api/games/done/analysis"), 429, "too_many_lookups")
+        elsewhere = TestClient(app, client=("198.51.100.4", 50000))
+        assert elsewhere.get("/api/games/done/analysis").status_code == 200

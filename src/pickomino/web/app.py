@@ -200,13 +200,15 @@ def create_app(
     )
     rooms.on_rematch = partial(tell_elsewhere, offers, looking)
     app.include_router(words_router())
-    app.include_router(analysis_router(limited_finder(rooms, limit_views), reviews, limit_views))
-    app.include_router(positions_router(limit_lookups, searches))
-    limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
-    # the lobby's lists, the leaderboard, players' pages: read once for all askers; the
-    # lobby polls every 10 s a tab, so a class behind one address fits
+    # the lobby's lists, the leaderboard, players' pages, kept reviews: read once for all
+    # askers; the lobby polls every 10 s a tab, so a class behind one address fits
     pages = RateLimits.per_minute(5 * lookups_per_minute, at_once=30)
     answers = SharedAnswers(lambda: store.changes, address_limit(pages, "too_many_lookups"))
+    app.include_router(
+        analysis_router(limited_finder(rooms, limit_views), reviews, limit_views, answers.limit)
+    )
+    app.include_router(positions_router(limit_lookups, searches))
+    limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
     app.include_router(
         profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks, answers)
     )
