@@ -27,7 +27,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
 from pickomino.web.api import analysis as analysis_api
-from pickomino.web.api.analysis import OWN, FairQueue, Reviews
+from pickomino.web.api.analysis import OWN, RECORD_KEY, FairQueue, Reviews
 from pickomino.web.db.store import Store, StoredSeat
 
 from .clients import invalid, refused_http
@@ -352,6 +352,39 @@ def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
         return list(reviews.computed)
 
     assert sorted(asyncio.run(ask())) == list("abcefg")
+
+
+def test_records_sent_leave_room_in_the_queue_for_this_server_s_games(worker):
+    """An audit: eight addresses kept forged seven-player records waiting (three each) and
+    the players of this server's games were refused 18 times in 21 asking for theirs. Sent
+    records have one place an address and half the queue; the other half is this server's
+    games'."""
+    games = records(*"abcdefgh")
+    sent = {n: RECORD_KEY + n for n in "ab"}
+
+    async def ask() -> list[str]:
+        reviews = Reviews(per_minute=60, worker=worker)  # 24 waiting, 12 of them sent
+        forged = [asyncio.create_task(reviews.get(sent["a"], games["a"], "10.0.0.1"))]
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as second:  # one sent record an address
+            await reviews.get(sent["b"], games["b"], "10.0.0.1")
+        queue_full(second)
+        mine = asyncio.create_task(reviews.get("g", games["g"], "10.0.0.1"))  # its own game
+        forged += [  # 15 more addresses, each a record of its own: 11 more fit
+            asyncio.create_task(reviews.get(f"{RECORD_KEY}x{k}", games["c"], f"10.0.1.{k}"))
+            for k in range(15)
+        ]
+        await asyncio.sleep(0)
+        refused = [task for task in forged if task.done() and task.exception()]
+        assert len(refused) == 4  # half the queue, 12, is the records'
+        player = await reviews.get("h", games["h"], "10.0.2.1")  # still room for a game
+        assert player["seats"] == games["h"].seats
+        await asyncio.gather(mine, *(task for task in forged if task not in refused))
+        reviews.close()
+        return list(reviews.computed)
+
+    computed = asyncio.run(ask())
+    assert "g" in computed and "h" in computed
 
 
 def test_the_app_answers_a_full_queue_with_429_and_retry_after(database):

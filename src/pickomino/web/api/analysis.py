@@ -27,7 +27,10 @@ long reviews from one address does not hold back another's short one. At most
 :data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
 ``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
 may have ``per_minute`` reviews computed (those already kept are free), then gets 429
-``too_many_analyses``. The server's own reviews (asked with no address: a game with results,
+``too_many_analyses``. Records sent as the body (not games of this server) may fill at most
+:data:`SENT_WAITING` of those places, one from each address: an audit's eight addresses kept
+forged seven-player records waiting and the players of this server's games were refused 18
+times in 21 asking for theirs. The server's own reviews (asked with no address: a game with results,
 as it ends, see :class:`pickomino.web.lifespan.ResultReviews`) wait in the same fair queue as
 one asker of their own, beyond those limits, and are not counted among the :data:`WAITING`.
 """
@@ -68,6 +71,9 @@ log = logging.getLogger("pickomino.web")
 KEPT = 32
 #: How many reviews may wait (or be under way) at once, from everyone, and from one address.
 WAITING, PER_ADDRESS = 24, 3
+#: Of them, how many may be records sent as the body, in all and from one address: the others
+#: are kept for the reviews of this server's games (each had to be played here).
+SENT_WAITING, SENT_PER_ADDRESS = 12, 1
 #: How many of the last games reviewed ``Reviews.computed`` names (what the cache missed).
 NAMED = 100
 #: Seconds without a review after which the review process ends (its tables' memory back).
@@ -159,6 +165,7 @@ class Reviews:
         self.encoded: dict[str, bytes] = {}  # those of :attr:`done` asked for over HTTP
         self.pending: dict[str, asyncio.Future[Review]] = {}
         self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
+        self.sending: Counter[str] = Counter()  # of them, records sent as the body
         self.own = 0  # the server's own reviews waiting or under way
         self.queue = FairQueue()
         self.computed: deque[str] = deque(maxlen=NAMED)
@@ -216,6 +223,10 @@ class Reviews:
             others = len(self.pending) - self.own
             if others >= self.waiting or self.asking[address] >= self.per_address:
                 raise self._queue_full()
+            if game_id.startswith(RECORD_KEY) and (
+                self.sending.total() >= SENT_WAITING or self.sending[address] >= SENT_PER_ADDRESS
+            ):
+                raise self._queue_full()
             if not self.limits.allow(address):
                 raise refused(429, "too_many_analyses")
         future = self.pending[game_id] = asyncio.get_running_loop().create_future()
@@ -225,6 +236,8 @@ class Reviews:
             self.own += 1
         else:
             self.asking[address] += 1
+            if game_id.startswith(RECORD_KEY):
+                self.sending[address] += 1
         self.queue.put(_asker(address), work(record), (game_id, record, address))
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve())
@@ -263,6 +276,10 @@ class Reviews:
                     self.asking[address] -= 1
                     if not self.asking[address]:
                         del self.asking[address]
+                    if game_id.startswith(RECORD_KEY):
+                        self.sending[address] -= 1
+                        if not self.sending[address]:
+                            del self.sending[address]
         if self._own_worker:
             self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
 
