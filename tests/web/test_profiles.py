@@ -63,7 +63,9 @@ def claim(client: TestClient, name: str, address: str | None = None) -> dict:
 
 
 def as_profile(profile: dict) -> dict[str, str]:
-    return {"Profile-Key": profile["code"]}
+    """Requests made as the profile, by a person who agreed to play rated games as it (the
+    page asks before taking a rated game's seat: see the test of ``claim_rated``)."""
+    return {"Profile-Key": profile["code"], "Play-Rated": "yes"}
 
 
 def token(game: dict, seat: int) -> str:
@@ -799,3 +801,22 @@ def test_two_processes_rating_one_bot_level_at_once_lose_no_update(database):
         assert mu < 10  # lost again from the other process's 10, not from before it
     finally:
         store.close()
+
+
+def test_a_rated_game_s_seat_is_taken_as_a_profile_only_once_asked(client):
+    """An audit: a link opened with "Play as" on put the profile into a rated game at once;
+    the visitor closed the tab, the stand-in played on, and the profile took a rated loss
+    (five a day per victim for whoever posts such links). The page asks first: without
+    ``Play-Rated: yes`` the claim is refused, and nothing is taken."""
+    ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    spec = {"seats": [{"name": "A"}, {"name": "B"}], "rated": True}
+    game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
+    path, headers = f"/api/games/{game['id']}/claim", {"Seat-Token": token(game, 1)}
+    not_asked = {**headers, "Profile-Key": bob["code"]}
+    refused_http(client.post(path, headers=not_asked), 409, "claim_rated", name="Bob")
+    taken = client.post(path, headers={**not_asked, "Play-Rated": "yes"})
+    assert taken.status_code == 200 and taken.json()["profile"] == bob["id"]
+    unrated = client.post("/api/games", json={**spec, "rated": False}, headers=as_profile(ann))
+    game = unrated.json()  # an unrated game's seat: taken as the profile at once
+    headers = {"Seat-Token": token(game, 1), "Profile-Key": bob["code"]}
+    assert client.post(f"/api/games/{game['id']}/claim", headers=headers).status_code == 200

@@ -94,9 +94,12 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
         expect(ann.get_by_test_id("absent-seat")).to_have_count(1)
         expect(ann.get_by_test_id("player-name").nth(2)).to_have_text("Bot 3")
 
+        asked: list[str] = []  # a rated game: his page asks before his profile takes it
+        bob.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         bob.goto(bob_link)  # his invite link: he takes the seat as his profile
         for page in (ann, bob):
             expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+        assert len(asked) == 1 and "rated" in asked[0] and "Bob" in asked[0]
         bob_name = ann.get_by_test_id("player-name").nth(1)
         expect(bob_name).to_have_text("Bob")
         expect(bob_name).to_have_attribute("href", re.compile(r"^/profiles/[0-9a-z]{10}$"))

@@ -73,6 +73,7 @@ def test_a_profile_plays_its_seat_on_another_device_with_its_recovery_code(
         headers={
             "Seat-Token": game["seats"][1]["link"].split("token=")[1],
             "Profile-Key": bob["code"],
+            "Play-Rated": "yes",  # a rated game (the default): Bob agreed
         },
     ).json()
     with pages.checked():

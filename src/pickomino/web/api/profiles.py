@@ -17,7 +17,8 @@ A request acts as a profile by carrying its recovery code in the ``Profile-Key``
   of an invite link as the profile, renamed to it (before anyone took it) → ``{"seat",
   "name", "profile", "token", "link"}``: the seat's new secret, for this browser alone (the
   invite link is spent: 403 ``seat_link_used`` from now on); again with the seat's secret by
-  the same profile: nothing changes (no ``token``);
+  the same profile: nothing changes (no ``token``). A rated game's seat only with the header
+  ``Play-Rated: yes`` (409 ``claim_rated`` without: the page asks the person first);
 - ``POST /api/games/{id}/remove`` ``{"seat": 2, "bot": "medium" | null, "name": "Bot 3"?}``
   (header ``Seat-Token``: the creator's): a person's seat nobody took goes to the bot, or
   (``null``) is reopened for anyone to take from the lobby; its invite link stops working.
@@ -51,6 +52,10 @@ from pickomino.web.game.room import Room
 
 ProfileKey = Annotated[str | None, Header(alias="Profile-Key", max_length=100)]
 SeatToken = Annotated[str | None, Header(alias="Seat-Token", max_length=100)]
+#: ``Play-Rated: yes``: the person agreed to play a rated game's seat as their profile (the
+#: page asks first: an audit's links, opened, put profiles into rated games they then left,
+#: a loss each).
+PlayRated = Annotated[str | None, Header(alias="Play-Rated", max_length=10)]
 
 
 class NewProfile(BaseModel):
@@ -185,7 +190,11 @@ def profiles_router(
 
     @router.post("/api/games/{game_id}/claim", dependencies=[Depends(limit_looks)])
     async def claim_seat(
-        game_id: str, request: Request, seat_token: SeatToken = None, profile_key: ProfileKey = None
+        game_id: str,
+        request: Request,
+        seat_token: SeatToken = None,
+        profile_key: ProfileKey = None,
+        play_rated: PlayRated = None,
     ) -> dict[str, object]:
         profile = must_open(profiles, profile_key, request)
         room = open_room(room_of(game_id))
@@ -194,6 +203,8 @@ def profiles_router(
             return {"seat": seat, "name": room.seats[seat].name, "profile": profile.id}
         if room.seats[seat].claimed:
             raise refused(409, "seat_taken")
+        if room.game.record.meta.get("rated") and play_rated != "yes":
+            raise refused(409, "claim_rated", name=profile.name)  # asked first
         name = seat_name(profiles, room, seat, profile.name, profile)
         try:
             secret = room.claim(seat, name, profile=profile.id)

@@ -3,6 +3,7 @@
 // code in the Profile-Key header; whether to play as the profile is remembered too.
 
 import { postJSON } from "./api.js";
+import { t } from "./i18n.js";
 import { read, write } from "./storage.js";
 
 const KEY = "pickomino.profile";
@@ -33,15 +34,22 @@ export const profileHeaders = () => (playsAsProfile() ? { "Profile-Key": profile
  * else to null: a seat taken already (by this browser, without the profile), a game over
  * and what the connection will say anyway (a spent or bad link, no such game) are no news.
  */
-export async function claimAsProfile(gameId, token) {
+export async function claimAsProfile(gameId, token, rated = false) {
   if (!token || !playsAsProfile()) return null;
   try {
     const answer = await postJSON(`/api/games/${encodeURIComponent(gameId)}/claim`, null, {
       "Seat-Token": token,
       ...profileHeaders(),
+      ...(rated ? { "Play-Rated": "yes" } : {}),
     });
     return answer.token ? { token: answer.token } : null;
   } catch (failure) {
+    // A rated game's seat: asked first (a link opened must not put the profile's rating at
+    // stake); declined, the seat is played without the profile.
+    if (failure.refusal?.id === "claim_rated" && !rated) {
+      const name = profile().name;
+      return confirm(t("profile.rated_confirm", { name })) ? claimAsProfile(gameId, token, true) : null;
+    }
     return NO_NEWS.has(failure.refusal?.id) ? null : { failure };
   }
 }
