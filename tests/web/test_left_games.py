@@ -29,7 +29,7 @@ from .clients import age, next_of, profile_store, socket_path, stored_game
 from .test_abandon import WEEK, start_playing, statuses
 from .test_clocks import app, pick, until
 from .test_clocks import claim as open_links
-from .test_profiles import as_profile, claim, sql, token
+from .test_profiles import as_profile, claim, engine_of, establish, sql, token
 from .test_protocol import fast_app
 
 
@@ -188,6 +188,7 @@ def test_a_profile_whose_game_a_stand_in_played_is_last_and_gains_nothing(databa
     opened: the stand-in played it all and the profile was rated on its play."""
     with TestClient(app(database, bot_delay=0.001, review_results=True)) as client:
         ann = claim(client, "Ann")
+        establish(engine_of(client), ann["id"])  # a player of standing: bots' ratings move
         spec = {
             "seats": [{"name": "A"}, {"name": "R1", "bot": "easy"}, {"name": "R2", "bot": "easy"}],
             "rated": True, "clock": {"per_turn": 0.05}, "takeover": "expert",
@@ -230,6 +231,7 @@ RATED_DUEL = {"seats": [{"name": "A"}, {"name": "Robo", "bot": "easy"}], "rated"
 def test_a_rated_game_left_unfinished_counts_as_left_when_abandoned(database):
     with TestClient(fast_app(database)) as client:
         ann = claim(client, "Ann")
+        establish(engine_of(client), ann["id"])  # a player of standing: the bot's moves
         left = client.post("/api/games", json=RATED_DUEL, headers=as_profile(ann)).json()
         start_playing(client, left)  # a roll, and gone
         unplayed = {"seats": [{"name": "A"}, {"name": "B"}], "rated": True}

@@ -20,6 +20,7 @@ from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
 from pickomino.web.db import migrations
+from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profile_keys import parse_code, recovery_code
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
@@ -44,6 +45,19 @@ def sql(database: str, statement: str, **params: object) -> list:
             return result.all() if result.returns_rows else []
     finally:
         store.close()
+
+
+def establish(engine: sa.Engine, profile_id: str) -> None:
+    """The profile has met five other people's profiles in rated games (stored behind the
+    server's back): its games move the ratings of the bots it plays (see the test of
+    throw-away profiles)."""
+    rows = [{"player": profile_id, "opponent": f"met{n:07d}"} for n in range(ESTABLISHED_OPPONENTS)]
+    with engine.begin() as db:
+        db.execute(sa.text("INSERT INTO met (player, opponent) VALUES (:player, :opponent)"), rows)
+
+
+def engine_of(client: TestClient) -> sa.Engine:
+    return client.app.state.rooms.store.engine
 
 
 def from_address(client: TestClient, address: str) -> TestClient:
@@ -324,6 +338,7 @@ def finish_offline(database: str, game: dict, seed: int = 1) -> None:
 def two_profiles_and_a_bot(client: TestClient, rated: bool = True) -> tuple[dict, dict, dict]:
     """Ann (creator) and Bob, both as profiles, and a hard bot: started, no move made."""
     ann, bob = claim(client, "Ann"), claim(client, "Bob")
+    establish(engine_of(client), ann["id"])  # a player of standing: the bot's moves too
     spec = {
         "seats": [{"name": "A"}, {"name": "B"}, {"name": "Robo", "bot": "hard"}],
         "rated": rated,
@@ -780,6 +795,7 @@ def test_two_processes_rating_one_bot_level_at_once_lose_no_update(database):
     try:
         profiles = profile_store(store)
         ann = profiles.claim("Ann", "192.0.2.1")[0]
+        establish(store.engine, ann.id)  # her games move the bot's rating
         meta = {"rated": True, "profiles": [ann.id, None], "bots": [None, "easy"]}
         ranking = [{"seat": 0, "rank": 1, "worms": 4}, {"seat": 1, "rank": 2, "worms": 0}]
         for game_id in ("g1", "g2"):
@@ -820,3 +836,30 @@ def test_a_rated_game_s_seat_is_taken_as_a_profile_only_once_asked(client):
     game = unrated.json()  # an unrated game's seat: taken as the profile at once
     headers = {"Seat-Token": token(game, 1), "Profile-Key": bob["code"]}
     assert client.post(f"/api/games/{game['id']}/claim", headers=headers).status_code == 200
+
+
+def test_throw_away_profiles_do_not_lift_a_bot(database):
+    """An audit: new profiles (ten a minute from one address) lost to ``bot-easy`` on
+    purpose, and 600 thrown games would have put it at the top of the leaderboard. A bot's
+    rating moves only in games with a profile that met five other people's in rated games;
+    the new profiles' own ratings still move."""
+    store = Store(database)
+    try:
+        profiles = profile_store(store)
+        lost = [{"seat": 0, "rank": 2, "worms": 0}, {"seat": 1, "rank": 1, "worms": 4}]
+        throw_aways = [profiles.claim(f"Spare{n}", f"192.0.2.{n}")[0] for n in range(3)]
+        for n, spare in enumerate(throw_aways):
+            meta = {"rated": True, "profiles": [spare.id, None], "bots": [None, "easy"]}
+            profiles.expect_results(f"thrown{n}")
+            assert profiles.record(f"thrown{n}", {**meta, "ranking": lost}, 2)
+        bot = profiles.player("bot-easy")
+        assert bot is not None and bot["rating"]["ordinal"] == 0  # not lifted
+        assert all(profiles.player(s.id)["rating"]["mu"] < 25 for s in throw_aways)
+        regular = profiles.claim("Regular", "198.51.100.9")[0]
+        establish(store.engine, regular.id)
+        meta = {"rated": True, "profiles": [regular.id, None], "bots": [None, "easy"]}
+        profiles.expect_results("played")
+        assert profiles.record("played", {**meta, "ranking": lost}, 2)
+        assert profiles.player("bot-easy")["rating"]["mu"] > 25  # a player of standing's loss
+    finally:
+        store.close()

@@ -28,7 +28,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from pickomino.web.db.database import first_insert
-from pickomino.web.db.ratings import NEW, Rating, bot_player, rate
+from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
+from pickomino.web.db.ratings import BOT_PREFIX, NEW, Rating, bot_level, bot_player, rate
 from pickomino.web.db.tables import (
     games,
     met,
@@ -171,6 +172,8 @@ class ResultStore:
             if rated:
                 before = self._ratings(db, [player for _, player in seated], now)
                 after = rate([(player, ranks[n]) for n, player in seated], before)
+                if not self._moves_bots(db, [p for p in profiles_only if p is not None]):
+                    after |= {player: before[player] for player in after if bot_level(player)}
                 self._save_ratings(db, after, now)
             rows = [
                 {
@@ -193,6 +196,18 @@ class ResultStore:
                 db.execute(results.insert(), rows)
                 self._count(db, rows, rated)
         return True
+
+    def _moves_bots(self, db: sa.Connection, profile_ids: list[str]) -> bool:
+        """Whether a rated game moves its bots' ratings: one of its profiles has met
+        :data:`ESTABLISHED_OPPONENTS` other profiles in rated games. An audit's throw-away
+        profiles lost to a bot on purpose, ten claimed a minute from one address: 600 thrown
+        games would have put ``bot-easy`` at the top of the leaderboard. Their own ratings
+        still move (a bot is a fixed point for them)."""
+        people = sa.select(met.c.player).where(
+            met.c.player.in_(profile_ids), sa.not_(met.c.opponent.startswith(BOT_PREFIX))
+        )
+        established = people.group_by(met.c.player).having(sa.func.count() >= ESTABLISHED_OPPONENTS)
+        return db.execute(established.limit(1)).first() is not None
 
     def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
         """Add a game's results to its players' totals (and, rated, who met whom), by
