@@ -178,6 +178,33 @@ def test_no_page_in_any_state_breaks_wcag(
     assert {name: lines for name, lines in found.items() if lines} == {}
 
 
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR", "nl-NL", "fi-FI", "da-DK"])
+def test_no_page_scrolls_sideways_at_320_px_in_any_language(
+    table: Table, pages: Pages, locale: str
+) -> None:
+    """An audit: the score sheet's Undo / Redo / Save row ran 119 px past a 320 px screen in
+    German (18–25 px in French, Dutch, Finnish), and the table's bar with the coach's choice
+    past it in Dutch, Finnish and Danish: longer words than English's, which the test above
+    reads."""
+    url = table.server.url
+    states = [
+        ("lobby", url + "/", "[data-testid=games-over] [data-testid=game-row]"),
+        ("my turn to roll", table.seat("to roll"), "[data-testid=roll-button]:enabled"),
+        ("keeper", url + "/keeper", "[data-testid=create-sheet]:enabled"),
+        ("a score sheet", table.sheet.url, "[data-testid=sheet][data-count='1']"),
+        ("game over", table.seat("over"), "[data-testid=chart-line]"),
+    ]
+    wide: dict[str, list[str]] = {}
+    with pages.checked():
+        page = pages.new(NARROW, locale)
+        for name, address, ready in states:
+            page.goto(address)
+            expect(page.locator(ready).first).to_be_attached()
+            if not no_horizontal_scroll(page):
+                wide[name] = page.evaluate(WIDEST)
+    assert wide == {}
+
+
 # -------------------------------------------------------------------- keyboard
 def expect_focus_follows(page: Page) -> str:
     """Waits until the focus is where the game says (never the body); returns where."""
