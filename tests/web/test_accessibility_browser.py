@@ -82,6 +82,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
                 server, [{"name": "Ann"}, BOT], rules="official,lower_tile=any", start_player=0
             ),
             "keyboard": create_game(server, [{"name": "Ann"}, BOT], start_player=0),
+            "single keys": create_game(server, [{"name": "Ann"}, BOT], start_player=0),
         }
         over = httpx.post(
             server.url + "/api/games",
@@ -206,6 +207,39 @@ def test_no_page_scrolls_sideways_at_320_px_in_any_language(
 
 
 # -------------------------------------------------------------------- keyboard
+#: Presses R on the page as a keyboard would; whether the page took it as its shortcut.
+PRESS_R = """() => {
+    const key = new KeyboardEvent("keydown", {key: "r", bubbles: true, cancelable: true});
+    document.body.dispatchEvent(key);
+    return key.defaultPrevented;
+}"""
+
+
+def test_single_key_shortcuts_can_be_turned_off_and_stay_off(table: Table, pages: Pages) -> None:
+    """An audit (WCAG 2.1.4, level A): R, S, 1–6, W, H worked whenever the focus was outside
+    a field, and a stray key or a dictated "r" rolled. The help has a switch for them, which
+    this browser remembers."""
+    with pages.checked():
+        ann = pages.open(table.seat("single keys"))
+        game = ann.get_by_test_id("game")
+        expect(ann.get_by_test_id("roll-button")).to_be_enabled()
+        ann.get_by_test_id("help-button").click()
+        switch = ann.get_by_test_id("single-keys")
+        expect(switch).to_be_checked()
+        switch.uncheck()
+        ann.keyboard.press("Escape")
+        assert ann.evaluate(PRESS_R) is False  # nothing: not even "?" opens the help
+        ann.reload()
+        expect(ann.get_by_test_id("roll-button")).to_be_enabled()
+        assert ann.evaluate(PRESS_R) is False  # remembered
+        expect(game).to_have_attribute("data-phase", "roll")
+        ann.get_by_test_id("help-button").click()
+        ann.get_by_test_id("single-keys").check()
+        ann.keyboard.press("Escape")
+        assert ann.evaluate(PRESS_R) is True
+        expect(game).not_to_have_attribute("data-phase", "roll")  # it rolled
+
+
 def expect_focus_follows(page: Page) -> str:
     """Waits until the focus is where the game says (never the body); returns where."""
     page.wait_for_function(f"() => ({FOCUSED})() === ({EXPECTED_FOCUS})()", polling=20)

@@ -1,11 +1,13 @@
 // The keyboard: one key for each move of the page (R rolls, 4 keeps the fours …) and a help
 // dialog that lists them in the reader's language, opened with "?" or its button, with the
 // setting of how much the announcements say (announce.js). A key does nothing while a field
-// takes typing, with Ctrl, Alt or Meta held (the browser's own shortcuts), or under a dialog.
+// takes typing, with Ctrl, Alt or Meta held (the browser's own shortcuts), or under a dialog;
+// and none does once they are turned off in the help (a stray key or a dictated "r" would
+// roll: WCAG 2.1.4), remembered by the browser.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { announceMode, saveAnnounceMode } from "./storage.js";
+import { announceMode, saveAnnounceMode, saveSingleKeys, singleKeys } from "./storage.js";
 
 // Keys that move through any page, listed after the page's own.
 const EVERYWHERE = [
@@ -33,7 +35,7 @@ export function setupKeys(opener, shortcuts, { announcing = false } = {}) {
   opener.addEventListener("click", open);
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.altKey || event.metaKey || event.repeat || typing(event.target)) return;
-    if (document.querySelector("dialog[open]")) return;
+    if (document.querySelector("dialog[open]") || !singleKeys()) return;
     if (event.key === "?") {
       event.preventDefault();
       open();
@@ -82,11 +84,26 @@ function helpDialog(shortcuts, announcing) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("keys.key")), h("th", { scope: "col" }, t("keys.does")))),
       h("tbody", {}, rows),
     ),
+    singleKeySetting(),
     announcing ? announceSetting() : null,
     h("div", { class: "buttons" }, close),
   );
   close.addEventListener("click", () => dialog.close());
   return dialog;
+}
+
+function singleKeySetting() {
+  return h(
+    "label",
+    { class: "check single-keys" },
+    h("input", {
+      type: "checkbox",
+      checked: singleKeys(),
+      testid: "single-keys",
+      on: { change: (event) => saveSingleKeys(event.target.checked) },
+    }),
+    h("span", {}, t("keys.single")),
+  );
 }
 
 function announceSetting() {

@@ -89,6 +89,15 @@ export function saveAnnounceMode(mode) {
   write("pickomino.announce", mode);
 }
 
+/** Whether the keys of one letter or digit play (WCAG 2.1.4: they may be turned off). */
+export function singleKeys() {
+  return read("pickomino.single_keys") !== false;
+}
+
+export function saveSingleKeys(on) {
+  write("pickomino.single_keys", on);
+}
+
 /** Whether this person asked for a notification when it is their turn (and allowed it). */
 export function notifyOn() {
   return read("pickomino.notify") === true;
