@@ -206,6 +206,51 @@ def test_no_page_scrolls_sideways_at_320_px_in_any_language(
     assert wide == {}
 
 
+#: An element's colour (``outline-color`` or ``border-top-color``) and the background behind
+#: it (the nearest ancestor's that is not transparent), as [r, g, b] each.
+COLOURS = """([node, property]) => {
+    const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const seen = (text) => !/rgba\\(.*, 0\\)$/.test(text) && text !== "transparent";
+    let behind = node.parentElement;
+    while (behind && !seen(getComputedStyle(behind).backgroundColor)) behind = behind.parentElement;
+    return [rgb(getComputedStyle(node)[property]), rgb(getComputedStyle(behind).backgroundColor)];
+}"""
+
+
+def contrast(one: list[float], other: list[float]) -> float:
+    """WCAG's contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_focus_ring_and_the_fields_edges_stand_out_where_they_are(
+    table: Table, pages: Pages
+) -> None:
+    """An audit (WCAG 1.4.11, 2.4.7): the blue focus ring on the bar's brick red was 1.4:1,
+    and the fields' edges 1.9:1 against the card; 3:1 at least."""
+    with pages.checked():
+        page = pages.open(table.server.url + "/")
+        expect(
+            page.locator("[data-testid=games-over] [data-testid=game-row]").first
+        ).to_be_attached()
+        for _ in range(10):  # by keyboard: the bar's first controls
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.closest('.bar') !== null"):
+                break
+        ring, bar = page.evaluate(
+            COLOURS, [page.evaluate_handle("document.activeElement"), "outlineColor"]
+        )
+        assert contrast(ring, bar) >= 3, (ring, bar)
+        field = page.get_by_test_id("seat-name").first.element_handle()
+        edge, card = page.evaluate(COLOURS, [field, "borderTopColor"])
+        assert contrast(edge, card) >= 3, (edge, card)
+
+
 # -------------------------------------------------------------------- keyboard
 #: Presses R on the page as a keyboard would; whether the page took it as its shortcut.
 PRESS_R = """() => {
