@@ -255,6 +255,8 @@ def test_while_a_bot_plays_your_turn_your_page_says_so_and_offers_the_seat_back(
         expect(bob.get_by_test_id("controls")).to_be_hidden()
         bob.get_by_test_id("come-back").click()
         expect(bob.get_by_test_id("away")).to_be_hidden()
+        # the focus follows the game from there (an audit: it fell to the page's body)
+        assert bob.evaluate("document.activeElement !== document.body")
         expect(bob.get_by_test_id("turn-info")).to_have_text("Turn 1 · Your turn: roll the dice")
         bob.get_by_test_id("roll-button").click()
         expect(bob.get_by_test_id("game")).to_have_attribute("data-phase", "keep")

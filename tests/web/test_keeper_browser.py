@@ -184,6 +184,8 @@ def test_the_dice_helper_advises_on_a_roll(server: ServerProcess, pages: Pages) 
             phone.get_by_test_id("advise-button").click()
             best = phone.get_by_test_id("advice-best")
             expect(best).to_have_attribute("data-action", report["best"])
+            # the button kept the focus while asking (an audit: it fell to the page's body)
+            assert phone.evaluate("document.activeElement.dataset.testid") == "advise-button"
             first = report["choices"][0]
             expect(best).to_contain_text(f"{round(first['win'] * 100)}% chance to win the game")
             expect(best).to_contain_text(f"{round(first['tile'] * 100)}% chance of a tile")

@@ -3,7 +3,7 @@
 // stop, with the odds, for the player whose turn it is on the sheet. The tapped dice are
 // cleared when the sheet moves on (an entry, an undo): they belong to one turn.
 
-import { fill, h, keepFocus } from "./dom.js";
+import { fill, h, keepFocus, whileSending } from "./dom.js";
 import { hintLine, renderHint } from "./hint.js";
 import { percent, signed, t } from "./i18n.js";
 import { notice } from "./notice.js";
@@ -108,23 +108,24 @@ export function diceHelper(node, api) {
     for (const button of parts.faces.children) button.disabled = full;
   }
 
+  // While asking, the button stays focusable (aria-disabled, not disabled: the focus stayed
+  // on the page's body, an audit found).
   async function ask() {
-    advise.disabled = true;
-    try {
-      const report = await api.post("dice", {
-        kept: dice.kept.join(""),
-        rolled: dice.rolled.length ? dice.rolled.join("") : null,
-        ...seen, // advice for the player shown
-      });
-      said.textContent = "";
-      renderAdvice(advice, report, keptFace);
-      // on the next frame: the same words again (asked twice) are a change a reader hears
-      requestAnimationFrame(() => (said.textContent = adviceLine(report)));
-    } catch (failure) {
-      notice(failure.message, failure.rule);
-    } finally {
-      advise.disabled = false;
-    }
+    await whileSending(advise, async () => {
+      try {
+        const report = await api.post("dice", {
+          kept: dice.kept.join(""),
+          rolled: dice.rolled.length ? dice.rolled.join("") : null,
+          ...seen, // advice for the player shown
+        });
+        said.textContent = "";
+        renderAdvice(advice, report, keptFace);
+        // on the next frame: the same words again (asked twice) are a change a reader hears
+        requestAnimationFrame(() => (said.textContent = adviceLine(report)));
+      } catch (failure) {
+        notice(failure.message, failure.rule);
+      }
+    });
   }
 
   // Following a "keep" advice: the kept face joins the kept dice, ready for the next roll.

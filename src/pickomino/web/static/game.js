@@ -78,7 +78,12 @@ const coach = createCoach({ setup: $("coach-setup"), panel: $("coach"), ask: () 
 const claimed = offline ? null : await claimAsProfile(gameId, token); // a seat not taken yet: as the profile
 if (claimed?.token) keep(claimed.token);
 tick(root);
-$("come-back").addEventListener("click", () => send({ type: "back" }) || notice(t("table.offline")));
+// Back in the seat, the panel goes: the focus follows the game from there (it fell to the
+// page's body, an audit found).
+$("come-back").addEventListener("click", () => {
+  engaged = true;
+  send({ type: "back" }) || notice(t("table.offline"));
+});
 const send = connect(socketUrl, () => token, { onMessage, onStatus });
 if (claimed?.failure) notice(claimed.failure.message, claimed.failure.rule);
 
