@@ -285,6 +285,16 @@ def test_set_up_refusals_and_the_list_of_sheets(server: ServerProcess, pages: Pa
         expect(page.get_by_test_id("missing-text")).to_contain_text("no score sheet opens")
 
 
+#: Whether the notice covers the control with the focus (``null``: no notice, or no focus in
+#: the page's bar).
+OBSCURED = """() => {
+    const box = document.getElementById("notice"), now = document.activeElement;
+    if (box.hidden || !now || !now.closest(".bar")) return null;
+    const a = box.getBoundingClientRect(), b = now.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}"""
+
+
 def test_a_tile_that_cannot_be_had_says_why(server: ServerProcess, pages: Pages) -> None:
     sheet = Sheet(server, ["Ann", "Bob"])
     for count, entry in enumerate(["take 21", "take 22", "take 23", "bust", "take 25"]):
@@ -297,6 +307,14 @@ def test_a_tile_that_cannot_be_had_says_why(server: ServerProcess, pages: Pages)
         grill_tile(phone, 36).click()
         expect(text).to_have_text("36 is face down: it is out of the game for good")
         expect(rule).to_have_text("rule R16")
+        # The notice never hides the control the focus is on (an audit, WCAG 2.4.11: at the
+        # top of the screen it covered the bar's controls while Tab went through them).
+        phone.evaluate("document.activeElement.blur()")
+        hidden_under = [
+            phone.evaluate(OBSCURED) for _ in range(8) if not phone.keyboard.press("Tab")
+        ]
+        assert True in [found is not None for found in hidden_under]  # the bar, notice shown
+        assert True not in hidden_under
         player(phone, 0).locator('[data-testid=stack-tile][data-tile="23"]').click()
         expect(text).to_have_text(
             "23 is under the top of Ann's stack: only the top tile can be stolen"

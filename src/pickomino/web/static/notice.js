@@ -1,7 +1,8 @@
 // One message at a time in the page's notice area (the server's refusals, mostly), with the
 // rule behind it as a link to the rules page. It fades by itself after a while, or goes at
 // once with its close button; never while the pointer or the focus is in it (WCAG 2.2.1),
-// and a focus that was in it goes back to where it came from.
+// and a focus that was in it goes back to where it came from. It never covers the control
+// that has the focus.
 
 import { fill } from "./dom.js";
 import { ruleLink } from "./words.js";
@@ -49,4 +50,16 @@ export function setupNotice() {
   box.addEventListener("mouseenter", stay);
   box.querySelector("[data-testid=notice-close]").addEventListener("click", hide);
   box.addEventListener("animationend", hide); // the fade-out ends hidden
+  // A control the focus moves to is never under the notice (WCAG 2.4.11: at the top it hid
+  // the bar's controls, an audit found): the notice goes to the other edge of the screen.
+  document.addEventListener("focusin", (event) => {
+    if (box.hidden || box.contains(event.target)) return;
+    if (overlaps(box, event.target)) box.classList.toggle("below");
+  });
+}
+
+function overlaps(one, other) {
+  const a = one.getBoundingClientRect();
+  const b = other.getBoundingClientRect();
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
