@@ -18,7 +18,7 @@ from pickomino.web.db.store import Store
 from .browser import Pages
 from .clients import profile_store
 from .server_process import ServerProcess
-from .test_profiles import finish_offline
+from .test_profiles import establish, finish_offline
 
 pytestmark = pytest.mark.slow  # a real server and browser
 
@@ -116,7 +116,15 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
         game_id = ann.url.rstrip("/").split("/")[-1]
 
         # The rest of the game is played by bots while the server is down; it ends at start.
+        # Ann has met five other people's profiles before (stored behind the server's back):
+        # her games move the bot's rating too.
         server.stop()
+        ann_id = ann.evaluate("JSON.parse(localStorage.getItem('pickomino.profile')).id")
+        store = Store(str(server.database))
+        try:
+            establish(store.engine, ann_id)
+        finally:
+            store.close()
         finish_offline(str(server.database), {"id": game_id})
         server.start()
         ann.reload()
