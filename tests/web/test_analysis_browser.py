@@ -98,6 +98,9 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         # The review runs in a process of its own, started on the first one: on a loaded
         # machine that takes seconds beyond the page's usual wait.
         expect(ann.get_by_test_id("analysis-player").first).to_be_visible(timeout=60_000)
+        said = ann.get_by_test_id("analysis-said")  # a screen reader hears it has come
+        expect(said).to_have_attribute("role", "status")
+        expect(said).to_have_text(re.compile("^The analysis is ready"))
         blunder = ann.locator(f'[data-testid=analysis-decision][data-move="{len(moves)}"]')
         expect(blunder).to_have_attribute("data-label", "blunder")  # notable: shown at once
         legend = ann.get_by_test_id("analysis").locator(".legend-labels")  # two players' points

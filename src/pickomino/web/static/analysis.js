@@ -46,6 +46,9 @@ export function analysisSection({ load, names, seat, frames, replay, detail }) {
   const body = h("div", { class: "analysis-body", testid: "analysis-body" });
   const open = h("button", { type: "button", class: "btn primary", testid: "analysis-open" }, t("analysis.open"));
   const title = h("h3", { tabindex: "-1" }, t("analysis.title"));
+  // Said when the review arrives (it takes seconds; nothing told a screen reader, an audit
+  // found); a failure is an alert.
+  const said = h("p", { class: "visually-hidden", role: "status", testid: "analysis-said" });
   open.addEventListener("click", async () => {
     title.focus(); // the button goes: the focus stays in the section, on its heading
     open.remove();
@@ -54,16 +57,19 @@ export function analysisSection({ load, names, seat, frames, replay, detail }) {
     try {
       review = await load();
     } catch (error) {
-      fill(body, h("p", { class: "error", testid: "analysis-error" }, t("analysis.failed", { why: error.message })));
+      const why = t("analysis.failed", { why: error.message });
+      fill(body, h("p", { class: "error", role: "alert", testid: "analysis-error" }, why));
       return;
     }
     fill(body, ...analysisView(review, { names, seat, frames, replay, detail }));
+    requestAnimationFrame(() => (said.textContent = t("analysis.ready")));
   });
   return h(
     "section",
     { class: "analysis", testid: "analysis" },
     title,
     h("p", { class: "muted" }, t("analysis.about")),
+    said,
     open,
     body,
   );
