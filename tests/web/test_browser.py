@@ -369,6 +369,8 @@ def test_the_lobby_offers_only_open_seats(server: ServerProcess, pages: Pages) -
     with pages.checked():
         # The creator makes a game with a friend's open seat, in the form.
         ann = pages.open(server.url + "/")
+        addresses: list[str] = []  # every request's: none carries a seat's secret (the logs)
+        ann.on("request", lambda request: addresses.append(request.url))
         names, kinds = ann.get_by_test_id("seat-name"), ann.get_by_test_id("seat-kind")
         names.nth(0).fill("Ann")
         kinds.nth(1).select_option("open")
@@ -380,6 +382,7 @@ def test_the_lobby_offers_only_open_seats(server: ServerProcess, pages: Pages) -
         expect(ann.get_by_test_id("waiting")).to_contain_text("Waiting for Guest 2")
 
         lobby = pages.open(server.url + "/")
+        lobby.on("request", lambda request: addresses.append(request.url))
         rows = lobby.get_by_test_id("games-open").get_by_test_id("game-row")
         only_invited = lobby.locator(f'[data-game-id="{invited["id"]}"]')
         expect(only_invited).to_contain_text("waiting for invited players")
@@ -398,6 +401,9 @@ def test_the_lobby_offers_only_open_seats(server: ServerProcess, pages: Pages) -
         expect(lobby.get_by_test_id("player-name")).to_have_text(["Ann", "Cy"])
         for page in (ann, lobby):
             expect(page.get_by_test_id("game")).to_have_attribute("data-status", "playing")
+    # An audit read live secrets in access logs: "Go to my seat" and the lobby's Join opened
+    # /games/<id>?token=<the seat's secret>. The secret is kept in the browser first.
+    assert [address for address in addresses if "token=" in address] == []
 
 
 def hold_options(page: Page) -> list[Route]:

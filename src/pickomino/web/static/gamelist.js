@@ -143,7 +143,7 @@ function joinDialog() {
         profileHeaders(), // as the profile, if this browser plays as one: its name then
       );
       if (!playsAsProfile()) saved.saveName(seat.name);
-      location.href = seat.link;
+      location.href = saved.seatAddress(seat.link);
     } catch (failure) {
       error.textContent = failure.message;
       error.hidden = false;

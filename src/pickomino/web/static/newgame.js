@@ -156,7 +156,7 @@ function showCreated(game, people) {
       people.length
         ? h(
             "a",
-            { class: "btn primary", href: people[0].link, testid: "take-seat" },
+            { class: "btn primary", href: saved.seatAddress(people[0].link), testid: "take-seat" },
             t("created.go_to_seat", { name: people[0].name }),
           )
         : h(

@@ -28,6 +28,22 @@ export function seatToken(gameId, kept) {
   return kept || read(`pickomino.token.${gameId}`);
 }
 
+/**
+ * The address to open a seat of this browser's at: its secret kept here first and left out of
+ * the address, which servers' and proxies' logs keep (an audit read live secrets in them);
+ * the link itself if this browser keeps nothing (its storage off).
+ */
+export function seatAddress(link) {
+  const url = new URL(link, location.href);
+  const secret = url.searchParams.get("token");
+  const gameId = decodeURIComponent(url.pathname.split("/").pop());
+  if (!secret || seatToken(gameId, secret) !== secret || read(`pickomino.token.${gameId}`) !== secret) {
+    return link;
+  }
+  url.searchParams.delete("token");
+  return url.pathname + url.search + url.hash;
+}
+
 export function forgetToken(gameId) {
   write(`pickomino.token.${gameId}`, null);
 }
