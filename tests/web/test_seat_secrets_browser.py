@@ -89,3 +89,28 @@ def test_a_profile_plays_its_seat_on_another_device_with_its_recovery_code(
         phone.get_by_test_id("profile-seat").click()
         expect(phone.get_by_test_id("game")).to_have_attribute("data-seat", "1")
         expect(laptop.get_by_test_id("watching-banner")).to_be_visible()
+
+
+def test_a_link_to_another_seat_does_not_take_this_browser_s_seat_unasked(
+    server: ServerProcess, pages: Pages
+) -> None:
+    """An audit: a crafted link (a fresh invite of another seat of the same game) made the
+    player's browser give up its own seat's secret for the link's; without a profile there
+    is no way back. The page asks first; the link that gave this browser its seat, opened
+    again, is no other seat."""
+    game = create_game(server, [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}])
+    bobs, cys = (server.url + game["seats"][n]["link"] for n in (1, 2))
+    with pages.checked():
+        page = pages.new()
+        asked: list[str] = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.goto(bobs)  # Bob's invite: this browser takes his seat
+        expect(page.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        page.goto(bobs)  # the same link again: his own seat, nothing asked
+        expect(page.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        assert asked == []
+        page.goto(cys)  # another seat's: asked, declined
+        expect(page.get_by_test_id("game")).to_have_attribute("data-seat", "1")
+        assert len(asked) == 1 and "already plays a seat" in asked[0]
+    seats = next(g for g in httpx.get(server.url + "/api/games").json() if g["id"] == game["id"])
+    assert [seat["claimed"] for seat in seats["seats"]] == [True, True, False]  # Cy's is free

@@ -47,7 +47,8 @@ const gameId = decodeURIComponent(
 );
 const params = new URLSearchParams(location.search);
 const kept = saved.seatToken(gameId, null); // this browser's secret for the game, if any
-let token = params.get("token") || kept; // a link's first: it may give this browser a seat
+const linked = params.get("token"); // a link's: it may give this browser a seat
+let token = linked || kept;
 
 let seat = null; // ours, from the welcome; null while watching
 let state = null; // the last state received
@@ -68,6 +69,17 @@ const announceSeats = createSeatAnnouncer($("announcer"));
 const announceClock = clockAnnouncer((line) => say($("announcer"), [line]));
 
 await loadWords();
+// A link to another seat of a game this browser plays already: its seat would replace ours
+// here, and ours be lost without a profile (an audit's crafted link). Asked first; the link
+// that gave us our seat, opened again, is not another seat.
+if (linked && kept && linked !== kept && linked !== saved.spentLink(gameId) && !offline) {
+  if (!confirm(t("seat.other_link"))) {
+    token = kept;
+    params.delete("token");
+    const query = params.toString();
+    history.replaceState(history.state, "", `${location.pathname}${query ? `?${query}` : ""}${location.hash}`);
+  }
+}
 setupNotice();
 setupAnimationToggle();
 const notifyTurn = setupNotify($("notify"));
@@ -109,6 +121,7 @@ function onMessage(message) {
   switch (message.type) {
     case "welcome":
       seat = message.seat;
+      if (message.token && token) saved.spentLink(gameId, token); // the link that gave it
       if (seat !== null) keep(message.token ?? token); // a new secret when the link gave the seat
       root.dataset.seat = seat ?? "";
       $("watching").hidden = seat !== null;

@@ -44,6 +44,12 @@ export function seatAddress(link) {
   return url.pathname + url.search + url.hash;
 }
 
+/** The link whose secret gave this browser its seat of the game (spent), if kept. */
+export function spentLink(gameId, link) {
+  if (link) write(`pickomino.spent.${gameId}`, link);
+  return link || read(`pickomino.spent.${gameId}`);
+}
+
 export function forgetToken(gameId) {
   write(`pickomino.token.${gameId}`, null);
 }
