@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -325,6 +326,13 @@ def test_a_game_socket_opens_only_from_the_servers_own_pages(start):
     for origin in (server.url, "https://dice.example.org", None):
         welcome = asyncio.run(first_message(url, origin=origin))
         assert welcome["type"] == "welcome", origin
+    # DNS rebinding (an audit): another site's name made to point here sends that name as
+    # its Origin and its Host; with --public-url, only addresses count as the Host.
+    port = urlsplit(server.url).port
+    rebound = url.replace("127.0.0.1", "evil.example")
+    with pytest.raises(InvalidStatus) as denied:
+        asyncio.run(first_message(rebound, origin=f"http://evil.example:{port}", host="127.0.0.1"))
+    assert denied.value.response.status_code == 403
 
 
 async def oversized_message_closed(url: str, message: str | list[str]) -> int | None:

@@ -130,10 +130,24 @@ def check_public_url(text: str) -> str:
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+def _an_address(hostname: str | None) -> bool:
+    """An IP address or ``localhost`` (not a name anyone's DNS could point here)."""
+    if hostname == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(hostname or "")
+    except ValueError:
+        return False
+    return True
+
+
 def own_origin(origin: str, host: str | None, public_url: str | None) -> bool:
     """Whether a browser's ``Origin`` is the server's own: the address the request came to
     (its ``Host``, as a page of this server opened on it sends it) or ``--public-url``.
-    Only browsers send an ``Origin``, and a page cannot forge it.
+    Only browsers send an ``Origin``, and a page cannot forge it. With ``--public-url``, a
+    ``Host`` counts only as an address (an IP, ``localhost``), not as a name: a page of
+    another site whose name was made to point at this server (DNS rebinding) sends its own
+    name as both.
 
     >>> own_origin("http://127.0.0.1:8000", "127.0.0.1:8000", None)
     True
@@ -145,6 +159,10 @@ def own_origin(origin: str, host: str | None, public_url: str | None) -> bool:
     False
     >>> own_origin("null", "127.0.0.1:8000", None)  # a sandboxed frame, a file
     False
+    >>> own_origin("http://evil.example:8000", "evil.example:8000", "https://dice.example.org")
+    False
+    >>> own_origin("http://192.168.1.20:8000", "192.168.1.20:8000", "https://dice.example.org")
+    True
     """
     try:
         parts = urlsplit(origin)
@@ -160,6 +178,8 @@ def own_origin(origin: str, host: str | None, public_url: str | None) -> bool:
         if host is None:
             return False
         asked = urlsplit(f"{parts.scheme}://{host}")
+        if public_url is not None and not _an_address(asked.hostname):
+            return False  # a name other than the public one: see above
         return (asked.hostname, asked.port or DEFAULT_PORTS[parts.scheme]) == (
             parts.hostname, port,
         )  # fmt: skip
