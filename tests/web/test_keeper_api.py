@@ -14,6 +14,7 @@ from pickomino.core import GameState
 from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
+from pickomino.web.api import keeper as keeper_api
 from pickomino.web.db.database import database_url
 from pickomino.web.db.store import Store
 
@@ -337,3 +338,18 @@ def test_the_dice_helper_and_the_changes_are_limited_per_address(database: str):
         assert [answer.status_code for answer in reads[:10]] == [200] * 10
         refused_http(reads[10], 429, "too_many_lookups")
         assert elsewhere.get(f"/api/sheets/{sheet['id']}").status_code == 200
+
+
+def test_a_sheet_read_again_unchanged_is_not_replayed_again(client, monkeypatch):
+    """An audit: a 1,000-entry sheet replayed on every read (14 ms each, on the event loop)
+    slowed everyone's moves. Read again unchanged, its view is the one made; changed, it is
+    replayed."""
+    replays = []
+    real = keeper_api.open_sheet
+    monkeypatch.setattr(keeper_api, "open_sheet", lambda *a: replays.append(1) or real(*a))
+    sheet = new_sheet(client)  # the client carries its key
+    path = f"/api/sheets/{sheet['id']}"
+    views = [client.get(path).json() for _ in range(3)]
+    assert views[0] == views[1] == views[2] and len(replays) == 1
+    enter(client, sheet, "bust")
+    assert client.get(path).json()["count"] == 1
