@@ -359,6 +359,7 @@ def test_refusals_are_shown(server: ServerProcess, pages: Pages) -> None:
         # A link with a forged seat token: the reason shows and the page stops trying.
         forged = pages.open(f"{server.url}/games/{game['id']}?token=forged")
         expect(forged.get_by_test_id("fatal")).to_contain_text("not valid")
+        expect(forged.locator("#announcer")).to_contain_text("not valid")  # heard too (an audit)
         expect(forged.get_by_test_id("connection")).to_have_attribute("data-status", "closed")
         forged.goto(f"{server.url}/games/no-such-game")
         expect(forged.get_by_test_id("fatal")).to_contain_text("there is no game")

@@ -212,6 +212,7 @@ function showFatal() {
   }
   if (token === kept) saved.forgetToken(gameId);
   $("fatal-text").textContent = lastError ? describeError(lastError) : t("table.closed");
+  say($("announcer"), [$("fatal-text").textContent]); // heard, not only shown (an audit)
   $("fatal-watch").hidden = !["seat_link_used", "bad_token"].includes(lastError?.id);
   $("fatal-watch").href = location.pathname;
   $("fatal").hidden = false;
@@ -308,7 +309,6 @@ function render() {
   $("turn").textContent = turnText(state, seat);
   const clock = runningClock();
   fill($("turn-clock"), clock?.deadline != null ? seatClock(clock, clock.seat) : null);
-  announceClock(clock, seat);
   $("dice").hidden = table.over || state.status !== "playing"; // no turn being played
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
@@ -325,6 +325,7 @@ function render() {
   if (!updateLog(state.log, state.log_start, names)) send({ type: "sync" }); // entries were missed
   const playing = state.status === "playing" && !table.over;
   announce({ entries: state.log, start: state.log_start, names, table: playing ? table : null, you: seat });
+  announceClock(clock, seat); // after the moves that started it (an audit heard it first)
 
   if ((table.over || state.status === "abandoned") && !endShown) {
     endShown = true;
