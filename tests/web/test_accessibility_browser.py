@@ -251,6 +251,24 @@ def test_the_focus_ring_and_the_fields_edges_stand_out_where_they_are(
         assert contrast(edge, card) >= 3, (edge, card)
 
 
+def test_the_lobby_s_fields_keep_their_size_with_the_browser_s_text_at_200_percent(
+    table: Table, pages: Pages
+) -> None:
+    """An audit: with the browser's text size at 32 px (200%) on a wide screen, a seat's name
+    field in the lobby's form shrank to 40 px and axe found targets too small. The row
+    stacks as on a phone then."""
+    with pages.checked():
+        page = pages.new(DESKTOP)
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+        page.goto(table.server.url + "/")
+        name = page.get_by_test_id("seat-name").first
+        expect(name).to_be_visible()
+        box = name.bounding_box()
+        assert box is not None and box["width"] >= 200, box
+        assert axe_violations(page) == []
+
+
 # -------------------------------------------------------------------- keyboard
 #: Presses R on the page as a keyboard would; whether the page took it as its shortcut.
 PRESS_R = """() => {
