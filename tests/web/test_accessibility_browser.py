@@ -161,6 +161,9 @@ def test_no_page_in_any_state_breaks_wcag(
             found[name] = axe_violations(page)
             if not no_horizontal_scroll(page):  # WCAG 1.4.10: nothing cut off, no sideways scroll
                 found[name].append(f"scrolls sideways: {page.evaluate(WIDEST)}")
+            headings = page.locator("h1").all_inner_texts()  # a screen reader's way in
+            if len(headings) != 1 or not headings[0].strip():
+                found[name].append(f"the page's headings one: {headings}")
             if name == "my turn to roll":  # the shortcuts' help, over the table
                 page.keyboard.press("?")
                 expect(page.get_by_test_id("help-dialog")).to_be_visible()

@@ -44,14 +44,17 @@ NEW_TAB = frozenset({"rules"})
 
 @dataclass(frozen=True)
 class Bar:
-    """A page's bar: its title (a message id) and the links it shows (:data:`LINKS`' names)."""
+    """A page's bar: its title (a message id) and the links it shows (:data:`LINKS`' names).
+    The title is the page's heading (``h1``) unless the page has one of its own."""
 
     title: str
     links: tuple[str, ...]
+    heading: bool = True
 
     def render(self) -> str:
         links = "\n      ".join(map(_link, self.links))
-        return _part("bar").substitute(title=self.title, links=links)
+        tag = "h1" if self.heading else "span"
+        return _part("bar").substitute(title=self.title, links=links, tag=tag)
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ PAGES = (
     ),
     Page("game", ("/games/{game_id}",), None),
     Page("keeper", ("/keeper", "/keeper/{sheet_id}"), None),
-    Page("rules", ("/rules",), Bar("page.rules", ("lobby", "keeper"))),
+    Page("rules", ("/rules",), Bar("page.rules", ("lobby", "keeper"), heading=False)),
     Page("leaderboard", ("/leaderboard",), Bar("leaderboard.title", PLAYERS_LINKS)),
     Page("profile", ("/profiles/{player}",), Bar("profile.page", PLAYERS_LINKS)),
     Page("mine", ("/mine",), Bar("mine.title", PLAYERS_LINKS)),
