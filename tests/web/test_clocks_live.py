@@ -249,6 +249,8 @@ def test_while_a_bot_plays_your_turn_your_page_says_so_and_offers_the_seat_back(
         hold[0] = False
         sockets[-1].close()  # his page reconnects, to the server this time: no "back"
         expect(bob.get_by_test_id("away")).to_be_visible(timeout=20_000)
+        # heard as it begins, with the button that ends it (an audit: only the bot's moves)
+        expect(bob.get_by_test_id("announcer")).to_contain_text("Take my seat back")
         expect(bob.get_by_test_id("turn-info")).to_have_text(
             "Turn 1 · A bot (medium) is playing your turn"
         )

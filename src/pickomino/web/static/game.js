@@ -393,10 +393,14 @@ function renderSeats() {
 const runningClock = () => (state.status === "playing" ? state.clock : null);
 
 // While a bot plays for this page's person (away), say so and offer the seat back.
+// Heard once as it begins (an audit: after a reconnect only the bot's moves were said, and
+// nothing told of the button 9 tabs away): the panel's words and the button's name.
 function renderAway() {
   const away = seat !== null && state.status === "playing" && state.seats[seat].away;
+  const begins = away && $("away").hidden;
   $("away").hidden = !away;
   if (away) $("away-text").textContent = t("away.you", { bot: botLabel(state.takeover) });
+  if (begins) say($("announcer"), [$("away-text").textContent, $("come-back").textContent]);
 }
 
 // Said once a wait (an alert: a screen reader says it at once): we kept a game without a
