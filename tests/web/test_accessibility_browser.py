@@ -254,6 +254,37 @@ def test_the_focus_ring_and_the_fields_edges_stand_out_where_they_are(
         assert contrast(edge, card) >= 3, (edge, card)
 
 
+#: WCAG 1.4.12's text spacing, as a reader's style sheet sets it (through the page's own
+#: sheet: the Content-Security-Policy takes no style of another origin or inline).
+TEXT_SPACING = """() => {
+    const sheet = [...document.styleSheets].find((one) => one.href);
+    sheet.insertRule(`* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
+        word-spacing: 0.16em !important; }`, sheet.cssRules.length);
+    sheet.insertRule("p { margin-bottom: 2em !important; }", sheet.cssRules.length);
+}"""
+
+
+def test_with_wider_text_spacing_no_page_scrolls_sideways_at_320_px(
+    table: Table, pages: Pages
+) -> None:
+    """An audit (WCAG 1.4.12 with 1.4.10): the bar's "Score keeper for the real box" would not
+    wrap and ran 24–39 px past a 320 px screen under a reader's text spacing."""
+    wide: dict[str, list[str]] = {}
+    with pages.checked():
+        page = pages.new(NARROW)
+        for name, address, ready in (
+            ("lobby", table.server.url + "/", "[data-testid=seat-name]"),
+            ("rules", table.server.url + "/rules", "#R1"),
+            ("my turn to roll", table.seat("to roll"), "[data-testid=roll-button]:enabled"),
+        ):
+            page.goto(address)
+            expect(page.locator(ready).first).to_be_attached()
+            page.evaluate(TEXT_SPACING)
+            if not no_horizontal_scroll(page):
+                wide[name] = page.evaluate(WIDEST)
+    assert wide == {}
+
+
 def test_the_lobby_s_fields_keep_their_size_with_the_browser_s_text_at_200_percent(
     table: Table, pages: Pages
 ) -> None:
