@@ -561,7 +561,7 @@ def test_a_game_stored_without_meta_gives_its_record(client, database):
 def test_a_kept_review_is_answered_within_the_address_s_budget(database):
     """An audit pulled a kept 436 KB review 438 times a second from one address (1.5 Gbit/s
     of the server's link; each request 200 bytes). A kept review counts as a page does:
-    thirty at once, then five a minute per game the address may create."""
+    thirty at once, then thirty a minute per game the address may create a minute."""
     store_game(database, "done", bots_game(3).record, "over")
     app = create_app(database, new_games_per_minute=1)
     with TestClient(app, client=("203.0.113.7", 50000)) as client:

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
+from pickomino.web.cluster import lease
 
 from .clients import create, next_of, refused, socket_path, stored_game
 from .server_process import TemporaryPostgres, wait_until
@@ -129,4 +130,38 @@ def test_a_resting_game_holds_no_lease_and_the_process_its_person_comes_back_to_
                 ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
                 state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
             # Robo's turn, played by the process Ann is on; then Ann's again.
+            until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")
+
+
+@pytest.mark.slow
+def test_a_resting_game_whose_lease_key_another_process_holds_is_driven_when_its_person_is_back(
+    postgres_cluster: TemporaryPostgres, monkeypatch: pytest.MonkeyPatch
+):
+    """A review: the game rested as Ann left the other process, whose memory still held it
+    when she came back within the minute; its lease key was the driver's (for another game of
+    that key), so neither process drove it and Robo never played. Her process wakes it: the
+    key's holder drives it."""
+    one_key = {"& 4095": "& 0"}  # every game of one lease key, as many games make likely
+    for name in ("ORPHANS", "ONE"):
+        text = getattr(lease, name)
+        monkeypatch.setattr(lease, name, text.replace(*next(iter(one_key.items()))))
+    database = postgres_cluster.new_database()
+    fast = {"bot_delay": 0}
+    with TestClient(app(database, **fast)) as here, TestClient(app(database, **fast)) as there:
+        game = create(here, DUEL)
+        timed = create(here, {"seats": ANN_BOB, "clock": {"per_turn": 600}})
+        claim(here, timed, 0, 1)  # in play, its clock running: this process keeps the key
+        leases_here = here.app.state.rooms.take.__self__
+        assert {game["id"], timed["id"]} <= leases_here.held
+        with there.websocket_connect(socket_path(game, 0)) as ann:
+            roll_once(ann)
+        assert wait_until(lambda: unload(here), "Ann's leaving heard") == [game["id"]]
+        assert game["id"] in there.app.state.rooms.rooms  # still held there (a minute)
+        with there.websocket_connect(socket_path(game, 0)) as ann:  # back within the minute
+            state = next_of(ann, "state")
+            turn = state["table"]["turn"]
+            while state["table"]["turn"] == turn:  # Ann plays her turn to its end
+                action = "stop" if "stop" in state["actions"] else state["actions"][0]
+                ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
+                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
             until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")

@@ -98,7 +98,7 @@ def test_the_lobby_is_read_once_for_everyone_until_something_changes(database, m
     """An audit: one address asking for the lobby 38 times a second (a 20 ms read each, on
     the event loop) held everybody's moves two seconds. It is read once, in a worker thread,
     for all who ask until this process stores something (or a second passed), and one address
-    may ask for it thirty times at once, then five times a minute per game it may create."""
+    may ask for it thirty times at once, then thirty a minute per game it may create a minute."""
     with TestClient(create_app(database, new_games_per_minute=1)) as client:
         store = client.app.state.rooms.store
         reads = []

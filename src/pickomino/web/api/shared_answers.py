@@ -33,7 +33,8 @@ class SharedAnswers:
         per-address budget of these requests (a route's dependency: :attr:`limit`)."""
         self._changes, self.limit = changes, limit
         self._kept: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
-        self._reading: dict[Hashable, asyncio.Future[bytes]] = {}
+        #: The read under way for each key, and the count of commits it started after.
+        self._reading: dict[Hashable, tuple[int, asyncio.Future[bytes]]] = {}
 
     async def answer(self, key: Hashable, read: Callable[[], object]) -> Response:
         """The JSON answer of ``read()`` (run in a worker thread if not kept)."""
@@ -45,15 +46,26 @@ class SharedAnswers:
         if kept is not None and kept[1] == changes and time.monotonic() - kept[0] < self.FRESH:
             self._kept.move_to_end(key)
             return kept[2]
-        reading = self._reading.get(key)
-        if reading is None:
+        under_way = self._reading.get(key)
+        reading: asyncio.Future[bytes]
+        if under_way is None or under_way[0] != changes:  # none, or begun before a commit
             reading = asyncio.ensure_future(self._read(key, read, changes))
-            self._reading[key] = reading
-            reading.add_done_callback(lambda _done: self._reading.pop(key, None))
-        return await asyncio.shield(reading)  # one asker leaving does not stop the others'
+            self._reading[key] = (changes, reading)
+            reading.add_done_callback(lambda done: self._forget(key, done))
+        else:
+            reading = under_way[1]
+        return await asyncio.shield(reading)  # one asker leaving does not stop the others
+
+    def _forget(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
+        under_way = self._reading.get(key)
+        if under_way is not None and under_way[1] is done:
+            del self._reading[key]
 
     async def _read(self, key: Hashable, read: Callable[[], object], changes: int) -> bytes:
         encoded = orjson.dumps(await asyncio.to_thread(read))
+        kept = self._kept.get(key)
+        if kept is not None and kept[1] > changes:
+            return encoded  # a read begun after a later commit was kept meanwhile
         self._kept[key] = (time.monotonic(), changes, encoded)
         self._kept.move_to_end(key)
         while len(self._kept) > self.KEPT:

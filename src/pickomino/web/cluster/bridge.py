@@ -135,7 +135,7 @@ class Cluster:
         return room is not None and room.drives_bots and not room.ended
 
     def held_here(self) -> list[str]:
-        return list(self.rooms.rooms)
+        return list(self.rooms.seated())  # games whose people are connected here
 
     def stop_driving(self, game_ids: list[str]) -> None:
         for game_id in game_ids:

@@ -18,8 +18,8 @@ table for the whole server, of about ``max_locks_per_transaction`` × ``max_conn
 entries: a lock per game filled a default server's at 12,784 unfinished games, after which
 every transaction (every move) failed with "out of shared memory". Resting games (nothing can
 happen in them until somebody comes: :meth:`pickomino.web.game.rooms.Rooms.unload_dormant`)
-are driven by nobody: the sweeps pass them by, but for those a process holds in memory (its
-people came back), so their keys are free for the games being played.
+are driven by nobody: the sweeps pass them by until their people connect again (then they
+rest no more), so their keys are free for the games being played.
 """
 
 from __future__ import annotations
@@ -40,27 +40,33 @@ log = logging.getLogger("pickomino.web")
 LOCK_SPACE = 0x5049
 #: Seconds without an answer after which PostgreSQL drops a silent holder (and its leases).
 KEEPALIVE = 5
+#: Seconds a new game's lease waits for the sweep under way (a reconnect may take longer: the
+#: game is then taken by a sweep, and its creation is not held up).
+TAKE_WAIT = 1.0
 #: How many lease keys the games share (see above): a third of a default server's locks at
 #: most, and enough that the games being played spread over the processes (a new game is
 #: driven by the process that made it unless another drives a game of its key).
 BUCKETS = 4096
 #: A game's lease key (its second half), in SQL, from the game's id given as ``{}``.
 KEY = "(hashtext({}) & " + str(BUCKETS - 1) + ")"
-#: The unfinished games that need a driver and are not driven here (those not resting, and
-#: those this process holds in memory: people came back to it, and another process may have
-#: let it rest as they came), of the keys this session holds or could lock now (each other
-#: key tried once): their ids and keys.
+#: The unfinished games that need a driver and are not driven here (those not resting: see
+#: :data:`AWAKE`), of the keys this session holds or could lock now (each other key tried
+#: once): their ids and keys.
 ORPHANS = """
 WITH candidates AS MATERIALIZED (
     SELECT id, KEY AS key FROM games
-    WHERE status = ANY(%(unfinished)s) AND (NOT resting OR id = ANY(%(here)s))
-        AND NOT id = ANY(%(held)s)
+    WHERE status = ANY(%(unfinished)s) AND NOT resting AND NOT id = ANY(%(held)s)
 ), won AS MATERIALIZED (
     SELECT key FROM (SELECT DISTINCT key FROM candidates WHERE NOT key = ANY(%(mine)s)) AS free
     WHERE pg_try_advisory_lock(%(space)s, key)
 )
 SELECT id, key FROM candidates WHERE key = ANY(%(mine)s) OR key IN (SELECT key FROM won)
 """.replace("KEY", KEY.format("id"))
+#: Resting games whose people are connected to this process (another let the game rest as
+#: they came back here) rest no more: the process holding their key (this one or another) then
+#: takes them, as any game not resting (a review: taken only by this process, such a game
+#: whose key another held stayed undriven).
+AWAKE = "UPDATE games SET resting = false WHERE resting AND id = ANY(%(here)s)"
 #: One game's key, and whether this session holds it (had it, or could lock it now).
 ONE = f"""
 SELECT key, key = ANY(%(mine)s) OR pg_try_advisory_lock(%(space)s, key)
@@ -78,7 +84,7 @@ class LeaseHolder(Protocol):
         """Whether the game still needs this process (``False``: over, gone, resting)."""
 
     def held_here(self) -> list[str]:
-        """The games this process holds in memory."""
+        """The games whose people are connected to this process."""
 
     def stop_driving(self, game_ids: list[str]) -> None: ...
 
@@ -114,6 +120,7 @@ class Leases:
         return await psycopg.AsyncConnection.connect(
             self.url,
             autocommit=True,
+            connect_timeout=KEEPALIVE,  # a database gone silent: the next sweep tries again
             application_name=f"pickomino-lease-{os.getpid()}",  # who holds what, in pg_locks
             keepalives=1,  # our side: notice a database gone silent
             keepalives_idle=KEEPALIVE,
@@ -130,16 +137,22 @@ class Leases:
         whether this process holds it."""
         if game_id in self.held:
             return True
+        try:  # a sweep's turn is short; a reconnect's may not be: then the sweeps take it
+            async with asyncio.timeout(TAKE_WAIT):
+                await self._changing.acquire()
+        except TimeoutError:
+            return False
         try:
-            async with self._changing:
-                connection = self._live()
-                params = {"id": game_id, "mine": list(self.keys), "space": LOCK_SPACE}
-                row = await (await connection.execute(ONE, params)).fetchone()
-                if row is None or not row[1] or game_id in self.held:
-                    return game_id in self.held
-                self._hold([(game_id, row[0])])
+            connection = self._live()
+            params = {"id": game_id, "mine": list(self.keys), "space": LOCK_SPACE}
+            row = await (await connection.execute(ONE, params)).fetchone()
+            if row is None or not row[1] or game_id in self.held:
+                return game_id in self.held
+            self._hold([(game_id, row[0])])
         except psycopg.Error:
             return False  # the sweep will notice the connection and start again
+        finally:
+            self._changing.release()
         await self._drive([game_id])
         return True
 
@@ -173,9 +186,9 @@ class Leases:
             connection = self._live()
             done = [game_id for game_id in self.held if not self.rooms.still_driving(game_id)]
             await self._give_back(connection, done)
+            await connection.execute(AWAKE, {"here": self.rooms.held_here()})
             params = {
                 "unfinished": list(UNFINISHED),
-                "here": self.rooms.held_here(),
                 "held": [*self.held, *self.unusable],
                 "mine": list(self.keys),
                 "space": LOCK_SPACE,

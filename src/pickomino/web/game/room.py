@@ -392,6 +392,7 @@ class Room:
         await self.audience.connect(send, seat, claiming)
 
     async def disconnect(self, send: Send, seat: int | None) -> None:
+        self.used = time.monotonic()  # a page reloading finds the game here (Rooms)
         await self.audience.disconnect(send, seat)
 
     async def send_full(self, send: Send) -> None:
@@ -404,6 +405,7 @@ class Room:
         await self.audience.send_each(message_for)
 
     async def presence_changed(self) -> None:
+        self.used = time.monotonic()  # people on another process: as if handed out here
         await self.audience.presence_changed()
 
     async def tell_moved(self) -> None:
