@@ -166,6 +166,9 @@ function onMessage(message) {
         coach.refused();
         break;
       }
+      // The server's searches were full (an address's share, or all): the coach's advice will
+      // not come, and a move waiting for it goes as it is (a review: it waited for ever).
+      if (message.id === "too_many_lookups" || message.id === "server_busy") coach.refused();
       if (message.id === "seat_moved") {
         watchFromNowOn(message);
         break;
