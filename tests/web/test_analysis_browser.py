@@ -222,6 +222,11 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         what_if.locator("[data-testid=what-if-roll], [data-testid=what-if-choice]").first.click()
         expect(heading).not_to_have_text(before)
         expect(what_if.get_by_test_id("what-if-chances").locator("li")).to_have_count(2)
+        # heard as one line, not the whole panel re-read (an audit: it was one live region)
+        assert what_if.get_attribute("aria-live") is None
+        said = detail.get_by_test_id("what-if-said")
+        expect(said).to_have_attribute("role", "status")
+        expect(said).to_contain_text(re.compile(r"^(What if|The dice show).*\d%"))
         # the clicked button went with its step: the focus is on the next step's control
         expect(what_if.locator(":focus")).to_have_count(1)
         # a record of three: the legend's points weighed by the table's size (N/2)

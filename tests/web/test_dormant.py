@@ -33,6 +33,16 @@ def roll_once(ws) -> dict:
     return until(ws, lambda s, seq=state["seq"]: s["seq"] > seq)
 
 
+def play_a_turn_and_robo_s(ann, state: dict) -> None:
+    """Ann plays her turn to its end; then Robo plays his, and it is Ann's again (or over)."""
+    turn = state["table"]["turn"]
+    while state["table"]["turn"] == turn:
+        action = "stop" if "stop" in state["actions"] else state["actions"][0]
+        ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
+        state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
+    until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")
+
+
 def test_a_game_waiting_on_a_person_nobody_watches_is_let_go_and_comes_back_as_it_was(database):
     with TestClient(app(database, bot_delay=0)) as client:
         game = create(client, DUEL)
@@ -124,13 +134,7 @@ def test_a_resting_game_holds_no_lease_and_the_process_its_person_comes_back_to_
             state = next_of(ann, "state")
             wait_until(lambda: game["id"] in leases_there.held, "the process Ann is on drives it")
             assert not stored_game(database, game["id"]).resting
-            turn = state["table"]["turn"]
-            while state["table"]["turn"] == turn:  # Ann plays her turn to its end
-                action = "stop" if "stop" in state["actions"] else state["actions"][0]
-                ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
-                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
-            # Robo's turn, played by the process Ann is on; then Ann's again.
-            until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")
+            play_a_turn_and_robo_s(ann, state)  # Robo's, played by the process Ann is on
 
 
 @pytest.mark.slow
@@ -158,10 +162,4 @@ def test_a_resting_game_whose_lease_key_another_process_holds_is_driven_when_its
         assert wait_until(lambda: unload(here), "Ann's leaving heard") == [game["id"]]
         assert game["id"] in there.app.state.rooms.rooms  # still held there (a minute)
         with there.websocket_connect(socket_path(game, 0)) as ann:  # back within the minute
-            state = next_of(ann, "state")
-            turn = state["table"]["turn"]
-            while state["table"]["turn"] == turn:  # Ann plays her turn to its end
-                action = "stop" if "stop" in state["actions"] else state["actions"][0]
-                ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
-                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
-            until(ann, lambda s: s["table"]["turn"] > turn + 1 or s["status"] == "over")
+            play_a_turn_and_robo_s(ann, next_of(ann, "state"))

@@ -287,7 +287,7 @@ function diceText({ roll, kept, total }) {
  * likes (a choice, or a roll of the dice drawn here): everyone's chance of winning at each
  * step, as the review values it (POST /api/positions/explore).
  */
-async function whatIf(panel, names, position, move) {
+async function whatIf(panel, names, position, move, said) {
   let step;
   try {
     step = await postJSON("/api/positions/explore", { position, move });
@@ -295,7 +295,7 @@ async function whatIf(panel, names, position, move) {
     fill(panel, h("p", { class: "error", testid: "what-if-error" }, t("analysis.failed", { why: failure.message })));
     return;
   }
-  const go = (next) => () => whatIf(panel, names, step.position, next);
+  const go = (next) => () => whatIf(panel, names, step.position, next, said);
   const roll = () => {
     const faces = [];
     while (faces.length < step.dice_left) {
@@ -320,25 +320,33 @@ async function whatIf(panel, names, position, move) {
             { type: "button", class: "btn primary", testid: "what-if-roll", on: { click: () => go(roll())() } },
             t("analysis.what_if_roll", { name: names[step.current] }),
           );
+  const told = (dice) =>
+    move.startsWith("dice ") ? t("analysis.what_if_rolled", { roll: dice(move.slice(5)) }) : t("analysis.what_if_played", { action: actionLabel(move) });
+  const heading = h("h5", {}, move.startsWith("dice ") ? diceWords(told) : told(spacedDice));
+  const chances = names.map((name, n) => t("analysis.what_if_chance", { name, chance: percent(step.chances[n], 1) }));
   // the clicked button goes with the step: the focus moves to the next step's first control
   keepFocus(panel, () => fill(
     panel,
-    h("h5", {}, move.startsWith("dice ") ? diceWords((dice) => t("analysis.what_if_rolled", { roll: dice(move.slice(5)) })) : t("analysis.what_if_played", { action: actionLabel(move) })),
+    heading,
     step.phase === "over" ? null : h("p", { class: "muted" }, t("analysis.what_if_mover", { name: names[step.current] }), " · ", diceText(step)),
     h(
       "ul",
       { class: "what-if-chances", testid: "what-if-chances" },
-      names.map((name, n) => h("li", { class: `seat-${n}`, data: { seat: n } }, t("analysis.what_if_chance", { name, chance: percent(step.chances[n], 1) }))),
+      names.map((name, n) => h("li", { class: `seat-${n}`, data: { seat: n } }, chances[n])),
     ),
     h("div", { class: "what-if-next" }, next),
   ));
+  // Heard: the step and the chances, in one line (the whole panel, live, re-read every choice)
+  said.textContent = "";
+  requestAnimationFrame(() => (said.textContent = [told(spokenDice), ...chances].join(". ")));
 }
 
 /** A decision explained beside the replay: its dice, every choice's chance, best and chosen marked. */
 function explain(node, decision, names, back) {
   const dice = diceText(decision);
   const best = decision.choices[0];
-  const panel = h("section", { class: "what-if", testid: "what-if", "aria-live": "polite" });
+  const panel = h("section", { class: "what-if", testid: "what-if" });
+  const said = h("p", { class: "visually-hidden", role: "status", testid: "what-if-said" });
   node.hidden = false;
   fill(
     node,
@@ -383,7 +391,7 @@ function explain(node, decision, names, back) {
                   testid: "what-if-open",
                   // each named by its choice (a list of buttons all called "What if?" says nothing)
                   "aria-label": t("analysis.what_if_played", { action: actionLabel(choice.action) }),
-                  on: { click: () => whatIf(panel, names, decision.position, choice.action) },
+                  on: { click: () => whatIf(panel, names, decision.position, choice.action, said) },
                 },
                 t("analysis.what_if"),
               ),
@@ -402,6 +410,7 @@ function explain(node, decision, names, back) {
         : t("analysis.gave_away", { points: number(decision.cost * 100, 1) }),
     ),
     decision.position ? panel : null,
+    decision.position ? said : null,
     h("button", { type: "button", class: "btn small quiet", testid: "analysis-back", on: { click: back } }, t("analysis.back")),
   );
 }
