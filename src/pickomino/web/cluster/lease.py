@@ -42,7 +42,7 @@ LOCK_SPACE = 0x5049
 KEEPALIVE = 5
 #: Seconds a new game's lease waits for the sweep under way (a reconnect may take longer: the
 #: game is then taken by a sweep, and its creation is not held up).
-TAKE_WAIT = 1.0
+TAKE_WAIT = 10.0
 #: How many lease keys the games share (see above): a third of a default server's locks at
 #: most, and enough that the games being played spread over the processes (a new game is
 #: driven by the process that made it unless another drives a game of its key).

@@ -133,20 +133,25 @@ class Rooms:
             self._remember(room)
 
     def _wake(self, room: Room) -> None:
-        """A resting game is loaded for somebody: it is no longer resting (every lease sweep
-        sees it again), and with several processes this one asks for its lease, as for a new
-        game: the process its people are on drives it."""
-        self.store.rest(room.id, False)
+        """A resting game is loaded for somebody: it is no longer resting, and with several
+        processes this one asks for its lease first, as for a new game (the process its people
+        are on drives it; another's sweep, once it rests no more, could take it first); if
+        another holds the game's key, that one takes it once it rests no more."""
         take = self.take
         if take is None:
+            self.store.rest(room.id, False)
             return
 
         async def lease() -> None:
-            await take(room.id)
+            try:
+                await take(room.id)
+            finally:
+                self.store.rest(room.id, False)
 
         try:
             task = asyncio.get_running_loop().create_task(lease())
-        except RuntimeError:  # no event loop (a script): the sweeps will take it
+        except RuntimeError:  # no event loop (a script): the sweeps take it, resting no more
+            self.store.rest(room.id, False)
             return
         self._waking.add(task)
         task.add_done_callback(self._waking.discard)
@@ -197,10 +202,7 @@ class Rooms:
         """After a start (or a crash): load every unfinished game (settled: one that ended
         just before is recorded) and let its bots play (with several processes: under
         their lease, :mod:`pickomino.web.cluster`); keep only those that need it. Resting
-        games are not loaded (nothing can happen in them until somebody comes); with several
-        processes none is: the lease sweeps load those they take."""
-        if self.take is not None:
-            return
+        games are not loaded (nothing can happen in them until somebody comes)."""
         for game_id in self.store.game_ids(UNFINISHED, resting=False):
             with contextlib.suppress(RecordError):  # logged; the other games go on
                 room = self.get(game_id)
