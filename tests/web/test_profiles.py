@@ -405,8 +405,9 @@ def test_results_lost_to_a_crash_are_recorded_at_the_next_start(database, monkey
         assert len(client.get("/api/leaderboard").json()) == 3
 
 
-def test_an_unrated_game_keeps_results_but_moves_no_rating(client, database):
-    client.close()
+def test_an_unrated_game_keeps_results_but_moves_no_rating(database):
+    # (no app of the `client` fixture beside these: it would take the game's lease once the
+    # first stops, and let the game rest before it is finished offline)
     with TestClient(fast_app(database)) as client:
         ann, bob, game = two_profiles_and_a_bot(client, rated=False)
     finish_offline(database, game)
