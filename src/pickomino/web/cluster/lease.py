@@ -186,7 +186,9 @@ class Leases:
             connection = self._live()
             done = [game_id for game_id in self.held if not self.rooms.still_driving(game_id)]
             await self._give_back(connection, done)
-            await connection.execute(AWAKE, {"here": self.rooms.held_here()})
+            here = self.rooms.held_here()
+            if here:  # no statement a second for nothing
+                await connection.execute(AWAKE, {"here": here})
             params = {
                 "unfinished": list(UNFINISHED),
                 "held": [*self.held, *self.unusable],

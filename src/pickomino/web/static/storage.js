@@ -37,9 +37,9 @@ export function seatAddress(link) {
   const url = new URL(link, location.href);
   const secret = url.searchParams.get("token");
   const gameId = decodeURIComponent(url.pathname.split("/").pop());
-  if (!secret || seatToken(gameId, secret) !== secret || read(`pickomino.token.${gameId}`) !== secret) {
-    return link;
-  }
+  if (!secret) return link;
+  seatToken(gameId, secret);
+  if (read(`pickomino.token.${gameId}`) !== secret) return link; // storage off: nothing kept
   url.searchParams.delete("token");
   return url.pathname + url.search + url.hash;
 }
