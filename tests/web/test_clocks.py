@@ -569,8 +569,9 @@ def test_moving_the_seat_to_another_device_does_not_start_the_wait_again(databas
         game = create(client, {"seats": ANN_BOB, "start_player": 0})
         path = f"/api/games/{game['id']}"
         with client.websocket_connect(socket_path(game, 1)) as bob:
+            until(bob, lambda s: s["status"] == "playing")
             with client.websocket_connect(socket_path(game, 0)):
-                until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+                hears(bob, 0)  # a presence message: waiting for a state took a minute
                 clock.now += 50
                 secret = game["seats"][0]["link"].split("token=")[1]
                 moved = client.post(f"{path}/transfer", headers={"Seat-Token": secret})
