@@ -337,6 +337,13 @@ def test_single_key_shortcuts_can_be_turned_off_and_stay_off(table: Table, pages
         expect(game).not_to_have_attribute("data-phase", "roll")  # it rolled
 
 
+#: How many of a group's buttons Tab stops at.
+TAB_STOPS = """(group) => [...document.querySelectorAll(`${group} button`)]
+    .filter((button) => button.tabIndex >= 0).length"""
+#: Which of the roll's dice to keep has the focus (-1: none).
+FOCUSED_DIE = "[...document.querySelectorAll('#roll button')].indexOf(document.activeElement)"
+
+
 def expect_focus_follows(page: Page) -> str:
     """Waits until the focus is where the game says (never the body); returns where."""
     page.wait_for_function(f"() => ({FOCUSED})() === ({EXPECTED_FOCUS})()", polling=20)
@@ -377,7 +384,7 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
 
         # One turn: Enter on what has the focus (Roll, a die) or the shortcut (R, a face's
         # number or W), S to stop once it takes a tile; the focus checked after every action.
-        places = []
+        places, toolbar_seen = [], False
         for step in range(24):
             now = game.get_attribute("data-seq")
             place = ann.evaluate(FOCUSED)
@@ -387,6 +394,14 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
                 stop = worm and total >= 25 and ann.get_by_test_id("stop-button").is_enabled()
                 key = "s" if stop else ("r" if step % 2 else "Enter")
             elif place == "die":
+                if not toolbar_seen:  # the dice to keep are one Tab stop, a toolbar
+                    toolbar_seen = True
+                    expect(ann.get_by_role("toolbar", name="The dice rolled")).to_be_visible()
+                    assert ann.evaluate(TAB_STOPS, "[data-testid=roll]") == 1
+                    ann.keyboard.press("ArrowRight")
+                    assert ann.evaluate(FOCUSED_DIE) == 1
+                    ann.keyboard.press("ArrowLeft")
+                    assert ann.evaluate(FOCUSED_DIE) == 0
                 face = ann.evaluate("document.activeElement.dataset.face")
                 key = "Enter" if step % 2 else ("w" if face == "W" else face)
             else:  # a tile to choose
@@ -397,6 +412,7 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
             if game.get_attribute("data-your-turn") != "true":
                 break
         assert places[-1] == "turn-info" and "die" in places and "roll-button" in places
+        assert toolbar_seen
         # Robo plays; then the turn is Ann's again, and the focus is on Roll.
         expect(game).to_have_attribute("data-current", "0", timeout=20_000)
         if game.get_attribute("data-over") != "true":
@@ -415,7 +431,16 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
                 break
             ann.keyboard.press("Tab")
         expect(ann.get_by_test_id("claim").first).to_be_focused()  # the first tile: 21
-        ann.keyboard.press("Tab")
+        # The tiles are one Tab stop (a toolbar): the arrows, Home and End move among them.
+        claims = ann.get_by_role("toolbar", name="The tiles to choose from")
+        expect(claims.get_by_test_id("claim")).to_have_count(16)
+        assert ann.evaluate(TAB_STOPS, "[data-testid=claims]") == 1
+        ann.keyboard.press("End")
+        expect(ann.get_by_test_id("claim").last).to_be_focused()
+        ann.keyboard.press("ArrowRight")  # round to the first
+        expect(ann.get_by_test_id("claim").first).to_be_focused()
+        ann.keyboard.press("ArrowRight")
+        assert ann.evaluate(TAB_STOPS, "[data-testid=claims]") == 1
         ann.keyboard.press("Enter")  # the second tile: 22
         said = ann.get_by_test_id("announcer")
         expect(said).to_contain_text("Ann took 22 from the grill with 40")
@@ -533,6 +558,7 @@ def test_the_keeper_is_kept_by_keyboard_and_heard(table: Table, pages: Pages) ->
         page.keyboard.press("u")  # undone: Bob is to play again
         expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "1")
         expect(said.get_by_test_id("announcement").last).to_have_text("Turn 2 – Bob")
+        expect(said.get_by_test_id("announcement").nth(-2)).to_have_text("Undone: Bob busts")
         assert page.evaluate(FOCUSED) != "body"
 
 

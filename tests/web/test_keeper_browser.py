@@ -83,13 +83,19 @@ def test_a_whole_game_kept_on_a_phone(server: ServerProcess, pages: Pages) -> No
         expect(player(phone, 1).get_by_test_id("player-worms")).to_have_text("0")
         expect(phone.get_by_test_id("log-line").last).to_have_text("36 is turned face down")
 
+        expect(phone.get_by_test_id("undone")).to_be_hidden()
         phone.get_by_test_id("undo-button").click()
         expect(sheet).to_have_attribute("data-count", "4")
+        # What was undone is seen beside the buttons and said aloud (the log just loses it).
+        undone = "Undone: Bob busts · Bob puts 27 back on the grill · 36 is turned face down"
+        expect(phone.get_by_test_id("undone")).to_have_text(undone)
+        expect(phone.get_by_test_id("announcement").nth(-2)).to_have_text(undone)  # then Bob's turn
         expect(grill_tile(phone, 36)).to_have_attribute("data-where", "grill")
         expect(player(phone, 1).get_by_test_id("stack-top")).to_have_attribute("data-tile", "27")
         expect(phone.get_by_test_id("turn-who")).to_contain_text("Bob to play")
         phone.get_by_test_id("redo-button").click()
         expect(sheet).to_have_attribute("data-count", "5")
+        expect(phone.get_by_test_id("undone")).to_be_hidden()
         expect(grill_tile(phone, 36)).to_have_attribute("data-where", "down")
         expect(phone.get_by_test_id("redo-button")).to_be_disabled()
 

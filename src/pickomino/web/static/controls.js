@@ -4,6 +4,7 @@
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { tile, wormsOn } from "./pieces.js";
+import { roving } from "./roving.js";
 import { actionLabel } from "./words.js";
 
 /**
@@ -18,10 +19,13 @@ export function renderControls(node, { table, seats, actions, busy, act, askHint
   fill(
     node,
     claims.length
-      ? h(
-          "div",
-          { class: "claims", testid: "claims" },
-          claims.map((action) => claimButton(action, table, seats, busy, act)),
+      ? roving(
+          h(
+            "div",
+            { class: "claims", testid: "claims" },
+            claims.map((action) => claimButton(action, table, seats, busy, act)),
+          ),
+          t("claim.group"),
         )
       : null,
     h(

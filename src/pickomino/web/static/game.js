@@ -250,6 +250,7 @@ function setupShortcuts() {
       { keys: ["s"], words: "keys.stop", run: () => move("stop") },
       { keys: ["1", "2", "3", "4", "5", "6", "w"], words: "keys.keep", run: keep },
       { keys: ["h"], words: "keys.hint", run: hintKey },
+      { keys: ["ArrowLeft", "ArrowRight"], words: "keys.arrows" }, // roving.js
     ],
     { announcing: true },
   );

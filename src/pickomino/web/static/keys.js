@@ -17,12 +17,13 @@ const EVERYWHERE = [
 ];
 // The keys without a letter, as each language names them.
 const NAMED = { Tab: "keys.name.tab", Enter: "keys.name.enter", " ": "keys.name.space" };
-const keyName = (key) => (NAMED[key] ? t(NAMED[key]) : key.toUpperCase());
+const ARROWS = { ArrowLeft: "←", ArrowRight: "→" };
+const keyName = (key) => (NAMED[key] ? t(NAMED[key]) : (ARROWS[key] ?? key.toUpperCase()));
 const MODES = { all: "announce.all", mine: "announce.mine" };
 
 /**
  * `shortcuts` are [{keys: ["r"], words: "keys.roll", run}] (keys as KeyboardEvent.key says
- * them, lower case for letters); `opener` is the button that opens the help; `announcing`
+ * them, lower case for letters; without `run`, a key the page's controls take, only listed); `opener` is the button that opens the help; `announcing`
  * adds the announcements' setting to it. Returns the dialog.
  */
 export function setupKeys(opener, shortcuts, { announcing = false } = {}) {
@@ -42,7 +43,7 @@ export function setupKeys(opener, shortcuts, { announcing = false } = {}) {
       return;
     }
     const key = event.key.toLowerCase();
-    const shortcut = shortcuts.find((s) => s.keys.includes(key));
+    const shortcut = shortcuts.find((s) => s.run && s.keys.includes(key));
     if (shortcut) {
       event.preventDefault();
       shortcut.run(key);

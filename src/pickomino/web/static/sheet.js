@@ -4,7 +4,7 @@
 // other tile says why it cannot be had), and the server applies the rules; this page only
 // shows and asks.
 
-import { createAnnouncer } from "./announce.js";
+import { createAnnouncer, say } from "./announce.js";
 import { fill, h, inOfflineApp } from "./dom.js";
 import { describeEntry } from "./events.js";
 import { saveJSON } from "./files.js";
@@ -31,11 +31,18 @@ export async function openSheet(api, onView) {
   // The sheet this page shows, sent with a change: a page out of date is refused (409).
   const seenNow = () => ({ count: view.count, revision: view.revision });
 
-  function show(next) {
+  // `undone`: the entries an Undo just took back, seen beside the buttons until the next
+  // view and said first (the log just loses them; the turn they reopen is said after).
+  function show(next, undone = []) {
     view = next;
     drawn += 1;
     render(view);
     updateLog(view.log, 0, view.names); // the whole log each time: it follows the newest line
+    const words = undone.filter((entry) => entry.type !== "turn").map((entry) => describeEntry(entry, view.names));
+    const line = words.length ? t("keeper.undone", { what: words.map((word) => word.text).join(" · ") }) : "";
+    $("undone").textContent = line;
+    $("undone").hidden = !line;
+    if (line) say($("announcer"), [line]);
     announce({ entries: view.log, start: 0, names: view.names, table: view.table.over ? null : view.table });
     onView(view);
   }
@@ -53,8 +60,10 @@ export async function openSheet(api, onView) {
     busy = true;
     root.classList.add("busy");
     const seen = view.revision;
+    const before = view.log;
     try {
-      show(await api.post(what, body));
+      const next = await api.post(what, body);
+      show(next, what === "undo" ? before.slice(next.log.length) : []);
     } catch (failure) {
       await refused(failure, seen);
     } finally {

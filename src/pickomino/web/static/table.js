@@ -4,6 +4,7 @@
 import { fill, h, keepFocus, refillFrom } from "./dom.js";
 import { seatClock } from "./clock.js";
 import { die, tile, wormIcon, wormsOn } from "./pieces.js";
+import { roving } from "./roving.js";
 import { t } from "./i18n.js";
 import { actionLabel, botLabel } from "./words.js";
 
@@ -194,6 +195,7 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
         })
       : h("span", { class: "placeholder" }, rollPlaceholder(table)),
   );
+  roving(roll, t("dice.rolled")); // the dice to keep: one Tab stop, the arrows between them
   refillFrom(kept, table.kept.join(""), () =>
     table.kept.length
       ? table.kept.map((face) => die(face, { className: "small" }))
