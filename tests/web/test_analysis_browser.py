@@ -78,6 +78,15 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         root = ann.get_by_test_id("game")
         expect(root).to_have_attribute("data-phase", "roll_or_stop")
         expect(ann.get_by_test_id("coach-toggle")).not_to_be_checked()  # opt-in
+        # What the coach does is a button's popover (a tooltip is no reading for a keyboard).
+        about = ann.get_by_role("button", name="About the coach")
+        about.focus()
+        ann.keyboard.press("Enter")
+        expect(ann.get_by_test_id("coach-about")).to_be_visible()
+        expect(ann.get_by_test_id("coach-about")).to_contain_text("It never plays for you.")
+        ann.keyboard.press("Escape")
+        expect(ann.get_by_test_id("coach-about")).to_be_hidden()
+        expect(about).to_be_focused()
         ann.get_by_test_id("coach-toggle").check()
         expect(ann.get_by_test_id("coach-threshold")).to_have_value("mistake")
 
@@ -114,6 +123,11 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         )  # fmt: skip
         marks = r"^Rolls: \d+ very lucky, \d+ lucky, \d+ unlucky, \d+ very unlucky$"
         expect(ann.get_by_test_id("analysis-rolls").first).to_have_text(re.compile(marks))
+        # What accuracy and the rolls' marks mean is on the page, and describes them.
+        for part, term in (("accuracy", "100 when every choice"), ("analysis-rolls", "lucky")):
+            described = ann.get_by_test_id(part).first
+            expect(described).to_have_accessible_description(re.compile(term))
+            expect(ann.get_by_test_id("analysis-terms")).to_contain_text(re.compile(term))
         adjusted = ann.get_by_test_id("account").first.locator("[data-part=adjusted] td")
         expect(adjusted).to_have_text(re.compile(r"^−?\d+%$"))
         expect(ann.get_by_test_id("analysis").get_by_test_id("chart-line")).to_have_count(2)

@@ -88,6 +88,16 @@ function analysisView(review, { names, seat, frames, replay, detail }) {
       { class: "analysis-players" },
       h("h4", {}, t("analysis.players")),
       order.map((n) => playerCard(review.players[n], names)),
+      // What the cards' accuracy and rolls mean, on the page (a tooltip is no reading for a
+      // keyboard or a phone) and the cards' description for a screen reader.
+      h(
+        "dl",
+        { class: "analysis-terms", testid: "analysis-terms" },
+        h("dt", {}, t("analysis.term.accuracy")),
+        h("dd", { id: "accuracy-help" }, t("analysis.accuracy_help")),
+        h("dt", {}, t("analysis.term.rolls")),
+        h("dd", { id: "rolls-help" }, t("analysis.rolls_help")),
+      ),
     ),
     decisionList(review, { names, frames, replay, detail }),
   ];
@@ -134,7 +144,7 @@ function playerCard(player, names) {
       h("span", { class: "player-name" }, name),
       h(
         "span",
-        { class: "accuracy", testid: "accuracy", title: t("analysis.accuracy_help") },
+        { class: "accuracy", testid: "accuracy", "aria-describedby": "accuracy-help" },
         t("analysis.accuracy", { accuracy: number(player.accuracy) }),
       ),
     ),
@@ -156,7 +166,7 @@ function playerCard(player, names) {
         accountRow(t("analysis.adjusted"), percent(player.adjusted), "adjusted"),
       ),
     ),
-    h("p", { class: "rolls", testid: "analysis-rolls", title: t("analysis.rolls_help") }, t("analysis.rolls", marks)),
+    h("p", { class: "rolls", testid: "analysis-rolls", "aria-describedby": "rolls-help" }, t("analysis.rolls", marks)),
     h("p", { class: "summary", testid: "analysis-summary" }, summary),
   );
 }

@@ -59,7 +59,15 @@ export function createCoach({ setup, panel, ask }) {
   };
   toggle.addEventListener("change", changed);
   from.addEventListener("change", changed);
-  fill(setup, h("label", { class: "toggle", title: t("coach.about") }, toggle, h("span", {}, t("coach.toggle"))), from);
+  // What the coach does, behind a button of its own (a tooltip is no reading for a keyboard
+  // or a phone): a popover, closed by Escape or a tap elsewhere.
+  const about = h("div", { id: "coach-about", class: "about-popover", popover: "auto", testid: "coach-about" }, t("coach.about"));
+  const aboutButton = h(
+    "button",
+    { type: "button", class: "btn small quiet", popovertarget: "coach-about", testid: "coach-about-button", "aria-label": t("coach.about_button") },
+    "?",
+  );
+  fill(setup, h("label", { class: "toggle" }, toggle, h("span", {}, t("coach.toggle"))), aboutButton, about, from);
 
   function askIfUseful() {
     if (settings.on && mine && !asked) asked = ask();
