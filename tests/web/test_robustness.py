@@ -23,9 +23,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
+from pickomino.web.api import games as games_api
 from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
 from pickomino.web.game import audience
+from pickomino.web.game import rooms as rooms_module
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
@@ -490,6 +492,72 @@ def test_records_and_replays_of_games_read_from_the_store_are_limited_per_addres
     refused_http(reads[10], 429, "too_many_lookups")
     held = [client.get(f"/api/games/done{n % 10}/replay") for n in range(30)]  # a club's ends
     assert [a.status_code for a in held] == [200] * 30  # games held here cost nothing again
+
+
+def test_a_held_game_s_replay_is_made_once_a_length_out_of_the_event_loop_and_counted(
+    slow_client, monkeypatch
+):
+    """An audit: one address asked for the replay of an unfinished game of 10,000 moves, held
+    here (its spectator was connected), 8 at a time: each was made anew on the event loop,
+    counted nowhere, and everybody's moves waited 1.8 s. A replay is made once for each
+    length of the record, in a worker thread, and a held game's replays count among the
+    lobby's looks (30 at once: a club's ends fit, see above)."""
+    client = slow_client
+    game = create(client, DUEL)
+    made = []  # for each replay made: whether an event loop ran in its thread
+    real = games_api.replay_frames
+
+    def counted(record: GameRecord) -> list[dict]:
+        try:
+            asyncio.get_running_loop()
+            made.append("on the event loop")
+        except RuntimeError:
+            made.append("in a worker thread")
+        return real(record)
+
+    monkeypatch.setattr(games_api, "replay_frames", counted)
+    path = f"/api/games/{game['id']}/replay"
+    with client.websocket_connect(socket_path(game, 0)) as ann:  # held here: in play
+        next_of(ann, "state")
+        before = [client.get(path) for _ in range(5)]
+        assert [answer.status_code for answer in before] == [200] * 5
+        assert made == ["in a worker thread"]  # asked five times, made once
+        ann.send_json({"type": "act", "action": "roll", "seq": 0})
+        rolled = next_of(ann, "state")
+        after = client.get(path).json()
+        assert made == ["in a worker thread"] * 2  # a move: made again, with it
+        assert after["frames"][-1]["table"] == rolled["table"] != before[0].json()["frames"][-1]
+        looks = [client.get(path) for _ in range(40)]
+    assert [look.status_code for look in looks[:24]] == [200] * 24  # 30 at once in all
+    refused_http(next(look for look in looks if look.status_code != 200), 429, "too_many_lookups")
+    assert len(made) == 2
+
+
+def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_the_event_loop(
+    client, database, monkeypatch
+):
+    """An audit: waking a stored game of 10,000 moves (its spectator's socket, its replay)
+    replayed its moves on the event loop: 178 ms of everybody's time each."""
+    for game_id in ("watched", "looked"):
+        store_game(database, game_id, bots_game().record, "playing", humans=True)
+    made = []  # for each game read: whether an event loop ran in its thread
+    real = rooms_module.Room
+
+    def counted(*args, **options) -> Room:
+        try:
+            asyncio.get_running_loop()
+            made.append("on the event loop")
+        except RuntimeError:
+            made.append("in a worker thread")
+        return real(*args, **options)
+
+    monkeypatch.setattr(rooms_module, "Room", counted)
+    with client.websocket_connect("/ws/games/watched") as watcher:
+        assert next_of(watcher, "state")["seq"] == len(bots_game().record.moves)
+    assert client.get("/api/games/looked/replay").status_code == 200
+    assert made == ["in a worker thread"] * 2
+    assert client.get("/api/games/looked/record").status_code == 200  # held now: not read
+    assert made == ["in a worker thread"] * 2
 
 
 @pytest.mark.parametrize(

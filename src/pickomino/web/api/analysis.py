@@ -47,7 +47,7 @@ import math
 import multiprocessing
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, cast
@@ -335,12 +335,12 @@ KEEP_AN_HOUR = {"Cache-Control": "private, max-age=3600"}
 
 
 def analysis_router(
-    room_of: Callable[[str, Request], Room],
+    room_of: Callable[[str, Request], Awaitable[Room]],
     reviews: Reviews,
     limit: Callable[[Request], None],
     limit_kept: Callable[[Request], None],
 ) -> APIRouter:
-    """The routes; ``room_of(id, request)`` is the game (or the app's 404 or 500 refusal, or
+    """The routes; ``await room_of(id, request)`` is the game (or the app's 404 or 500 refusal, or
     429 when it must be read from the store too often); ``limit`` counts every record sent
     (each is replayed whole before anything else); ``limit_kept`` every review answered as
     kept (an audit pulled a kept 436 KB review 438 times a second from one address: 1.5
@@ -356,7 +356,7 @@ def analysis_router(
         if made is not None:
             limit_kept(request)
             return Response(made, media_type="application/json", headers=KEEP_AN_HOUR)
-        room = room_of(game_id, request)
+        room = await room_of(game_id, request)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")
         if not room.game.state.is_over:

@@ -100,7 +100,7 @@ def play_socket_router(
             return
         loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
         try:
-            room = rooms.get(game_id)
+            room = await rooms.load(game_id)
         except RecordError as error:
             await _refuse(websocket, Refused("game_damaged", why=error), 1011)
             return
