@@ -4,9 +4,14 @@ record and replay (on SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
+from pickomino.web.db.store import Store
+from pickomino.web.game.rooms import Rooms
 
 from .clients import age, create, next_of, refused, refused_http, socket_path, stored_game
 
@@ -73,6 +78,69 @@ def test_a_game_somebody_is_connected_to_is_not_abandoned(database):
         assert rooms.abandon_idle(WEEK) == [game["id"]]
         assert stored_game(database, game["id"]).status == "abandoned"  # no move: not listed
         assert game["id"] not in rooms.rooms
+
+
+def test_a_game_being_read_for_somebody_is_not_abandoned_meanwhile(database):
+    """A review: a game read in a worker thread for a socket (a long game's replay) was
+    abandoned by the idle sweep meanwhile, then taken into play as still playing: moves
+    were stored in a game the database called abandoned."""
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        game = create(client, DUEL)
+        start_playing(client, game)
+    age(database, game["id"], WEEK + 60)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+    reading, go_on = threading.Event(), threading.Event()
+    real_read = rooms._read
+
+    def held_up(game_id: str):
+        reading.set()
+        go_on.wait()  # the thread reads as long as the test says
+        return real_read(game_id)
+
+    rooms._read = held_up
+
+    async def sweep_during_the_read() -> tuple[list[str], str]:
+        loading = asyncio.ensure_future(rooms.load(game["id"]))
+        await asyncio.to_thread(reading.wait)
+        swept = rooms.abandon_idle(WEEK)
+        go_on.set()
+        return swept, (await loading).status
+
+    try:
+        assert asyncio.run(sweep_during_the_read()) == ([], "playing")
+        assert stored_game(database, game["id"]).status == "playing"
+    finally:
+        store.close()
+
+
+def test_a_game_abandoned_as_it_is_read_is_taken_as_abandoned(database):
+    """The same review: with several processes, what another stores while a game is read
+    here (abandoned here; moves) is caught up with before the game is taken into play."""
+    with TestClient(create_app(database, bot_delay=0)) as client:
+        game = create(client, DUEL)
+        start_playing(client, game)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+    rooms.take = leased  # one of several processes
+    real_read = rooms._read
+
+    def abandoned_meanwhile(game_id: str):
+        read = real_read(game_id)
+        store.abandon([game_id])  # as the sweep of another process would, once it is read
+        return read
+
+    rooms._read = abandoned_meanwhile
+    try:
+        room = asyncio.run(rooms.load(game["id"]))
+        assert room is not None and room.status == "abandoned"
+        assert stored_game(database, game["id"]).status == "abandoned"
+    finally:
+        store.close()
+
+
+async def leased(game_id: str) -> bool:
+    return True
 
 
 def test_games_are_never_abandoned_when_told_so(database):

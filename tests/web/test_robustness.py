@@ -533,6 +533,17 @@ def test_a_held_game_s_replay_is_made_once_a_length_out_of_the_event_loop_and_co
     assert len(made) == 2
 
 
+def test_a_replay_shows_the_names_of_seats_taken_since_it_was_made(client):
+    """A review: a replay kept for its number of moves kept the name of an open seat after a
+    guest took it (no move made)."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Guest", "open": True}]})
+    path = f"/api/games/{game['id']}"
+    with client.websocket_connect(socket_path(game, 0)):  # held here
+        assert client.get(f"{path}/replay").json()["seats"] == ["Ann", "Guest"]
+        assert client.post(f"{path}/join", json={"name": "Zoe"}).is_success
+        assert client.get(f"{path}/replay").json()["seats"] == ["Ann", "Zoe"]
+
+
 def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_the_event_loop(
     client, database, monkeypatch
 ):

@@ -346,18 +346,22 @@ def games_router(
 async def replay_of(room: Room) -> bytes:
     """The game's replay, encoded: made in a worker thread (a long game's frames take tens of
     milliseconds, which the event loop gives the other games meanwhile) once for each length
-    of its record, and shared by every request at that length."""
+    of its record and names of its seats, and shared by every request for those."""
     record = room.game.record
     made = room.replay
-    if made is None or made[0] != len(record.moves):
-        still = GameRecord(record.seats, record.rules, record.start_player, list(record.moves))
-        made = room.replay = (len(still.moves), asyncio.ensure_future(_encoded_replay(still)))
-    try:
-        return await asyncio.shield(made[1])  # a request given up does not stop the making
-    except Exception:
-        if room.replay is made:  # asked again, it is made again
-            room.replay = None
-        raise
+    drawn = (len(record.moves), tuple(record.seats))  # a seat taken renames it, no move made
+    if made is None or made[0] != drawn:
+        still = GameRecord(
+            list(record.seats), record.rules, record.start_player, list(record.moves)
+        )
+        made = room.replay = (drawn, asyncio.ensure_future(_encoded_replay(still)))
+
+        def forget_failed(making: asyncio.Future[bytes]) -> None:
+            if not making.cancelled() and making.exception() is not None and room.replay is made:
+                room.replay = None  # asked again, it is made again
+
+        made[1].add_done_callback(forget_failed)
+    return await asyncio.shield(made[1])  # a request given up does not stop the making
 
 
 async def _encoded_replay(record: GameRecord) -> bytes:

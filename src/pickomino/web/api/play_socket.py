@@ -98,9 +98,8 @@ def play_socket_router(
         if not opens.allow(address) or (looking and not loads.allow(address)):
             await _refuse(websocket, Refused("too_many_lookups"), TOO_MANY)
             return
-        loaded = game_id not in rooms.rooms  # taken into play for this socket: let go if refused
-        try:
-            room = await rooms.load(game_id)
+        try:  # ``loaded``: taken into play for this socket, let go if refused
+            room, loaded = await rooms.load_here(game_id)
         except RecordError as error:
             await _refuse(websocket, Refused("game_damaged", why=error), 1011)
             return
@@ -171,8 +170,8 @@ async def _refuse(
 ) -> None:
     """Say why, then close with ``code`` (the reason's id as the close reason). The ``room``
     loaded for this socket is let go if ended and unwatched: a refused socket (a forged
-    token, say) must not keep a finished game in memory. (Not one held before: another
-    socket may be joining it; between loading it and here nothing awaits.)"""
+    token, say) must not keep a finished game in memory. (Not one held before, nor one
+    another socket's load read: that socket may be joining it.)"""
     if room is not None:
         room.on_idle(room)
     await websocket.send_text(refusal_message(refusal))

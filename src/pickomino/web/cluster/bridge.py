@@ -116,9 +116,9 @@ class Cluster:
     async def drive(self, game_id: str) -> bool:
         """Play the game's bots and keep its time from now on (its lease is held here);
         whether it could. One loaded only for this and dormant is let go at once (a start's
-        sweep takes every game: memory holds only those in play)."""
-        loaded = self.rooms.held(game_id) is None
-        room = self.rooms.get(game_id)
+        sweep takes every game: memory holds only those in play). Read in a worker thread:
+        a process taking over a stopped one's games replays them all."""
+        room, loaded = await self.rooms.load_here(game_id)
         if room is None or room.ended:
             if room is not None:  # ended elsewhere: kept only while watched here
                 self.rooms.release(room)

@@ -108,9 +108,9 @@ class Room:
         self.behind = False
         #: Called when the game is over and nobody is connected (the server forgets it).
         self.on_idle: Callable[[Room], None] = lambda room: None
-        #: The game's replay, encoded once it is asked for at this length of the record (the
-        #: number of moves, and its making): :func:`pickomino.web.api.games.replay_of`.
-        self.replay: tuple[int, asyncio.Future[bytes]] | None = None
+        #: The game's replay, encoded once it is asked for with these moves and names (their
+        #: number and the seats', and its making): :func:`pickomino.web.api.games.replay_of`.
+        self.replay: tuple[tuple[int, tuple[str, ...]], asyncio.Future[bytes]] | None = None
         #: When the server last handed the game out (monotonic seconds: see :class:`.Rooms`).
         self.used = time.monotonic()
         #: Called once the game is over and stored so (its results are recorded).

@@ -50,6 +50,8 @@ class Rooms:
         self.dice_seed = dice_seed
         self.rooms: dict[str, Room] = {}
         self.recent: OrderedDict[str, Room] = OrderedDict()  #: see :attr:`RECENT`
+        #: The games being read in a worker thread (:meth:`load_here`): not abandoned meanwhile.
+        self._loading: dict[str, asyncio.Future[tuple[Room, bool] | None]] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
         #: Called with the games just abandoned (their results, if any, are recorded).
@@ -82,17 +84,37 @@ class Rooms:
     async def load(self, game_id: str, keep: bool = True) -> Room | None:
         """:meth:`get`, with a game read from the store replayed in a worker thread (an
         audit: a game of 10,000 moves took 178 ms of the event loop, everybody's, to load)."""
-        if self.held(game_id) is None:
-            read = await asyncio.to_thread(self._read, game_id)
-            if read is None:
-                return None
-            if self.held(game_id) is None:  # nobody loaded it meanwhile
-                room = self._adopt(*read)
-                if self.take is not None:  # another process may have moved as it was read
-                    room.catch_up()
-                self._keep(room, keep)
-                return room
-        return self.get(game_id, keep)
+        return (await self.load_here(game_id, keep))[0]
+
+    async def load_here(self, game_id: str, keep: bool = True) -> tuple[Room | None, bool]:
+        """:meth:`load`, and whether this call took the game into play (into memory, or from
+        the recent ones; loads of one game at once share one read: the first one's)."""
+        if self.held(game_id) is not None:
+            return self._got(game_id, keep)
+        reading = self._loading.get(game_id)
+        if reading is not None:
+            await asyncio.shield(reading)
+            return self.get(game_id, keep), False
+        reading = self._loading[game_id] = asyncio.ensure_future(
+            asyncio.to_thread(self._read, game_id)
+        )
+        try:
+            read = await asyncio.shield(reading)
+        finally:
+            del self._loading[game_id]
+        if read is None:
+            return None, False
+        if self.held(game_id) is not None:  # a synchronous get loaded it meanwhile
+            return self._got(game_id, keep)
+        # With several processes, what another stored as it was read is read too (one
+        # process alone stores nothing in a game it does not hold, nor abandons one it reads).
+        room = self._adopt(*read, caught_up=self.take is not None)
+        self._keep(room, keep)
+        return room, True
+
+    def _got(self, game_id: str, keep: bool) -> tuple[Room | None, bool]:
+        in_play = game_id in self.rooms
+        return self.get(game_id, keep), not in_play
 
     def _read(self, game_id: str) -> tuple[Room, bool] | None:
         """The stored game replayed, and whether it rests; ``None``: no such game."""
@@ -105,9 +127,12 @@ class Rooms:
             log.exception("game %s cannot be replayed from its stored moves", game_id)
             raise
 
-    def _adopt(self, room: Room, resting: bool) -> Room:
-        """A game just read taken into this process's care."""
+    def _adopt(self, room: Room, resting: bool, caught_up: bool = False) -> Room:
+        """A game just read taken into this process's care; ``caught_up`` with what was
+        stored since it was read (in a worker thread: by another process, or abandoned)."""
         self._hook(room)
+        if caught_up:
+            room.catch_up()
         room.settle_status()
         if resting and not room.ended:
             self._wake(room)
@@ -215,7 +240,8 @@ class Rooms:
         idle_ids = [
             game_id
             for game_id in self.store.game_ids(UNFINISHED, idle_since=time.time() - idle)
-            if game_id not in self.rooms or not self.rooms[game_id].connections
+            if game_id not in self._loading
+            and (game_id not in self.rooms or not self.rooms[game_id].connections)
         ]
         self.store.abandon(idle_ids)
         for game_id in idle_ids:
