@@ -23,6 +23,7 @@ from pickomino.web.db import migrations
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profile_keys import parse_code, recovery_code
 from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.results import PAIR_GAMES_A_DAY
 from pickomino.web.db.store import Store
 
 from .clients import HELD, create, next_of, profile_store, refused, refused_http, socket_path
@@ -862,5 +863,35 @@ def test_throw_away_profiles_do_not_lift_a_bot(database):
         profiles.expect_results("played")
         assert profiles.record("played", {**meta, "ranking": lost}, 2)
         assert profiles.player("bot-easy")["rating"]["mu"] > 25  # a player of standing's loss
+    finally:
+        store.close()
+
+
+def test_a_profile_lifts_a_bot_at_most_a_few_games_a_day(database):
+    """An audit: six throw-away profiles meeting in one six-seat rated game are each
+    established at once (they met five others), then free to throw game after game to a
+    bot. Against one bot level, a profile's rated games move the bot's rating at most
+    :data:`PAIR_GAMES_A_DAY` times a day, as a pair of people's do (theirs still move)."""
+    store = Store(database)
+    try:
+        profiles = profile_store(store)
+        lost = [{"seat": 0, "rank": 2, "worms": 0}, {"seat": 1, "rank": 1, "worms": 4}]
+        thrower = profiles.claim("Thrower", "192.0.2.7")[0]
+        establish(store.engine, thrower.id)
+        meta = {"rated": True, "profiles": [thrower.id, None], "bots": [None, "easy"]}
+        lifted = []
+        for n in range(PAIR_GAMES_A_DAY + 2):
+            profiles.expect_results(f"thrown{n}")
+            assert profiles.record(f"thrown{n}", {**meta, "ranking": lost}, 2)
+            lifted.append(profiles.player("bot-easy")["rating"]["mu"])
+        assert lifted[:PAIR_GAMES_A_DAY] == sorted(set(lifted[:PAIR_GAMES_A_DAY]))  # rising
+        assert lifted[PAIR_GAMES_A_DAY:] == [lifted[PAIR_GAMES_A_DAY - 1]] * 2  # then no more
+        mine = "SELECT mu FROM results WHERE player = :player ORDER BY game_id"
+        own = [row.mu for row in sql(database, mine, player=thrower.id)]
+        assert own == sorted(own, reverse=True) and len(set(own)) == len(own)  # still falling
+        profiles.expect_results("medium")  # another bot level: counted apart
+        medium = {"rated": True, "profiles": [thrower.id, None], "bots": [None, "medium"]}
+        assert profiles.record("medium", {**medium, "ranking": lost}, 2)
+        assert profiles.player("bot-medium")["rating"]["mu"] > 25
     finally:
         store.close()

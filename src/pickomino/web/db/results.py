@@ -172,7 +172,9 @@ class ResultStore:
             if rated:
                 before = self._ratings(db, [player for _, player in seated], now)
                 after = rate([(player, ranks[n]) for n, player in seated], before)
-                if not self._moves_bots(db, [p for p in profiles_only if p is not None]):
+                bots = sorted({player for _, player in seated if bot_level(player)})
+                people = [p for p in profiles_only if p is not None]
+                if not self._moves_bots(db, people, bots, now):
                     after |= {player: before[player] for player in after if bot_level(player)}
                 self._save_ratings(db, after, now)
             rows = [
@@ -197,17 +199,33 @@ class ResultStore:
                 self._count(db, rows, rated)
         return True
 
-    def _moves_bots(self, db: sa.Connection, profile_ids: list[str]) -> bool:
+    def _moves_bots(
+        self, db: sa.Connection, profile_ids: list[str], bots: list[str], now: float
+    ) -> bool:
         """Whether a rated game moves its bots' ratings: one of its profiles has met
-        :data:`ESTABLISHED_OPPONENTS` other profiles in rated games. An audit's throw-away
-        profiles lost to a bot on purpose, ten claimed a minute from one address: 600 thrown
-        games would have put ``bot-easy`` at the top of the leaderboard. Their own ratings
-        still move (a bot is a fixed point for them)."""
+        :data:`ESTABLISHED_OPPONENTS` other profiles in rated games, and none of them played
+        :data:`PAIR_GAMES_A_DAY` rated games with one of its bot levels in the last day. An
+        audit's throw-away profiles lost to a bot on purpose, ten claimed a minute from one
+        address: 600 thrown games would have put ``bot-easy`` at the top of the leaderboard;
+        the next audit made six of them established at once, in one six-seat game, each then
+        free to throw game after game. Their own ratings still move (a bot is a fixed point
+        for them)."""
         people = sa.select(met.c.player).where(
             met.c.player.in_(profile_ids), sa.not_(met.c.opponent.startswith(BOT_PREFIX))
         )
         established = people.group_by(met.c.player).having(sa.func.count() >= ESTABLISHED_OPPONENTS)
-        return db.execute(established.limit(1)).first() is not None
+        if db.execute(established.limit(1)).first() is None:
+            return False
+        mine, theirs = results.alias(), results.alias()
+        often = (
+            sa.select(mine.c.player)
+            .join(theirs, theirs.c.game_id == mine.c.game_id)
+            .where(mine.c.player.in_(profile_ids), theirs.c.player.in_(bots), mine.c.rated)
+            .where(mine.c.finished > now - DAY)
+            .group_by(mine.c.player, theirs.c.player)
+            .having(sa.func.count(sa.distinct(mine.c.game_id)) >= PAIR_GAMES_A_DAY)
+        )
+        return db.execute(often.limit(1)).first() is None
 
     def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
         """Add a game's results to its players' totals (and, rated, who met whom), by

@@ -2,7 +2,8 @@
 // choose from): the arrow keys, Home and End move along the row and Tab goes on past it, the
 // WAI-ARIA toolbar pattern. Eight dice were eight Tab stops before Stop.
 
-const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+// A row: left and right (up and down still scroll the page, as in a horizontal toolbar).
+const MOVES = { ArrowRight: 1, ArrowLeft: -1 };
 
 /**
  * Makes `group` a toolbar named `label`; call it again after each redraw of its buttons: the
