@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Annotated, Literal
 
@@ -364,6 +365,11 @@ async def replay_of(room: Room) -> bytes:
     return await asyncio.shield(made[1])  # a request given up does not stop the making
 
 
+#: The replays' own thread: a stranger's replays of many long games wait for each other, not
+#: in front of the games read for people's sockets and the lobby's lists (the default one).
+REPLAYS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replays")
+
+
 async def _encoded_replay(record: GameRecord) -> bytes:
-    frames = await asyncio.to_thread(replay_frames, record)
+    frames = await asyncio.get_running_loop().run_in_executor(REPLAYS, replay_frames, record)
     return orjson.dumps({"seats": record.seats, "frames": frames})
