@@ -11,7 +11,7 @@ import time
 import psycopg
 import pytest
 
-from pickomino.web.cluster.lease import BUCKETS, KEY, LOCK_SPACE, Leases
+from pickomino.web.cluster.lease import BUCKETS, DRIVING_AT_ONCE, KEY, LOCK_SPACE, Leases
 from pickomino.web.db.store import Store
 
 from .server_process import TemporaryPostgres
@@ -153,3 +153,40 @@ def test_a_resting_game_is_leased_only_by_a_process_that_holds_it(
             await leases.stop()
 
     asyncio.run(run())
+
+
+class SlowDriver(Driver):
+    """A driver whose every game takes a while to set going (read from the store in a
+    worker thread, in the app): how many are under way at once is counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.under_way = self.most = 0
+        self.go_on = asyncio.Event()
+
+    async def drive(self, game_id: str) -> bool:
+        self.under_way += 1
+        self.most = max(self.most, self.under_way)
+        await self.go_on.wait()
+        self.under_way -= 1
+        return await super().drive(game_id)
+
+
+def test_games_taken_over_are_set_going_several_at_once():
+    """An audit (three processes, one killed): its 300 games, read one after another on the
+    survivor, waited up to 16 s for their first move. They are read a few at once (each
+    read's waits overlap), at most :data:`DRIVING_AT_ONCE`."""
+    driver = SlowDriver()
+    leases = Leases("postgresql://unused", driver)
+    games = [f"g{n}" for n in range(3 * DRIVING_AT_ONCE)]
+
+    async def take_over() -> None:
+        driving = asyncio.ensure_future(leases._drive(games))
+        for _ in range(100):  # all started (one after another: one), and no more
+            await asyncio.sleep(0)
+        assert driver.under_way == DRIVING_AT_ONCE
+        driver.go_on.set()
+        await driving
+
+    asyncio.run(take_over())
+    assert driver.most == DRIVING_AT_ONCE and driver.driving == set(games)

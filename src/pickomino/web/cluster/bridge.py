@@ -124,7 +124,8 @@ class Cluster:
                 self.rooms.release(room)
             return False
         room.drives_bots = True
-        await room.refresh()  # the previous holder's last moves
+        if not loaded:  # read just now, and caught up with: nobody here to tell
+            await room.refresh()  # the previous holder's last moves
         room.wake_bots()
         if loaded and self.rooms.rooms.get(game_id) is room and room.dormant():
             self.rooms.unload(room)  # it rests; its lease is given back by the next sweep
