@@ -146,10 +146,10 @@ def limited_finder(
     not kept in memory for it."""
 
     async def look_limited(game_id: str, request: Request) -> Room:
-        if held is not None and rooms.held(game_id) is not None:
+        if rooms.held(game_id) is None:  # to be read from the store: replayed move by move
+            limit(request)
+        elif held is not None:
             held(request)
-        else:
-            _count_unless_held(rooms, limit, game_id, request)
         try:
             room = await rooms.load(game_id, keep=False)
         except RecordError as error:

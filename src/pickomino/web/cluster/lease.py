@@ -215,10 +215,10 @@ class Leases:
         """Drive the games taken, :data:`DRIVING_AT_ONCE` at a time (each is read from the
         store in a worker thread: one after another, an audit's 300 games of a process
         killed waited up to 16 s for their first move on the survivor)."""
-        room = asyncio.Semaphore(DRIVING_AT_ONCE)
+        at_once = asyncio.Semaphore(DRIVING_AT_ONCE)
 
         async def drive(game_id: str) -> None:
-            async with room:
+            async with at_once:
                 try:
                     driving = await self.rooms.drive(game_id)
                 except Exception:

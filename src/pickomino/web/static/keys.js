@@ -23,8 +23,9 @@ const MODES = { all: "announce.all", mine: "announce.mine" };
 
 /**
  * `shortcuts` are [{keys: ["r"], words: "keys.roll", run}] (keys as KeyboardEvent.key says
- * them, lower case for letters; without `run`, a key the page's controls take, only listed); `opener` is the button that opens the help; `announcing`
- * adds the announcements' setting to it. Returns the dialog.
+ * them, lower case for letters; without `run`: keys the page's controls take, only listed);
+ * `opener` is the button that opens the help; `announcing` adds the announcements' setting
+ * to it. Returns the dialog.
  */
 export function setupKeys(opener, shortcuts, { announcing = false } = {}) {
   const dialog = helpDialog(shortcuts, announcing);
