@@ -131,6 +131,7 @@ def test_serve_refuses_bad_options():
         (("serve", "--bot-delay", "-1"), "--bot-delay"),
         (("serve", "--message-rate", "0"), "--message-rate"),
         (("serve", "--abandon-after", "-1"), "--abandon-after"),
+        (("serve", "--turn-limit", "-1"), "--turn-limit"),
     ]:
         result = run(*args)
         assert result.returncode == 2 and message in result.stderr, (args, result.stderr)

@@ -259,3 +259,13 @@ def test_an_empty_host_or_secret_file_is_refused(served: dict, tmp_path: Path, o
     refused = serve("--database", str(tmp_path / "games.sqlite3"), option, " ")
     assert refused.exit_code == 2 and not served
     assert f"Invalid value for '{option}': it may not be empty" in refused.output
+
+
+def test_the_turn_limit_is_the_servers_own_unless_told(served: dict, tmp_path: Path) -> None:
+    from pickomino.web.game.commits import TURN_LIMIT
+
+    told = (((), TURN_LIMIT), (("--turn-limit", "40"), 40), (("--turn-limit", "0"), 0))
+    for given, limit in told:
+        started = serve("--database", str(tmp_path / "games.sqlite3"), "--no-offline-app", *given)
+        assert started.exit_code == 0, started.output
+        assert served["app"].state.rooms.turn_limit == limit

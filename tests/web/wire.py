@@ -43,7 +43,7 @@ LOG_FIELDS = {
 AWAY_WHY = {"absent", "timeouts", "vote"}
 STANDING = {"seat", "rank", "worms", "highest_tile"}
 STATE = {"type", "id", "seq", "status", "waiting_for", "seats", "rules", "table", "actions"}
-STATE |= {"log_start", "log", "clock", "takeover", "rated", "v", "now"}
+STATE |= {"log_start", "log", "clock", "takeover", "rated", "v", "now", "stopped_after"}
 #: A change: what changed in a state (``set``: its fields, ``table``: the table's) and the
 #: version it turns ``base`` into (``v``), with the log's new entries.
 CHANGE = {"type", "v", "base", "set", "table", "log_start", "log", "now"}
@@ -110,8 +110,9 @@ def check_ranking(ranking: list[dict], tie: str | None) -> None:
     assert tie in ("tile", "shared", None)
 
 
-def check_table(table: dict) -> None:
-    over = {"ranking", "tie_break"} if table["over"] else set()
+def check_table(table: dict, stopped: bool = False) -> None:
+    """A table view; ``stopped``: of a game stopped at its turn limit (its standings shown)."""
+    over = {"ranking", "tie_break"} if table["over"] or stopped else set()
     assert set(table) == TABLE | over, sorted(set(table) ^ (TABLE | over))  # no result text
     if over:
         check_ranking(table["ranking"], table["tie_break"])
@@ -125,7 +126,7 @@ def check_message(message: dict, allowed: Collection[str]) -> None:
         assert all(set(seat) == SEAT for seat in message["seats"]), message["seats"]
         assert message["clock"] is None or set(message["clock"]) == CLOCK, message["clock"]
         assert isinstance(message["now"], float), message["now"]
-        check_table(message["table"])
+        check_table(message["table"], message["stopped_after"] is not None)
         for entry in message["log"]:
             check_entry(entry)
     elif kind == "change":

@@ -93,6 +93,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--watchers-per-game", type=click.IntRange(min=0), default=500, show_default=True)
 @click.option("--abandon-after", type=Number(min=0), default=168.0, show_default=True)
 @click.option("--away-after", type=Number(min=0), default=120.0, show_default=True)
+@click.option("--turn-limit", type=click.IntRange(min=0), default=2000, show_default=True)
 @click.option("--clock-minimum", type=Number(min=0), default=30.0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--db-pool", type=click.IntRange(1, 1000), default=5, show_default=True)
@@ -133,6 +134,7 @@ def serve(
     watchers_per_game: int,
     abandon_after: float,
     away_after: float,
+    turn_limit: int,
     clock_minimum: float,
     workers: int,
     db_pool: int,
@@ -197,6 +199,7 @@ def serve(
         "watchers_per_game": watchers_per_game,
         "public_url": public_url,
         "away_after": away_after,
+        "turn_limit": turn_limit,
         "clock_minimum": clock_minimum,
         "db_pool": db_pool,
         "request_timeout": request_timeout,

@@ -45,8 +45,9 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet) -> dict[str, object]:
     }
 
 
-def table_view(state: GameState) -> dict[str, object]:
-    """Everything on the table: grill, stacks, whose turn, the dice and the result. The grill
+def table_view(state: GameState, ranked: bool = False) -> dict[str, object]:
+    """Everything on the table: grill, stacks, whose turn, the dice and the result (the
+    standings as a result also when ``ranked``: a game stopped unfinished). The grill
     and the dice lists are shared by every view of the same tiles or dice (the server builds
     a view at each action: most actions change neither): read them, never change them."""
     view: dict[str, object] = {
@@ -62,7 +63,7 @@ def table_view(state: GameState) -> dict[str, object]:
         "dice_left": state.dice_left,
         "over": state.is_over,
     }
-    if state.is_over:
+    if state.is_over or ranked:
         ranking = state.ranking()
         view["ranking"] = [standing_dict(standing) for standing in ranking]
         view["tie_break"] = tie_break(ranking)  # "tile", "shared" or None: worms decided

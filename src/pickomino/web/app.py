@@ -60,6 +60,7 @@ from pickomino.web.db.networks import Networks, SecretMismatch, read_secret, sec
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.forms import CLOCK_MINIMUM, address_limit, creation_limit
+from pickomino.web.game.commits import TURN_LIMIT
 from pickomino.web.game.rematch import RematchStore
 from pickomino.web.game.rooms import UNLOAD_AFTER, Rooms
 from pickomino.web.game.seating import AWAY_AFTER
@@ -89,6 +90,7 @@ def create_app(
     watchers_per_game: int = 500,
     public_url: str | None = None,
     away_after: float = AWAY_AFTER,
+    turn_limit: int = TURN_LIMIT,
     clock_minimum: float = CLOCK_MINIMUM,
     db_pool: int = POOL,
     request_timeout: float = 10.0,
@@ -116,10 +118,11 @@ def create_app(
     spectators. Invite links are absolute on ``public_url`` (e.g. ``https://dice.example``)
     when it is given, else paths on the address the creator used. A bot plays for the
     person to move once they are disconnected for ``away_after`` seconds (0: never) while
-    somebody else at the table is connected; a game's clock gives at least
-    ``clock_minimum`` seconds a turn or a bank (tests use less). The store holds at most
-    ``db_pool`` connections to the database. With ``review_results``, a game with results
-    is reviewed as it ends, for its players' accuracy on their profiles
+    somebody else at the table is connected; a game that lasts ``turn_limit`` turns (0: no
+    limit) stops there, abandoned (:data:`~pickomino.web.game.commits.TURN_LIMIT`); a game's
+    clock gives at least ``clock_minimum`` seconds a turn or a bank (tests use less). The
+    store holds at most ``db_pool`` connections to the database. With ``review_results``, a
+    game with results is reviewed as it ends, for its players' accuracy on their profiles
     (:class:`~pickomino.web.lifespan.ResultReviews`). With ``offline_runtime`` (Pyodide's
     folder) the offline app is served at ``/app/`` (:mod:`pickomino.web.offline_app`).
     With ``dice_seed``, every new game's seed is that number and its dice are drawn from it
@@ -145,7 +148,7 @@ def create_app(
         trusted_proxies(forwarded_allow_ips),
     )  # fmt: skip
     base_url = (public_url or "").rstrip("/")
-    rooms = Rooms(store, bot_delay, away_after, dice_seed, unload_after)
+    rooms = Rooms(store, bot_delay, away_after, dice_seed, unload_after, turn_limit)
     try:
         networks = Networks(store.engine, secret, replace=replace_secret)
     except SecretMismatch:

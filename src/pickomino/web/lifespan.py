@@ -89,15 +89,17 @@ def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
 def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
     """An abandoned game's record ``meta`` as its results count it: the standings when it
     was left (``ranking``), every person having left it (``left``: after the bots, in the
-    standings' order among themselves). ``None`` for a game that never started (no move:
+    standings' order among themselves), unless it stopped at its turn limit (nobody left it:
+    the standings count as they are). ``None`` for a game that never started (no move:
     nobody left anything)."""
     room = rooms.get(game_id, keep=False)
     if room is None or not room.game.record.moves:
         return None
+    stopped = "stopped_after" in room.game.record.meta
     return {
         **room.game.record.meta,
         "ranking": [standing_dict(standing) for standing in room.game.state.ranking()],
-        "left": [number for number, seat in enumerate(room.seats) if seat.is_person],
+        "left": [] if stopped else [n for n, seat in enumerate(room.seats) if seat.is_person],
         "unfinished": True,  # the standings order the people who left (results.counted_ranks)
     }
 

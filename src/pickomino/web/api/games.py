@@ -286,7 +286,8 @@ def games_router(
         room = Room.create(
             rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
             clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
-            away_after=rooms.away_after, dice_seed=rooms.dice_seed, created_from=created_from,
+            away_after=rooms.away_after, turn_limit=rooms.turn_limit, dice_seed=rooms.dice_seed,
+            created_from=created_from,
         )  # fmt: skip
         rooms.add(room)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once

@@ -101,6 +101,7 @@ def rematch_router(
                     room.store, record, bots, room.bot_delay, game_id=offer.new_game_id,
                     clock=TimeControl.from_dict(old.get("clock")),
                     takeover=old.get("takeover", DEFAULT_TAKEOVER), away_after=room.away_after,
+                    turn_limit=room.turn_limit,
                     dice_seed=old["seed"] + 1 if old.get("dice") == "seeded" else None,
                 )  # fmt: skip
                 add_room(new)

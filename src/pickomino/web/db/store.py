@@ -461,6 +461,7 @@ class Store:
                 # the final ranking, as data (games finished before it was kept: none)
                 "ranking": headers[row.id].get("meta", {}).get("ranking"),
                 "tie_break": headers[row.id].get("meta", {}).get("tie_break"),
+                "stopped_after": headers[row.id].get("meta", {}).get("stopped_after"),
                 "seats": by_game.get(row.id, []),
                 "start_player": headers[row.id].get("start_player"),
                 "turns": row.turns,

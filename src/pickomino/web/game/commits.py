@@ -36,6 +36,18 @@ from pickomino.web.game.tablelog import TableLog
 
 log = logging.getLogger("pickomino.web")
 
+#: The turns a game may last on the server (``serve --turn-limit``): the rules let a game go
+#: on for ever (nothing is turned over when a player who busts returned nothing, R16), and a
+#: table of scripted seats could fill the database so. No real game comes near: of 20,000
+#: games of two random bots the longest took 1,278 turns; seven random bots, 994.
+TURN_LIMIT = 2000
+
+
+def beyond_the_limit(room: SharedRoom) -> bool:
+    """Whether a game still in play has played its :attr:`~.Room.turn_limit` turns (0: none)."""
+    limit = room.turn_limit
+    return bool(limit) and room.game.state.turn > limit and not room.game.state.is_over
+
 
 class Commits(RoomPart):
     """The room's changes, stored first; and what other processes stored, played in."""
@@ -86,6 +98,8 @@ class Commits(RoomPart):
             self.stand_ins()  # a bot that played the rest of a timed-out turn stands down
             if game.state.is_over:
                 self.finish()
+            elif beyond_the_limit(room):
+                self.stop_at_the_limit()
             else:
                 room.set_alarms()
 
@@ -204,6 +218,18 @@ class Commits(RoomPart):
         self.set_status("over")
         room.on_finish(room)
         room.cancel_alarms()
+        if not room.connections:
+            room.on_idle(room)
+
+    def stop_at_the_limit(self) -> None:
+        """The game played its :attr:`~.Room.turn_limit` turns without ending: it stops there
+        (``stopped_after`` in the record), abandoned; its results count the standings as they
+        are, nobody having left it (:func:`pickomino.web.lifespan.left_unfinished`)."""
+        room = self.room
+        room.game.record.meta["stopped_after"] = room.turn_limit
+        self.set_status("abandoned")
+        room.cancel_alarms()
+        room.on_stopped(room)
         if not room.connections:
             room.on_idle(room)
 

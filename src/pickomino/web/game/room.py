@@ -46,7 +46,7 @@ from pickomino.web.game.advisor import Advisor, Run, no_advice, no_hint
 from pickomino.web.game.alarms import Alarms
 from pickomino.web.game.audience import Audience
 from pickomino.web.game.bot_driver import BotDriver
-from pickomino.web.game.commits import Commits
+from pickomino.web.game.commits import TURN_LIMIT, Commits, beyond_the_limit
 from pickomino.web.game.seat_holders import SeatHolders
 from pickomino.web.game.seating import AWAY_AFTER, DEFAULT_TAKEOVER, Note, Seating, TimeControl
 from pickomino.web.game.shared import SeatHolder, Send
@@ -66,7 +66,12 @@ class Room:
     """A game in play (or waiting for its people, or over) and its connections."""
 
     def __init__(
-        self, stored: StoredGame, store: Store, bot_delay: float, away_after: float = AWAY_AFTER
+        self,
+        stored: StoredGame,
+        store: Store,
+        bot_delay: float,
+        away_after: float = AWAY_AFTER,
+        turn_limit: int = TURN_LIMIT,
     ) -> None:
         record = GameRecord.from_json(stored.header)
         record.moves = list(stored.moves)
@@ -82,6 +87,9 @@ class Room:
         #: Seconds the person to move may be disconnected before a bot plays for them
         #: (0: never), counted while somebody else at the table is connected.
         self.away_after = away_after
+        #: The turns the game may last (0: no limit): then it stops, abandoned
+        #: (:meth:`.Commits.stop_at_the_limit`).
+        self.turn_limit = turn_limit
         self.holders = SeatHolders(self)
         self.audience = Audience(self)
         self.absence = Absence(self)
@@ -115,6 +123,8 @@ class Room:
         self.used = time.monotonic()
         #: Called once the game is over and stored so (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
+        #: Called once the game stopped at its turn limit, abandoned (its results are recorded).
+        self.on_stopped: Callable[[Room], None] = lambda room: None
 
     # ------------------------------------------------------------- creation
     @classmethod
@@ -131,6 +141,7 @@ class Room:
         clock: TimeControl | None = None,
         takeover: str = DEFAULT_TAKEOVER,
         away_after: float = AWAY_AFTER,
+        turn_limit: int = TURN_LIMIT,
         dice_seed: int | None = None,
         created_from: str | None = None,
     ) -> Room:
@@ -163,19 +174,22 @@ class Room:
         store.create_game(game_id, record.to_json(indent=None), rows, created_from)
         stored = store.load(game_id)
         assert stored is not None
-        room = cls(stored, store, bot_delay, away_after)
+        room = cls(stored, store, bot_delay, away_after, turn_limit)
         room.settle_status()  # a game of bots (or bots and the creator) starts at once
         return room
 
     def settle_status(self) -> None:
         """Make the stored status agree with the seats and the moves, and the clock with
         the game (the first turn's clock starts): a crash may have come between the last
-        claim or move and what is written after it."""
+        claim or move and what is written after it (a game past its turn limit stops)."""
         if self.game.state.is_over and self.status != "over":
             self.commits.finish()
             return
         if self.status == "open" and not self.waiting():
             self.commits.set_status("playing")
+        if self.status == "playing" and beyond_the_limit(self):
+            self.commits.stop_at_the_limit()
+            return
         if self.status == "playing":
             with contextlib.suppress(Refused):  # logged; the next change settles it
                 self.change_seating(lambda seating: [])

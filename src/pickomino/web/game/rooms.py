@@ -15,6 +15,7 @@ from functools import partial
 from pickomino.core import RecordError
 from pickomino.web.cluster.presence import Presence
 from pickomino.web.db.store import UNFINISHED, Store
+from pickomino.web.game.commits import TURN_LIMIT
 from pickomino.web.game.room import Room
 from pickomino.web.game.seating import AWAY_AFTER
 
@@ -39,8 +40,11 @@ class Rooms:
         away_after: float = AWAY_AFTER,
         dice_seed: int | None = None,
         unload_after: float = UNLOAD_AFTER,
+        turn_limit: int = TURN_LIMIT,
     ) -> None:
         self.store, self.bot_delay, self.away_after = store, bot_delay, away_after
+        #: The turns a game may last (0: no limit; see :data:`.commits.TURN_LIMIT`).
+        self.turn_limit = turn_limit
         #: Seconds a dormant game (:meth:`Room.dormant`) not handed out stays in memory.
         self.unload_after = unload_after
         #: Leases asked for resting games loaded again (a task keeps no reference to itself).
@@ -122,7 +126,8 @@ class Rooms:
         if stored is None:
             return None
         try:
-            return Room(stored, self.store, self.bot_delay, self.away_after), stored.resting
+            room = Room(stored, self.store, self.bot_delay, self.away_after, self.turn_limit)
+            return room, stored.resting
         except RecordError:
             log.exception("game %s cannot be replayed from its stored moves", game_id)
             raise
@@ -162,6 +167,7 @@ class Rooms:
 
     def _hook(self, room: Room) -> None:
         room.on_idle, room.on_finish = self.release, self.on_finish
+        room.on_stopped = lambda room: self.on_abandon([room.id])
         room.drives_bots = self.take is None
         if self.presence is not None:
             room.elsewhere = partial(self.presence.elsewhere, room.id)

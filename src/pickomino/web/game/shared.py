@@ -61,6 +61,7 @@ class SharedRoom(Protocol):
     behind: bool
     drives_bots: bool
     away_after: float
+    turn_limit: int
     bot_delay: float
     elsewhere: Callable[[], frozenset[int]]
     on_seated: Callable[[], None]
@@ -69,6 +70,8 @@ class SharedRoom(Protocol):
     def on_idle(self) -> Callable[[Self], None]: ...
     @property
     def on_finish(self) -> Callable[[Self], None]: ...
+    @property
+    def on_stopped(self) -> Callable[[Self], None]: ...
     @property
     def game(self) -> Game: ...
     @property

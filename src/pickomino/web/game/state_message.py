@@ -15,6 +15,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
     """The whole state for clients; the log from entry ``log_start`` on (a client that has
     the entries before it appends these, so states stay small as a game grows)."""
     state = room.game.state
+    stopped = room.game.record.meta.get("stopped_after")
     online = room.online()
     profiles = room.profiles()
     seating = room.seating
@@ -26,6 +27,8 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
         "id": room.id,
         "seq": room.seq,
         "status": room.status,
+        # the turns after which the game stopped, unfinished (its turn limit); null: it did not
+        "stopped_after": stopped,
         "waiting_for": room.waiting(),
         "seats": [
             {
@@ -47,7 +50,7 @@ def state_message(room: SharedRoom, log_start: int = 0) -> dict[str, object]:
         "clock": _clock_view(room),
         "takeover": seating.takeover,
         "rated": room.rated,
-        "table": table_view(state),
+        "table": table_view(state, ranked=stopped is not None),  # its standings: its result
         "actions": room.session.actions() if room.status == "playing" else [],
         "log_start": log_start,
         "log": room.table_log.entries[log_start:],

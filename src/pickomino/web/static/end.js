@@ -42,14 +42,19 @@ export async function showEnd(node, gameId, state, seat, { analysis = true } = {
   const names = state.seats.map((seat) => seat.name);
   const path = `/api/games/${encodeURIComponent(gameId)}`;
   const body = h("div", { class: "end-body" }, h("p", { class: "placeholder" }, t("end.loading")));
+  const stopped = state.stopped_after; // at the server's turn limit: its standings are its result
+  const ranked = state.table.over || stopped != null;
+  let heading = state.table.over ? turnText(state, seat) : t("end.abandoned");
+  if (stopped != null) heading = t("end.stopped_title", { turns: stopped });
   fill(
     node,
     // "Game over after 36 turns"; where the focus goes when the table gives way to this panel
-    h("h2", { tabindex: "-1" }, state.table.over ? turnText(state, seat) : t("end.abandoned")),
-    state.table.over ? verdictLine(state.table.ranking, seat, names) : null,
+    h("h2", { tabindex: "-1" }, heading),
+    ranked ? verdictLine(state.table.ranking, seat, names) : null,
+    ranked ? rankingList(state.table, names) : null,
     state.table.over
-      ? rankingList(state.table, names)
-      : h("p", { class: "result", testid: "result" }, t("end.stopped")),
+      ? null
+      : h("p", { class: "result", testid: "result" }, stopped != null ? t("end.turn_limit", { turns: stopped }) : t("end.stopped")),
     body,
     downloadLink(`${path}/record`, `pickomino-${gameId}.json`, { class: "btn", testid: "download-record" }, t("end.download")),
   );

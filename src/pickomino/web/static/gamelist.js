@@ -96,10 +96,15 @@ function gameRow(game, presets, join) {
           .join(" · "),
       ),
       game.ranking ? h("p", { class: "muted", testid: "game-result" }, result(game)) : null,
-      game.status === "abandoned" ? h("p", { class: "muted", testid: "game-result" }, t("games.abandoned")) : null,
+      game.status === "abandoned" ? h("p", { class: "muted", testid: "game-result" }, abandoned(game)) : null,
     ),
     h("div", { class: "buttons" }, buttons),
   );
+}
+
+/** Why an abandoned game ended: nobody played on, or it reached the server's turn limit. */
+export function abandoned(game) {
+  return game.stopped_after != null ? t("games.stopped", { turns: game.stopped_after }) : t("games.abandoned");
 }
 
 // "turn 12" while played (or when abandoned), "40 turns" once over; unknown for a game stored

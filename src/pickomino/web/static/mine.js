@@ -7,7 +7,7 @@
 
 import { postJSON } from "./api.js";
 import { fill, h } from "./dom.js";
-import { result, when } from "./gamelist.js";
+import { abandoned, result, when } from "./gamelist.js";
 import { list, loadWords, t } from "./i18n.js";
 import * as saved from "./storage.js";
 
@@ -69,5 +69,5 @@ function state(game, names) {
   if (game.to_move != null) return t("mine.turn_of", { name: names[game.to_move] });
   if (game.status === "open") return t("mine.waiting_people");
   if (game.status === "over" && game.ranking) return result(game);
-  return t("games.abandoned");
+  return abandoned(game);
 }
