@@ -475,18 +475,18 @@ def test_an_abandoned_game_is_listed_as_finished_and_replays(
 def test_a_game_stopped_at_the_turn_limit_says_so_and_shows_its_standings(
     tmp_path, pages: Pages
 ) -> None:
-    server = ServerProcess(tmp_path / "games.sqlite3", options=("--turn-limit", "3")).start()
+    server = ServerProcess(tmp_path / "games.sqlite3", options=("--turn-limit", "4")).start()
     try:
         game = create_game(server, [{"name": "Robo", "bot": "easy"}, {"name": "Cy", "bot": "easy"}])
         with pages.checked():
             page = pages.open(server.url + f"/games/{game['id']}")
-            expect(page.get_by_test_id("turn-info")).to_contain_text("Stopped after 3 turns")
-            expect(page.get_by_test_id("result")).to_contain_text("3 turns at most")
+            expect(page.get_by_test_id("turn-info")).to_contain_text("Stopped after 4 turns")
+            expect(page.get_by_test_id("result")).to_contain_text("4 turns at most")
             expect(page.get_by_test_id("rank")).to_have_count(2)
             expect(page.get_by_test_id("replay")).to_be_visible()
             lobby = pages.open(server.url + "/")
             row = lobby.get_by_test_id("games-over").get_by_test_id("game-row")
-            expect(row).to_contain_text("Stopped after 3 turns, the most a game may last")
+            expect(row).to_contain_text("Stopped after 4 turns, the most a game may last")
     finally:
         server.stop()
 

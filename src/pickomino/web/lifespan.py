@@ -21,6 +21,7 @@ from pickomino.web.cluster.bridge import Cluster
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import recorded_players
 from pickomino.web.db.store import Store
+from pickomino.web.game.commits import beyond_the_limit
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.guard.connections import GUARD, ConnectionGuard
@@ -89,17 +90,22 @@ def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
 def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
     """An abandoned game's record ``meta`` as its results count it: the standings when it
     was left (``ranking``), every person having left it (``left``: after the bots, in the
-    standings' order among themselves), unless it stopped at its turn limit (nobody left it:
-    the standings count as they are). ``None`` for a game that never started (no move:
-    nobody left anything)."""
+    standings' order among themselves), unless it stopped at its turn limit (or went past
+    it: abandoned as idle before it was read again): then only those a stand-in played for
+    left it, the standings count as they are. ``None`` for a game that never started (no
+    move: nobody left anything)."""
     room = rooms.get(game_id, keep=False)
     if room is None or not room.game.record.moves:
         return None
-    stopped = "stopped_after" in room.game.record.meta
+    meta = room.game.record.meta
+    if "stopped_after" in meta or beyond_the_limit(room):
+        left = list(meta.get("left", []))
+    else:
+        left = [number for number, seat in enumerate(room.seats) if seat.is_person]
     return {
-        **room.game.record.meta,
+        **meta,
         "ranking": [standing_dict(standing) for standing in room.game.state.ranking()],
-        "left": [] if stopped else [n for n, seat in enumerate(room.seats) if seat.is_person],
+        "left": left,
         "unfinished": True,  # the standings order the people who left (results.counted_ranks)
     }
 

@@ -223,6 +223,20 @@ class Store:
             )
             self.announce(db, game_id)
 
+    def stop_playing(self, game_id: str, header: str) -> bool:
+        """Mark a game in play as abandoned at its turn limit, with its new ``header`` (the
+        record's ``meta`` says so); ``False`` (nothing changed) if it is not in play any more:
+        another process stopped it first."""
+        with self.engine.begin() as db:
+            changed = db.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.status == "playing")
+                .values(status="abandoned", header=header, updated=time.time())
+            ).rowcount
+            if changed:
+                self.announce(db, game_id)
+        return bool(changed)
+
     def abandon(self, game_ids: list[str]) -> None:
         """Mark unfinished games as abandoned; their moves stay (the record and the replay
         still work) and the time of their last activity too."""

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pickomino.cores import usable_cores
 from pickomino.table import StalePlan
 from pickomino.web.db.move_writes import StaleMoves
+from pickomino.web.game.commits import beyond_the_limit
 from pickomino.web.game.shared import RoomPart, SharedRoom
 
 log = logging.getLogger("pickomino.web")
@@ -52,7 +53,8 @@ class BotDriver(RoomPart):
 
     def _driving(self) -> bool:
         room = self.room
-        return room.drives_bots and room.status == "playing" and room.session.is_bot_turn()
+        playing = room.status == "playing" and not beyond_the_limit(room)
+        return room.drives_bots and playing and room.session.is_bot_turn()
 
     async def _play(self) -> None:
         if self.gone:  # dropped before the task first ran
@@ -78,7 +80,7 @@ class BotDriver(RoomPart):
         """One step of the play loop (a roll or a bot's decision), planned now, thought out
         in a worker thread, then played and stored; ``False`` if it was dropped."""
         room, session = self.room, self.room.session
-        if not session.is_bot_turn():  # the person came back while the bot waited
+        if not self._driving():  # the person came back while the bot waited, or it stopped
             return False
         plan = session.plan()
         try:

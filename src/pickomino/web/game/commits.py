@@ -44,9 +44,11 @@ TURN_LIMIT = 2000
 
 
 def beyond_the_limit(room: SharedRoom) -> bool:
-    """Whether a game still in play has played its :attr:`~.Room.turn_limit` turns (0: none)."""
-    limit = room.turn_limit
-    return bool(limit) and room.game.state.turn > limit and not room.game.state.is_over
+    """Whether a game still in play has played its :attr:`~.Room.turn_limit` turns (0: none),
+    to the end of a round: every player had as many turns (then it stops: no move more)."""
+    limit, state = room.turn_limit, room.game.state
+    played = state.turn - 1
+    return bool(limit) and not state.is_over and played >= limit and not played % len(room.seats)
 
 
 class Commits(RoomPart):
@@ -145,7 +147,15 @@ class Commits(RoomPart):
         """Read what other processes stored since this one last looked (moves, and unless
         ``moves_only`` seats, status and who plays the seats) and play it into memory;
         whether anything changed. The stored game is the truth: memory only ever follows it.
-        A timed game reads it all: a turn's end moves its clock."""
+        A timed game reads it all: a turn's end moves its clock. Moves that end the game's
+        last turn stop it here, unless the process that stored them did first."""
+        changed = self._read_stored(moves_only)
+        if self.room.status == "playing" and beyond_the_limit(self.room):
+            self.stop_at_the_limit()
+            return True
+        return changed
+
+    def _read_stored(self, moves_only: bool) -> bool:
         room = self.room
         self.flush()
         room.behind = False
@@ -179,7 +189,8 @@ class Commits(RoomPart):
     def follow(self, moves: tuple[str, ...], seating: str | None) -> bool:
         """Play in moves another process stored, as its notice carried them (with the clock
         they left, if they moved it): nothing is read from the database. Moves the engine
-        refuses (a notice not of ours) change nothing: the stored game is read instead."""
+        refuses (a notice not of ours) change nothing: the stored game is read instead. Moves
+        that end the game's last turn stop it, as :meth:`catch_up`'s do."""
         room = self.room
         self.flush()
         first = room.seq
@@ -194,6 +205,8 @@ class Commits(RoomPart):
             room.seating_changes += 1
             self.stand_ins()
             room.set_alarms()
+        if room.status == "playing" and beyond_the_limit(room):
+            self.stop_at_the_limit()  # unless the process that stored them did first
         return changed
 
     def _play_stored(self, moves: list[str]) -> bool:
@@ -223,11 +236,19 @@ class Commits(RoomPart):
 
     def stop_at_the_limit(self) -> None:
         """The game played its :attr:`~.Room.turn_limit` turns without ending: it stops there
-        (``stopped_after`` in the record), abandoned; its results count the standings as they
-        are, nobody having left it (:func:`pickomino.web.lifespan.left_unfinished`)."""
+        (``stopped_after``: the turns played, in the record), abandoned; its results count the
+        standings as they are, only a person a stand-in played for having left it
+        (:func:`pickomino.web.lifespan.left_unfinished`). Once: a process that finds another
+        stopped it first (both followed the last move) catches up instead."""
         room = self.room
-        room.game.record.meta["stopped_after"] = room.turn_limit
-        self.set_status("abandoned")
+        meta = room.game.record.meta
+        meta["stopped_after"] = room.game.state.turn - 1
+        self.note_stand_ins(meta)
+        self.flush()
+        if not room.store.stop_playing(room.id, self.header()):
+            self.catch_up()
+            return
+        room.status = "abandoned"
         room.cancel_alarms()
         room.on_stopped(room)
         if not room.connections:

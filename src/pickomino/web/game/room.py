@@ -88,8 +88,9 @@ class Room:
         #: (0: never), counted while somebody else at the table is connected.
         self.away_after = away_after
         #: The turns the game may last (0: no limit): then it stops, abandoned
-        #: (:meth:`.Commits.stop_at_the_limit`).
-        self.turn_limit = turn_limit
+        #: (:meth:`.Commits.stop_at_the_limit`). The game's own, set when it was made (every
+        #: process stops it alike); ``turn_limit`` for a game made before there was one.
+        self.turn_limit = int(record.meta.get("turn_limit", turn_limit))
         self.holders = SeatHolders(self)
         self.audience = Audience(self)
         self.absence = Absence(self)
@@ -156,6 +157,7 @@ class Room:
         game_id = game_id or new_game_id()
         seed = secrets.randbelow(1 << 32) if dice_seed is None else dice_seed
         record.meta = {**record.meta, "seed": seed, "bots": bots, "takeover": takeover}
+        record.meta["turn_limit"] = turn_limit
         if dice_seed is not None:
             record.meta["dice"] = "seeded"
         if clock is not None:
@@ -280,7 +282,7 @@ class Room:
         state = self.game.state
         if seat is None:
             raise Refused("spectators_cannot_play")
-        if self.status == "abandoned":
+        if self.status == "abandoned" or beyond_the_limit(self):  # stopped, or about to be
             raise Refused("game_abandoned")
         if self.status == "open":
             raise Refused("not_started", names=self.waiting())

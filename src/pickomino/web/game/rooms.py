@@ -167,11 +167,18 @@ class Rooms:
 
     def _hook(self, room: Room) -> None:
         room.on_idle, room.on_finish = self.release, self.on_finish
-        room.on_stopped = lambda room: self.on_abandon([room.id])
+        room.on_stopped = self._stopped
         room.drives_bots = self.take is None
         if self.presence is not None:
             room.elsewhere = partial(self.presence.elsewhere, room.id)
             room.on_seated = partial(self.presence.changed, room.id)
+
+    def _stopped(self, room: Room) -> None:
+        """A game stopped at its turn limit: its results are recorded from it as held here
+        (one stopped as it was read is not read again for them)."""
+        if self.held(room.id) is None:
+            self._remember(room)
+        self.on_abandon([room.id])
 
     def seated(self) -> dict[str, frozenset[int]]:
         """The seats connected to this process, per game (games with none left out)."""

@@ -45,7 +45,7 @@ export async function showEnd(node, gameId, state, seat, { analysis = true } = {
   const stopped = state.stopped_after; // at the server's turn limit: its standings are its result
   const ranked = state.table.over || stopped != null;
   let heading = state.table.over ? turnText(state, seat) : t("end.abandoned");
-  if (stopped != null) heading = t("end.stopped_title", { turns: stopped });
+  if (stopped != null) heading = t("end.stopped_title", { count: stopped });
   fill(
     node,
     // "Game over after 36 turns"; where the focus goes when the table gives way to this panel
@@ -54,7 +54,7 @@ export async function showEnd(node, gameId, state, seat, { analysis = true } = {
     ranked ? rankingList(state.table, names) : null,
     state.table.over
       ? null
-      : h("p", { class: "result", testid: "result" }, stopped != null ? t("end.turn_limit", { turns: stopped }) : t("end.stopped")),
+      : h("p", { class: "result", testid: "result" }, stopped != null ? t("end.turn_limit", { count: stopped }) : t("end.stopped")),
     body,
     downloadLink(`${path}/record`, `pickomino-${gameId}.json`, { class: "btn", testid: "download-record" }, t("end.download")),
   );

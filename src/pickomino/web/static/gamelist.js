@@ -104,13 +104,13 @@ function gameRow(game, presets, join) {
 
 /** Why an abandoned game ended: nobody played on, or it reached the server's turn limit. */
 export function abandoned(game) {
-  return game.stopped_after != null ? t("games.stopped", { turns: game.stopped_after }) : t("games.abandoned");
+  return game.stopped_after != null ? t("games.stopped", { count: game.stopped_after }) : t("games.abandoned");
 }
 
 // "turn 12" while played (or when abandoned), "40 turns" once over; unknown for a game stored
-// by an older version that has not moved since.
+// by an older version that has not moved since, or stopped at the turn limit.
 function turns(game) {
-  if (game.turns == null) return null;
+  if (game.turns == null || game.stopped_after != null) return null; // its result line says it
   return game.status === "over" ? t("turns", { count: game.turns }) : t("games.turn", { turn: game.turns });
 }
 

@@ -36,7 +36,7 @@ export function turnText(state, you) {
   const { table, seats } = state;
   if (state.status === "open") return t("doing.open");
   if (table.over) return t("end.title", { count: table.turn });
-  if (state.status === "abandoned" && state.stopped_after != null) return t("doing.stopped", { turns: state.stopped_after });
+  if (state.status === "abandoned" && state.stopped_after != null) return t("doing.stopped", { count: state.stopped_after });
   if (state.status === "abandoned") return t("doing.abandoned", { turn: table.turn });
   const [yours, theirs] = DOING[table.phase];
   let doing = t(theirs, { name: seats[table.current].name });
