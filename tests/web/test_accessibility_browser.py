@@ -10,6 +10,7 @@ the module stays quick.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from pickomino.web.db.store import Store
 
@@ -420,8 +421,15 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
 
 
 def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pages: Pages) -> None:
+    servers: list[WebSocketRoute] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        servers.append(page_side.connect_to_server())
+
     with pages.checked():
-        ann = pages.open(table.seat("choosing"))
+        ann = pages.new()
+        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
+        ann.goto(table.seat("choosing"))
         expect(ann.get_by_test_id("claim")).to_have_count(16)
         ann.keyboard.press("?")  # only Ann's moves said from now on
         ann.get_by_test_id("announce-mine").check()
@@ -440,6 +448,15 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
         ann.keyboard.press("ArrowRight")  # round to the first
         expect(ann.get_by_test_id("claim").first).to_be_focused()
         ann.keyboard.press("ArrowRight")
+        second = ann.get_by_test_id("claim").nth(1)
+        expect(second).to_be_focused()
+        # A state arriving meanwhile (as when somebody comes or votes) draws the tiles anew:
+        # the focus stays on the tile it was on (it went back to the first, where Enter took
+        # another tile than the one chosen).
+        ann.evaluate("document.querySelector('[data-testid=claims]').dataset.drawn = 'before'")
+        servers[0].send(json.dumps({"type": "sync"}))  # the page's own ask: a whole state
+        expect(ann.locator("[data-drawn=before]")).to_have_count(0)  # drawn anew
+        expect(second).to_be_focused()
         assert ann.evaluate(TAB_STOPS, "[data-testid=claims]") == 1
         ann.keyboard.press("Enter")  # the second tile: 22
         said = ann.get_by_test_id("announcer")

@@ -359,11 +359,12 @@ function followFocus(mine) {
   if (next !== now) next.focus();
 }
 
+// A row's Tab stop (roving.js): the tile or die the player was on before a redraw, else its first.
 function nextControl() {
   const tray = $("tray");
   return (
-    tray.querySelector("[data-testid=claim]:enabled") ??
-    tray.querySelector("#roll button.die") ??
+    tray.querySelector("[data-testid=claims] button[tabindex='0']:enabled") ??
+    tray.querySelector("#roll button.die[tabindex='0']") ??
     tray.querySelector("[data-testid=roll-button]:enabled")
   );
 }

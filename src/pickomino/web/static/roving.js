@@ -5,15 +5,23 @@
 // A row: left and right (up and down still scroll the page, as in a horizontal toolbar).
 const MOVES = { ArrowRight: 1, ArrowLeft: -1 };
 
+// Each row's place (by its name): the buttons it had and the one its Tab stop was on. A state
+// arriving while a keyboard player moved along the tiles (somebody came, a vote) drew the row
+// anew and the focus went back to the first tile, where Enter takes another than the one chosen
+// (the page puts a focus lost so on the row's Tab stop: game.js).
+const places = new Map();
+
 /**
- * Makes `group` a toolbar named `label`; call it again after each redraw of its buttons: the
- * Tab stop stays at the place it had in the row, or goes to the first button. Returns `group`.
+ * Makes `group` a toolbar named `label`; call it again after each redraw of its buttons (or of
+ * the row itself): the Tab stop stays on the button it was on (the same action, or the same
+ * place in a roll drawn again), else goes to the first button. Returns `group`.
  */
 export function roving(group, label) {
   const buttons = stops(group);
   if (!buttons.length) {
     group.removeAttribute("role"); // the dice of somebody else's turn: pictures, no toolbar
     group.removeAttribute("aria-label");
+    places.delete(label);
     return group;
   }
   group.setAttribute("role", "toolbar");
@@ -23,17 +31,24 @@ export function roving(group, label) {
     group.addEventListener("keydown", (event) => move(group, event));
     group.addEventListener("focusin", (event) => stopAt(group, event.target));
   }
-  stopAt(group, buttons[Number(group.dataset.stop)] ?? buttons[0]);
+  const place = places.get(label);
+  const row = keys(buttons);
+  const again = place?.row === row.join(" ") ? buttons[row.indexOf(place.stop)] : null;
+  stopAt(group, again ?? buttons[0]);
   return group;
 }
 
 const stops = (group) => [...group.querySelectorAll("button:not(:disabled)")];
 
+// What a button is in its row: its action (a tile to take), else its place and face (a die).
+const keys = (buttons) => buttons.map((b, i) => b.dataset.action ?? `${i}${b.dataset.face ?? ""}`);
+
 function stopAt(group, target) {
   const buttons = stops(group);
   if (!buttons.includes(target)) return;
   for (const button of buttons) button.tabIndex = button === target ? 0 : -1;
-  group.dataset.stop = buttons.indexOf(target);
+  const row = keys(buttons);
+  places.set(group.getAttribute("aria-label"), { row: row.join(" "), stop: row[buttons.indexOf(target)] });
 }
 
 function move(group, event) {
