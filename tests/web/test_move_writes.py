@@ -170,7 +170,7 @@ def test_a_room_shows_nothing_before_it_is_stored(database):
             acting = asyncio.ensure_future(room.act(0, keep, 1))
             await asyncio.sleep(0)
             assert stored(store, room.id) == room.game.record.moves[:1]
-            room_finder(rooms)(room.id)  # a page's look stores it at once
+            await room_finder(rooms)(room.id)  # a page's look stores it at once
             assert stored(store, room.id) == room.game.record.moves[:2]
             await room.connect(spectator("third"), None)  # before the action told anyone
             await acting

@@ -545,14 +545,10 @@ def test_a_replay_shows_the_names_of_seats_taken_since_it_was_made(client):
         assert client.get(f"{path}/replay").json()["seats"] == ["Ann", "Zoe"]
 
 
-def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_the_event_loop(
-    client, database, monkeypatch
-):
-    """An audit: waking a stored game of 10,000 moves (its spectator's socket, its replay)
-    replayed its moves on the event loop: 178 ms of everybody's time each."""
-    for game_id in ("watched", "looked"):
-        store_game(database, game_id, bots_game().record, "playing", humans=True)
-    made = []  # for each game read: whether an event loop ran in its thread
+@pytest.fixture
+def games_read(monkeypatch) -> list[str]:
+    """For each game read from the store from now on: whether an event loop ran its thread."""
+    made: list[str] = []
     real = rooms_module.Room
 
     def counted(*args, **options) -> Room:
@@ -564,12 +560,39 @@ def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_th
         return real(*args, **options)
 
     monkeypatch.setattr(rooms_module, "Room", counted)
+    return made
+
+
+def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_the_event_loop(
+    client, database, games_read
+):
+    """An audit: waking a stored game of 10,000 moves (its spectator's socket, its replay)
+    replayed its moves on the event loop: 178 ms of everybody's time each."""
+    for game_id in ("watched", "looked"):
+        store_game(database, game_id, bots_game().record, "playing", humans=True)
+    made = games_read
     with client.websocket_connect("/ws/games/watched") as watcher:
         assert next_of(watcher, "state")["seq"] == len(bots_game().record.moves)
     assert client.get("/api/games/looked/replay").status_code == 200
     assert made == ["in a worker thread"] * 2
     assert client.get("/api/games/looked/record").status_code == 200  # held now: not read
     assert made == ["in a worker thread"] * 2
+
+
+def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event_loop(
+    client, database, games_read
+):
+    """The routes that still read a game on the event loop after that audit (each counted
+    per address first): a join, a seat's transfer, a rematch's look."""
+    for game_id, status in (("joined", "playing"), ("moved", "playing"), ("ended", "over")):
+        store_game(database, game_id, bots_game().record, status, humans=True)
+    answers = [
+        client.post("/api/games/joined/join", json={"name": "Zoe"}),
+        client.post("/api/games/moved/transfer", headers={"Seat-Token": "token-0"}),
+        client.get("/api/games/ended/rematch"),
+    ]
+    assert [answer.status_code < 500 for answer in answers] == [True] * 3, answers
+    assert games_read == ["in a worker thread"] * 3
 
 
 @pytest.mark.parametrize(

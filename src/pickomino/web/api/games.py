@@ -113,14 +113,14 @@ class Join(BaseModel):
     name: Name
 
 
-def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Room]:
-    """The API's way to a game by its id: the game, or a refusal (404 ``no_game``, 500
-    ``game_damaged``); ``keep=False`` for a look that need not keep an ended game in memory
-    (see :meth:`~pickomino.web.game.rooms.Rooms.get`)."""
+def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Awaitable[Room]]:
+    """The API's way to a game by its id: the game (one not held here replayed in a worker
+    thread), or a refusal (404 ``no_game``, 500 ``game_damaged``); ``keep=False`` for a look
+    that need not keep an ended game in memory (see :meth:`~.Rooms.get`)."""
 
-    def room_of(game_id: str) -> Room:
+    async def room_of(game_id: str) -> Room:
         try:
-            room = rooms.get(game_id, keep)
+            room = await rooms.load(game_id, keep)
         except RecordError as error:
             raise refused(500, "game_damaged", why=error) from None
         return _found(room, game_id)
@@ -309,7 +309,7 @@ def games_router(
         game_id: str, body: Join, request: Request, profile_key: ProfileKey = None
     ) -> dict[str, object]:
         profile = profile_of(profiles, profile_key, request)  # to play as this profile
-        room = look(game_id)
+        room = await look(game_id)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")
         seat = room.free_open_seat()

@@ -37,7 +37,7 @@ profile is the one playing.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Request, Response
@@ -124,7 +124,7 @@ def seat_name(
 
 def profiles_router(
     profiles: ProfileStore,
-    room_of: Callable[[str], Room],
+    room_of: Callable[[str], Awaitable[Room]],
     limit_claims: Callable[[Request], None],
     link: Callable[[str, str], str],
     limit_keys: Callable[[Request], None],
@@ -163,7 +163,7 @@ def profiles_router(
         code = recovery_code(profile.id, key)
         for game_id in profiles.unfinished_games(profile):
             with contextlib.suppress(HTTPException, Refused, ValueError):  # gone, moved meanwhile
-                room = room_of(game_id)
+                room = await room_of(game_id)
                 seat = room.profiles().index(profile.id)
                 room.new_secret(seat, room.seats[seat].token or "")
                 await room.tell_moved()
@@ -197,7 +197,7 @@ def profiles_router(
         play_rated: PlayRated = None,
     ) -> dict[str, object]:
         profile = must_open(profiles, profile_key, request)
-        room = open_room(room_of(game_id))
+        room = open_room(await room_of(game_id))
         seat = seat_of(room, seat_token)
         if room.profiles()[seat] == profile.id:
             return {"seat": seat, "name": room.seats[seat].name, "profile": profile.id}
@@ -223,7 +223,7 @@ def profiles_router(
     async def remove_absent(
         game_id: str, body: Removal, seat_token: SeatToken = None
     ) -> dict[str, object]:
-        room = open_room(room_of(game_id))
+        room = open_room(await room_of(game_id))
         must_be_creator(room, seat_token)
         if body.seat >= len(room.seats):
             raise refused(404, "no_seat", seat=body.seat, high=len(room.seats) - 1)
@@ -246,7 +246,7 @@ def profiles_router(
 
     @router.post("/api/games/{game_id}/cancel", dependencies=[Depends(limit_looks)])
     async def cancel_waiting(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
-        room = open_room(room_of(game_id))
+        room = open_room(await room_of(game_id))
         must_be_creator(room, seat_token)
         try:
             room.call_off()

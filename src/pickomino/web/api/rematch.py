@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -43,31 +43,37 @@ from pickomino.web.game.room import Room, new_game_id
 from pickomino.web.game.seat_holders import same
 from pickomino.web.game.seating import DEFAULT_TAKEOVER, TimeControl
 
+#: The way to a game by its id (or a refusal): :func:`~pickomino.web.api.games.room_finder`.
+RoomOf = Callable[[str], Awaitable[Room]]
 
-def seen(
-    room: Room, offer: Offer | None, seat: int | None, room_of: Callable[[str], Room]
-) -> dict[str, object]:
-    """The offer as ``seat`` sees it (``None``: a spectator): once the new game started,
+
+async def seen(room: Room, offer: Offer | None, room_of: RoomOf) -> Callable[[int | None], dict]:
+    """The offer as each seat sees it (``None``: a spectator): once the new game started,
     their seat's first secret in it, while that seat has not moved to another device."""
-    if offer is None:
-        return {"offer": None}
-    token = None
-    held = room.seats[seat].token if seat is not None else None
-    if offer.status == "started" and seat is not None and held:
-        first = first_secret(held, offer.new_game_id, seat)
-        if same(room_of(offer.new_game_id).seats[seat].token, first):  # not moved on
-            token = first
-    return {"offer": offer.view(next_start(room), seat, token)}
+    started = offer is not None and offer.status == "started"
+    new = await room_of(offer.new_game_id) if offer is not None and started else None
+
+    def as_seen(seat: int | None) -> dict[str, object]:
+        if offer is None:
+            return {"offer": None}
+        token = None
+        held = room.seats[seat].token if seat is not None else None
+        if new is not None and seat is not None and held:
+            first = first_secret(held, offer.new_game_id, seat)
+            if same(new.seats[seat].token, first):  # not moved on
+                token = first
+        return {"offer": offer.view(next_start(room), seat, token)}
+
+    return as_seen
 
 
-async def tell(room: Room, offer: Offer | None, room_of: Callable[[str], Room]) -> None:
+async def tell(room: Room, offer: Offer | None, room_of: RoomOf) -> None:
     """Every client of the finished game here hears the offer as its seat sees it."""
-    await room.send_each(
-        lambda seat: json.dumps({"type": "rematch", **seen(room, offer, seat, room_of)})
-    )
+    as_seen = await seen(room, offer, room_of)
+    await room.send_each(lambda seat: json.dumps({"type": "rematch", **as_seen(seat)}))
 
 
-async def tell_elsewhere(offers: RematchStore, room_of: Callable[[str], Room], room: Room) -> None:
+async def tell_elsewhere(offers: RematchStore, room_of: RoomOf, room: Room) -> None:
     """Another process changed the offer (an audit: pages on other processes never heard of
     an offer, an acceptance or the new game): tell this one's clients as it is stored."""
     if room.status == "over":
@@ -76,7 +82,7 @@ async def tell_elsewhere(offers: RematchStore, room_of: Callable[[str], Room], r
 
 def rematch_router(
     offers: RematchStore,
-    room_of: Callable[[str], Room],
+    room_of: RoomOf,
     add_room: Callable[[Room], None],
     expect_results: Callable[[str], None],
     limit: Callable[[Request], None],
@@ -87,10 +93,10 @@ def rematch_router(
     ``limit_looks`` counts every request about a game read from the store."""
     router = APIRouter(tags=["rematch"], dependencies=[Depends(limit_looks)])
 
-    def start(room: Room, offer: Offer) -> Offer:
+    async def start(room: Room, offer: Offer) -> Offer:
         """Every person accepted: the new game, its people's seats taken, starts now (a
         crash between creating it and taking its seats: the next look takes them)."""
-        new = room_of_or_none(offer.new_game_id)
+        new = await room_of_or_none(offer.new_game_id)
         if new is None:
             record, bots = rematch_record(room)
             if has_results({**record.meta, "bots": bots}, len(bots)):
@@ -106,7 +112,7 @@ def rematch_router(
                 )  # fmt: skip
                 add_room(new)
             except sa.exc.IntegrityError:  # started at the same moment by another process
-                new = room_of(offer.new_game_id)
+                new = await room_of(offer.new_game_id)
         for seat in offer.persons:  # each opens with a secret of the finished game's seat
             if not new.seats[seat].claimed:
                 held = room.seats[seat].token  # a person's seat of an ended game has one
@@ -116,14 +122,14 @@ def rematch_router(
         new.wake_bots()
         return offers.started(room) or offer
 
-    def room_of_or_none(game_id: str) -> Room | None:
+    async def room_of_or_none(game_id: str) -> Room | None:
         try:
-            return room_of(game_id)
+            return await room_of(game_id)
         except HTTPException:  # not created yet
             return None
 
-    def finished(game_id: str) -> Room:
-        room = room_of(game_id)
+    async def finished(game_id: str) -> Room:
+        room = await room_of(game_id)
         if room.status != "over":
             raise refused(409, "rematch_not_over")
         return room
@@ -136,16 +142,16 @@ def rematch_router(
 
     @router.get("/api/games/{game_id}/rematch")
     async def look(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         seat = seated(room, seat_token) if seat_token else None
         offer = offers.get(room) if room.status == "over" else None
         if offer is not None and offer.complete:  # a start a crash interrupted
-            offer = start(room, offer)
-        return seen(room, offer, seat, room_of)
+            offer = await start(room, offer)
+        return (await seen(room, offer, room_of))(seat)
 
     @router.post("/api/games/{game_id}/rematch", dependencies=[Depends(limit)])
     async def offer_or_accept(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
-        room = finished(game_id)
+        room = await finished(game_id)
         seat = seated(room, seat_token)
         offer = offers.get(room)
         if offer is None:
@@ -157,13 +163,13 @@ def rematch_router(
         if offer.status == "offered":
             offer = offers.accept(room, seat) or offer
         if offer.complete:
-            offer = start(room, offer)
+            offer = await start(room, offer)
         await tell(room, offer, room_of)
-        return seen(room, offer, seat, room_of)
+        return (await seen(room, offer, room_of))(seat)
 
     @router.post("/api/games/{game_id}/rematch/decline", dependencies=[Depends(limit)])
     async def decline(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
-        room = finished(game_id)
+        room = await finished(game_id)
         seat = seated(room, seat_token)
         offer = offers.get(room)
         if offer is None:
@@ -173,6 +179,6 @@ def rematch_router(
         if offer.status == "offered":
             offer = offers.decline(room, seat) or offer
             await tell(room, offer, room_of)
-        return seen(room, offer, seat, room_of)
+        return (await seen(room, offer, room_of))(seat)
 
     return router

@@ -22,7 +22,7 @@ Either way the seat's connections on the old device watch from then on, told so 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, Depends, Request
 
@@ -34,7 +34,7 @@ from pickomino.web.game.room import Room
 
 def seats_router(
     profiles: ProfileStore,
-    room_of: Callable[[str], Room],
+    room_of: Callable[[str], Awaitable[Room]],
     link: Callable[[str, str], str],
     limit: Callable[[Request], None],
 ) -> APIRouter:
@@ -47,7 +47,7 @@ def seats_router(
         game_id: str, request: Request, profile_key: ProfileKey = None
     ) -> dict[str, object]:
         profile = must_open(profiles, profile_key, request)
-        room = room_of(game_id)
+        room = await room_of(game_id)
         if profile.id not in room.profiles():
             raise refused(404, "profile_not_seated", name=profile.name)
         seat = room.profiles().index(profile.id)
@@ -63,7 +63,7 @@ def seats_router(
 
     @router.post("/api/games/{game_id}/transfer", dependencies=[Depends(limit)])
     async def transfer(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
-        room = room_of(game_id)
+        room = await room_of(game_id)
         seat = seat_of(room, seat_token)
         try:
             secret = room.transfer(seat)
