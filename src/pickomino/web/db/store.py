@@ -227,15 +227,7 @@ class Store:
         """Mark a game in play as abandoned at its turn limit, with its new ``header`` (the
         record's ``meta`` says so); ``False`` (nothing changed) if it is not in play any more:
         another process stopped it first."""
-        with self.engine.begin() as db:
-            changed = db.execute(
-                games.update()
-                .where(games.c.id == game_id, games.c.status == "playing")
-                .values(status="abandoned", header=header, updated=time.time())
-            ).rowcount
-            if changed:
-                self.announce(db, game_id)
-        return bool(changed)
+        return self._abandon_if(game_id, "playing", header)
 
     def abandon(self, game_ids: list[str]) -> None:
         """Mark unfinished games as abandoned; their moves stay (the record and the replay
@@ -255,10 +247,15 @@ class Store:
         """Mark a game still waiting for players as abandoned (its creator called it off);
         ``False`` (nothing changed) if it is not waiting any more: another process started
         it first."""
+        return self._abandon_if(game_id, "open", header)
+
+    def _abandon_if(self, game_id: str, status: str, header: str) -> bool:
+        """Mark the game abandoned, with its new ``header``, if its status is still ``status``
+        (the database decides between processes); whether it was."""
         with self.engine.begin() as db:
             changed = db.execute(
                 games.update()
-                .where(games.c.id == game_id, games.c.status == "open")
+                .where(games.c.id == game_id, games.c.status == status)
                 .values(status="abandoned", header=header, updated=time.time())
             ).rowcount
             if changed:
