@@ -4,10 +4,14 @@ Chromium (``browser`` and ``pages``: tests/web/browser.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from pickomino.web.game import rooms as rooms_module
+from pickomino.web.game.room import Room
 
 from .browser import browser, pages
 from .clicking import DICE_SEED
@@ -73,3 +77,21 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.node.get_closest_marker("empty_database"):
         return cluster.new_database()
     return cluster.migrated_database()
+
+
+@pytest.fixture
+def games_read(monkeypatch) -> list[str]:
+    """For each game read from the store from now on: whether an event loop ran its thread."""
+    made: list[str] = []
+    real = rooms_module.Room
+
+    def counted(*args, **options) -> Room:
+        try:
+            asyncio.get_running_loop()
+            made.append("on the event loop")
+        except RuntimeError:
+            made.append("in a worker thread")
+        return real(*args, **options)
+
+    monkeypatch.setattr(rooms_module, "Room", counted)
+    return made

@@ -26,6 +26,7 @@ from pickomino.web.game.stand_ins import (
 )
 
 from .clients import age, next_of, profile_store, socket_path, stored_game
+from .server_process import wait_until
 from .test_abandon import WEEK, start_playing, statuses
 from .test_clocks import app, pick, until
 from .test_clocks import claim as open_links
@@ -252,6 +253,26 @@ def test_a_rated_game_left_unfinished_counts_as_left_when_abandoned(database):
         assert profile_store(store).unreviewed() == []
     finally:
         store.close()
+
+
+def test_an_idle_sweep_while_serving_reads_its_games_out_of_the_event_loop(database, games_read):
+    """The results of a game the sweep abandons while the server serves are recorded from it
+    read in a worker thread (it was replayed on the event loop: everybody's moves waited)."""
+    with TestClient(fast_app(database)) as client:
+        ann = claim(client, "Ann")
+        establish(engine_of(client), ann["id"])
+        left = client.post("/api/games", json=RATED_DUEL, headers=as_profile(ann)).json()
+        start_playing(client, left)  # a roll, and gone
+        rooms = client.app.state.rooms
+        assert client.portal.call(rooms.unload_dormant, 0) == [left["id"]]  # let go
+        age(database, left["id"], WEEK + 60)
+        assert client.portal.call(rooms.abandon_idle, WEEK) == [left["id"]]  # as the task does
+        path = f"/api/profiles/{ann['id']}"
+        page = wait_until(lambda: client.get(path).json()["results"] and client.get(path).json(),
+                          "the results recorded")  # fmt: skip
+    (result,) = page["results"]
+    assert result["game"] == left["id"] and result["left"] and result["rank"] == 2
+    assert games_read == ["in a worker thread"]
 
 
 def test_games_abandoned_before_this_version_are_not_scored_now(database):

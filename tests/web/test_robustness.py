@@ -28,7 +28,6 @@ from pickomino.web.api import games as games_api
 from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
 from pickomino.web.game import audience
-from pickomino.web.game import rooms as rooms_module
 from pickomino.web.game.outbox import Outbox
 from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
@@ -543,24 +542,6 @@ def test_a_replay_shows_the_names_of_seats_taken_since_it_was_made(client):
         assert client.get(f"{path}/replay").json()["seats"] == ["Ann", "Guest"]
         assert client.post(f"{path}/join", json={"name": "Zoe"}).is_success
         assert client.get(f"{path}/replay").json()["seats"] == ["Ann", "Zoe"]
-
-
-@pytest.fixture
-def games_read(monkeypatch) -> list[str]:
-    """For each game read from the store from now on: whether an event loop ran its thread."""
-    made: list[str] = []
-    real = rooms_module.Room
-
-    def counted(*args, **options) -> Room:
-        try:
-            asyncio.get_running_loop()
-            made.append("on the event loop")
-        except RuntimeError:
-            made.append("in a worker thread")
-        return real(*args, **options)
-
-    monkeypatch.setattr(rooms_module, "Room", counted)
-    return made
 
 
 def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_the_event_loop(

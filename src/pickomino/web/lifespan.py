@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -56,7 +56,7 @@ def lifespan(
         rooms.resume_all()
         results.profiles.recount()  # the figures, if a version that kept none recorded some
         results.profiles.settle()  # games that ended just before a stop or a crash
-        results.games_abandoned(results.profiles.abandoned_pending())  # abandoned just before
+        await results.settle_abandoned()  # abandoned just now, and just before a stop
         results.review_unreviewed()
         yield {GUARD: guard}  # for serve's protocol, on every connection
         for task in tasks:
@@ -78,23 +78,23 @@ def lifespan(
 OWN_WAITING = 8
 
 
-def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
+async def finished_record(rooms: Rooms, game_id: str) -> GameRecord | None:
     """A finished game's record, a copy for the review process (``None``: no such game, or
-    not over)."""
-    room = rooms.get(game_id, keep=False)
+    not over); a game not held here is read in a worker thread, as every read while serving."""
+    room = await rooms.load(game_id, keep=False)
     if room is None or not room.game.state.is_over:
         return None
     return GameRecord.from_dict(room.game.record.to_dict())
 
 
-def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
+async def left_unfinished(rooms: Rooms, game_id: str) -> dict[str, Any] | None:
     """An abandoned game's record ``meta`` as its results count it: the standings when it
     was left (``ranking``), every person having left it (``left``: after the bots, in the
     standings' order among themselves), unless it stopped at its turn limit (or went past
     it: abandoned as idle before it was read again): then only those a stand-in played for
     left it, the standings count as they are. ``None`` for a game that never started (no
     move: nobody left anything)."""
-    room = rooms.get(game_id, keep=False)
+    room = await rooms.load(game_id, keep=False)
     if room is None or not room.game.record.moves:
         return None
     meta = room.game.record.meta
@@ -118,8 +118,8 @@ class ResultReviews:
     and its luck then join its results (a profile's page shows its accuracy over its last
     games). A stop before the review only delays it: at start the server reviews the last
     games left without one (:meth:`review_unreviewed`). The review is kept for the game's
-    Analysis view too. ``record_of(id)``: a finished game's record, or ``None``;
-    ``left_of(id)``: an abandoned game's ``meta`` as its results count it
+    Analysis view too. ``await record_of(id)``: a finished game's record, or ``None``;
+    ``await left_of(id)``: an abandoned game's ``meta`` as its results count it
     (:func:`left_unfinished`). Not ``eager``: no review of the server's own (a small host's
     choice); a game's accounts then join its results when somebody asks for its analysis."""
 
@@ -127,13 +127,15 @@ class ResultReviews:
         self,
         profiles: ProfileStore,
         reviews: Reviews,
-        record_of: Callable[[str], GameRecord | None],
-        left_of: Callable[[str], dict[str, Any] | None],
+        record_of: Callable[[str], Awaitable[GameRecord | None]],
+        left_of: Callable[[str], Awaitable[dict[str, Any] | None]],
         eager: bool = True,
     ) -> None:
         self.profiles, self.reviews, self.record_of = profiles, reviews, record_of
         self.left_of, self.eager = left_of, eager
         self.tasks: set[asyncio.Task[None]] = set()
+        #: The abandoned games' results being recorded (:meth:`games_abandoned`).
+        self.recording: set[asyncio.Task[None]] = set()
 
     def game_ended(self, room: Room) -> None:
         """Record a game's results, and review it if they were recorded here and now."""
@@ -147,12 +149,33 @@ class ResultReviews:
             self._review([room.id])
 
     def games_abandoned(self, game_ids: list[str]) -> None:
-        """Record the results of abandoned games that have some: leaving a game unfinished
-        counts as having left it (a rated game a person was losing moves their rating as
-        a loss); a game never started has none. One that fails is tried at the next start."""
-        for game_id in self.profiles.pending_among(game_ids):
+        """Record the results of abandoned games that have some, as a task of the event loop
+        (each game not held here read in a worker thread: an idle sweep's games, read on the
+        event loop, held everybody's moves); without one (a script's sweep), at the next
+        start (they are still pending then)."""
+        pending = self.profiles.pending_among(game_ids)
+        if not pending:
+            return
+        try:
+            task = asyncio.get_running_loop().create_task(self.record_abandoned(pending))
+        except RuntimeError:
+            return
+        self.recording.add(task)
+        task.add_done_callback(self.recording.discard)
+
+    async def settle_abandoned(self) -> None:
+        """At a start: the abandoned games' results under way recorded, and those a stop
+        left pending."""
+        await asyncio.gather(*self.recording)
+        await self.record_abandoned(self.profiles.abandoned_pending())
+
+    async def record_abandoned(self, game_ids: list[str]) -> None:
+        """Record the results of these abandoned games: leaving a game unfinished counts as
+        having left it (a rated game a person was losing moves their rating as a loss); a
+        game never started has none. One that fails is tried at the next start."""
+        for game_id in game_ids:
             try:
-                meta = self.left_of(game_id)
+                meta = await self.left_of(game_id)
                 if meta is None:
                     self.profiles.forget_pending(game_id)
                 else:
@@ -166,7 +189,7 @@ class ResultReviews:
             self._review(self.profiles.unreviewed())
 
     def close(self) -> None:
-        for task in self.tasks:
+        for task in [*self.tasks, *self.recording]:  # a result not recorded: at the next start
             task.cancel()
 
     def _review(self, game_ids: list[str]) -> None:
@@ -188,7 +211,7 @@ class ResultReviews:
         """One game after the other: the server's own reviews take one place in the queue."""
         for game_id in game_ids:
             try:
-                record = self.record_of(game_id)
+                record = await self.record_of(game_id)
                 if record is None:
                     continue
                 await self.reviews.get(game_id, record, None)  # noted as it is made
