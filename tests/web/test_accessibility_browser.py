@@ -169,6 +169,10 @@ def test_no_page_in_any_state_breaks_wcag(
                 page.keyboard.press("?")
                 expect(page.get_by_test_id("help-dialog")).to_be_visible()
                 found["shortcuts"] = axe_violations(page)
+                page.keyboard.press("Escape")
+                page.get_by_test_id("coach-about-button").click()  # what the coach does
+                expect(page.get_by_test_id("coach-about")).to_be_visible()
+                found["the coach explained"] = axe_violations(page)
             if name == "game over":  # the Analysis, asked for
                 page.get_by_test_id("analysis-open").click()
                 expect(page.get_by_test_id("analysis-player").first).to_be_visible(timeout=60_000)
