@@ -5,6 +5,7 @@ a click on it takes the replay to its turn and shows the best choice beside the 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -13,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from pickomino.analysis import TurnView, evaluator_for
 from pickomino.bots import make_bot
@@ -251,3 +252,36 @@ def test_a_record_from_the_command_line_opens_in_the_analysis_page(
         legend = report.get_by_test_id("analysis-legend")
         expect(legend).to_contain_text("At a table of 3, a point counts 1.5 times as much")
         expect(legend).to_contain_text("from 3.33, or 40% of the stake from 1.33")
+
+
+def test_a_move_the_coach_holds_goes_as_it_is_when_the_server_will_not_coach(
+    instant_bots: ServerProcess, pages: Pages
+) -> None:
+    """The server's searches full (an address's share, or all): its answer to the coach's ask
+    is a refusal, and a move the coach held for its advice goes as it is, the refusal said (a
+    review: the move waited for ever). The ask is kept from the server and refused here, as
+    the server refuses it when full."""
+    game = create_game(instant_bots, SEATS, start_player=0)
+    store_moves(instant_bots, {game["id"]: NO_WORM})  # Ann may roll or stop: a choice
+    pages_side: list[WebSocketRoute] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+        page_side.on_message(lambda m: None if '"coach"' in str(m) else server_side.send(m))
+        pages_side.append(page_side)
+
+    with pages.checked():
+        ann = pages.new()
+        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
+        ann.goto(instant_bots.url + game["seats"][0]["link"])
+        root = ann.get_by_test_id("game")
+        expect(root).to_have_attribute("data-phase", "roll_or_stop")
+        ann.get_by_test_id("coach-toggle").check()  # it asks; no answer comes yet
+        seq = root.get_attribute("data-seq")
+        ann.get_by_test_id("roll-button").click()  # held for the coach's advice
+        expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
+        assert root.get_attribute("data-seq") == seq
+        refusal = {"type": "error", "id": "too_many_lookups", "params": {}, "rule": None}
+        pages_side[0].send(json.dumps(refusal))
+        expect(root).not_to_have_attribute("data-seq", seq)  # the roll went
+        expect(ann.get_by_test_id("notice")).to_contain_text("too many requests from here")
