@@ -13,7 +13,7 @@ from pickomino.web import create_app
 from pickomino.web.game.room import Room
 
 from .clients import next_of, refused_http, socket_path
-from .test_profiles import as_profile, claim, finish_offline, token
+from .test_profiles import as_profile, claim, finish_offline, sql, token
 from .test_protocol import fast_app
 
 ANN_BOB_AND_BOT = {
@@ -182,6 +182,21 @@ def test_a_started_rematch_cannot_be_declined(database):
         rematch(client, game, 0)
         rematch(client, game, 1)
         refused_http(rematch(client, game, 0, "/decline"), 409, "rematch_started")
+
+
+def test_an_offer_every_person_accepted_cannot_be_declined_while_it_starts(database):
+    """An audit: Bob's accept and Ann's decline at once; the decline came while the accept
+    made the new game (reading the store), so the game was made, its seats taken, and both
+    were told the offer was declined: a game nobody knew of. Everyone accepted it: it starts."""
+    game = finished(database)
+    with TestClient(fast_app(database)) as client:
+        rematch(client, game, 0)
+        sql(
+            database, "UPDATE rematches SET accepted = '[0, 1, 2]' WHERE game_id = :g", g=game["id"]
+        )
+        refused_http(rematch(client, game, 0, "/decline"), 409, "rematch_started")
+        offer = client.get(f"/api/games/{game['id']}/rematch", headers=seat(game, 0)).json()
+    assert offer["offer"]["status"] == "started" and offer["offer"]["token"]  # the look starts it
 
 
 def test_an_offer_survives_a_restart(database):

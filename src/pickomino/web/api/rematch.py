@@ -174,11 +174,12 @@ def rematch_router(
         offer = offers.get(room)
         if offer is None:
             raise refused(404, "no_rematch")
-        if offer.status == "started":
-            raise refused(409, "rematch_started")
         if offer.status == "offered":
             offer = offers.decline(room, seat) or offer
-            await tell(room, offer, room_of)
+            if offer.status == "declined":
+                await tell(room, offer, room_of)
+        if offer.status != "declined":  # started, or starting: every person accepted
+            raise refused(409, "rematch_started")
         return (await seen(room, offer, room_of))(seat)
 
     return router

@@ -139,20 +139,33 @@ class RematchStore:
         )
 
     def decline(self, room: Room, seat: int) -> Offer | None:
-        return self._change(room, lambda _offer: {"status": "declined", "declined_by": seat})
+        """Cancel an offer still open for everyone, unless every person accepted it meanwhile
+        (then it starts: an audit's decline racing the last accept, while the new game was
+        being made, left a game nobody was told of)."""
+        return self._change(
+            room,
+            lambda _offer: {"status": "declined", "declined_by": seat},
+            when=lambda offer: not offer.complete,
+        )
 
     def started(self, room: Room) -> Offer | None:
         return self._change(room, lambda _offer: {"status": "started"})
 
-    def _change(self, room: Room, values: Callable[[Offer], dict[str, object]]) -> Offer | None:
-        """Change an offer still open (a declined or started one stays as it is)."""
+    def _change(
+        self,
+        room: Room,
+        values: Callable[[Offer], dict[str, object]],
+        when: Callable[[Offer], bool] = lambda offer: True,
+    ) -> Offer | None:
+        """Change an offer still open (a declined or started one stays as it is), if ``when``
+        holds for it (read with its row locked)."""
         query = rematches.select().where(rematches.c.game_id == room.id).with_for_update()
         with self.engine.begin() as db:
             row = db.execute(query).first()
             if row is None:
                 return None
             offer = _offer(row, room)
-            if offer.status == "offered":
+            if offer.status == "offered" and when(offer):
                 db.execute(
                     rematches.update()
                     .where(rematches.c.game_id == room.id)
