@@ -5,6 +5,7 @@ Chromium (``browser`` and ``pages``: tests/web/browser.py)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,7 +82,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def games_read(monkeypatch) -> list[str]:
-    """For each game read from the store from now on: whether an event loop ran its thread."""
+    """For each game read from the store from now on: whether an event loop ran its thread,
+    else which pool's it was (``asyncio``: the event loop's own; ``looks``: the API's looks')."""
     made: list[str] = []
     real = rooms_module.Room
 
@@ -90,7 +92,7 @@ def games_read(monkeypatch) -> list[str]:
             asyncio.get_running_loop()
             made.append("on the event loop")
         except RuntimeError:
-            made.append("in a worker thread")
+            made.append(f"in a worker thread, {threading.current_thread().name.split('_')[0]}")
         return real(*args, **options)
 
     monkeypatch.setattr(rooms_module, "Room", counted)

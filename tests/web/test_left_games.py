@@ -272,7 +272,7 @@ def test_an_idle_sweep_while_serving_reads_its_games_out_of_the_event_loop(datab
                           "the results recorded")  # fmt: skip
     (result,) = page["results"]
     assert result["game"] == left["id"] and result["left"] and result["rank"] == 2
-    assert games_read == ["in a worker thread"]
+    assert games_read == ["in a worker thread, asyncio"]
 
 
 def test_games_abandoned_before_this_version_are_not_scored_now(database):

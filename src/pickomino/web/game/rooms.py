@@ -10,6 +10,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from functools import partial
 
 from pickomino.core import RecordError
@@ -85,12 +86,17 @@ class Rooms:
         self._keep(room, keep)
         return room
 
-    async def load(self, game_id: str, keep: bool = True) -> Room | None:
+    async def load(
+        self, game_id: str, keep: bool = True, threads: Executor | None = None
+    ) -> Room | None:
         """:meth:`get`, with a game read from the store replayed in a worker thread (an
-        audit: a game of 10,000 moves took 178 ms of the event loop, everybody's, to load)."""
-        return (await self.load_here(game_id, keep))[0]
+        audit: a game of 10,000 moves took 178 ms of the event loop, everybody's, to load):
+        one of ``threads`` (default: the event loop's own pool)."""
+        return (await self.load_here(game_id, keep, threads))[0]
 
-    async def load_here(self, game_id: str, keep: bool = True) -> tuple[Room | None, bool]:
+    async def load_here(
+        self, game_id: str, keep: bool = True, threads: Executor | None = None
+    ) -> tuple[Room | None, bool]:
         """:meth:`load`, and whether this call took the game into play (into memory, or from
         the recent ones; loads of one game at once share one read: the first one's)."""
         if self.held(game_id) is not None:
@@ -99,8 +105,8 @@ class Rooms:
         if reading is not None:
             await asyncio.shield(reading)
             return self.get(game_id, keep), False
-        reading = self._loading[game_id] = asyncio.ensure_future(
-            asyncio.to_thread(self._read, game_id)
+        reading = self._loading[game_id] = asyncio.get_running_loop().run_in_executor(
+            threads, self._read, game_id
         )
         try:
             read = await asyncio.shield(reading)
