@@ -36,6 +36,7 @@ from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit, RateLimits
 from .clients import create, invalid, next_of, refused, refused_http, socket_path, stored_game
 from .test_analysis_api import bots_game, store_game
 from .test_cluster_notices import Reads
+from .test_profiles import sql
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -451,6 +452,23 @@ def test_only_the_last_ended_games_looked_at_are_kept(database):
     store.close()
 
 
+def test_the_ended_games_looked_at_are_kept_up_to_a_number_of_moves_too(database):
+    """An audit: 64 looks at ended games of 14,000 moves held 510 MB (the recent ones were
+    counted in games, whatever their length)."""
+    for game_id in ("a", "b", "c"):
+        store_game(database, game_id, bots_game().record, "over", humans=True)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+    rooms.RECENT_MOVES = 2 * len(bots_game().record.moves)  # two such games
+    for game_id in ("a", "b", "c"):
+        rooms.get(game_id, keep=False)
+    assert list(rooms.recent) == ["b", "c"]
+    rooms.RECENT_MOVES = 1  # one game longer than that is still kept: the one just looked at
+    rooms.get("a", keep=False)
+    assert list(rooms.recent) == ["a"]
+    store.close()
+
+
 def test_a_game_the_server_no_longer_holds_is_freed_without_the_cycle_collector(database):
     """An audit: each room was a cycle (its parts held it), freed only by a full collection,
     which ``serve``'s tuned collector runs seldom: ended games looked at through the API
@@ -578,6 +596,20 @@ def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event
     ]
     assert [answer.status_code < 500 for answer in answers] == [True] * 3, answers
     assert games_read == ["in a worker thread, looks"] * 3
+
+
+def test_a_rematch_of_a_game_not_over_reads_nothing_of_it(client, database, games_read):
+    """An audit: rematch looks at long unfinished games read each into play, woken and held
+    a minute or more (three addresses: 137 MB to 1 GB in 45 s). Its status says enough."""
+    record = bots_game().record
+    record.moves = record.moves[:200]  # a game still going: its people away, resting
+    store_game(database, "going", record, "playing", humans=True)
+    sql(database, "UPDATE games SET resting = true WHERE id = 'going'")
+    assert client.get("/api/games/going/rematch").json() == {"offer": None}
+    for path in ("rematch", "rematch/decline"):
+        answer = client.post(f"/api/games/going/{path}", headers={"Seat-Token": "token-0"})
+        refused_http(answer, 409, "rematch_not_over")
+    assert games_read == [] and client.app.state.rooms.held("going") is None
 
 
 @pytest.mark.parametrize(

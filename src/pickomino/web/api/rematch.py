@@ -128,7 +128,14 @@ def rematch_router(
         except HTTPException:  # not created yet
             return None
 
+    def unfinished(game_id: str) -> bool:
+        """Whether the game is stored and not over: nothing of it is read for its rematch (an
+        audit's looks woke long unfinished games, each held in memory a minute or more)."""
+        return offers.store.status_of(game_id) not in (None, "over")
+
     async def finished(game_id: str) -> Room:
+        if unfinished(game_id):
+            raise refused(409, "rematch_not_over")
         room = await room_of(game_id)
         if room.status != "over":
             raise refused(409, "rematch_not_over")
@@ -142,6 +149,8 @@ def rematch_router(
 
     @router.get("/api/games/{game_id}/rematch")
     async def look(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        if unfinished(game_id):
+            return {"offer": None}
         room = await room_of(game_id)
         seat = seated(room, seat_token) if seat_token else None
         offer = offers.get(room) if room.status == "over" else None

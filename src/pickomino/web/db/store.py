@@ -334,6 +334,11 @@ class Store:
         return bool(changed)
 
     # ----------------------------------------------------------------- reads
+    def status_of(self, game_id: str) -> str | None:
+        """A game's status as stored, read without its moves (``None``: no such game)."""
+        with self.engine.connect() as db:
+            return db.execute(sa.select(games.c.status).where(games.c.id == game_id)).scalar()
+
     def load(self, game_id: str, from_seq: int = 0) -> StoredGame | None:
         """The game, with its moves from number ``from_seq`` on (a process catching up
         reads only the moves it lacks)."""
