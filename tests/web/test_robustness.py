@@ -589,6 +589,7 @@ def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event
     opening of a small game up to 2.3 s; in one thread of their own 7–8, 22–27 ms and 0.35 s."""
     for game_id, status in (("joined", "playing"), ("moved", "playing"), ("ended", "over")):
         store_game(database, game_id, bots_game().record, status, humans=True)
+    sql(database, "UPDATE seats SET open_seat = true, claimed = false WHERE game_id = 'joined'")
     answers = [
         client.post("/api/games/joined/join", json={"name": "Zoe"}),
         client.post("/api/games/moved/transfer", headers={"Seat-Token": "token-0"}),
@@ -596,6 +597,22 @@ def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event
     ]
     assert [answer.status_code < 500 for answer in answers] == [True] * 3, answers
     assert games_read == ["in a worker thread, looks"] * 3
+
+
+def test_a_join_without_a_seat_to_take_or_a_transfer_without_its_secret_reads_nothing(
+    client, database, games_read
+):
+    """An audit: joins and transfers refused (no open seat, a wrong secret) each read a long
+    game into memory first, held a minute or more. What is stored says enough."""
+    store_game(database, "full", bots_game().record, "playing", humans=True)
+    for answer, why in [
+        (client.post("/api/games/full/join", json={"name": "Zoe"}), "no_open_seat"),
+        (client.post("/api/games/full/transfer", headers={"Seat-Token": "x" * 22}), "bad_token"),
+        (client.post("/api/games/full/transfer"), "bad_token"),
+    ]:
+        refused_http(answer, 409 if why == "no_open_seat" else 403, why)
+    refused_http(client.post("/api/games/nope/transfer"), 404, "no_game")
+    assert games_read == [] and client.app.state.rooms.held("full") is None
 
 
 def test_a_rematch_of_a_game_not_over_reads_nothing_of_it(client, database, games_read):

@@ -215,7 +215,7 @@ def create_app(
     app.include_router(
         profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks, answers)
     )
-    app.include_router(seats_router(profiles, looking, link, limit_joins))
+    app.include_router(seats_router(profiles, store, looking, link, limit_joins))
     app.include_router(
         games_router(
             rooms,

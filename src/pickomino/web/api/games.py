@@ -318,6 +318,11 @@ def games_router(
         game_id: str, body: Join, request: Request, profile_key: ProfileKey = None
     ) -> dict[str, object]:
         profile = profile_of(profiles, profile_key, request)  # to play as this profile
+        status = rooms.store.status_of(game_id)  # a game with no seat to take is not read
+        if status == "abandoned":
+            raise refused(409, "game_abandoned")
+        if status is not None and not rooms.store.has_free_open_seat(game_id):
+            raise refused(409, "no_open_seat")
         room = await look(game_id)
         if room.status == "abandoned":
             raise refused(409, "game_abandoned")

@@ -28,18 +28,21 @@ from fastapi import APIRouter, Depends, Request
 
 from pickomino.web.api.profiles import ProfileKey, SeatToken, must_open, seat_of
 from pickomino.web.db.profiles import ProfileStore
+from pickomino.web.db.store import Store
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.game.room import Room
 
 
 def seats_router(
     profiles: ProfileStore,
+    store: Store,
     room_of: Callable[[str], Awaitable[Room]],
     link: Callable[[str, str], str],
     limit: Callable[[Request], None],
 ) -> APIRouter:
     """``room_of(id)`` gives a game (or refuses: unknown, damaged); ``link(id, secret)`` is
-    the page's address that opens a seat with ``secret``."""
+    the page's address that opens a seat with ``secret``; ``store`` checks a seat's secret
+    before the game is read."""
     router = APIRouter(tags=["games"])
 
     @router.post("/api/games/{game_id}/seat", dependencies=[Depends(limit)])
@@ -63,6 +66,9 @@ def seats_router(
 
     @router.post("/api/games/{game_id}/transfer", dependencies=[Depends(limit)])
     async def transfer(game_id: str, seat_token: SeatToken = None) -> dict[str, object]:
+        opens = seat_token and store.opens_a_seat(game_id, seat_token)
+        if not opens and store.status_of(game_id) is not None:  # the game is not read
+            raise refused(403, "bad_token")
         room = await room_of(game_id)
         seat = seat_of(room, seat_token)
         try:

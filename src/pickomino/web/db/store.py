@@ -511,6 +511,22 @@ class Store:
         with self.engine.connect() as db:
             return db.execute(query).scalar_one()
 
+    def opens_a_seat(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` is, as stored, a seat's secret in the game or its spent link: a
+        request with any other is refused without reading the game."""
+        query = sa.select(seats.c.token, seats.c.spent).where(seats.c.game_id == game_id)
+        with self.engine.connect() as db:
+            secrets_kept = [kept for row in db.execute(query) for kept in row if kept]
+        given = token.encode()
+        return any(secrets.compare_digest(kept.encode(), given) for kept in secrets_kept)
+
+    def has_free_open_seat(self, game_id: str) -> bool:
+        """Whether a seat of the game is open to anyone and not taken yet, as stored."""
+        free = seats.c.open_seat.is_(True) & seats.c.claimed.is_(False)
+        query = sa.select(seats.c.seat).where(seats.c.game_id == game_id, free).limit(1)
+        with self.engine.connect() as db:
+            return db.execute(query).first() is not None
+
     def seat_tokens(self, game_ids: Collection[str]) -> dict[tuple[str, int], str]:
         """The people's seat tokens of these games, by (game, seat): to check tokens a
         browser holds without loading the games."""
