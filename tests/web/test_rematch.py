@@ -194,9 +194,11 @@ def test_an_offer_every_person_accepted_cannot_be_declined_while_it_starts(datab
         sql(
             database, "UPDATE rematches SET accepted = '[0, 1, 2]' WHERE game_id = :g", g=game["id"]
         )
-        refused_http(rematch(client, game, 0, "/decline"), 409, "rematch_started")
+        refused_http(rematch(client, game, 0, "/decline"), 409, "rematch_started")  # it starts
+        stored = sql(database, "SELECT status FROM rematches WHERE game_id = :g", g=game["id"])
         offer = client.get(f"/api/games/{game['id']}/rematch", headers=seat(game, 0)).json()
-    assert offer["offer"]["status"] == "started" and offer["offer"]["token"]  # the look starts it
+    assert stored == [("started",)]
+    assert offer["offer"]["status"] == "started" and offer["offer"]["token"]
 
 
 def test_an_offer_survives_a_restart(database):

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from pickomino.core import Game, GameRecord
 from pickomino.web import create_app
 from pickomino.web.api import games as games_api
+from pickomino.web.api.games import LONG_GAME, LOOKS
 from pickomino.web.api.play_socket import _serve_client
 from pickomino.web.db.store import Store
 from pickomino.web.game import audience
@@ -34,6 +35,7 @@ from pickomino.web.game.rooms import Rooms
 from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit, RateLimits
 
 from .clients import create, invalid, next_of, refused, refused_http, socket_path, stored_game
+from .server_process import wait_until
 from .test_analysis_api import bots_game, store_game
 from .test_cluster_notices import Reads
 from .test_profiles import sql
@@ -567,8 +569,9 @@ def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_th
 ):
     """An audit: waking a stored game of 10,000 moves (its spectator's socket, its replay)
     replayed its moves on the event loop: 178 ms of everybody's time each."""
-    for game_id in ("watched", "looked"):
+    for game_id in ("watched", "looked", "short"):
         store_game(database, game_id, bots_game().record, "playing", humans=True)
+    sql(database, f"UPDATE games SET turns = {LONG_GAME + 1} WHERE id <> 'short'")  # long ones
     made = games_read
     with client.websocket_connect("/ws/games/watched") as watcher:
         assert next_of(watcher, "state")["seq"] == len(bots_game().record.moves)
@@ -577,6 +580,8 @@ def test_a_game_read_from_the_store_for_a_socket_or_a_look_is_replayed_out_of_th
     assert made == read
     assert client.get("/api/games/looked/record").status_code == 200  # held now: not read
     assert made == read
+    assert client.get("/api/games/short/record").status_code == 200  # a short game: shared
+    assert made == [*read, "in a worker thread, asyncio"]
 
 
 def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event_loop(
@@ -586,10 +591,12 @@ def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event
     per address first): a join, a seat's transfer, a rematch's look. In the looks' own thread:
     an audit's five addresses flooding them on games of 14,000 moves, in the threads people's
     games are read in, made another player's ping 30–44 ms median, 186–317 ms p95, and the
-    opening of a small game up to 2.3 s; in one thread of their own 7–8, 22–27 ms and 0.35 s."""
+    opening of a small game up to 2.3 s; in one thread of their own 7–8, 22–27 ms and 0.35 s
+    (long games only: people's own looks at their games do not wait behind them)."""
     for game_id, status in (("joined", "playing"), ("moved", "playing"), ("ended", "over")):
         store_game(database, game_id, bots_game().record, status, humans=True)
     sql(database, "UPDATE seats SET open_seat = true, claimed = false WHERE game_id = 'joined'")
+    sql(database, f"UPDATE games SET turns = {LONG_GAME + 1}")  # long games
     answers = [
         client.post("/api/games/joined/join", json={"name": "Zoe"}),
         client.post("/api/games/moved/transfer", headers={"Seat-Token": "token-0"}),
@@ -597,6 +604,29 @@ def test_a_game_read_for_a_join_a_seat_or_a_rematch_is_replayed_out_of_the_event
     ]
     assert [answer.status_code < 500 for answer in answers] == [True] * 3, answers
     assert games_read == ["in a worker thread, looks"] * 3
+
+
+def test_a_socket_does_not_wait_for_a_look_at_its_game_queued_behind_a_strangers(
+    client, database, games_read
+):
+    """A review: a socket opened on a long game a stranger's look had queued in the looks'
+    thread waited for it (2.5-3.5 s behind a flood); it reads the game in its own pool."""
+    store_game(database, "long", bots_game().record, "playing", humans=True)
+    sql(database, f"UPDATE games SET turns = {LONG_GAME + 1}")
+    busy = threading.Event()
+    LOOKS.submit(busy.wait, 20)  # the looks' thread at a stranger's flood
+    try:
+        look = threading.Thread(target=client.get, args=("/api/games/long/record",))
+        look.start()
+        rooms = client.app.state.rooms
+        wait_until(lambda: ("long", LOOKS) in rooms._loading, "the look queued")
+        with client.websocket_connect("/ws/games/long") as watcher:
+            assert next_of(watcher, "state")["seq"] == len(bots_game().record.moves)
+        assert games_read == ["in a worker thread, asyncio"]  # while the look still waits
+    finally:
+        busy.set()
+    look.join()
+    assert games_read == ["in a worker thread, asyncio", "in a worker thread, looks"]
 
 
 def test_a_join_without_a_seat_to_take_or_a_transfer_without_its_secret_reads_nothing(

@@ -108,6 +108,7 @@ def test_a_rated_game_stored_past_the_limit_stops_when_read_and_its_standings_co
 
     with TestClient(app(database, bot_delay=3600)) as client:
         assert stored_game(database, game["id"]).status == "abandoned"  # at the start
+        assert game["id"] not in client.app.state.rooms.rooms  # nobody there: not held
         with client.websocket_connect(socket_path(game, 0)) as seat:
             state = next_of(seat, "state")
             assert state["stopped_after"] == limit and state["status"] == "abandoned"

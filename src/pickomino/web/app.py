@@ -198,7 +198,13 @@ def create_app(
     offers = RematchStore(store)
     app.include_router(
         rematch_router(
-            offers, looking, rooms.add, profiles.expect_results, limit_joins, limit_looks
+            offers,
+            looking,
+            rooms.held,
+            rooms.add,
+            profiles.expect_results,
+            limit_joins,
+            limit_looks,
         )
     )
     rooms.on_rematch = partial(tell_elsewhere, offers, looking)

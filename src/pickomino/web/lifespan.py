@@ -159,6 +159,7 @@ class ResultReviews:
         try:
             task = asyncio.get_running_loop().create_task(self.record_abandoned(pending))
         except RuntimeError:
+            log.info("results of %d abandoned game(s) left for the next start", len(pending))
             return
         self.recording.add(task)
         task.add_done_callback(self.recording.discard)

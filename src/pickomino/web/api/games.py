@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from typing import Annotated, Literal
 
@@ -113,13 +113,26 @@ class Join(BaseModel):
     name: Name
 
 
-#: The thread the API's looks read games in (a join, a seat, a rematch, a record, a replay, an
-#: analysis): its own, so that a stranger's flood of them on long games waits for itself, not in
-#: front of the games read for people's sockets and the lobby's lists (the default pool), and
-#: one replay at a time competes with the event loop for the interpreter. An audit's five
+#: The thread the API's looks read long games in (a join, a seat, a rematch, a record, a replay,
+#: an analysis): its own, so that a stranger's flood of them waits for itself, not in front of
+#: the games read for people's sockets and the lobby's lists (the default pool), and one long
+#: replay at a time competes with the event loop for the interpreter. An audit's five
 #: addresses flooding looks on games of 14,000 moves: another player's ping median 30–44 ms,
 #: p95 186–317 ms with them in the shared pool; 12, 65–72 ms in two threads; 7–8, 22–27 ms in one.
 LOOKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="looks")
+#: Games of more turns than this are long (read in :data:`LOOKS`); the others, people's games
+#: (40 to 130 turns), are read in the shared pool: a person's own look (a claim before their
+#: socket, a rematch's new game) does not wait behind a stranger's flood of long games.
+LONG_GAME = 300
+
+
+def threads_for(rooms: Rooms, game_id: str) -> Executor | None:
+    """The threads a look reads the game in, if it must be read: :data:`LOOKS` for a long game
+    (or one of unknown length), else the shared ones."""
+    if rooms.held(game_id) is not None:
+        return None
+    turns = rooms.store.turns_of(game_id)
+    return LOOKS if turns is None or turns > LONG_GAME else None
 
 
 def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Awaitable[Room]]:
@@ -129,7 +142,7 @@ def room_finder(rooms: Rooms, keep: bool = True) -> Callable[[str], Awaitable[Ro
 
     async def room_of(game_id: str) -> Room:
         try:
-            room = await rooms.load(game_id, keep, LOOKS)
+            room = await rooms.load(game_id, keep, threads_for(rooms, game_id))
         except RecordError as error:
             raise refused(500, "game_damaged", why=error) from None
         return _found(room, game_id)
@@ -160,7 +173,7 @@ def limited_finder(
         elif held is not None:
             held(request)
         try:
-            room = await rooms.load(game_id, keep=False, threads=LOOKS)
+            room = await rooms.load(game_id, keep=False, threads=threads_for(rooms, game_id))
         except RecordError as error:
             raise refused(500, "game_damaged", why=error) from None
         return _found(room, game_id)

@@ -17,7 +17,8 @@ Refusals: 409 ``rematch_not_over`` (the game is not finished), 403 ``rematch_sea
 ``seat_link_used`` (an invite link whose seat its person took: only the seat's current
 secret answers for it, which its holder alone has), 409
 ``rematch_declined`` (accepting a declined offer), 404 ``no_rematch`` (declining no offer),
-409 ``rematch_started`` (declining a game already started).
+409 ``rematch_started`` (declining a game already started, or one every person accepted:
+it starts).
 """
 
 from __future__ import annotations
@@ -83,12 +84,14 @@ async def tell_elsewhere(offers: RematchStore, room_of: RoomOf, room: Room) -> N
 def rematch_router(
     offers: RematchStore,
     room_of: RoomOf,
+    held: Callable[[str], Room | None],
     add_room: Callable[[Room], None],
     expect_results: Callable[[str], None],
     limit: Callable[[Request], None],
     limit_looks: Callable[[Request], None],
 ) -> APIRouter:
-    """``room_of(id)`` gives a game (or refuses: unknown, damaged); ``add_room`` puts a new
+    """``room_of(id)`` gives a game (or refuses: unknown, damaged), ``held(id)`` one held here
+    (``None``: not held); ``add_room`` puts a new
     game in play; ``expect_results(id)`` marks a new game whose end will be recorded;
     ``limit_looks`` counts every request about a game read from the store."""
     router = APIRouter(tags=["rematch"], dependencies=[Depends(limit_looks)])
@@ -129,9 +132,12 @@ def rematch_router(
             return None
 
     def unfinished(game_id: str) -> bool:
-        """Whether the game is stored and not over: nothing of it is read for its rematch (an
-        audit's looks woke long unfinished games, each held in memory a minute or more)."""
-        return offers.store.status_of(game_id) not in (None, "over")
+        """Whether the game is not over, as held here or else as stored: nothing of it is read
+        for its rematch (an audit's looks woke long unfinished games, each held in memory a
+        minute or more)."""
+        room = held(game_id)
+        status = room.status if room is not None else offers.store.status_of(game_id)
+        return status not in (None, "over")
 
     async def finished(game_id: str) -> Room:
         if unfinished(game_id):
@@ -187,7 +193,9 @@ def rematch_router(
             offer = offers.decline(room, seat) or offer
             if offer.status == "declined":
                 await tell(room, offer, room_of)
-        if offer.status != "declined":  # started, or starting: every person accepted
+        if offer.complete:  # every person accepted: it starts (a crash cut its start short?)
+            await tell(room, await start(room, offer), room_of)
+        if offer.status != "declined":
             raise refused(409, "rematch_started")
         return (await seen(room, offer, room_of))(seat)
 

@@ -387,7 +387,7 @@ class ResultStore:
     def settle(self) -> list[str]:
         """At start: record the results of pending games that ended (the server stopped
         between a game's end and its results; abandoned ones:
-        :meth:`~pickomino.web.lifespan.ResultReviews.games_abandoned`). The ids recorded."""
+        :meth:`~pickomino.web.lifespan.ResultReviews.settle_abandoned`). The ids recorded."""
         with self.engine.connect() as db:
             rows = db.execute(
                 sa.select(games.c.id, games.c.header)

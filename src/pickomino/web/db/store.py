@@ -334,6 +334,12 @@ class Store:
         return bool(changed)
 
     # ----------------------------------------------------------------- reads
+    def turns_of(self, game_id: str) -> int | None:
+        """The turn a game is in, as stored (``None``: no such game, or one stored by an
+        older version that has not moved since)."""
+        with self.engine.connect() as db:
+            return db.execute(sa.select(games.c.turns).where(games.c.id == game_id)).scalar()
+
     def status_of(self, game_id: str) -> str | None:
         """A game's status as stored, read without its moves (``None``: no such game)."""
         with self.engine.connect() as db:

@@ -60,7 +60,9 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
         self.recent: OrderedDict[str, Room] = OrderedDict()  #: see :attr:`RECENT`
         #: The games being read in a worker thread (:meth:`load_here`): not abandoned meanwhile.
-        self._loading: dict[str, asyncio.Future[tuple[Room, bool] | None]] = {}
+        self._loading: dict[
+            tuple[str, Executor | None], asyncio.Future[tuple[Room, bool] | None]
+        ] = {}
         #: Called when a game ends (its results are recorded).
         self.on_finish: Callable[[Room], None] = lambda room: None
         #: Called with the games just abandoned (their results, if any, are recorded).
@@ -102,23 +104,27 @@ class Rooms:
         self, game_id: str, keep: bool = True, threads: Executor | None = None
     ) -> tuple[Room | None, bool]:
         """:meth:`load`, and whether this call took the game into play (into memory, or from
-        the recent ones; loads of one game at once share one read: the first one's)."""
+        the recent ones). Loads of one game at once in one pool share one read, the first
+        one's (a socket's does not wait behind a stranger's looks queued in theirs); whoever
+        comes back first takes it into play, the others find it held (a waiter that read it
+        again itself replayed it on the event loop when the first load was cancelled)."""
         if self.held(game_id) is not None:
             return self._got(game_id, keep)
-        reading = self._loading.get(game_id)
-        if reading is not None:
-            await asyncio.shield(reading)
-            return self.get(game_id, keep), False
-        reading = self._loading[game_id] = asyncio.get_running_loop().run_in_executor(
-            threads, self._read, game_id
-        )
+        key = (game_id, threads)
+        reading = self._loading.get(key)
+        first = reading is None
+        if reading is None:
+            reading = self._loading[key] = asyncio.get_running_loop().run_in_executor(
+                threads, self._read, game_id
+            )
         try:
             read = await asyncio.shield(reading)
         finally:
-            del self._loading[game_id]
+            if first:
+                del self._loading[key]
         if read is None:
             return None, False
-        if self.held(game_id) is not None:  # a synchronous get loaded it meanwhile
+        if self.held(game_id) is not None:  # another load, or a synchronous get, took it
             return self._got(game_id, keep)
         # With several processes, what another stored as it was read is read too (one
         # process alone stores nothing in a game it does not hold, nor abandons one it reads).
@@ -265,10 +271,11 @@ class Rooms:
         """Mark as abandoned the unfinished games with no move or join for ``idle`` seconds
         that nobody is connected to, and forget them: they are no longer replayed at every
         start nor kept in memory, and refuse moves and joins; their record and replay stay."""
+        loading = {game_id for game_id, _threads in self._loading}
         idle_ids = [
             game_id
             for game_id in self.store.game_ids(UNFINISHED, idle_since=time.time() - idle)
-            if game_id not in self._loading
+            if game_id not in loading
             and (game_id not in self.rooms or not self.rooms[game_id].connections)
         ]
         self.store.abandon(idle_ids)
@@ -288,7 +295,7 @@ class Rooms:
         games are not loaded (nothing can happen in them until somebody comes)."""
         for game_id in self.store.game_ids(UNFINISHED, resting=False):
             with contextlib.suppress(RecordError):  # logged; the other games go on
-                room = self.get(game_id)
+                room = self.get(game_id, keep=False)  # one that ended or stopped: let go
                 if room is not None:
                     room.wake_bots()
         self.unload_dormant(idle=0)
