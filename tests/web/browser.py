@@ -14,11 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    WebSocketRoute,
+    expect,
+    sync_playwright,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -134,3 +142,26 @@ def pages(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Pages]:
 
 def no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+#: A game socket relayed through a test: its page's side (to send the page what a server
+#: would, or close it as the server does) and its server's side (to send what a page would).
+Relayed = tuple[WebSocketRoute, WebSocketRoute]
+
+
+def relayed_page(
+    pages: Pages, url: str, passes: Callable[[str | bytes], bool] = lambda message: True
+) -> tuple[Page, list[Relayed]]:
+    """A page opened at ``url`` whose game sockets pass through the test, each listed as it
+    opens; of what the page sends, only the messages ``passes`` holds reach the server."""
+    sockets: list[Relayed] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+        page_side.on_message(lambda message: server_side.send(message) if passes(message) else None)
+        sockets.append((page_side, server_side))
+
+    page = pages.new()
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    page.goto(url)
+    return page, sockets

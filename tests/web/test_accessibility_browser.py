@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from pickomino.web.db.store import Store
 
-from .browser import DESKTOP, Pages, no_horizontal_scroll
+from .browser import DESKTOP, Pages, no_horizontal_scroll, relayed_page
 from .clicking import Sheet, create_game
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
@@ -425,15 +425,8 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
 
 
 def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pages: Pages) -> None:
-    servers: list[WebSocketRoute] = []
-
-    def relay(page_side: WebSocketRoute) -> None:
-        servers.append(page_side.connect_to_server())
-
     with pages.checked():
-        ann = pages.new()
-        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
-        ann.goto(table.seat("choosing"))
+        ann, sockets = relayed_page(pages, table.seat("choosing"))
         expect(ann.get_by_test_id("claim")).to_have_count(16)
         ann.keyboard.press("?")  # only Ann's moves said from now on
         ann.get_by_test_id("announce-mine").check()
@@ -458,7 +451,7 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
         # the focus stays on the tile it was on (it went back to the first, where Enter took
         # another tile than the one chosen).
         ann.evaluate("document.querySelector('[data-testid=claims]').dataset.drawn = 'before'")
-        servers[0].send(json.dumps({"type": "sync"}))  # the page's own ask: a whole state
+        sockets[0][1].send(json.dumps({"type": "sync"}))  # the page's own ask: a whole state
         expect(ann.locator("[data-drawn=before]")).to_have_count(0)  # drawn anew
         expect(second).to_be_focused()
         assert ann.evaluate(TAB_STOPS, "[data-testid=claims]") == 1

@@ -14,14 +14,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from pickomino.analysis import TurnView, evaluator_for
 from pickomino.bots import make_bot
 from pickomino.core import Game
 from pickomino.core.actions import ROLL, STOP
 
-from .browser import Pages
+from .browser import Pages, relayed_page
 from .clicking import create_game, play_until_over
 from .server_process import ServerProcess
 from .test_browser import store_moves
@@ -263,17 +263,9 @@ def test_a_move_the_coach_holds_goes_as_it_is_when_the_server_will_not_coach(
     the server refuses it when full."""
     game = create_game(instant_bots, SEATS, start_player=0)
     store_moves(instant_bots, {game["id"]: NO_WORM})  # Ann may roll or stop: a choice
-    pages_side: list[WebSocketRoute] = []
-
-    def relay(page_side: WebSocketRoute) -> None:
-        server_side = page_side.connect_to_server()
-        page_side.on_message(lambda m: None if '"coach"' in str(m) else server_side.send(m))
-        pages_side.append(page_side)
-
     with pages.checked():
-        ann = pages.new()
-        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
-        ann.goto(instant_bots.url + game["seats"][0]["link"])
+        link = instant_bots.url + game["seats"][0]["link"]
+        ann, sockets = relayed_page(pages, link, lambda sent: '"coach"' not in str(sent))
         root = ann.get_by_test_id("game")
         expect(root).to_have_attribute("data-phase", "roll_or_stop")
         ann.get_by_test_id("coach-toggle").check()  # it asks; no answer comes yet
@@ -282,6 +274,6 @@ def test_a_move_the_coach_holds_goes_as_it_is_when_the_server_will_not_coach(
         expect(ann.get_by_test_id("coach-warning")).to_be_hidden()
         assert root.get_attribute("data-seq") == seq
         refusal = {"type": "error", "id": "too_many_lookups", "params": {}, "rule": None}
-        pages_side[0].send(json.dumps(refusal))
+        sockets[0][0].send(json.dumps(refusal))
         expect(root).not_to_have_attribute("data-seq", seq)  # the roll went
         expect(ann.get_by_test_id("notice")).to_contain_text("too many requests from here")

@@ -18,7 +18,7 @@ from pickomino.core import Game
 from pickomino.core.events import tie_break
 from pickomino.web.db.store import Store
 
-from .browser import PHONE, Pages, no_horizontal_scroll
+from .browser import PHONE, Pages, no_horizontal_scroll, relayed_page
 from .clicking import create_game, play_until_over
 from .clients import age
 from .server_process import ServerProcess
@@ -175,28 +175,20 @@ def test_a_page_the_server_drops_says_why_and_reconnects(
     server: ServerProcess, pages: Pages
 ) -> None:
     game = create_game(server, [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}])
-    sockets: list[WebSocketRoute] = []
-
-    def relay(socket: WebSocketRoute) -> None:
-        socket.connect_to_server()
-        sockets.append(socket)
-
     with pages.checked():
-        ann = pages.new()
-        ann.route_web_socket(re.compile(r"/ws/games/"), relay)
-        ann.goto(server.url + game["seats"][0]["link"])
+        ann, sockets = relayed_page(pages, server.url + game["seats"][0]["link"])
         connection = ann.get_by_test_id("connection")
         expect(connection).to_have_attribute("data-status", "online")
         said = ann.get_by_test_id("connection-said")  # the status region: no word yet
         expect(said).to_have_text("")
-        sockets[0].close(code=4408, reason="too far behind")  # as the server closes a laggard
+        sockets[0][0].close(code=4408, reason="too far behind")  # as the server drops a laggard
         expect(connection).to_contain_text(re.compile(r"^fell behind: reconnecting in \d"))
         expect(said).to_have_text("fell behind")  # once: not the countdown, not each try
         expect(connection).to_have_attribute("data-status", "online")
         expect(said).to_have_text("online")
         ann.get_by_test_id("roll-button").click()
         expect(ann.get_by_test_id("game")).to_have_attribute("data-seq", "1")
-        sockets[1].close(code=4410, reason="idle")  # as the server closes a silent socket
+        sockets[1][0].close(code=4410, reason="idle")  # as the server closes a silent socket
         expect(connection).to_contain_text(re.compile(r"^quiet for too long: reconnecting in \d"))
         expect(connection).to_have_attribute("data-status", "online")
         assert len(sockets) == 3
