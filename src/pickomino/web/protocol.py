@@ -60,7 +60,9 @@ rest of a turn whose time ran out), ``votes`` (the seats that voted to hand it t
 ``votes_needed`` (how many votes of the people connected would hand it over now) and
 ``waited_on`` (its person, connected, has kept a game without a clock waiting on their turn
 ``--away-after`` seconds: the others may vote);
-``takeover``, the bot that stands in; ``rated``, whether the game was set up as rated (then
+``takeover``, the bot that stands in; ``stopped_after``, ``null`` or the turns after which
+the game stopped at its turn limit (abandoned; its table then has the standings, ``ranking``
+and ``tie_break``); ``rated``, whether the game was set up as rated (then
 ``hint`` and ``coach`` are refused: ``no_help_rated``); ``clock``, ``null`` without a time
 control, else
 ``{"per_turn": 60|null, "bank": 300|null, "increment": 10, "seat": 1|null, "deadline":
