@@ -440,6 +440,29 @@ def test_an_ended_game_looked_at_again_is_not_read_and_replayed_again(
     assert "done" in rooms.recent and reads.made == ["load"]  # and back among the recent
 
 
+def test_a_load_waiting_on_a_cancelled_ones_read_takes_the_game_itself(database, games_read):
+    """A review: two loads of one game share one read; when the first was cancelled (its
+    client gone) before it took the game, the second read it again, on the event loop."""
+    store_game(database, "shared", bots_game().record, "over", humans=True)
+    store = Store(database)
+    rooms = Rooms(store, bot_delay=0)
+
+    async def loaded_by_the_second() -> tuple[Room | None, bool]:
+        first = asyncio.ensure_future(rooms.load_here("shared", keep=False))
+        await asyncio.sleep(0)  # its read set going
+        second = asyncio.ensure_future(rooms.load_here("shared", keep=False))
+        await asyncio.sleep(0)  # waiting on that read
+        first.cancel()
+        return await second
+
+    try:
+        room, took = asyncio.run(loaded_by_the_second())
+    finally:
+        store.close()
+    assert room is not None and took and rooms.held("shared") is room
+    assert games_read == ["in a worker thread, asyncio"]  # read once, never on the loop
+
+
 def test_only_the_last_ended_games_looked_at_are_kept(database):
     for game_id in ("a", "b", "c"):
         store_game(database, game_id, bots_game().record, "over", humans=True)
@@ -643,6 +666,15 @@ def test_a_join_without_a_seat_to_take_or_a_transfer_without_its_secret_reads_no
         refused_http(answer, 409 if why == "no_open_seat" else 403, why)
     refused_http(client.post("/api/games/nope/transfer"), 404, "no_game")
     assert games_read == [] and client.app.state.rooms.held("full") is None
+
+
+def test_a_rematch_look_at_a_game_held_here_asks_the_store_nothing(client, monkeypatch):
+    """A review: every rematch look asked the store for the game's status, a game held here
+    too (looks at a held game are not counted per address)."""
+    game = create(client, {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]})
+    store = client.app.state.rooms.store
+    monkeypatch.setattr(store, "status_of", lambda game_id: pytest.fail("the store was asked"))
+    assert client.get(f"/api/games/{game['id']}/rematch").json() == {"offer": None}
 
 
 def test_a_rematch_of_a_game_not_over_reads_nothing_of_it(client, database, games_read):
