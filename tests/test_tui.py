@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_tui_languages import screen_text
+from test_tui_languages import screen_text, until_shown
 from textual.dom import DOMNode
 from textual.widgets import RichLog, Static
 
@@ -44,15 +44,6 @@ def _in_a_scratch_folder(tmp_path, monkeypatch):
 
 
 ENGLISH = Words("en")
-
-
-async def until_shown(pilot, selector: str, polls: int = 500) -> None:
-    """Wait for widgets the app lays out after a screen refresh (a busy machine refreshes late)."""
-    for _ in range(polls):
-        await pilot.pause(0.01)
-        if pilot.app.query(selector):
-            return
-    raise AssertionError(f"no {selector} shown after {polls} refreshes")
 
 
 def hot_seat(game: Game) -> Console:

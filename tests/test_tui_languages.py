@@ -58,6 +58,15 @@ def english_shown(text: str, words, english_of) -> list[str]:
     )
 
 
+async def until_shown(pilot, selector: str, polls: int = 500) -> None:
+    """Wait for widgets the app lays out after a screen refresh (a busy machine refreshes late)."""
+    for _ in range(polls):
+        await pilot.pause(0.01)
+        if pilot.app.query(selector):
+            return
+    raise AssertionError(f"no {selector} shown after {polls} refreshes")
+
+
 def screen_text(app: App) -> str:
     """What the terminal shows now, line by line (from Textual's screenshot)."""
     rows: dict[int, list[str]] = {}
@@ -123,6 +132,7 @@ def test_the_full_screen_game_in_danish(tmp_path, words_in, english_of):
             eight = danish("dice", count=8)
             assert shown(app, "#status") == danish("status.roll", turn=1, name="Ann", dice=eight)
             assert button_labels(app) == [f"[r] {danish.action('roll')}"]
+            await until_shown(pilot, "FooterKey")  # laid out after a refresh (a CI run failed)
             footer = [key.description for key in app.query("FooterKey")]
             assert footer == [danish("key.hint"), danish("key.save"), danish("key.quit")]
             await pilot.press("ctrl+c")  # out of habit: told how to leave, in Danish
