@@ -38,7 +38,7 @@ from .clients import create, invalid, next_of, refused, refused_http, socket_pat
 from .server_process import wait_until
 from .test_analysis_api import bots_game, store_game
 from .test_cluster_notices import Reads
-from .test_profiles import sql
+from .test_profiles import as_profile, claim, sql
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
 BOTS = {"seats": [{"name": "Bo", "bot": "easy"}, {"name": "Bi", "bot": "medium"}]}
@@ -656,14 +656,19 @@ def test_a_join_without_a_seat_to_take_or_a_transfer_without_its_secret_reads_no
     client, database, games_read
 ):
     """An audit: joins and transfers refused (no open seat, a wrong secret) each read a long
-    game into memory first, held a minute or more. What is stored says enough."""
+    game into memory first, held a minute or more. What is stored says enough; so it does
+    for a profile asking for its seat in a game it does not play (read first until stop 69)."""
     store_game(database, "full", bots_game().record, "playing", humans=True)
+    stranger = as_profile(claim(client, "Stranger"))
     for answer, why in [
         (client.post("/api/games/full/join", json={"name": "Zoe"}), "no_open_seat"),
         (client.post("/api/games/full/transfer", headers={"Seat-Token": "x" * 22}), "bad_token"),
         (client.post("/api/games/full/transfer"), "bad_token"),
+        (client.post("/api/games/full/seat", headers=stranger), "profile_not_seated"),
     ]:
-        refused_http(answer, 409 if why == "no_open_seat" else 403, why)
+        status = {"no_open_seat": 409, "bad_token": 403, "profile_not_seated": 404}[why]
+        refused_http(answer, status, why)
+    refused_http(client.post("/api/games/nope/seat", headers=stranger), 404, "no_game")
     refused_http(client.post("/api/games/nope/transfer"), 404, "no_game")
     assert games_read == [] and client.app.state.rooms.held("full") is None
 

@@ -50,6 +50,8 @@ def seats_router(
         game_id: str, request: Request, profile_key: ProfileKey = None
     ) -> dict[str, object]:
         profile = must_open(profiles, profile_key, request)
+        if profiles.seated_in(game_id, profile) is False:  # the game is not read
+            raise refused(404, "profile_not_seated", name=profile.name)
         room = await room_of(game_id)
         if profile.id not in room.profiles():
             raise refused(404, "profile_not_seated", name=profile.name)

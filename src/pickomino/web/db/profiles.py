@@ -149,6 +149,16 @@ class ProfileStore(ResultStore, PlayerPages):
             if profile.id in (json.loads(row.header).get("meta", {}).get("profiles") or ())
         ]
 
+    def seated_in(self, game_id: str, profile: Profile) -> bool | None:
+        """Whether ``profile`` holds a seat of the game, as stored (``None``: no such game):
+        a profile's request for a game it does not play is refused without reading it."""
+        query = sa.select(games.c.header).where(games.c.id == game_id)
+        with self.engine.connect() as db:
+            header = db.execute(query).scalar()
+        if header is None:
+            return None
+        return profile.id in (json.loads(header).get("meta", {}).get("profiles") or ())
+
     def claimed(self, names: list[str]) -> set[str]:
         """Those of ``names`` that are profiles' names (as :func:`name_keys` compares)."""
         if not names:
