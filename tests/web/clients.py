@@ -5,6 +5,8 @@ parameters and rule, never a sentence: see ``pickomino.web.errors``)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,6 +21,16 @@ from pickomino.web.protocol import apply_change, merge_log
 ERROR_IDS = frozenset(
     key.removeprefix("error.") for key in catalogue("en", "game") if key.startswith("error.")
 )
+
+
+def where_running() -> str:
+    """Where the caller runs: "on the event loop", else "in a worker thread, <pool>" (the
+    pool's thread name prefix: ``asyncio`` for the event loop's own, ``looks`` for the API's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return f"in a worker thread, {threading.current_thread().name.split('_')[0]}"
+    return "on the event loop"
 
 
 #: The seats' secrets as the test clients keep them, like a browser: a ``welcome`` that

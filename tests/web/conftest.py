@@ -4,8 +4,6 @@ Chromium (``browser`` and ``pages``: tests/web/browser.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from pickomino.web.game.room import Room
 
 from .browser import browser, pages
 from .clicking import DICE_SEED
+from .clients import where_running
 from .server_process import ServerProcess, TemporaryPostgres, postgres_program
 
 __all__ = ["browser", "pages"]  # fixtures for every web test, defined in browser.py
@@ -88,11 +87,7 @@ def games_read(monkeypatch) -> list[str]:
     real = rooms_module.Room
 
     def counted(*args, **options) -> Room:
-        try:
-            asyncio.get_running_loop()
-            made.append("on the event loop")
-        except RuntimeError:
-            made.append(f"in a worker thread, {threading.current_thread().name.split('_')[0]}")
+        made.append(where_running())
         return real(*args, **options)
 
     monkeypatch.setattr(rooms_module, "Room", counted)

@@ -85,6 +85,11 @@ SECONDS_PER_WORK = 1e-3
 OWN = "own"
 #: The start of the key of a review of a record sent as the body (not a game of this server).
 RECORD_KEY = "record:"
+#: How many answers to records sent as the body are kept encoded (0.3–0.7 MB each): an audit
+#: sending one reviewed record again and again from ten addresses held the event loop 21 ms
+#: a time (replaying it, making its frames, FastAPI encoding them), another player's ping p99
+#: 164–368 ms.
+ANSWERS_KEPT = 16
 
 
 def work(record: GameRecord) -> int:
@@ -327,6 +332,44 @@ class Reviews:
             self.encoded.pop(forgotten, None)
 
 
+class SentAnswers:
+    """The encoded answers to the last :data:`ANSWERS_KEPT` records sent as the body, found
+    by the body's bytes (the same file sent again: nothing replayed) and by the record (the
+    same game written otherwise: replayed, in a worker thread, but neither framed nor encoded
+    again)."""
+
+    def __init__(self, kept: int = ANSWERS_KEPT) -> None:
+        self.kept = kept
+        self.answers: OrderedDict[str, bytes] = OrderedDict()  # two keys an answer at most
+
+    def get(self, key: str) -> bytes | None:
+        answer = self.answers.get(key)
+        if answer is not None:
+            self.answers.move_to_end(key)
+        return answer
+
+    def keep(self, keys: tuple[str, ...], answer: bytes) -> None:
+        for key in keys:
+            self.answers[key] = answer
+            self.answers.move_to_end(key)
+        while len(self.answers) > 2 * self.kept:
+            self.answers.popitem(last=False)
+
+
+def replayed(body: dict[str, Any]) -> tuple[GameRecord, str]:
+    """The record sent (its ``meta`` ignored), replayed, and its review's key: one for every
+    way of writing the same record. Raises :class:`RecordError`."""
+    record = Game.from_record(GameRecord.from_dict({**body, "meta": {}})).record
+    text = json.dumps(record.to_dict(), sort_keys=True).encode()
+    return record, RECORD_KEY + hashlib.sha256(text).hexdigest()
+
+
+def answer_to(record: GameRecord, data: Review) -> bytes:
+    """What ``POST /api/analysis`` answers for ``record``, encoded (by orjson: FastAPI's own
+    encoding of a long game's frames took tens of milliseconds)."""
+    return orjson.dumps({"seats": record.seats, "frames": replay_frames(record), "review": data})
+
+
 RECORD_NAMES = TypeAdapter(list[RecordName])
 
 #: A finished game's review never changes (until the server's evaluator does): a browser
@@ -346,6 +389,7 @@ def analysis_router(
     kept (an audit pulled a kept 436 KB review 438 times a second from one address: 1.5
     Gbit/s of the server's link)."""
     router = APIRouter()
+    sent_answers = SentAnswers()
 
     @router.get("/api/games/{game_id}/analysis")
     async def analysis(game_id: str, request: Request) -> Response:
@@ -367,10 +411,21 @@ def analysis_router(
         return Response(encoded, media_type="application/json", headers=KEEP_AN_HOUR)
 
     @router.post("/api/analysis", dependencies=[Depends(limit)])
-    async def analyse_record(body: dict[str, Any], request: Request) -> dict[str, object]:
+    async def analyse_record(body: dict[str, Any], request: Request) -> Response:
         """A record sent as the body (one made on the command line, say; finished or not,
         its ``meta`` ignored): its seats, its replay frames and its review, computed in the
-        same queue as every game's."""
+        same queue as every game's; replayed and encoded in a worker thread, the answer kept
+        (:class:`SentAnswers`)."""
+        sent = "sent:" + hashlib.sha256(await request.body()).hexdigest()
+        answer = sent_answers.get(sent)
+        if answer is None:
+            answer = await answer_anew(body, request)
+            sent_answers.keep((sent,), answer)
+        return Response(answer, media_type="application/json")
+
+    async def answer_anew(body: dict[str, Any], request: Request) -> bytes:
+        """The answer to a body not sent lately: its names checked, replayed, reviewed (or
+        the review of the same record, kept), then encoded."""
         seats = body.get("seats")
         if isinstance(seats, list) and all(isinstance(name, str) for name in seats):
             try:  # the page shows them: nothing invisible (a file may hold anything); first,
@@ -381,12 +436,14 @@ def analysis_router(
                 ]
                 raise RequestValidationError(where) from None
         try:
-            record = Game.from_record(GameRecord.from_dict({**body, "meta": {}})).record
+            record, key = await asyncio.to_thread(replayed, body)
         except RecordError as error:
             raise refusal(400, error) from None
-        text = json.dumps(record.to_dict(), sort_keys=True).encode()
-        key = RECORD_KEY + hashlib.sha256(text).hexdigest()  # the same record: one review
-        data = await reviews.get(key, record, client_address(request.client))
-        return {"seats": record.seats, "frames": replay_frames(record), "review": data}
+        answer = sent_answers.get(key)
+        if answer is None:
+            data = await reviews.get(key, record, client_address(request.client))
+            answer = await asyncio.to_thread(answer_to, record, data)
+            sent_answers.keep((key,), answer)
+        return answer
 
     return router
