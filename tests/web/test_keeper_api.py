@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -18,7 +19,8 @@ from pickomino.web.api import keeper as keeper_api
 from pickomino.web.db.database import database_url
 from pickomino.web.db.store import Store
 
-from .clients import invalid, refused_http
+from .clients import invalid, refused_http, where_running
+from .server_process import wait_until
 
 
 @pytest.fixture
@@ -338,6 +340,39 @@ def test_the_dice_helper_and_the_changes_are_limited_per_address(database: str):
         assert [answer.status_code for answer in reads[:10]] == [200] * 10
         refused_http(reads[10], 429, "too_many_lookups")
         assert elsewhere.get(f"/api/sheets/{sheet['id']}").status_code == 200
+
+
+def test_the_dice_helper_reads_the_sheet_in_its_turn_off_the_event_loop(client, monkeypatch):
+    """An audit: a dice request replayed its sheet (10 ms for 1,000 entries) on the event
+    loop before its turn among the searches, requests then refused as too many included
+    (another player's ping p99 240 ms). It is read in the searches' thread, once its turn
+    comes; a request refused before then reads nothing."""
+    read_in: list[str] = []
+    real_open, real_advise = keeper_api.open_sheet, keeper_api.advise
+    monkeypatch.setattr(
+        keeper_api, "open_sheet", lambda *a: read_in.append(where_running()) or real_open(*a)
+    )
+    release = threading.Event()
+    monkeypatch.setattr(keeper_api, "advise", lambda *a: release.wait(20) and real_advise(*a))
+    sheet = new_sheet(client)  # the client carries its key
+    dice = f"/api/sheets/{sheet['id']}/dice"
+    answers: list[int] = []
+    asking = [
+        threading.Thread(target=lambda: answers.append(client.post(dice, json={}).status_code))
+        for _ in range(2)  # as many as one address may have asked
+    ]
+    searches = client.app.state.searches
+    try:
+        for n, request in enumerate(asking, 1):
+            request.start()
+            wait_until(lambda n=n: searches._asked.total() == n, "the search asked")
+        refused_http(client.post(dice, json={}), 429, "too_many_lookups")
+        assert read_in == ["in a worker thread, searches"]  # the first, in its turn
+    finally:
+        release.set()
+        for request in asking:
+            request.join()
+    assert answers == [200, 200] and read_in == ["in a worker thread, searches"] * 2
 
 
 def test_a_sheet_read_again_unchanged_is_not_replayed_again(client, monkeypatch):

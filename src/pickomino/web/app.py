@@ -179,6 +179,7 @@ def create_app(
     app.include_router(pages_router())
     lookups_per_minute = 6 * new_games_per_minute  # My games polls: a few a minute per tab
     searches = Searches()  # the position explorer's and the dice helper's, one at a time
+    app.state.searches = searches
     app.include_router(
         keeper_router(
             store,
