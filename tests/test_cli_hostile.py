@@ -166,6 +166,17 @@ def test_proxies_are_addresses_or_networks(tmp_path, proxies):
     assert done.returncode == 2 and "is neither an address nor a network" in done.stderr
 
 
+@pytest.mark.parametrize("proxies", ["*", " * ", "0.0.0.0/0", "127.0.0.1,::/0"])
+def test_proxies_that_are_every_address_are_refused(tmp_path, proxies):
+    """An audit: with ``--forwarded-allow-ips '*'`` uvicorn believes the first address of a
+    request's ``X-Forwarded-For``, which the visitor writes (nginx and Caddy append the real
+    one after it), and the connection limits trusted every peer: one address created 15
+    sheets where 10 pass, and kept 80 connections open where 50 do."""
+    done = pickomino("serve", "--forwarded-allow-ips", proxies, cwd=tmp_path)
+    clean(done)
+    assert done.returncode == 2 and "would trust every address" in done.stderr
+
+
 @pytest.mark.parametrize("command", [("show",), ("play", "--plain", "--resume")])
 def test_a_score_sheet_given_as_a_record_is_named_so(tmp_path, command):
     """An audit: a score sheet given to ``show`` was "not a Pickomino file" (``analyse``

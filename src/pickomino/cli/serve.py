@@ -24,17 +24,21 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 
 def _proxies(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """The proxies whose ``X-Forwarded-For`` is believed: ``*``, or addresses and networks
-    (uvicorn takes anything else as a name that no connection here ever has: a typo, or
-    ``10.0.0.1/8`` for ``10.0.0.0/8``, would trust nobody, and say nothing)."""
-    if value is None or value.strip() == "*":
+    """The proxies whose ``X-Forwarded-For`` is believed: addresses and networks (uvicorn
+    takes anything else as a name that no connection here ever has: a typo, or ``10.0.0.1/8``
+    for ``10.0.0.0/8``, would trust nobody, and say nothing), never every address (``*``,
+    ``0.0.0.0/0``: uvicorn then believes the first address of the header, which the visitor
+    writes; an audit's single address passed every per-address limit so)."""
+    if value is None:
         return value
     for given in (part.strip() for part in value.split(",")):
         try:
-            ipaddress.ip_network(given) if "/" in given else ipaddress.ip_address(given)
+            network = ipaddress.ip_network(given) if given != "*" else None
         except ValueError:
             said = words()("cli.serve.not_a_proxy", given=given)
             raise click.BadParameter(said, ctx, param) from None
+        if network is None or network.prefixlen == 0:
+            raise click.BadParameter(words()("cli.serve.every_proxy", given=given), ctx, param)
     return value
 
 
