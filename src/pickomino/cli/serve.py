@@ -91,6 +91,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--open-games-per-address", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--bot-games-per-address", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--games-per-address", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--sheets-per-address", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
@@ -134,6 +135,7 @@ def serve(
     open_games_per_address: int,
     bot_games_per_address: int,
     games_per_address: int,
+    sheets_per_address: int,
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
@@ -198,6 +200,7 @@ def serve(
         "open_games_per_address": open_games_per_address,
         "bot_games_per_address": bot_games_per_address,
         "games_per_address": games_per_address,
+        "sheets_per_address": sheets_per_address,
         "abandon_after": abandon_after * 3600,
         "connections_per_address": connections_per_address,
         "watchers_per_game": watchers_per_game,

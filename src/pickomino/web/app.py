@@ -45,7 +45,7 @@ from pickomino.web.api.games import (
     room_finder,
     secret_link,
 )
-from pickomino.web.api.keeper import keeper_router
+from pickomino.web.api.keeper import SHEETS_PER_ADDRESS, keeper_router
 from pickomino.web.api.mine import mine_router
 from pickomino.web.api.pages import pages_router
 from pickomino.web.api.play_socket import play_socket_router
@@ -84,6 +84,7 @@ def create_app(
     open_games_per_address: int = OPEN_GAMES_PER_ADDRESS,
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     games_per_address: int = GAMES_PER_ADDRESS,
+    sheets_per_address: int = SHEETS_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
     unload_after: float = UNLOAD_AFTER,
     connections_per_address: int = 50,
@@ -110,7 +111,8 @@ def create_app(
     one creating more than ``new_games_per_minute`` games or sheets (or taking as many seats
     from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
     waiting for players, ``bot_games_per_address`` games of bots alone in play or
-    ``games_per_address`` unfinished games of any kind; an
+    ``games_per_address`` unfinished games of any kind, or having made
+    ``sheets_per_address`` score sheets in the last day; an
     unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never),
     and one in which nothing can happen until somebody comes is let go from memory after
     ``unload_after`` seconds (:meth:`.Rooms.unload_dormant`). One address may hold
@@ -188,6 +190,8 @@ def create_app(
             address_limit(lookups_per_minute, "too_many_lookups"),  # the dice helper
             address_limit(lookups_per_minute, "too_many_lookups"),  # a sheet read
             searches,
+            networks.of,
+            sheets_per_address,
         )  # fmt: skip
     )
     limit_lookups = address_limit(lookups_per_minute, "too_many_lookups")

@@ -90,6 +90,15 @@ class Dice(Seen):
     rolled: Annotated[str, Field(max_length=8)] | None = None
 
 
+#: Score sheets one network may make (or import) a day (``serve --sheets-per-address``): a
+#: club's evening of games behind one address fits many times; an audit's imports of sheets
+#: of a thousand entries (12 KB each, kept for good) at the creations' pace stored 177 MB a
+#: day from one address.
+SHEETS_PER_ADDRESS = 100
+#: The day those are counted over, in seconds.
+SHEETS_COUNTED_FOR = 24 * 3600
+
+
 def keeper_router(
     store: Store,
     limit_creations: Callable[[Request], None],
@@ -97,13 +106,24 @@ def keeper_router(
     limit_advice: Callable[[Request], None],
     limit_reads: Callable[[Request], None],
     searches: Searches,
+    network_of: Callable[[str], str],
+    sheets_per_address: int = SHEETS_PER_ADDRESS,
 ) -> APIRouter:
     """``limit_creations`` per address for new sheets, ``limit_changes`` for entries, undo
     and redo (each stores the whole sheet), ``limit_reads`` for a sheet read (a page opened
     or woken up), ``limit_advice`` for the dice helper, whose
     search takes a core for up to half a second at a big table: one at a time in the server
-    (``searches``, shared with the position explorer, in a bounded queue)."""
+    (``searches``, shared with the position explorer, in a bounded queue). One network
+    (``network_of`` an address: its keyed hash) makes at most ``sheets_per_address`` sheets
+    a day (429 ``too_many_sheets``)."""
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
+
+    def made_from(request: Request) -> str:
+        """The asker's network, hashed, refused if it made its day's sheets already."""
+        created_from = network_of(client_address(request.client))
+        if store.sheets.made_from(created_from, SHEETS_COUNTED_FOR) >= sheets_per_address:
+            raise refused(429, "too_many_sheets", most=sheets_per_address)
+        return created_from
 
     def opened(sheet_id: str, key: str | None) -> StoredSheet:
         stored = store.sheets.load(sheet_id)
@@ -129,23 +149,27 @@ def keeper_router(
         return sheet_view(sheet_id, sheet)
 
     @router.post("", status_code=201, dependencies=[Depends(limit_creations)])
-    def create(spec: NewSheet) -> dict[str, object]:
+    def create(spec: NewSheet, request: Request) -> dict[str, object]:
         rules: Rules = parse_rules(spec.rules)
-        return new(ScoreSheet(spec.names, rules, start_seat(spec.start_player, len(spec.names))))
+        start = start_seat(spec.start_player, len(spec.names))
+        return new(ScoreSheet(spec.names, rules, start), made_from(request))
 
-    def new(sheet: ScoreSheet) -> dict[str, object]:
+    def new(sheet: ScoreSheet, created_from: str) -> dict[str, object]:
         sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
-        store.sheets.create(sheet_id, key, json.dumps(sheet.to_dict()), _status(sheet))
+        data = json.dumps(sheet.to_dict())
+        store.sheets.create(sheet_id, key, data, _status(sheet), created_from)
         return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
     @router.post("/import", status_code=201, dependencies=[Depends(limit_creations)])
-    def import_sheet(record: dict[str, Any]) -> dict[str, object]:
+    def import_sheet(record: dict[str, Any], request: Request) -> dict[str, object]:
+        created_from = made_from(request)  # before the sheet is replayed
         sheet = answering(imported, record)
         try:  # the names as the form takes them (a file may hold anything)
             names = NewSheet(names=sheet.names, start_player=sheet.start_player).names
         except ValidationError as invalid:
             raise RequestValidationError(invalid.errors()) from None
-        return new(ScoreSheet(names, sheet.rules, sheet.start_player, sheet.entries, sheet.undone))
+        entries = (sheet.entries, sheet.undone)
+        return new(ScoreSheet(names, sheet.rules, sheet.start_player, *entries), created_from)
 
     # Making, reading and changing a sheet replays it (14 ms for a 1,000-entry one, 22 ms an
     # undo or an import): in the server's worker threads, not on its event loop (plain

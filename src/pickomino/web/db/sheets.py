@@ -26,14 +26,26 @@ class SheetStore:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
 
-    def create(self, sheet_id: str, secret: str, data: str, status: str) -> None:
+    def create(
+        self, sheet_id: str, secret: str, data: str, status: str, created_from: str | None = None
+    ) -> None:
+        """Store a new sheet; ``created_from``: its creator's network, hashed (see
+        :meth:`made_from`)."""
         now = time.time()
+        row = {"id": sheet_id, "secret": secret, "data": data, "status": status}
         with self.engine.begin() as db:
             db.execute(
-                sheets.insert().values(
-                    id=sheet_id, secret=secret, data=data, status=status, created=now, updated=now
-                )
+                sheets.insert().values(**row, created=now, updated=now, created_from=created_from)
             )
+
+    def made_from(self, created_from: str, within: float) -> int:
+        """How many sheets were created from this (hashed) network in the last ``within``
+        seconds."""
+        query = sa.select(sa.func.count()).where(
+            sheets.c.created_from == created_from, sheets.c.created > time.time() - within
+        )
+        with self.engine.connect() as db:
+            return db.execute(query).scalar_one()
 
     def save(self, sheet_id: str, data: str, status: str, was: str) -> bool:
         """Write a sheet whole (it is small) after a change made to ``was`` (the sheet as it

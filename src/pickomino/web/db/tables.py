@@ -66,7 +66,9 @@ sheets = sa.Table(  # score sheets of games played with the real box (pickomino.
     # The key in the sheet's link, asked for every request about the sheet; NULL for a sheet
     # stored before sheets had keys (its id alone opens it, as it did then).
     sa.Column("secret", sa.String(64)),
+    sa.Column("created_from", sa.String(64)),  # the creator's network, hashed (as the games')
 )
+sa.Index("sheets_created_from", sheets.c.created_from, sheets.c.created)  # migration 0012
 
 moves = sa.Table(
     "moves",
