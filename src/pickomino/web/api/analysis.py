@@ -85,11 +85,12 @@ SECONDS_PER_WORK = 1e-3
 OWN = "own"
 #: The start of the key of a review of a record sent as the body (not a game of this server).
 RECORD_KEY = "record:"
-#: How many answers to records sent as the body are kept encoded (0.3–0.7 MB each): an audit
+#: How many answers to records sent as the body are kept encoded (a 16 KB body's, the most
+#: a request may send, is up to a megabyte or so: 0.7 MB for 1,414 moves of 7): an audit
 #: sending one reviewed record again and again from ten addresses held the event loop 21 ms
 #: a time (replaying it, making its frames, FastAPI encoding them), another player's ping p99
 #: 164–368 ms.
-ANSWERS_KEPT = 16
+ANSWERS_KEPT = 8
 
 
 def work(record: GameRecord) -> int:
