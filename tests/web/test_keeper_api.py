@@ -15,6 +15,7 @@ from pickomino.core import GameState
 from pickomino.solver.advice import rank_choices
 from pickomino.table.sheet import ScoreSheet
 from pickomino.web import create_app
+from pickomino.web.addresses import SITE_SHARE
 from pickomino.web.api import keeper as keeper_api
 from pickomino.web.db.database import database_url
 from pickomino.web.db.store import Store
@@ -362,6 +363,34 @@ def test_one_address_makes_so_many_sheets_a_day(database: str):
             connection.execute(sa.text("UPDATE sheets SET created = created - 86401"))
         engine.dispose()
         assert client.post("/api/sheets", json=more).status_code == 201
+
+
+def test_the_addresses_of_one_ipv6_site_share_a_few_addresses_worth_of_sheets(database: str):
+    """An audit: 2,000 /64s of one /48 (anyone may be given one: 65,536 /64s) made 20,000
+    sheets where one address makes 10 a minute; at 100 a day each, sheets of 12 KB kept for
+    good. A site's /64s share SITE_SHARE addresses' worth, a minute and a day."""
+    with TestClient(create_app(database, sheets_per_address=1)) as client:
+        more = {"names": ["Ann", "Bob"]}
+        made = [
+            TestClient(client.app, client=(f"2001:db8:9:{n}::1", 50000)).post(
+                "/api/sheets", json=more
+            )
+            for n in range(SITE_SHARE + 1)
+        ]
+        assert [answer.status_code for answer in made] == [201] * SITE_SHARE + [429]
+        refused_http(made[-1], 429, "too_many_sheets", most=1)
+        elsewhere = TestClient(client.app, client=("2001:db8:a::1", 50000))
+        assert elsewhere.post("/api/sheets", json=more).status_code == 201
+    with TestClient(create_app(database, new_games_per_minute=1)) as client:
+        asked = [  # ten at once from an address, its site's eight addresses' worth
+            TestClient(client.app, client=(f"2001:db8:b:{n}::1", 50000)).post(
+                "/api/sheets", json=more
+            )
+            for n in range(10 * SITE_SHARE + 1)
+        ]
+        statuses = [answer.status_code for answer in asked]
+        assert statuses == [201] * 10 * SITE_SHARE + [429], statuses
+        refused_http(asked[-1], 429, "too_many_new_games")
 
 
 def test_the_dice_helper_reads_the_sheet_in_its_turn_off_the_event_loop(client, monkeypatch):

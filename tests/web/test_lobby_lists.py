@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pickomino.web import create_app
+from pickomino.web.addresses import SITE_SHARE
 
 from .clients import age, create, refused_http
 from .test_profiles import creator_of, from_address, sql
@@ -65,6 +66,23 @@ def test_one_address_has_only_so_many_unfinished_games_of_any_kind(database):
         assert create(from_address(client, "203.0.113.8"), against_bots)  # another address
         sql(database, "UPDATE games SET status = 'abandoned' WHERE id = :id", id=first["id"])
         assert create(here, against_bots)  # one no longer unfinished: room for another
+
+
+def test_the_addresses_of_one_ipv6_site_share_a_few_addresses_worth_of_games(database):
+    """An audit: every limit per address counted an IPv6 /64, and anyone may be given a /48
+    (65,536 /64s; its 2,000 /64s made 20,000 score sheets where one address makes 10). A
+    site's /64s share SITE_SHARE addresses' worth of games, of each kind; another site, and
+    each IPv4 address, has its own."""
+    with TestClient(lobby_app(database, bot_games_per_address=1)) as client:
+        site = [from_address(client, f"2001:db8:5:{n}::1") for n in range(SITE_SHARE + 1)]
+        for here in site[:SITE_SHARE]:
+            create(here, BOTS_ONLY)
+            refused_http(here.post("/api/games", json=BOTS_ONLY), 429, "too_many_bot_games")
+        refused_http(site[-1].post("/api/games", json=BOTS_ONLY), 429, "too_many_bot_games", most=1)
+        assert create(from_address(client, "2001:db8:6::1"), BOTS_ONLY)  # another site
+        assert create(from_address(client, "203.0.113.7"), BOTS_ONLY)
+    stored = sql(database, "SELECT count(DISTINCT created_site) FROM games")
+    assert stored[0][0] == 3
 
 
 def test_one_address_holds_only_a_few_games_waiting_for_players(database):

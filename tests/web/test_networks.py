@@ -121,6 +121,13 @@ def test_a_server_with_another_secret_is_refused_until_told_to_forget(database, 
     first, second = tmp_path / "first.secret", tmp_path / "second.secret"
     with TestClient(app(database, first)) as client:
         claim_and_create(client)
+        sheet = from_address(client, ADDRESS).post("/api/sheets", json={"names": ["A", "B"]})
+        assert sheet.status_code == 201, sheet.text
+    sites = (  # what else is kept of where things were made from
+        "SELECT created_site FROM games UNION ALL SELECT created_from FROM sheets"
+        " UNION ALL SELECT created_site FROM sheets"
+    )
+    assert None not in {row[0] for row in sql(database, sites)}
     before = kept(database)
     with pytest.raises(SecretMismatch):
         app(database, second)
@@ -130,6 +137,7 @@ def test_a_server_with_another_secret_is_refused_until_told_to_forget(database, 
 
     with TestClient(app(database, second, replace=True)) as client:  # the first one is lost
         assert kept(database) == ({None}, {None})
+        assert {row[0] for row in sql(database, sites)} == {None}
         claim_and_create(client, "Cy")  # kept under the new secret from now on
     claimed, created = kept(database)
     assert claimed == created == {None, *(claimed - {None})} and len(claimed) == 2

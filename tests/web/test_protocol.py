@@ -223,10 +223,18 @@ def test_a_database_from_before_open_seats_opens_with_every_seat_invite_only(dat
             db.exec_driver_sql(f"DROP TABLE {table}")  # profiles, open seats and what came
         for column in ("open_seat", "spent", "transfer"):  # after them)
             db.exec_driver_sql(f"ALTER TABLE seats DROP COLUMN {column}")
-        for index in ("games_status_updated", "games_created_from"):
+        for index in (
+            "games_status_updated",
+            "games_created_from",
+            "games_created_site",
+            "sheets_created_from",
+            "sheets_created_site",
+        ):
             db.exec_driver_sql(f"DROP INDEX {index}")
-        for column in ("created_from", "resting"):
+        for column in ("created_from", "created_site", "resting"):
             db.exec_driver_sql(f"ALTER TABLE games DROP COLUMN {column}")
+        for column in ("created_from", "created_site"):
+            db.exec_driver_sql(f"ALTER TABLE sheets DROP COLUMN {column}")
         db.exec_driver_sql("DROP TABLE alembic_version")
     store.close()
     with TestClient(fast_app(database)) as second:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from pickomino.core import BadInput
@@ -77,6 +78,32 @@ def site_of(address: str) -> str:
     if network.version == 6 and network.prefixlen > 48:
         return str(network.supernet(new_prefix=48))
     return str(network)
+
+
+#: How many addresses' budgets one IPv6 site (:func:`site_of`) has in all, for every limit
+#: per address: an address counts as its /64 (one household's, or one phone's), but anyone
+#: may be given a /48 (a free tunnel broker's), 65,536 /64s (an audit's 2,000 /64s of one /48
+#: made 20,000 score sheets where one address makes 10).
+SITE_SHARE = 8
+
+
+class Counted(NamedTuple):
+    """What an address made (games, sheets, …), counted by its network and by its site (the
+    same for an IPv4 address).
+
+    >>> Counted(network=3, site=3).reaches(3), Counted(network=1, site=24).reaches(3)
+    (True, True)
+    >>> Counted(network=2, site=23).reaches(3)
+    False
+    """
+
+    network: int
+    site: int
+
+    def reaches(self, most: int) -> bool:
+        """Whether the address has ``most`` already, or its site :data:`SITE_SHARE` times
+        that."""
+        return self.network >= most or self.site >= SITE_SHARE * most
 
 
 def network_address() -> str | None:

@@ -190,7 +190,7 @@ def create_app(
             address_limit(lookups_per_minute, "too_many_lookups"),  # the dice helper
             address_limit(lookups_per_minute, "too_many_lookups"),  # a sheet read
             searches,
-            networks.of,
+            networks.origin,
             sheets_per_address,
         )  # fmt: skip
     )

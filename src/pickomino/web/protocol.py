@@ -100,6 +100,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from pickomino.core import PickominoError
+from pickomino.web.addresses import SITE_SHARE, site_of
 
 #: The longest text message accepted; an action is a few words.
 MAX_MESSAGE = 1024
@@ -285,7 +286,22 @@ class RateLimit:
 
 class RateLimits:
     """One :class:`RateLimit` per client address (e.g. for creating games: a script must
-    not fill the server with games and their bot tasks)."""
+    not fill the server with games and their bot tasks), and one per IPv6 site.
+
+    A site (:func:`.site_of`: an IPv6 /48) has :data:`.SITE_SHARE` addresses' budgets in
+    all, taken only by what its addresses were allowed: one of them past its own limit
+    leaves its neighbours' share alone.
+
+    >>> limits = RateLimits.per_minute(1, at_once=2)
+    >>> [limits.allow(f"2001:db8:0:{n // 4}::/64") for n in range(8)].count(True)  # 2 each
+    4
+    >>> sum(limits.allow(f"2001:db8:1:{n}::/64") for n in range(100))  # 8 /64s' worth
+    16
+    >>> sum(limits.allow(f"2001:db8:7:{n}::/64") for n in range(100))  # another site
+    16
+    >>> sum(limits.allow(f"203.0.113.{n // 3}/32") for n in range(300))  # IPv4: each its own
+    200
+    """
 
     MAX_CLIENTS = 10_000  #: addresses remembered at most (memory stays bounded)
 
@@ -299,14 +315,22 @@ class RateLimits:
         return cls(per_second=per_minute / 60, burst_seconds=at_once * 60 / per_minute)
 
     def allow(self, client: str) -> bool:
-        limit = self.limits.get(client)
+        """Whether ``client`` (an address as :func:`.network_of` gives it) may go on; an
+        IPv6 one's site too."""
+        if not self._bucket(client, 1).allow():
+            return False
+        site = site_of(client)
+        return site == client or self._bucket(site, SITE_SHARE).allow()
+
+    def _bucket(self, key: str, share: int) -> RateLimit:
+        limit = self.limits.get(key)
         if limit is None:
             if len(self.limits) >= self.MAX_CLIENTS:
                 self._make_room()
-            limit = self.limits[client] = RateLimit(self.per_second, self.burst_seconds)
+            limit = self.limits[key] = RateLimit(self.per_second * share, self.burst_seconds)
         else:
-            self.limits.move_to_end(client)
-        return limit.allow()
+            self.limits.move_to_end(key)
+        return limit
 
     def _make_room(self) -> None:
         """Forget the addresses whose buckets filled up again (as good as new ones), then

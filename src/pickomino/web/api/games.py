@@ -292,15 +292,15 @@ def games_router(
         if spec.clock is not None and spec.clock.shortest() < clock_minimum:
             raise refused(400, "clock_too_short", least=clock_minimum)
         bots = [seat.bot for seat in spec.seats]
-        created_from = profiles.networks.of(client_address(request.client))
+        origin = profiles.networks.origin(client_address(request.client))
         waits = any(bot is None for n, bot in enumerate(bots) if n != creator)  # for players
-        held = partial(rooms.store.open_games_from, created_from, OPEN_GAMES_COUNTED_FOR)
-        if waits and held() >= open_games_per_address:
+        held = partial(rooms.store.open_games_from, origin, OPEN_GAMES_COUNTED_FOR)
+        if waits and held().reaches(open_games_per_address):
             raise refused(429, "too_many_open_games", most=open_games_per_address)
-        if rooms.store.unfinished_games_from(created_from) >= games_per_address:
+        if rooms.store.unfinished_games_from(origin).reaches(games_per_address):
             raise refused(429, "too_many_games", most=games_per_address)
         alone = all(bot is not None for bot in bots)
-        if alone and rooms.store.bot_games_from(created_from) >= bot_games_per_address:
+        if alone and rooms.store.bot_games_from(origin).reaches(bot_games_per_address):
             raise refused(429, "too_many_bot_games", most=bot_games_per_address)
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):
@@ -309,7 +309,7 @@ def games_router(
             rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
             clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
             away_after=rooms.away_after, turn_limit=rooms.turn_limit, dice_seed=rooms.dice_seed,
-            created_from=created_from,
+            origin=origin,
         )  # fmt: skip
         rooms.add(room)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once

@@ -46,6 +46,7 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import SheetRefusal, advise, change, imported, open_sheet
 from pickomino.table.view import sheet_view
+from pickomino.web.db.networks import Origin
 from pickomino.web.db.sheets import StoredSheet
 from pickomino.web.db.store import Store
 from pickomino.web.errors import refusal, refused
@@ -106,24 +107,24 @@ def keeper_router(
     limit_advice: Callable[[Request], None],
     limit_reads: Callable[[Request], None],
     searches: Searches,
-    network_of: Callable[[str], str],
+    origin_of: Callable[[str], Origin],
     sheets_per_address: int = SHEETS_PER_ADDRESS,
 ) -> APIRouter:
     """``limit_creations`` per address for new sheets, ``limit_changes`` for entries, undo
     and redo (each stores the whole sheet), ``limit_reads`` for a sheet read (a page opened
     or woken up), ``limit_advice`` for the dice helper, whose
     search takes a core for up to half a second at a big table: one at a time in the server
-    (``searches``, shared with the position explorer, in a bounded queue). One network
-    (``network_of`` an address: its keyed hash) makes at most ``sheets_per_address`` sheets
-    a day (429 ``too_many_sheets``)."""
+    (``searches``, shared with the position explorer, in a bounded queue). One address
+    (``origin_of`` it: its network and site, hashed) makes at most ``sheets_per_address``
+    sheets a day, its site :data:`.SITE_SHARE` times that (429 ``too_many_sheets``)."""
     router = APIRouter(prefix="/api/sheets", tags=["score keeper"])
 
-    def made_from(request: Request) -> str:
-        """The asker's network, hashed, refused if it made its day's sheets already."""
-        created_from = network_of(client_address(request.client))
-        if store.sheets.made_from(created_from, SHEETS_COUNTED_FOR) >= sheets_per_address:
+    def made_from(request: Request) -> Origin:
+        """Where the asker is, refused if it made its day's sheets already."""
+        origin = origin_of(client_address(request.client))
+        if store.sheets.made_from(origin, SHEETS_COUNTED_FOR).reaches(sheets_per_address):
             raise refused(429, "too_many_sheets", most=sheets_per_address)
-        return created_from
+        return origin
 
     def opened(sheet_id: str, key: str | None) -> StoredSheet:
         stored = store.sheets.load(sheet_id)
@@ -154,22 +155,22 @@ def keeper_router(
         start = start_seat(spec.start_player, len(spec.names))
         return new(ScoreSheet(spec.names, rules, start), made_from(request))
 
-    def new(sheet: ScoreSheet, created_from: str) -> dict[str, object]:
+    def new(sheet: ScoreSheet, origin: Origin) -> dict[str, object]:
         sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
         data = json.dumps(sheet.to_dict())
-        store.sheets.create(sheet_id, key, data, _status(sheet), created_from)
+        store.sheets.create(sheet_id, key, data, _status(sheet), origin)
         return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
     @router.post("/import", status_code=201, dependencies=[Depends(limit_creations)])
     def import_sheet(record: dict[str, Any], request: Request) -> dict[str, object]:
-        created_from = made_from(request)  # before the sheet is replayed
+        origin = made_from(request)  # before the sheet is replayed
         sheet = answering(imported, record)
         try:  # the names as the form takes them (a file may hold anything)
             names = NewSheet(names=sheet.names, start_player=sheet.start_player).names
         except ValidationError as invalid:
             raise RequestValidationError(invalid.errors()) from None
         entries = (sheet.entries, sheet.undone)
-        return new(ScoreSheet(names, sheet.rules, sheet.start_player, *entries), created_from)
+        return new(ScoreSheet(names, sheet.rules, sheet.start_player, *entries), origin)
 
     # Making, reading and changing a sheet replays it (14 ms for a 1,000-entry one, 22 ms an
     # undo or an import): in the server's worker threads, not on its event loop (plain

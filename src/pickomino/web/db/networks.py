@@ -1,6 +1,7 @@
 """The networks the server keeps: which one a profile was claimed from
 (``profiles.claimed_from``, to tell one person's spare profiles from two people's), a game
-created from (``games.created_from``, for the lobby's limit per address) and each person's seat
+created from (``games.created_from`` and ``created_site``, for the limits per address; a score
+sheet's alike) and each person's seat
 of a rated game played from (``seat_networks``, for who may rate whom). Each is kept as an
 HMAC-SHA-256 of the network (:func:`~pickomino.web.addresses.network_of`) under the server's
 secret, so whoever reads the database alone (a backup, a dump) cannot find the addresses
@@ -29,13 +30,14 @@ import secrets
 import tempfile
 import urllib.parse
 from pathlib import Path
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
 from pickomino.web.addresses import network_of, site_of
 from pickomino.web.db.database import database_url, in_memory, insert_unless_there
-from pickomino.web.db.tables import games, profiles, seat_networks, settings
+from pickomino.web.db.tables import games, profiles, seat_networks, settings, sheets
 
 #: A secret's length in bytes (written to its file as hexadecimal).
 SECRET_BYTES = 32
@@ -116,6 +118,15 @@ def plain_hash(address: str) -> str:
     return hashlib.sha256(f"address:{network_of(address)}".encode()).hexdigest()
 
 
+class Origin(NamedTuple):
+    """Where a game or a sheet was made from, kept hashed: the creator's network (limits
+    count by it) and site (:func:`~pickomino.web.addresses.site_of`: an IPv6 /48, whose
+    addresses share a larger budget; for IPv4, the network again)."""
+
+    network: str
+    site: str
+
+
 class Networks:
     """Hashes networks under the server's ``secret``; at start (``check``) makes sure the
     database's networks were hashed under the same one (the first start records it;
@@ -131,6 +142,10 @@ class Networks:
     def of(self, address: str) -> str:
         """What is kept of ``address`` for limits: its network's keyed hash."""
         return self._keyed(network_of(address))
+
+    def origin(self, address: str) -> Origin:
+        """What is kept of ``address`` for what it makes (:class:`Origin`)."""
+        return Origin(self.of(address), self.site(address))
 
     def site(self, address: str) -> str:
         """What is kept of ``address`` for ratings: its site's keyed hash (:func:`site_of`)."""
@@ -167,7 +182,8 @@ class Networks:
                 raise SecretMismatch()
             if recorded is not None:  # hashed under a secret that is gone: comparable to none
                 db.execute(profiles.update().values(claimed_from=None))
-                db.execute(games.update().values(created_from=None))
+                db.execute(games.update().values(created_from=None, created_site=None))
+                db.execute(sheets.update().values(created_from=None, created_site=None))
                 db.execute(seat_networks.delete())
                 db.execute(
                     settings.update().values(value=mine).where(settings.c.name == FINGERPRINT)

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from pickomino.web.addresses import Counted
 from pickomino.web.db.ids import valid_id
+from pickomino.web.db.networks import Origin
 from pickomino.web.db.tables import sheets
 
 
@@ -27,25 +29,31 @@ class SheetStore:
         self.engine = engine
 
     def create(
-        self, sheet_id: str, secret: str, data: str, status: str, created_from: str | None = None
+        self, sheet_id: str, secret: str, data: str, status: str, origin: Origin | None = None
     ) -> None:
-        """Store a new sheet; ``created_from``: its creator's network, hashed (see
+        """Store a new sheet; ``origin``: where its creator made it from (see
         :meth:`made_from`)."""
         now = time.time()
         row = {"id": sheet_id, "secret": secret, "data": data, "status": status}
+        made = {"created_from": origin.network, "created_site": origin.site} if origin else {}
         with self.engine.begin() as db:
-            db.execute(
-                sheets.insert().values(**row, created=now, updated=now, created_from=created_from)
-            )
+            db.execute(sheets.insert().values(**row, created=now, updated=now, **made))
 
-    def made_from(self, created_from: str, within: float) -> int:
-        """How many sheets were created from this (hashed) network in the last ``within``
-        seconds."""
-        query = sa.select(sa.func.count()).where(
-            sheets.c.created_from == created_from, sheets.c.created > time.time() - within
+    def made_from(self, origin: Origin, within: float) -> Counted:
+        """How many sheets were created from this network, and from its site, in the last
+        ``within`` seconds."""
+        recent = sheets.c.created > time.time() - within
+        query = sa.select(
+            *(
+                sa.select(sa.func.count()).where(column == kept, recent).scalar_subquery()
+                for column, kept in (
+                    (sheets.c.created_from, origin.network),
+                    (sheets.c.created_site, origin.site),
+                )
+            )
         )
         with self.engine.connect() as db:
-            return db.execute(query).scalar_one()
+            return Counted(*db.execute(query).one())
 
     def save(self, sheet_id: str, data: str, status: str, was: str) -> bool:
         """Write a sheet whole (it is small) after a change made to ``was`` (the sheet as it

@@ -24,9 +24,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from pickomino.web.addresses import Counted
 from pickomino.web.db.database import in_memory, open_database
 from pickomino.web.db.ids import valid_id
 from pickomino.web.db.move_writes import GameMoves, MoveWrites
+from pickomino.web.db.networks import Origin
 from pickomino.web.db.notices import NOT_A_MOVE, announce
 from pickomino.web.db.sheets import SheetStore
 from pickomino.web.db.tables import games, moves, seats, table_events
@@ -145,15 +147,16 @@ class Store:
         game_id: str,
         header: str,
         seat_rows: list[StoredSeat],
-        created_from: str | None = None,
+        origin: Origin | None = None,
     ) -> None:
-        """Store a new game (``created_from``: its creator's network, hashed)."""
+        """Store a new game (``origin``: where its creator made it from)."""
         now = time.time()
+        made = {"created_from": origin.network, "created_site": origin.site} if origin else {}
         with self.engine.begin() as db:
             db.execute(
                 games.insert().values(
                     id=game_id, header=header, status="open", created=now, updated=now, turns=1,
-                    created_from=created_from,
+                    **made,
                 )
             )  # fmt: skip
             db.execute(seats.insert(), [{"game_id": game_id, **vars(row)} for row in seat_rows])
@@ -493,29 +496,39 @@ class Store:
             for row in rows
         ]
 
-    def open_games_from(self, created_from: str, within: float) -> int:
-        """How many games created from this (hashed) network wait for players now, active
-        in the last ``within`` seconds."""
+    def open_games_from(self, origin: Origin, within: float) -> Counted:
+        """How many games created from this network (and its site) wait for players now,
+        active in the last ``within`` seconds."""
         recent = games.c.updated > time.time() - within
-        return self._games_from(created_from, games.c.status == "open", recent)
+        return self._games_from(origin, games.c.status == "open", recent)
 
-    def unfinished_games_from(self, created_from: str) -> int:
-        """How many games created from this (hashed) network are unfinished (waiting for
-        players or in play)."""
-        return self._games_from(created_from, games.c.status.in_(UNFINISHED))
+    def unfinished_games_from(self, origin: Origin) -> Counted:
+        """How many games created from this network (and its site) are unfinished (waiting
+        for players or in play)."""
+        return self._games_from(origin, games.c.status.in_(UNFINISHED))
 
-    def bot_games_from(self, created_from: str) -> int:
-        """How many games of bots alone created from this (hashed) network are in play."""
+    def bot_games_from(self, origin: Origin) -> Counted:
+        """How many games of bots alone created from this network (and its site) are in
+        play."""
         people = sa.select(seats.c.game_id).where(
             seats.c.game_id == games.c.id, seats.c.bot.is_(None)
         )
-        return self._games_from(created_from, games.c.status == "playing", ~sa.exists(people))
+        return self._games_from(origin, games.c.status == "playing", ~sa.exists(people))
 
-    def _games_from(self, created_from: str, *conditions: sa.ColumnElement[bool]) -> int:
-        """How many games created from this (hashed) network meet ``conditions``."""
-        query = sa.select(sa.func.count()).where(games.c.created_from == created_from, *conditions)
+    def _games_from(self, origin: Origin, *conditions: sa.ColumnElement[bool]) -> Counted:
+        """How many games created from this network, and from its site, meet
+        ``conditions``."""
+        query = sa.select(
+            *(
+                sa.select(sa.func.count()).where(column == kept, *conditions).scalar_subquery()
+                for column, kept in (
+                    (games.c.created_from, origin.network),
+                    (games.c.created_site, origin.site),
+                )
+            )
+        )
         with self.engine.connect() as db:
-            return db.execute(query).scalar_one()
+            return Counted(*db.execute(query).one())
 
     def opens_a_seat(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is, as stored, a seat's secret in the game or its spent link: a

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from pickomino.core import Game, GameRecord
 from pickomino.table import KeyedDice, Seat, Session, SystemDice
 from pickomino.web.db.move_writes import StaleMoves, StaleSeating
+from pickomino.web.db.networks import Origin
 from pickomino.web.db.results import is_rated
 from pickomino.web.db.store import Store, StoredGame, StoredSeat
 from pickomino.web.errors import Refused
@@ -144,7 +145,7 @@ class Room:
         away_after: float = AWAY_AFTER,
         turn_limit: int = TURN_LIMIT,
         dice_seed: int | None = None,
-        created_from: str | None = None,
+        origin: Origin | None = None,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
@@ -153,7 +154,7 @@ class Room:
         plays for one who is away or out of time. The record's ``meta`` keeps what it holds
         already (who plays as which profile, …). ``dice_seed``: the game's seed, its dice drawn
         from it (``"dice": "seeded"`` in ``meta``), not from the system's generator.
-        ``created_from``: the creator's network, hashed (see :meth:`.Store.open_games_from`)."""
+        ``origin``: where the creator made it from (see :meth:`.Store.open_games_from`)."""
         game_id = game_id or new_game_id()
         seed = secrets.randbelow(1 << 32) if dice_seed is None else dice_seed
         record.meta = {**record.meta, "seed": seed, "bots": bots, "takeover": takeover}
@@ -173,7 +174,7 @@ class Room:
             )
             for n, (name, bot) in enumerate(zip(record.seats, bots, strict=True))
         ]
-        store.create_game(game_id, record.to_json(indent=None), rows, created_from)
+        store.create_game(game_id, record.to_json(indent=None), rows, origin)
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay, away_after, turn_limit)
