@@ -386,7 +386,10 @@ def test_a_sheet_from_before_keys_is_still_listed_and_opens(
     store = Store(str(server.database))
     with store.engine.begin() as db:
         db.execute(
-            sa.text("INSERT INTO sheets VALUES ('oldSheet', :data, 'playing', 0, 0, NULL)"),
+            sa.text(
+                "INSERT INTO sheets (id, data, status, created, updated, secret)"
+                " VALUES ('oldSheet', :data, 'playing', 0, 0, NULL)"
+            ),
             {"data": json.dumps(old.to_dict())},
         )
     store.engine.dispose()
