@@ -166,7 +166,9 @@ def test_proxies_are_addresses_or_networks(tmp_path, proxies):
     assert done.returncode == 2 and "is neither an address nor a network" in done.stderr
 
 
-@pytest.mark.parametrize("proxies", ["*", " * ", "0.0.0.0/0", "127.0.0.1,::/0"])
+@pytest.mark.parametrize(
+    "proxies", ["*", " * ", "0.0.0.0/0", "127.0.0.1,::/0", "0.0.0.0/1,128.0.0.0/1", "::/1,8000::/1"]
+)
 def test_proxies_that_are_every_address_are_refused(tmp_path, proxies):
     """An audit: with ``--forwarded-allow-ips '*'`` uvicorn believes the first address of a
     request's ``X-Forwarded-For``, which the visitor writes (nginx and Caddy append the real

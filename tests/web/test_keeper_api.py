@@ -365,6 +365,45 @@ def test_one_address_makes_so_many_sheets_a_day(database: str):
         assert client.post("/api/sheets", json=more).status_code == 201
 
 
+def test_sheets_asked_for_at_once_pass_the_cap_no_further_and_are_made_off_the_loop(
+    database: str, monkeypatch
+):
+    """A review: ten requests at once from one address made six sheets where one was allowed
+    (counted, then stored apart, in worker threads: making or importing a sheet replays it,
+    22 ms for 1,000 entries, never on the event loop)."""
+    with TestClient(create_app(database, sheets_per_address=1)) as client:
+        sheets = client.app.state.rooms.store.sheets
+        real_create, real_count = sheets.create, sheets.made_from
+        made_in: list[str] = []
+        monkeypatch.setattr(
+            sheets, "create", lambda *a: made_in.append(where_running()) or real_create(*a)
+        )
+        counted = threading.Barrier(10, timeout=20)  # each request has counted before any stores
+
+        def count_then_wait(*args):
+            made = real_count(*args)
+            counted.wait()
+            return made
+
+        monkeypatch.setattr(sheets, "made_from", count_then_wait)
+        answers: list[int] = []
+
+        def ask() -> None:
+            answers.append(client.post("/api/sheets", json={"names": ["A", "B"]}).status_code)
+
+        asking = [threading.Thread(target=ask) for _ in range(10)]
+        for request in asking:
+            request.start()
+        for request in asking:
+            request.join()
+        assert sorted(answers) == [201] + [429] * 9
+        monkeypatch.setattr(sheets, "made_from", real_count)
+        record = ScoreSheet(["Ann", "Bob"]).to_dict()
+        elsewhere = TestClient(client.app, client=("198.51.100.4", 50000))
+        assert elsewhere.post("/api/sheets/import", json=record).status_code == 201
+    assert set(made_in) == {"in a worker thread, AnyIO worker thread"}, made_in
+
+
 def test_the_addresses_of_one_ipv6_site_share_a_few_addresses_worth_of_sheets(database: str):
     """An audit: 2,000 /64s of one /48 (anyone may be given one: 65,536 /64s) made 20,000
     sheets where one address makes 10 a minute; at 100 a day each, sheets of 12 KB kept for
@@ -397,7 +436,7 @@ def test_the_dice_helper_reads_the_sheet_in_its_turn_off_the_event_loop(client, 
     """An audit: a dice request replayed its sheet (10 ms for 1,000 entries) on the event
     loop before its turn among the searches, requests then refused as too many included
     (another player's ping p99 240 ms). It is read in the searches' thread, once its turn
-    comes; a request refused before then reads nothing."""
+    comes; a request refused before then reads nothing, and a wrong key waits for no turn."""
     read_in: list[str] = []
     real_open, real_advise = keeper_api.open_sheet, keeper_api.advise
     monkeypatch.setattr(
@@ -419,6 +458,9 @@ def test_the_dice_helper_reads_the_sheet_in_its_turn_off_the_event_loop(client, 
             wait_until(lambda n=n: searches._asked.total() == n, "the search asked")
         refused_http(client.post(dice, json={}), 429, "too_many_lookups")
         assert read_in == ["in a worker thread, searches"]  # the first, in its turn
+        # a review: a wrong key waited for the search under way, then 503 (404 before)
+        wrong = client.post(dice, json={}, headers={"Sheet-Key": "wrong"})
+        refused_http(wrong, 404, "no_sheet")
     finally:
         release.set()
         for request in asking:

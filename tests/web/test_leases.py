@@ -14,7 +14,7 @@ import pytest
 from pickomino.web.cluster.lease import BUCKETS, DRIVING_AT_ONCE, KEY, LOCK_SPACE, Leases
 from pickomino.web.db.store import Store
 
-from .server_process import TemporaryPostgres
+from .server_process import TemporaryPostgres, wait_until
 
 pytestmark = pytest.mark.slow
 GAMES = 2 * BUCKETS
@@ -119,7 +119,9 @@ def test_thousands_of_games_are_leased_on_a_bounded_number_of_locks_each_by_one_
         finally:
             for lease in leases:
                 await lease.stop()
-        assert advisory_locks(url) == 0
+        # a closed session's locks go when its server process has ended, a moment after
+        # (one loaded run still saw 3,515 of them as the test asked at once)
+        wait_until(lambda: advisory_locks(url) == 0, "every lease given back")
 
     asyncio.run(run())
 

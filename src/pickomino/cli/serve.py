@@ -23,6 +23,10 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+#: Every address, of each version: trusting it, uvicorn believes what visitors write.
+EVERY_ADDRESS = (ipaddress.IPv4Network("0.0.0.0/0"), ipaddress.IPv6Network("::/0"))
+
+
 def _proxies(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """The proxies whose ``X-Forwarded-For`` is believed: addresses and networks (uvicorn
     takes anything else as a name that no connection here ever has: a typo, or ``10.0.0.1/8``
@@ -31,14 +35,17 @@ def _proxies(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     writes; an audit's single address passed every per-address limit so)."""
     if value is None:
         return value
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
     for given in (part.strip() for part in value.split(",")):
         try:
-            network = ipaddress.ip_network(given) if given != "*" else None
+            networks.append(ipaddress.ip_network(given) if given != "*" else EVERY_ADDRESS[0])
         except ValueError:
             said = words()("cli.serve.not_a_proxy", given=given)
             raise click.BadParameter(said, ctx, param) from None
-        if network is None or network.prefixlen == 0:
-            raise click.BadParameter(words()("cli.serve.every_proxy", given=given), ctx, param)
+    v4 = ipaddress.collapse_addresses(n for n in networks if isinstance(n, ipaddress.IPv4Network))
+    v6 = ipaddress.collapse_addresses(n for n in networks if isinstance(n, ipaddress.IPv6Network))
+    if EVERY_ADDRESS[0] in v4 or EVERY_ADDRESS[1] in v6:  # also in parts: 0.0.0.0/1,128.0.0.0/1
+        raise click.BadParameter(words()("cli.serve.every_proxy", given=value.strip()), ctx, param)
     return value
 
 

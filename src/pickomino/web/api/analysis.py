@@ -334,27 +334,48 @@ class Reviews:
 
 
 class SentAnswers:
-    """The encoded answers to the last :data:`ANSWERS_KEPT` records sent as the body, found
-    by the body's bytes (the same file sent again: nothing replayed) and by the record (the
-    same game written otherwise: replayed, in a worker thread, but neither framed nor encoded
-    again)."""
+    """The encoded answers to the last :data:`ANSWERS_KEPT` records sent as the body, by
+    the record's key (the same game written otherwise: replayed, in a worker thread, but
+    neither framed nor encoded again), and which record each of the last bodies sent was (the
+    same file sent again: nothing replayed).
+
+    >>> kept = SentAnswers(kept=2)
+    >>> kept.keep("record:a", b"A", "sent:1"); kept.keep("record:b", b"B", "sent:2")
+    >>> kept.keep("record:a", b"A", "sent:3")  # the same record, written otherwise
+    >>> kept.sent("sent:1"), kept.sent("sent:3"), kept.sent("sent:2")
+    (b'A', b'A', b'B')
+    >>> kept.keep("record:c", b"C", "sent:4")  # a third: the answer asked for longest ago goes
+    >>> kept.sent("sent:1"), kept.sent("sent:2"), kept.sent("sent:4"), len(kept.answers)
+    (None, b'B', b'C', 2)
+    """
 
     def __init__(self, kept: int = ANSWERS_KEPT) -> None:
         self.kept = kept
-        self.answers: OrderedDict[str, bytes] = OrderedDict()  # two keys an answer at most
+        self.answers: OrderedDict[str, bytes] = OrderedDict()  # by record, the last asked last
+        self.bodies: OrderedDict[str, str] = OrderedDict()  # a body's record key
 
-    def get(self, key: str) -> bytes | None:
-        answer = self.answers.get(key)
+    def sent(self, body: str) -> bytes | None:
+        """The answer kept to the body whose key is ``body``."""
+        record = self.bodies.get(body)
+        return None if record is None else self.get(record)
+
+    def get(self, record: str) -> bytes | None:
+        """The answer kept to the record whose key is ``record``."""
+        answer = self.answers.get(record)
         if answer is not None:
-            self.answers.move_to_end(key)
+            self.answers.move_to_end(record)
         return answer
 
-    def keep(self, keys: tuple[str, ...], answer: bytes) -> None:
-        for key in keys:
-            self.answers[key] = answer
-            self.answers.move_to_end(key)
-        while len(self.answers) > 2 * self.kept:
+    def keep(self, record: str, answer: bytes, body: str) -> None:
+        """Keep ``answer`` to the record ``record``, sent as the body ``body``."""
+        self.answers[record] = answer
+        self.answers.move_to_end(record)
+        while len(self.answers) > self.kept:
             self.answers.popitem(last=False)
+        self.bodies[body] = record
+        self.bodies.move_to_end(body)
+        while len(self.bodies) > 4 * self.kept:  # names only: those of answers gone ask again
+            self.bodies.popitem(last=False)
 
 
 def replayed(body: dict[str, Any]) -> tuple[GameRecord, str]:
@@ -418,13 +439,12 @@ def analysis_router(
         same queue as every game's; replayed and encoded in a worker thread, the answer kept
         (:class:`SentAnswers`)."""
         sent = "sent:" + hashlib.sha256(await request.body()).hexdigest()
-        answer = sent_answers.get(sent)
+        answer = sent_answers.sent(sent)
         if answer is None:
-            answer = await answer_anew(body, request)
-            sent_answers.keep((sent,), answer)
+            answer = await answer_anew(body, request, sent)
         return Response(answer, media_type="application/json")
 
-    async def answer_anew(body: dict[str, Any], request: Request) -> bytes:
+    async def answer_anew(body: dict[str, Any], request: Request, sent: str) -> bytes:
         """The answer to a body not sent lately: its names checked, replayed, reviewed (or
         the review of the same record, kept), then encoded."""
         seats = body.get("seats")
@@ -444,7 +464,7 @@ def analysis_router(
         if answer is None:
             data = await reviews.get(key, record, client_address(request.client))
             answer = await asyncio.to_thread(answer_to, record, data)
-            sent_answers.keep((key,), answer)
+        sent_answers.keep(key, answer, sent)
         return answer
 
     return router

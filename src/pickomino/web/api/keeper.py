@@ -7,7 +7,8 @@ stay out of access logs). Without the right key a sheet answers 404, as one that
 exist, and no request lists sheets: a browser remembers the sheets it created or opened.
 
 - ``POST /api/sheets`` ``{"names": ["Ann", "Bob"], "rules": "official", "start_player": 0}``
-  → the sheet with its ``key`` and ``link`` (shown only here)
+  → the sheet with its ``key`` and ``link`` (shown only here); 429 ``too_many_sheets`` past
+  the sheets one address may make a day
 - ``GET /api/sheets/{id}``, and ``GET /api/sheets/{id}/record``: the sheet as a file
   (``ScoreSheet.to_dict()``, what ``pickomino analyse`` reads); limited per address (a sheet
   of a thousand entries costs milliseconds to replay)
@@ -30,13 +31,14 @@ turn can have); a refusal is a 4xx whose ``detail`` is ``{"id", "params", "rule"
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -46,6 +48,7 @@ from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from pickomino.table.sheet import ScoreSheet
 from pickomino.table.sheet_requests import SheetRefusal, advise, change, imported, open_sheet
 from pickomino.table.view import sheet_view
+from pickomino.web.addresses import Counted
 from pickomino.web.db.networks import Origin
 from pickomino.web.db.sheets import StoredSheet
 from pickomino.web.db.store import Store
@@ -96,8 +99,6 @@ class Dice(Seen):
 #: of a thousand entries (12 KB each, kept for good) at the creations' pace stored 177 MB a
 #: day from one address.
 SHEETS_PER_ADDRESS = 100
-#: The day those are counted over, in seconds.
-SHEETS_COUNTED_FOR = 24 * 3600
 
 
 def keeper_router(
@@ -122,9 +123,12 @@ def keeper_router(
     def made_from(request: Request) -> Origin:
         """Where the asker is, refused if it made its day's sheets already."""
         origin = origin_of(client_address(request.client))
-        if store.sheets.made_from(origin, SHEETS_COUNTED_FOR).reaches(sheets_per_address):
-            raise refused(429, "too_many_sheets", most=sheets_per_address)
+        if store.sheets.made_from(origin).reaches(sheets_per_address):
+            raise too_many_sheets()
         return origin
+
+    def too_many_sheets() -> HTTPException:
+        return refused(429, "too_many_sheets", most=sheets_per_address)
 
     def opened(sheet_id: str, key: str | None) -> StoredSheet:
         stored = store.sheets.load(sheet_id)
@@ -158,7 +162,9 @@ def keeper_router(
     def new(sheet: ScoreSheet, origin: Origin) -> dict[str, object]:
         sheet_id, key = secrets.token_urlsafe(6), secrets.token_urlsafe(16)
         data = json.dumps(sheet.to_dict())
-        store.sheets.create(sheet_id, key, data, _status(sheet), origin)
+        full = partial(Counted.reaches, most=sheets_per_address)
+        if not store.sheets.create(sheet_id, key, data, _status(sheet), (origin, full)):
+            raise too_many_sheets()  # others made meanwhile (at the same moment)
         return {**sheet_view(sheet_id, sheet), "key": key, "link": f"/keeper/{sheet_id}#{key}"}
 
     @router.post("/import", status_code=201, dependencies=[Depends(limit_creations)])
@@ -192,14 +198,15 @@ def keeper_router(
     async def dice(
         sheet_id: str, body: Dice, request: Request, key: SheetKey = None
     ) -> dict[str, object]:
+        stored = await asyncio.to_thread(opened, sheet_id, key)  # a wrong key waits for nothing
         address = client_address(request.client)  # the win chances may take a search
-        return await searches.run(address, advised, sheet_id, key, body)
+        return await searches.run(address, advised, stored, body)
 
-    def advised(sheet_id: str, key: str | None, body: Dice) -> dict[str, object]:
-        """The dice helper's answer, the sheet read first (an audit's dice requests on
-        sheets of 1,000 entries replayed each on the event loop before their turn, those
-        then refused as too many included: another player's ping p99 240 ms)."""
-        sheet = load(sheet_id, key, body)
+    def advised(stored: StoredSheet, body: Dice) -> dict[str, object]:
+        """The dice helper's answer, the sheet replayed first, in its turn (an audit's dice
+        requests on sheets of 1,000 entries replayed each on the event loop before their
+        turn, those then refused as too many included: another player's ping p99 240 ms)."""
+        sheet = read(stored, body)
         return answering(advise, sheet, body.kept, body.rolled, advice_with_chances)
 
     # After /dice: this path would match it too.

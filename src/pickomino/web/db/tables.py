@@ -27,7 +27,7 @@ games = sa.Table(
     # The creator's network, hashed (as profiles.claimed_from; NULL: a rematch, or made before
     # 0009): one address holds a few games waiting for players at once.
     sa.Column("created_from", sa.String(64)),
-    sa.Column("created_site", sa.String(64)),  # its site, hashed (an IPv6 /48): 0012
+    sa.Column("created_site", sa.String(64)),  # its site, hashed (an IPv6 /48): 0013
     # Unfinished, and nothing can happen in it until somebody comes: held by no process, not
     # leased, not replayed at a start (pickomino.web.game.rooms: Rooms.unload_dormant). 0011
     sa.Column("resting", sa.Boolean, nullable=False, server_default=sa.false()),
@@ -69,7 +69,7 @@ sheets = sa.Table(  # score sheets of games played with the real box (pickomino.
     # stored before sheets had keys (its id alone opens it, as it did then).
     sa.Column("secret", sa.String(64)),
     sa.Column("created_from", sa.String(64)),  # the creator's network, hashed (as the games')
-    sa.Column("created_site", sa.String(64)),  # and site: 0012
+    sa.Column("created_site", sa.String(64)),  # and site: 0013
 )
 sa.Index("sheets_created_from", sheets.c.created_from, sheets.c.created)  # migration 0012
 sa.Index("sheets_created_site", sheets.c.created_site, sheets.c.created)
