@@ -25,7 +25,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Close
 
-from pickomino.web.guard.connections import ConnectionGuard
+from pickomino.web.addresses import SITE_SHARE, network_of
+from pickomino.web.guard.connections import FEW, ConnectionGuard
+from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.protocol import IDLE
 
 from .clients import refused, refused_http
@@ -368,3 +370,35 @@ def test_the_http_connections_of_one_ipv6_network_are_counted_together():
     assert guard.let_in("2001:db8:0:1::1") and guard.let_in("203.0.113.7")  # other networks
     guard.let_go("2001:db8::1")
     assert guard.let_in("2001:db8::4")
+
+
+def test_the_connections_of_one_ipv6_site_share_a_few_addresses_worth():
+    """A stranger may be given a /48 (65,536 /64s): one connection from each of a thousand
+    /64s would fill any global limit and its reserve. A site holds SITE_SHARE addresses'
+    worth of HTTP connections and of game sockets, and past SITE_SHARE times FEW it is no
+    new visitor for the reserve; one of its /64s past its own cap takes nothing from it."""
+    guard = ConnectionGuard(request_timeout=10, per_address=2, most=1000)
+    greedy = "2001:db8:5:ffff::1"
+    assert [guard.let_in(greedy) for _ in range(3)] == [True, True, False]  # its own cap
+    site = [f"2001:db8:5:{n}::1" for n in range(SITE_SHARE * 2)]
+    allowed = [guard.let_in(address) for address in site]  # the site: 2 × SITE_SHARE in all
+    assert allowed == [True] * (2 * SITE_SHARE - 2) + [False] * 2
+    assert guard.let_in("2001:db8:6::1") and guard.let_in("203.0.113.7")  # other sites
+    guard.let_go(site[0])
+    assert guard.let_in(site[-1])
+    reserve = ConnectionGuard(request_timeout=10, per_address=50, most=1000)
+    for n in range(SITE_SHARE * FEW + 1):
+        assert reserve.let_in(f"2001:db8:7:{n}::1")
+    assert reserve.busy("2001:db8:7:ffff::1", 950)  # each /64 holds one: the site, many
+    assert not reserve.busy("2001:db8:8::1", 950) and not reserve.busy("2001:db8:7::1", 800)
+    sockets = ConnectionLimits(per_address=2, watchers_per_game=10**6)
+    with contextlib.ExitStack() as held:
+        for n in range(SITE_SHARE * 2):
+            address = network_of(f"2001:db8:9:{n}::1")
+            assert sockets.refusal(address, 0, seated=False) is None
+            held.enter_context(sockets.held(address, seated=False))
+        refused(sockets.refusal(network_of("2001:db8:9:ffff::1"), 0, False).to_dict(),
+                "too_many_connections")  # fmt: skip
+        assert sockets.refusal(network_of("2001:db8:9:ffff::1"), 0, seated=True) is None
+        assert sockets.refusal(network_of("2001:db8:a::1"), 0, seated=False) is None
+    assert not sockets.open

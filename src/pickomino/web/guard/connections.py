@@ -18,15 +18,18 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   so within its deadline one connection could fill the memory with headers);
 - a **cap per address**: one address holds at most ``per_address`` HTTP connections (not
   counting game sockets, which the app counts apart, see :mod:`pickomino.web.guard.limits`); one
-  more is closed at once, before it costs anything. The proxies named by
+  more is closed at once, before it costs anything. The /64s of one IPv6 /48 hold
+  :data:`~pickomino.web.addresses.SITE_SHARE` times that together (anyone may be given a /48:
+  65,536 /64s, each holding one connection, would fill any global limit). The proxies named by
   ``--forwarded-allow-ips`` are exempt: every visitor comes through them (the proxy limits
   its clients; the app's limits see the forwarded addresses);
 - a **global limit**: beyond ``most`` open connections (HTTP and game sockets), a new one is
   accepted and answered 503 ``server_busy`` with ``Retry-After`` and closed, instead of the
   server running out of file descriptors and failing to accept at all;
 - a **reserve for the others**: the last tenth of ``most`` is kept for addresses that hold
-  at most ``FEW`` connections, the new one among them (a new visitor, a player coming back):
-  one that holds more is answered 503 there. Each address's own caps are far below
+  at most ``FEW`` connections, the new one among them (a new visitor, a player coming back),
+  and whose IPv6 site holds at most ``SITE_SHARE`` times that: one that holds more is
+  answered 503 there. Each address's own caps are far below
   ``most``, but a few addresses holding all they may (an audit: seven, each with its HTTP
   connections and its players' and spectators' sockets) otherwise locked everyone else out.
 
@@ -52,7 +55,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from pickomino.web.addresses import network_of
+from pickomino.web.addresses import SITE_SHARE, network_of, site_of
 from pickomino.web.errors import Refused
 
 #: Where the app's lifespan state holds the :class:`ConnectionGuard` for the protocol.
@@ -126,6 +129,7 @@ class ConnectionGuard:
     most: int
     trusted: Callable[[str], bool] = field(default=lambda address: False)
     open: Counter[str] = field(default_factory=Counter)  #: HTTP connections, by network
+    sites: Counter[str] = field(default_factory=Counter)  #: and by IPv6 site
     #: The game sockets an address (a network) holds (the app counts them: see
     #: :class:`pickomino.web.guard.limits.ConnectionLimits`).
     sockets: Callable[[str], int] = field(default=lambda network: 0)
@@ -138,25 +142,39 @@ class ConnectionGuard:
             return True
         if connections <= self.most - max(1, int(self.most * RESERVE)):
             return False
-        network = network_of(address)
-        return self.open[network] + self.sockets(network) > FEW and not self.trusted(address)
+        network, site = network_of(address), site_of(address)
+        many = (
+            self.open[network] + self.sockets(network) > FEW or self.sites[site] > SITE_SHARE * FEW
+        )
+        return many and not self.trusted(address)
 
     def let_in(self, address: str) -> bool:
         """Count a new HTTP connection from ``address`` (by its network: an IPv6 /64 is one
-        address), or say it is one too many."""
-        network = network_of(address)
-        if self.open[network] >= self.per_address and not self.trusted(address):
+        address; and by its IPv6 site), or say it is one too many."""
+        network, site = network_of(address), site_of(address)
+        full = self.open[network] >= self.per_address
+        if (full or self.sites[site] >= SITE_SHARE * self.per_address) and not self.trusted(
+            address
+        ):
             return False
         self.open[network] += 1
+        if site != network:
+            self.sites[site] += 1
         return True
 
     def let_go(self, address: str) -> None:
         """No longer an HTTP connection: closed, or a game socket from now on (the app
         counts those apart)."""
-        network = network_of(address)
-        self.open[network] -= 1
-        if not self.open[network]:
-            del self.open[network]
+        network, site = network_of(address), site_of(address)
+        _less(self.open, network)
+        if site != network:
+            _less(self.sites, site)
+
+
+def _less(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if not counts[key]:
+        del counts[key]
 
 
 class GuardedProtocol(HttpToolsProtocol):

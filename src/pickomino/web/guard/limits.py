@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from pickomino.web.addresses import SITE_SHARE, site_of
 from pickomino.web.errors import Refused
 
 
@@ -20,7 +21,9 @@ class ConnectionLimits:
     Players and spectators are counted apart so that nobody can lock a player out by
     opening spectators' sockets from the player's address (a script behind the same NAT, a
     page elsewhere that got past the Origin check): a player's socket needs the seat's
-    secret, so only people holding seats use the players' share."""
+    secret, so only people holding seats use the players' share. The /64s of one IPv6 /48
+    hold :data:`~pickomino.web.addresses.SITE_SHARE` addresses' worth together (anyone may
+    be given a /48)."""
 
     def __init__(self, per_address: int, watchers_per_game: int) -> None:
         self.per_address, self.watchers_per_game = per_address, watchers_per_game
@@ -37,7 +40,10 @@ class ConnectionLimits:
 
     def refusal(self, address: str, watchers: int, seated: bool) -> Refused | None:
         """Why a new connection is refused, or ``None`` to let it in."""
-        if self.open[address, seated] >= self.per_address:
+        site = site_of(address)
+        if self.open[address, seated] >= self.per_address or (
+            site != address and self.open[site, seated] >= SITE_SHARE * self.per_address
+        ):
             return Refused("too_many_connections")
         if not seated and watchers >= self.watchers_per_game:
             return Refused("too_many_watchers")
@@ -49,11 +55,14 @@ class ConnectionLimits:
 
     @contextmanager
     def held(self, address: str, seated: bool) -> Iterator[None]:
-        """Counts a connection from ``address`` while it is open."""
-        self.open[address, seated] += 1
+        """Counts a connection from ``address`` (and its IPv6 site) while it is open."""
+        keys = {(address, seated), (site_of(address), seated)}
+        for key in keys:
+            self.open[key] += 1
         try:
             yield
         finally:
-            self.open[address, seated] -= 1
-            if not self.open[address, seated]:
-                del self.open[address, seated]
+            for key in keys:
+                self.open[key] -= 1
+                if not self.open[key]:
+                    del self.open[key]
