@@ -26,6 +26,7 @@ from pickomino.bots import make_bot
 from pickomino.core import Game, GameRecord
 from pickomino.table import SeededDice, advance
 from pickomino.web import create_app
+from pickomino.web.addresses import SITE_SHARE
 from pickomino.web.api import analysis as analysis_api
 from pickomino.web.api.analysis import OWN, RECORD_KEY, FairQueue, Reviews
 from pickomino.web.db.store import Store, StoredSeat
@@ -352,6 +353,28 @@ def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
         return list(reviews.computed)
 
     assert sorted(asyncio.run(ask())) == list("abcefg")
+
+
+def test_the_addresses_of_one_ipv6_site_have_a_few_addresses_worth_of_the_queue(worker):
+    """Anyone may be given an IPv6 /48 (65,536 /64s, each an address): its /64s together
+    have SITE_SHARE addresses' places in the reviews' queue, another site its own."""
+    games = records("a", "b")
+
+    async def ask() -> None:
+        reviews = Reviews(per_minute=60, waiting=100, per_address=1, worker=worker)
+        site = [
+            asyncio.create_task(reviews.get(f"g{n}", games["a"], f"2001:db8:0:{n}::/64"))
+            for n in range(SITE_SHARE + 1)
+        ]
+        elsewhere = asyncio.create_task(reviews.get("other", games["b"], "2001:db8:1::/64"))
+        await asyncio.sleep(0)
+        assert [task.done() for task in site] == [False] * SITE_SHARE + [True]
+        with pytest.raises(HTTPException) as refusal:
+            await site[-1]
+        queue_full(refusal)
+        await asyncio.gather(elsewhere, *site[:-1])
+
+    asyncio.run(ask())
 
 
 def test_records_sent_leave_room_in_the_queue_for_this_server_s_games(worker):

@@ -10,6 +10,7 @@ import threading
 import pytest
 from fastapi import HTTPException
 
+from pickomino.web.addresses import SITE_SHARE
 from pickomino.web.guard.searches import Searches
 
 
@@ -64,3 +65,30 @@ def test_no_search_waits_longer_than_its_patience():
             await first
 
     refused_with(asyncio.run(scene()), 503, "server_busy")
+
+
+def test_the_addresses_of_one_ipv6_site_wait_for_a_few_addresses_worth():
+    """Anyone may be given an IPv6 /48 (65,536 /64s, each an address): its /64s may have
+    SITE_SHARE addresses' worth of searches asked together, and another site its own."""
+    searches = Searches(per_address=1, most=100, patience=60)
+    running, release = threading.Event(), threading.Event()
+
+    def long_search() -> str:
+        running.set()
+        release.wait(timeout=60)
+        return "done"
+
+    async def scene() -> list[object]:
+        first = asyncio.create_task(searches.run("2001:db8:0:0::/64", long_search))
+        await asyncio.to_thread(running.wait, 60)
+        site = [f"2001:db8:0:{n}::/64" for n in range(1, SITE_SHARE + 1)]
+        asked = [asyncio.create_task(searches.run(a, str, a)) for a in site]
+        elsewhere = asyncio.create_task(searches.run("2001:db8:1::/64", str, "elsewhere"))
+        await asyncio.sleep(0)
+        release.set()
+        return [await first, *await asyncio.gather(*asked, elsewhere, return_exceptions=True)]
+
+    first, *answers, elsewhere = asyncio.run(scene())
+    assert first == "done" and elsewhere == "elsewhere"
+    assert answers[:-1] == [f"2001:db8:0:{n}::/64" for n in range(1, SITE_SHARE)]
+    refused_with(answers[-1], 429, "too_many_lookups")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+from collections import Counter
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -104,6 +105,55 @@ class Counted(NamedTuple):
         """Whether the address has ``most`` already, or its site :data:`SITE_SHARE` times
         that."""
         return self.network >= most or self.site >= SITE_SHARE * most
+
+
+class Shares:
+    """What addresses hold at once of something bounded (searches, reviews waiting), by
+    address and by IPv6 site, which holds :data:`SITE_SHARE` addresses' worth together.
+
+    >>> shares = Shares()
+    >>> for n in range(SITE_SHARE * 2):
+    ...     shares.take(f"2001:db8:0:{n}::/64")
+    >>> shares.full("2001:db8:0:ffff::/64", 2), shares.full("2001:db8:1::/64", 2)
+    (True, False)
+    >>> shares.full("2001:db8:0:1::/64", 1), shares.total()
+    (True, 16)
+    >>> for n in range(SITE_SHARE * 2):
+    ...     shares.give_back(f"2001:db8:0:{n}::/64")
+    >>> shares.held, shares.total()
+    (Counter(), 0)
+    """
+
+    def __init__(self) -> None:
+        self.held: Counter[str] = Counter()  # by address, and by IPv6 site
+        self._total = 0
+
+    def full(self, address: str, most: int) -> bool:
+        """Whether ``address`` holds ``most`` already, or its site :data:`SITE_SHARE` times
+        that."""
+        site = site_of(address)
+        return self.held[address] >= most or (
+            site != address and self.held[site] >= SITE_SHARE * most
+        )
+
+    def take(self, address: str) -> None:
+        self._total += 1
+        for key in {address, site_of(address)}:
+            self.held[key] += 1
+
+    def give_back(self, address: str) -> None:
+        self._total -= 1
+        for key in {address, site_of(address)}:
+            self.held[key] -= 1
+            if not self.held[key]:
+                del self.held[key]
+
+    def total(self) -> int:
+        """How many are held, by everyone."""
+        return self._total
+
+    def __getitem__(self, address: str) -> int:
+        return self.held[address]
 
 
 def network_address() -> str | None:

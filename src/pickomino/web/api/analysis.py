@@ -46,7 +46,7 @@ import logging
 import math
 import multiprocessing
 import time
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -59,6 +59,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
+from pickomino.web.addresses import Shares
 from pickomino.web.api.review_work import Review, end_with_the_server, review_data
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import RecordName, client_address
@@ -170,8 +171,8 @@ class Reviews:
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.encoded: dict[str, bytes] = {}  # those of :attr:`done` asked for over HTTP
         self.pending: dict[str, asyncio.Future[Review]] = {}
-        self.asking: Counter[str] = Counter()  # reviews waiting or under way, per address
-        self.sending: Counter[str] = Counter()  # of them, records sent as the body
+        self.asking = Shares()  # reviews waiting or under way, per address and site
+        self.sending = Shares()  # of them, records sent as the body
         self.own = 0  # the server's own reviews waiting or under way
         self.queue = FairQueue()
         self.computed: deque[str] = deque(maxlen=NAMED)
@@ -227,10 +228,10 @@ class Reviews:
     ) -> asyncio.Future[Review]:
         if address is not None:
             others = len(self.pending) - self.own
-            if others >= self.waiting or self.asking[address] >= self.per_address:
+            if others >= self.waiting or self.asking.full(address, self.per_address):
                 raise self._queue_full()
             if game_id.startswith(RECORD_KEY) and (
-                self.sending.total() >= SENT_WAITING or self.sending[address] >= SENT_PER_ADDRESS
+                self.sending.total() >= SENT_WAITING or self.sending.full(address, SENT_PER_ADDRESS)
             ):
                 raise self._queue_full()
             if not self.limits.allow(address):
@@ -241,9 +242,9 @@ class Reviews:
         if address is None:
             self.own += 1
         else:
-            self.asking[address] += 1
+            self.asking.take(address)
             if game_id.startswith(RECORD_KEY):
-                self.sending[address] += 1
+                self.sending.take(address)
         self.queue.put(_asker(address), work(record), (game_id, record, address))
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve())
@@ -279,13 +280,9 @@ class Reviews:
                 if address is None:
                     self.own -= 1
                 else:
-                    self.asking[address] -= 1
-                    if not self.asking[address]:
-                        del self.asking[address]
+                    self.asking.give_back(address)
                     if game_id.startswith(RECORD_KEY):
-                        self.sending[address] -= 1
-                        if not self.sending[address]:
-                            del self.sending[address]
+                        self.sending.give_back(address)
         if self._own_worker:
             self._idle = asyncio.get_running_loop().call_later(self.idle, self._end_process)
 

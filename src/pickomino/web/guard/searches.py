@@ -20,7 +20,6 @@ from five addresses, each within its rate limit: the queue had no bound, request
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -29,6 +28,7 @@ from typing import Any, TypeVar
 
 from fastapi import HTTPException
 
+from pickomino.web.addresses import Shares
 from pickomino.web.errors import Refused, refused
 
 T = TypeVar("T")
@@ -43,7 +43,7 @@ class Searches:
     def __init__(self, per_address: int = 2, most: int = 16, patience: float = 10.0) -> None:
         self.per_address, self.most, self.patience = per_address, most, patience
         self._lock = asyncio.Lock()
-        self._asked: Counter[str] = Counter()  #: searches asked (waiting or running), by address
+        self._asked = Shares()  #: searches asked (waiting or running), by address and site
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="searches")
 
     async def run(self, address: str, search: Callable[..., T], *args: Any) -> T:
@@ -55,11 +55,11 @@ class Searches:
 
     @asynccontextmanager
     async def _turn(self, address: str) -> AsyncIterator[None]:
-        if self._asked[address] >= self.per_address:
+        if self._asked.full(address, self.per_address):
             raise refused(429, "too_many_lookups")
         if self._asked.total() >= self.most:
             raise _busy()
-        self._asked[address] += 1
+        self._asked.take(address)
         try:
             try:
                 async with asyncio.timeout(self.patience):
@@ -71,9 +71,7 @@ class Searches:
             finally:
                 self._lock.release()
         finally:
-            self._asked[address] -= 1
-            if not self._asked[address]:
-                del self._asked[address]
+            self._asked.give_back(address)
 
 
 def _busy() -> HTTPException:
