@@ -19,19 +19,30 @@ def refused_with(error: BaseException, status: int, code: str) -> None:
     assert (error.status_code, error.detail["id"]) == (status, code)
 
 
-def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
-    searches = Searches(per_address=2, most=3, patience=60)
-    running = threading.Event()
-    release = threading.Event()
+class LongSearch:
+    """A search that holds the searches' thread until released, then answers "done"."""
 
-    def long_search() -> str:
-        running.set()
-        release.wait(timeout=60)
+    def __init__(self) -> None:
+        self.running, self.released = threading.Event(), threading.Event()
+
+    def __call__(self) -> str:
+        self.running.set()
+        self.released.wait(timeout=60)
         return "done"
 
+    async def holding(self, searches: Searches, address: str) -> asyncio.Task[str]:
+        """The search, asked by ``address``, once it holds the thread."""
+        task = asyncio.create_task(searches.run(address, self))
+        await asyncio.to_thread(self.running.wait, 60)
+        return task
+
+
+def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
+    searches = Searches(per_address=2, most=3, patience=60)
+    long_search = LongSearch()
+
     async def scene() -> list[object]:
-        first = asyncio.create_task(searches.run("198.51.100.1", long_search))
-        await asyncio.to_thread(running.wait, 60)  # it holds the search
+        first = await long_search.holding(searches, "198.51.100.1")
         waiting = [
             asyncio.create_task(searches.run(a, str, a)) for a in ("198.51.100.1", "198.51.100.2")
         ]
@@ -39,7 +50,7 @@ def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
         third = searches.run("198.51.100.1", str, "third")  # the address's third: refused
         over = searches.run("198.51.100.3", str, "over")  # the queue's fourth: the server's
         refusals = await asyncio.gather(third, over, return_exceptions=True)
-        release.set()
+        long_search.released.set()
         return [*refusals, await first, *await asyncio.gather(*waiting)]
 
     third, over, *answers = asyncio.run(scene())
@@ -71,21 +82,15 @@ def test_the_addresses_of_one_ipv6_site_wait_for_a_few_addresses_worth():
     """Anyone may be given an IPv6 /48 (65,536 /64s, each an address): its /64s may have
     SITE_SHARE addresses' worth of searches asked together, and another site its own."""
     searches = Searches(per_address=1, most=100, patience=60)
-    running, release = threading.Event(), threading.Event()
-
-    def long_search() -> str:
-        running.set()
-        release.wait(timeout=60)
-        return "done"
+    long_search = LongSearch()
 
     async def scene() -> list[object]:
-        first = asyncio.create_task(searches.run("2001:db8:0:0::/64", long_search))
-        await asyncio.to_thread(running.wait, 60)
+        first = await long_search.holding(searches, "2001:db8:0:0::/64")
         site = [f"2001:db8:0:{n}::/64" for n in range(1, SITE_SHARE + 1)]
         asked = [asyncio.create_task(searches.run(a, str, a)) for a in site]
         elsewhere = asyncio.create_task(searches.run("2001:db8:1::/64", str, "elsewhere"))
         await asyncio.sleep(0)
-        release.set()
+        long_search.released.set()
         return [await first, *await asyncio.gather(*asked, elsewhere, return_exceptions=True)]
 
     first, *answers, elsewhere = asyncio.run(scene())
