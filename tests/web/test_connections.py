@@ -401,4 +401,4 @@ def test_the_connections_of_one_ipv6_site_share_a_few_addresses_worth():
                 "too_many_connections")  # fmt: skip
         assert sockets.refusal(network_of("2001:db8:9:ffff::1"), 0, seated=True) is None
         assert sockets.refusal(network_of("2001:db8:a::1"), 0, seated=False) is None
-    assert not sockets.open
+    assert not sockets.open[False].held

@@ -46,7 +46,6 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,7 +54,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from pickomino.web.addresses import SITE_SHARE, network_of, site_of
+from pickomino.web.addresses import SITE_SHARE, Shares, network_of, site_of
 from pickomino.web.errors import Refused
 
 #: Where the app's lifespan state holds the :class:`ConnectionGuard` for the protocol.
@@ -128,8 +127,7 @@ class ConnectionGuard:
     per_address: int
     most: int
     trusted: Callable[[str], bool] = field(default=lambda address: False)
-    open: Counter[str] = field(default_factory=Counter)  #: HTTP connections, by network
-    sites: Counter[str] = field(default_factory=Counter)  #: and by IPv6 site
+    open: Shares = field(default_factory=Shares)  #: HTTP connections, by network and site
     #: The game sockets an address (a network) holds (the app counts them: see
     #: :class:`pickomino.web.guard.limits.ConnectionLimits`).
     sockets: Callable[[str], int] = field(default=lambda network: 0)
@@ -142,39 +140,24 @@ class ConnectionGuard:
             return True
         if connections <= self.most - max(1, int(self.most * RESERVE)):
             return False
-        network, site = network_of(address), site_of(address)
-        many = (
-            self.open[network] + self.sockets(network) > FEW or self.sites[site] > SITE_SHARE * FEW
-        )
+        network = network_of(address)
+        held = self.open[network] + self.sockets(network)
+        many = held > FEW or self.open[site_of(network)] > SITE_SHARE * FEW
         return many and not self.trusted(address)
 
     def let_in(self, address: str) -> bool:
         """Count a new HTTP connection from ``address`` (by its network: an IPv6 /64 is one
         address; and by its IPv6 site), or say it is one too many."""
-        network, site = network_of(address), site_of(address)
-        full = self.open[network] >= self.per_address
-        if (full or self.sites[site] >= SITE_SHARE * self.per_address) and not self.trusted(
-            address
-        ):
+        network = network_of(address)
+        if self.open.full(network, self.per_address) and not self.trusted(address):
             return False
-        self.open[network] += 1
-        if site != network:
-            self.sites[site] += 1
+        self.open.take(network)
         return True
 
     def let_go(self, address: str) -> None:
         """No longer an HTTP connection: closed, or a game socket from now on (the app
         counts those apart)."""
-        network, site = network_of(address), site_of(address)
-        _less(self.open, network)
-        if site != network:
-            _less(self.sites, site)
-
-
-def _less(counts: Counter[str], key: str) -> None:
-    counts[key] -= 1
-    if not counts[key]:
-        del counts[key]
+        self.open.give_back(network_of(address))
 
 
 class GuardedProtocol(HttpToolsProtocol):

@@ -5,11 +5,10 @@ starve the players."""
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from pickomino.web.addresses import SITE_SHARE, site_of
+from pickomino.web.addresses import Shares
 from pickomino.web.errors import Refused
 
 
@@ -27,7 +26,7 @@ class ConnectionLimits:
 
     def __init__(self, per_address: int, watchers_per_game: int) -> None:
         self.per_address, self.watchers_per_game = per_address, watchers_per_game
-        self.open: Counter[tuple[str, bool]] = Counter()  # by (address, seated)
+        self.open = {True: Shares(), False: Shares()}  # by seated, by address and site
         self._spectator_door = asyncio.Lock()
 
     async def spectators_one_at_a_time(self) -> None:
@@ -40,10 +39,7 @@ class ConnectionLimits:
 
     def refusal(self, address: str, watchers: int, seated: bool) -> Refused | None:
         """Why a new connection is refused, or ``None`` to let it in."""
-        site = site_of(address)
-        if self.open[address, seated] >= self.per_address or (
-            site != address and self.open[site, seated] >= SITE_SHARE * self.per_address
-        ):
+        if self.open[seated].full(address, self.per_address):
             return Refused("too_many_connections")
         if not seated and watchers >= self.watchers_per_game:
             return Refused("too_many_watchers")
@@ -51,18 +47,13 @@ class ConnectionLimits:
 
     def of(self, address: str) -> int:
         """The sockets ``address`` holds, as a player and as a spectator."""
-        return self.open[address, True] + self.open[address, False]
+        return self.open[True][address] + self.open[False][address]
 
     @contextmanager
     def held(self, address: str, seated: bool) -> Iterator[None]:
         """Counts a connection from ``address`` (and its IPv6 site) while it is open."""
-        keys = {(address, seated), (site_of(address), seated)}
-        for key in keys:
-            self.open[key] += 1
+        self.open[seated].take(address)
         try:
             yield
         finally:
-            for key in keys:
-                self.open[key] -= 1
-                if not self.open[key]:
-                    del self.open[key]
+            self.open[seated].give_back(address)
