@@ -405,7 +405,7 @@ def test_app_claim_by_button_in_a_resumed_hot_seat_game(tmp_path):
     async def drive() -> None:
         async with app.run_test(size=(100, 40)) as pilot:
             assert console.state.phase is Phase.CLAIM and not bot_seats(console)
-            await pilot.pause()  # the rows of buttons are laid out
+            await until_shown(pilot, "#choices Button", laid_out=True)
             buttons = {str(b.label): b for b in app.query("#choices Button")}
             assert set(buttons) == {"[1] take 26", "[2] steal 27"}
             await pilot.click(buttons["[2] steal 27"])
@@ -486,7 +486,8 @@ def test_app_fits_80_by_24_with_six_keeps_and_the_hint(tmp_path, names):
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()  # the rows of buttons are laid out
+            await until_shown(pilot, "#choices Button", laid_out=True)
+            await until_shown(pilot, "FooterKey")
             screen = app.screen.region
             footer = app.query_one("Footer").region
             buttons = list(app.query("#choices Button"))
@@ -520,7 +521,7 @@ def test_app_claims_wrap_into_rows_that_fit(tmp_path):
 
     async def drive() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+            await until_shown(pilot, "#choices Button", laid_out=True)
             buttons = list(app.query("#choices Button"))
             assert len(buttons) == 16 and len({b.region.y for b in buttons}) > 1
             assert all(app.screen.region.contains_region(b.region) for b in buttons)

@@ -58,11 +58,13 @@ def english_shown(text: str, words, english_of) -> list[str]:
     )
 
 
-async def until_shown(pilot, selector: str, polls: int = 500) -> None:
-    """Wait for widgets the app lays out after a screen refresh (a busy machine refreshes late)."""
+async def until_shown(pilot, selector: str, polls: int = 500, laid_out: bool = False) -> None:
+    """Wait for widgets the app lays out after a screen refresh (a busy machine refreshes late);
+    ``laid_out``: until each of them has its place on the screen too (before reading regions)."""
     for _ in range(polls):
         await pilot.pause(0.01)
-        if pilot.app.query(selector):
+        shown = pilot.app.query(selector)
+        if shown and (not laid_out or all(widget.region.area for widget in shown)):
             return
     raise AssertionError(f"no {selector} shown after {polls} refreshes")
 

@@ -443,12 +443,17 @@ def test_an_ended_game_looked_at_again_is_not_read_and_replayed_again(
     assert "done" in rooms.recent and reads.made == ["load"]  # and back among the recent
 
 
-def test_a_load_waiting_on_a_cancelled_ones_read_takes_the_game_itself(database, games_read):
+def test_a_load_waiting_on_a_cancelled_ones_read_takes_the_game_itself(
+    database, games_read, monkeypatch
+):
     """A review: two loads of one game share one read; when the first was cancelled (its
     client gone) before it took the game, the second read it again, on the event loop."""
     store_game(database, "shared", bots_game().record, "over", humans=True)
     store = Store(database)
     rooms = Rooms(store, bot_delay=0)
+    go_on = threading.Event()  # the read waits until the first load is cancelled
+    real_load = store.load
+    monkeypatch.setattr(store, "load", lambda *a, **k: go_on.wait(20) and real_load(*a, **k))
 
     async def loaded_by_the_second() -> tuple[Room | None, bool]:
         first = asyncio.ensure_future(rooms.load_here("shared", keep=False))
@@ -456,6 +461,7 @@ def test_a_load_waiting_on_a_cancelled_ones_read_takes_the_game_itself(database,
         second = asyncio.ensure_future(rooms.load_here("shared", keep=False))
         await asyncio.sleep(0)  # waiting on that read
         first.cancel()
+        go_on.set()
         return await second
 
     try:
