@@ -5,6 +5,9 @@ only a few games waiting for players at once. The app in process, on SQLite and 
 
 from __future__ import annotations
 
+import threading
+from contextlib import ExitStack
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -134,3 +137,41 @@ def test_the_lobby_is_read_once_for_everyone_until_something_changes(database, m
         refused_http(client.get("/api/leaderboard"), 429, "too_many_lookups")  # one budget
         neighbour = from_address(client, "198.51.100.4")
         assert neighbour.get("/api/games").status_code == 200
+
+
+@pytest.mark.slow  # PostgreSQL's: the full run, as the database's variants
+def test_two_processes_counting_one_address_s_games_at_once_make_one(postgres_cluster, monkeypatch):
+    """Two processes (two apps on one PostgreSQL database) creating a game for one address at
+    the same moment both counted its games before either stored one, and both passed its
+    cap. The count is made again as the game is stored, one process at a time for the site."""
+    url = postgres_cluster.migrated_database()
+    against_bots = {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]}
+    counted = threading.Barrier(2, timeout=20)  # both have counted before either stores
+    answers: list[int] = []
+    with ExitStack() as apps:
+        clients = [
+            apps.enter_context(TestClient(lobby_app(url, games_per_address=1))) for _ in "ab"
+        ]
+        for client in clients:
+            store = client.app.state.rooms.store
+            real = store.unfinished_games_from
+
+            def count_then_wait(origin, db=None, real=real):
+                made = real(origin, db)
+                if db is None:  # the count before anything is made
+                    counted.wait()
+                return made
+
+            monkeypatch.setattr(store, "unfinished_games_from", count_then_wait)
+
+        def create_from(client: TestClient) -> None:
+            here = from_address(client, "203.0.113.7")
+            answers.append(here.post("/api/games", json=against_bots).status_code)
+
+        asking = [threading.Thread(target=create_from, args=(client,)) for client in clients]
+        for request in asking:
+            request.start()
+        for request in asking:
+            request.join()
+    assert sorted(answers) == [201, 429]
+    assert sql(url, "SELECT count(*) FROM games")[0][0] == 1

@@ -38,6 +38,7 @@ from functools import partial
 from typing import Annotated, Literal
 
 import orjson
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 from pydantic_core import PydanticCustomError
@@ -294,14 +295,20 @@ def games_router(
         bots = [seat.bot for seat in spec.seats]
         origin = profiles.networks.origin(client_address(request.client))
         waits = any(bot is None for n, bot in enumerate(bots) if n != creator)  # for players
-        held = partial(rooms.store.open_games_from, origin, OPEN_GAMES_COUNTED_FOR)
-        if waits and held().reaches(open_games_per_address):
-            raise refused(429, "too_many_open_games", most=open_games_per_address)
-        if rooms.store.unfinished_games_from(origin).reaches(games_per_address):
-            raise refused(429, "too_many_games", most=games_per_address)
         alone = all(bot is not None for bot in bots)
-        if alone and rooms.store.bot_games_from(origin).reaches(bot_games_per_address):
-            raise refused(429, "too_many_bot_games", most=bot_games_per_address)
+
+        def refuse_beyond_caps(db: sa.Connection | None = None) -> None:
+            """What the origin made refuses one more (``db``: as the game is stored)."""
+            store = rooms.store
+            held = partial(store.open_games_from, origin, OPEN_GAMES_COUNTED_FOR, db)
+            if waits and held().reaches(open_games_per_address):
+                raise refused(429, "too_many_open_games", most=open_games_per_address)
+            if store.unfinished_games_from(origin, db).reaches(games_per_address):
+                raise refused(429, "too_many_games", most=games_per_address)
+            if alone and store.bot_games_from(origin, db).reaches(bot_games_per_address):
+                raise refused(429, "too_many_bot_games", most=bot_games_per_address)
+
+        refuse_beyond_caps()  # before anything is made; again as it is stored
         game_id = new_game_id()
         if has_results({**meta, "bots": bots}, len(names)):
             profiles.expect_results(game_id)  # before the game exists: never missed
@@ -309,7 +316,7 @@ def games_router(
             rooms.store, record, bots, rooms.bot_delay, spec.open_seats(), creator, game_id,
             clock=spec.clock.control() if spec.clock else None, takeover=spec.takeover,
             away_after=rooms.away_after, turn_limit=rooms.turn_limit, dice_seed=rooms.dice_seed,
-            origin=origin,
+            origin=origin, check=refuse_beyond_caps,
         )  # fmt: skip
         rooms.add(room)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once

@@ -35,6 +35,9 @@ from pickomino.web.db.tables import games, moves, seats, table_events
 
 #: The statuses of a game still to be played (the others: "over" and "abandoned").
 UNFINISHED = ("open", "playing")
+#: The first half of the advisory lock's key that makes a site's games one at a time
+#: (:meth:`Store.create_game`; the leases use 0x5049, the migrations 0x504D, the sheets 0x5053).
+MADE_LOCK_SPACE = 0x5047
 #: The lobby's lists, by status: waiting for players, in play, ended.
 LOBBY_LISTS = (("open",), ("playing",), ("over", "abandoned"))
 
@@ -148,11 +151,20 @@ class Store:
         header: str,
         seat_rows: list[StoredSeat],
         origin: Origin | None = None,
+        check: Callable[[sa.Connection], None] | None = None,
     ) -> None:
-        """Store a new game (``origin``: where its creator made it from)."""
+        """Store a new game (``origin``: where its creator made it from). ``check(db)``, in
+        the same transaction first, may refuse it (raising) from what its origin made
+        (:meth:`open_games_from`, … given ``db``): on PostgreSQL one process at a time for
+        the origin's site, so that two processes counting at once do not both pass."""
         now = time.time()
         made = {"created_from": origin.network, "created_site": origin.site} if origin else {}
         with self.engine.begin() as db:
+            if check is not None and origin is not None:
+                if db.dialect.name == "postgresql":
+                    site = sa.func.hashtext(origin.site)
+                    db.execute(sa.select(sa.func.pg_advisory_xact_lock(MADE_LOCK_SPACE, site)))
+                check(db)
             db.execute(
                 games.insert().values(
                     id=game_id, header=header, status="open", created=now, updated=now, turns=1,
@@ -496,28 +508,32 @@ class Store:
             for row in rows
         ]
 
-    def open_games_from(self, origin: Origin, within: float) -> Counted:
+    def open_games_from(
+        self, origin: Origin, within: float, db: sa.Connection | None = None
+    ) -> Counted:
         """How many games created from this network (and its site) wait for players now,
-        active in the last ``within`` seconds."""
+        active in the last ``within`` seconds (``db``: in that transaction)."""
         recent = games.c.updated > time.time() - within
-        return self._games_from(origin, games.c.status == "open", recent)
+        return self._games_from(origin, db, games.c.status == "open", recent)
 
-    def unfinished_games_from(self, origin: Origin) -> Counted:
+    def unfinished_games_from(self, origin: Origin, db: sa.Connection | None = None) -> Counted:
         """How many games created from this network (and its site) are unfinished (waiting
         for players or in play)."""
-        return self._games_from(origin, games.c.status.in_(UNFINISHED))
+        return self._games_from(origin, db, games.c.status.in_(UNFINISHED))
 
-    def bot_games_from(self, origin: Origin) -> Counted:
+    def bot_games_from(self, origin: Origin, db: sa.Connection | None = None) -> Counted:
         """How many games of bots alone created from this network (and its site) are in
         play."""
         people = sa.select(seats.c.game_id).where(
             seats.c.game_id == games.c.id, seats.c.bot.is_(None)
         )
-        return self._games_from(origin, games.c.status == "playing", ~sa.exists(people))
+        return self._games_from(origin, db, games.c.status == "playing", ~sa.exists(people))
 
-    def _games_from(self, origin: Origin, *conditions: sa.ColumnElement[bool]) -> Counted:
+    def _games_from(
+        self, origin: Origin, db: sa.Connection | None, *conditions: sa.ColumnElement[bool]
+    ) -> Counted:
         """How many games created from this network, and from its site, meet
-        ``conditions``."""
+        ``conditions`` (in ``db``'s transaction, else in one of their own)."""
         query = sa.select(
             *(
                 sa.select(sa.func.count()).where(column == kept, *conditions).scalar_subquery()
@@ -527,8 +543,10 @@ class Store:
                 )
             )
         )
-        with self.engine.connect() as db:
+        if db is not None:
             return Counted(*db.execute(query).one())
+        with self.engine.connect() as own:
+            return Counted(*own.execute(query).one())
 
     def opens_a_seat(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is, as stored, a seat's secret in the game or its spent link: a

@@ -35,6 +35,8 @@ import secrets
 import time
 from collections.abc import Callable
 
+import sqlalchemy as sa
+
 from pickomino.core import Game, GameRecord
 from pickomino.table import KeyedDice, Seat, Session, SystemDice
 from pickomino.web.db.move_writes import StaleMoves, StaleSeating
@@ -146,6 +148,7 @@ class Room:
         turn_limit: int = TURN_LIMIT,
         dice_seed: int | None = None,
         origin: Origin | None = None,
+        check: Callable[[sa.Connection], None] | None = None,
     ) -> Room:
         """A new game: ``bots`` names each seat's bot (``None``: a person); ``open_seats``
         are people's seats anyone may take from the lobby (they get a token when taken),
@@ -154,7 +157,8 @@ class Room:
         plays for one who is away or out of time. The record's ``meta`` keeps what it holds
         already (who plays as which profile, …). ``dice_seed``: the game's seed, its dice drawn
         from it (``"dice": "seeded"`` in ``meta``), not from the system's generator.
-        ``origin``: where the creator made it from (see :meth:`.Store.open_games_from`)."""
+        ``origin``: where the creator made it from, ``check`` what may refuse it as it is
+        stored (see :meth:`.Store.create_game`)."""
         game_id = game_id or new_game_id()
         seed = secrets.randbelow(1 << 32) if dice_seed is None else dice_seed
         record.meta = {**record.meta, "seed": seed, "bots": bots, "takeover": takeover}
@@ -174,7 +178,7 @@ class Room:
             )
             for n, (name, bot) in enumerate(zip(record.seats, bots, strict=True))
         ]
-        store.create_game(game_id, record.to_json(indent=None), rows, origin)
+        store.create_game(game_id, record.to_json(indent=None), rows, origin, check)
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay, away_after, turn_limit)
