@@ -14,11 +14,13 @@ import httpx
 import pytest
 import uvicorn
 from click.testing import CliRunner, Result
+from fastapi.testclient import TestClient
 
 from pickomino.cli import main
 from pickomino.i18n import Words
 from pickomino.web import addresses
 
+from .clients import refused_http
 from .server_process import ServerProcess, free_port
 
 PASSWORD = "Sw0rdf1sh-42"
@@ -269,3 +271,16 @@ def test_the_turn_limit_is_the_servers_own_unless_told(served: dict, tmp_path: P
         started = serve("--database", str(tmp_path / "games.sqlite3"), "--no-offline-app", *given)
         assert started.exit_code == 0, started.output
         assert served["app"].state.rooms.turn_limit == limit
+
+
+def test_the_sheets_an_address_makes_a_day_are_the_servers_own_unless_told(
+    served: dict, tmp_path: Path
+) -> None:
+    started = serve("--database", str(tmp_path / "g.sqlite3"), "--sheets-per-address", "1")
+    assert started.exit_code == 0, started.output
+    with TestClient(served["app"]) as client:
+        sheet = {"names": ["Ann", "Bob"]}
+        assert client.post("/api/sheets", json=sheet).status_code == 201
+        refused_http(client.post("/api/sheets", json=sheet), 429, "too_many_sheets", most=1)
+    refused = serve("--database", str(tmp_path / "g.sqlite3"), "--sheets-per-address", "0")
+    assert refused.exit_code == 2

@@ -131,10 +131,7 @@ class Shares:
     def full(self, address: str, most: int) -> bool:
         """Whether ``address`` holds ``most`` already, or its site :data:`SITE_SHARE` times
         that."""
-        site = site_of(address)
-        return self.held[address] >= most or (
-            site != address and self.held[site] >= SITE_SHARE * most
-        )
+        return Counted(self.held[address], self.held[site_of(address)]).reaches(most)
 
     def take(self, address: str) -> None:
         self._total += 1

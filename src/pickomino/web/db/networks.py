@@ -30,12 +30,12 @@ import secrets
 import tempfile
 import urllib.parse
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
-from pickomino.web.addresses import network_of, site_of
+from pickomino.web.addresses import Counted, network_of, site_of
 from pickomino.web.db.database import database_url, in_memory, insert_unless_there
 from pickomino.web.db.tables import games, profiles, seat_networks, settings, sheets
 
@@ -125,6 +125,32 @@ class Origin(NamedTuple):
 
     network: str
     site: str
+
+    def columns(self) -> dict[str, str]:
+        """The row's columns that keep it (``games``, ``sheets``)."""
+        return {"created_from": self.network, "created_site": self.site}
+
+    def made_here(self, db: sa.Connection, table: sa.Table, *conditions: Any) -> Counted:
+        """How many rows of ``table`` meeting ``conditions`` were made from this network,
+        and from this site."""
+        query = sa.select(
+            *(
+                sa.select(sa.func.count()).where(column == kept, *conditions).scalar_subquery()
+                for column, kept in (
+                    (table.c.created_from, self.network),
+                    (table.c.created_site, self.site),
+                )
+            )
+        )
+        return Counted(*db.execute(query).one())
+
+    def one_at_a_time(self, db: sa.Connection, space: int) -> None:
+        """On PostgreSQL, make ``db``'s transaction wait for any other of this site under
+        the advisory lock ``space`` (every process's): a count and the row it lets in, one
+        step."""
+        if db.dialect.name == "postgresql":
+            site = sa.func.hashtext(self.site)
+            db.execute(sa.select(sa.func.pg_advisory_xact_lock(space, site)))
 
 
 class Networks:

@@ -56,12 +56,10 @@ class SheetStore:
         with self._making if made else contextlib.nullcontext(), self.engine.begin() as db:
             if made:
                 origin, refuses = made
-                if db.dialect.name == "postgresql":
-                    site = sa.func.hashtext(origin.site)
-                    db.execute(sa.select(sa.func.pg_advisory_xact_lock(LOCK_SPACE, site)))
+                origin.one_at_a_time(db, LOCK_SPACE)
                 if refuses(self._made_from(db, origin, DAY)):
                     return False
-                row |= {"created_from": origin.network, "created_site": origin.site}
+                row |= origin.columns()
             db.execute(sheets.insert().values(**row, created=now, updated=now))
         return True
 
@@ -73,17 +71,7 @@ class SheetStore:
 
     @staticmethod
     def _made_from(db: sa.Connection, origin: Origin, within: float) -> Counted:
-        recent = sheets.c.created > time.time() - within
-        query = sa.select(
-            *(
-                sa.select(sa.func.count()).where(column == kept, recent).scalar_subquery()
-                for column, kept in (
-                    (sheets.c.created_from, origin.network),
-                    (sheets.c.created_site, origin.site),
-                )
-            )
-        )
-        return Counted(*db.execute(query).one())
+        return origin.made_here(db, sheets, sheets.c.created > time.time() - within)
 
     def save(self, sheet_id: str, data: str, status: str, was: str) -> bool:
         """Write a sheet whole (it is small) after a change made to ``was`` (the sheet as it

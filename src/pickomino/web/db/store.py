@@ -158,12 +158,10 @@ class Store:
         (:meth:`open_games_from`, … given ``db``): on PostgreSQL one process at a time for
         the origin's site, so that two processes counting at once do not both pass."""
         now = time.time()
-        made = {"created_from": origin.network, "created_site": origin.site} if origin else {}
+        made = origin.columns() if origin else {}
         with self.engine.begin() as db:
             if check is not None and origin is not None:
-                if db.dialect.name == "postgresql":
-                    site = sa.func.hashtext(origin.site)
-                    db.execute(sa.select(sa.func.pg_advisory_xact_lock(MADE_LOCK_SPACE, site)))
+                origin.one_at_a_time(db, MADE_LOCK_SPACE)
                 check(db)
             db.execute(
                 games.insert().values(
@@ -534,19 +532,10 @@ class Store:
     ) -> Counted:
         """How many games created from this network, and from its site, meet
         ``conditions`` (in ``db``'s transaction, else in one of their own)."""
-        query = sa.select(
-            *(
-                sa.select(sa.func.count()).where(column == kept, *conditions).scalar_subquery()
-                for column, kept in (
-                    (games.c.created_from, origin.network),
-                    (games.c.created_site, origin.site),
-                )
-            )
-        )
         if db is not None:
-            return Counted(*db.execute(query).one())
+            return origin.made_here(db, games, *conditions)
         with self.engine.connect() as own:
-            return Counted(*own.execute(query).one())
+            return origin.made_here(own, games, *conditions)
 
     def opens_a_seat(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is, as stored, a seat's secret in the game or its spent link: a
