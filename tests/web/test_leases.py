@@ -11,7 +11,14 @@ import time
 import psycopg
 import pytest
 
-from pickomino.web.cluster.lease import BUCKETS, DRIVING_AT_ONCE, KEY, LOCK_SPACE, Leases
+from pickomino.web.cluster.lease import (
+    APPLICATION,
+    BUCKETS,
+    DRIVING_AT_ONCE,
+    KEY,
+    LOCK_SPACE,
+    Leases,
+)
 from pickomino.web.db.store import Store
 
 from .server_process import TemporaryPostgres, wait_until
@@ -153,6 +160,77 @@ def test_a_resting_game_is_leased_only_by_a_process_that_holds_it(
             assert driver.driving == {"played", "resting"}
         finally:
             await leases.stop()
+
+    asyncio.run(run())
+
+
+def lease_sessions(url: str) -> int:
+    with psycopg.connect(url) as connection:
+        row = connection.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND starts_with(application_name, %s)",
+            (APPLICATION,),
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_process_s_games_are_shared_by_those_left_and_taken_whole_when_one_is_slow(
+    postgres_cluster: TemporaryPostgres,
+):
+    """Processes share the free keys by their remainder: a process killed leaves its games to
+    all the others (each sweep took every free key, all went to whichever swept first, and a
+    process started again got none). A key whose sharer does not come for it is taken by any
+    at the next sweep."""
+    url = postgres_cluster.new_database()
+    Store(url).close()
+    now = time.time()
+    with psycopg.connect(url) as connection:
+        connection.cursor().executemany(
+            "INSERT INTO games (id, header, status, created, updated)"
+            " VALUES (%s, '{}', 'playing', %s, %s)",
+            [(f"g{number}", now, now) for number in range(600)],
+        )
+
+    def share(driver: Driver, games: set[str]) -> float:
+        return len(driver.driving & games) / len(games)
+
+    async def run() -> None:
+        drivers = [Driver() for _ in range(4)]
+        leases = [Leases(url, driver) for driver in drivers]
+        for lease in leases[:3]:  # three processes; their sweeps run here, one by one
+            lease._connection = await lease._connect()
+        first, second, third, late = leases
+        try:
+            for lease in (first, second, third) * 2:  # a second time: as they go on
+                await lease._sweep()
+            every = set().union(*(driver.driving for driver in drivers))
+            assert len(every) == 600
+            assert all(share(driver, every) > 0.25 for driver in drivers[:3])  # a third each
+            killed = set(drivers[2].driving)
+            await third.stop()  # its session and its locks go, as for kill -9
+            wait_until(lambda: lease_sessions(url) == 2, "the third process's session gone")
+            wait_until(
+                lambda: advisory_locks(url) == len(first.keys) + len(second.keys),
+                "the third process's locks gone",
+            )
+            await first._sweep()
+            await second._sweep()
+            assert drivers[0].driving | drivers[1].driving == every
+            assert share(drivers[0], killed) > 0.4 and share(drivers[1], killed) > 0.4
+            # The second process goes as a fourth starts, which does not sweep (yet).
+            late._connection = await late._connect()
+            left = set(drivers[1].driving)
+            await second.stop()
+            wait_until(lambda: lease_sessions(url) == 2, "the second process's session gone")
+            wait_until(lambda: advisory_locks(url) == len(first.keys), "its locks gone")
+            await first._sweep()
+            assert 0.2 < share(drivers[0], left) < 0.8  # its share of the keys
+            await first._sweep()
+            assert drivers[0].driving == every  # and the late one's, left free a sweep
+        finally:
+            for lease in leases:
+                await lease.stop()
 
     asyncio.run(run())
 

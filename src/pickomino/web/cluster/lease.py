@@ -51,18 +51,39 @@ TAKE_WAIT = 10.0
 BUCKETS = 4096
 #: A game's lease key (its second half), in SQL, from the game's id given as ``{}``.
 KEY = "(hashtext({}) & " + str(BUCKETS - 1) + ")"
+#: The start of every lease session's ``application_name`` (then the process id).
+APPLICATION = "pickomino-lease-"
 #: The unfinished games that need a driver and are not driven here (those not resting: see
-#: :data:`AWAKE`), of the keys this session holds or could lock now (each other key tried
-#: once): their ids and keys.
+#: :data:`AWAKE`), of the keys this session holds or could lock now: their ids and keys; and
+#: (id ``NULL``) the keys nobody held that it left to the others this time.
+#:
+#: A key nobody holds (none in ``pg_locks``) is tried at once only if it is this session's
+#: share: the lease sessions on the database, in the order of their server process ids,
+#: share the keys by their remainder (a process killed leaves its games to all the others,
+#: not all to whichever sweeps first; a process started again gets its share). A key left,
+#: still free at the next sweep (``left``: its sharer is slow, or gone), is tried by every
+#: session then.
 ORPHANS = """
 WITH candidates AS MATERIALIZED (
     SELECT id, KEY AS key FROM games
     WHERE status = ANY(%(unfinished)s) AND NOT resting AND NOT id = ANY(%(held)s)
+), sessions AS MATERIALIZED (
+    SELECT greatest(count(*), 1) AS sharers, count(*) FILTER (WHERE pid < pg_backend_pid()) AS me
+    FROM pg_stat_activity
+    WHERE datname = current_database() AND starts_with(application_name, %(application)s)
+), locked AS MATERIALIZED (
+    SELECT objid::bigint AS key FROM pg_locks
+    WHERE locktype = 'advisory' AND classid::bigint = %(space)s AND objsubid = 2
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+), free AS MATERIALIZED (
+    SELECT DISTINCT key, key %% sharers = me OR key = ANY(%(left)s) AS tried
+    FROM candidates, sessions
+    WHERE NOT key = ANY(%(mine)s) AND key NOT IN (SELECT key FROM locked)
 ), won AS MATERIALIZED (
-    SELECT key FROM (SELECT DISTINCT key FROM candidates WHERE NOT key = ANY(%(mine)s)) AS free
-    WHERE pg_try_advisory_lock(%(space)s, key)
+    SELECT key FROM free WHERE CASE WHEN tried THEN pg_try_advisory_lock(%(space)s, key) END
 )
 SELECT id, key FROM candidates WHERE key = ANY(%(mine)s) OR key IN (SELECT key FROM won)
+UNION ALL SELECT NULL, key FROM free WHERE NOT tried
 """.replace("KEY", KEY.format("id"))
 #: Resting games whose people are connected to this process (another let the game rest as
 #: they came back here) rest no more: the process holding their key (this one or another) then
@@ -102,6 +123,8 @@ class Leases:
         self.keys: dict[int, set[str]] = {}
         self._key_of: dict[str, int] = {}
         self.unusable: set[str] = set()  #: games that could not be driven: not taken again
+        #: The keys the last sweep left to the other sessions (see :data:`ORPHANS`).
+        self.left: list[int] = []
         self._connection: psycopg.AsyncConnection | None = None
         self._task: asyncio.Task[None] | None = None
         #: One change of the keys at a time (a sweep, a take, a new connection).
@@ -123,7 +146,7 @@ class Leases:
             self.url,
             autocommit=True,
             connect_timeout=KEEPALIVE,  # a database gone silent: the next sweep tries again
-            application_name=f"pickomino-lease-{os.getpid()}",  # who holds what, in pg_locks
+            application_name=f"{APPLICATION}{os.getpid()}",  # who holds what, in pg_locks
             keepalives=1,  # our side: notice a database gone silent
             keepalives_idle=KEEPALIVE,
             keepalives_interval=1,
@@ -196,9 +219,12 @@ class Leases:
                 "held": [*self.held, *self.unusable],
                 "mine": list(self.keys),
                 "space": LOCK_SPACE,
+                "application": APPLICATION,
+                "left": self.left,
             }
             rows = await (await connection.execute(ORPHANS, params)).fetchall()
-            taken = self._hold([(row[0], row[1]) for row in rows])
+            self.left = [key for game_id, key in rows if game_id is None]
+            taken = self._hold([(game_id, key) for game_id, key in rows if game_id is not None])
         if taken:
             log.info("took the lease of %d game(s)", len(taken))
             await self._drive(taken)
