@@ -57,12 +57,12 @@ APPLICATION = "pickomino-lease-"
 #: :data:`AWAKE`), of the keys this session holds or could lock now: their ids and keys; and
 #: (id ``NULL``) the keys nobody held that it left to the others this time.
 #:
-#: A key nobody holds (none in ``pg_locks``) is tried at once only if it is this session's
-#: share: the lease sessions on the database, in the order of their server process ids,
-#: share the keys by their remainder (a process killed leaves its games to all the others,
-#: not all to whichever sweeps first; a process started again gets its share). A key left,
-#: still free at the next sweep (``left``: its sharer is slow, or gone), is tried by every
-#: session then.
+#: A key nobody holds is taken at once only if it is this session's share (the others are
+#: tried and let go, to know they were free): the lease sessions on the database, in the
+#: order of their server process ids, share the keys by their remainder (a process killed
+#: leaves its games to all the others, not all to whichever sweeps first; a process started
+#: again gets its share). A key left, still free at the next sweep (``left``: its sharer is
+#: slow, or gone), is taken by any session then.
 ORPHANS = """
 WITH candidates AS MATERIALIZED (
     SELECT id, KEY AS key FROM games
@@ -71,19 +71,17 @@ WITH candidates AS MATERIALIZED (
     SELECT greatest(count(*), 1) AS sharers, count(*) FILTER (WHERE pid < pg_backend_pid()) AS me
     FROM pg_stat_activity
     WHERE datname = current_database() AND starts_with(application_name, %(application)s)
-), locked AS MATERIALIZED (
-    SELECT objid::bigint AS key FROM pg_locks
-    WHERE locktype = 'advisory' AND classid::bigint = %(space)s AND objsubid = 2
-    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-), free AS MATERIALIZED (
-    SELECT DISTINCT key, key %% sharers = me OR key = ANY(%(left)s) AS tried
-    FROM candidates, sessions
-    WHERE NOT key = ANY(%(mine)s) AND key NOT IN (SELECT key FROM locked)
+), others AS MATERIALIZED (
+    SELECT DISTINCT key, key %% sharers = me OR key = ANY(%(left)s) AS taken
+    FROM candidates, sessions WHERE NOT key = ANY(%(mine)s)
 ), won AS MATERIALIZED (
-    SELECT key FROM free WHERE CASE WHEN tried THEN pg_try_advisory_lock(%(space)s, key) END
+    SELECT key FROM others WHERE CASE WHEN taken THEN pg_try_advisory_lock(%(space)s, key) END
+), left_free AS MATERIALIZED (
+    SELECT key FROM others WHERE CASE WHEN taken THEN false
+    WHEN pg_try_advisory_lock(%(space)s, key) THEN pg_advisory_unlock(%(space)s, key) END
 )
 SELECT id, key FROM candidates WHERE key = ANY(%(mine)s) OR key IN (SELECT key FROM won)
-UNION ALL SELECT NULL, key FROM free WHERE NOT tried
+UNION ALL SELECT NULL, key FROM left_free
 """.replace("KEY", KEY.format("id"))
 #: Resting games whose people are connected to this process (another let the game rest as
 #: they came back here) rest no more: the process holding their key (this one or another) then
