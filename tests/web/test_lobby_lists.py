@@ -140,21 +140,34 @@ def test_the_lobby_is_read_once_for_everyone_until_something_changes(database, m
 
 
 @pytest.mark.slow  # PostgreSQL's: the full run, as the database's variants
-def test_two_processes_counting_one_address_s_games_at_once_make_one(postgres_cluster, monkeypatch):
+@pytest.mark.parametrize(
+    ("game", "cap", "count"),
+    [
+        (
+            {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]},
+            "games_per_address",
+            "unfinished_games_from",
+        ),
+        (BOTS_ONLY, "bot_games_per_address", "bot_games_from"),
+    ],
+    ids=["unfinished", "bots alone"],
+)
+def test_two_processes_counting_one_address_s_games_at_once_make_one(
+    postgres_cluster, monkeypatch, game, cap, count
+):
     """Two processes (two apps on one PostgreSQL database) creating a game for one address at
     the same moment both counted its games before either stored one, and both passed its
-    cap. The count is made again as the game is stored, one process at a time for the site."""
+    cap. The count is made again as the game is stored, one process at a time for the site
+    (a game of bots alone is stored in play, as it is counted: it was stored waiting, then
+    set in play a moment after, when the other process could count it no more)."""
     url = postgres_cluster.migrated_database()
-    against_bots = {"seats": [{"name": "Ann"}, {"name": "R", "bot": "easy"}]}
     counted = threading.Barrier(2, timeout=20)  # both have counted before either stores
     answers: list[int] = []
     with ExitStack() as apps:
-        clients = [
-            apps.enter_context(TestClient(lobby_app(url, games_per_address=1))) for _ in "ab"
-        ]
+        clients = [apps.enter_context(TestClient(lobby_app(url, **{cap: 1}))) for _ in "ab"]
         for client in clients:
             store = client.app.state.rooms.store
-            real = store.unfinished_games_from
+            real = getattr(store, count)
 
             def count_then_wait(origin, db=None, real=real):
                 made = real(origin, db)
@@ -162,11 +175,11 @@ def test_two_processes_counting_one_address_s_games_at_once_make_one(postgres_cl
                     counted.wait()
                 return made
 
-            monkeypatch.setattr(store, "unfinished_games_from", count_then_wait)
+            monkeypatch.setattr(store, count, count_then_wait)
 
         def create_from(client: TestClient) -> None:
             here = from_address(client, "203.0.113.7")
-            answers.append(here.post("/api/games", json=against_bots).status_code)
+            answers.append(here.post("/api/games", json=game).status_code)
 
         asking = [threading.Thread(target=create_from, args=(client,)) for client in clients]
         for request in asking:

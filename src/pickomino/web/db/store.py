@@ -156,16 +156,20 @@ class Store:
         """Store a new game (``origin``: where its creator made it from). ``check(db)``, in
         the same transaction first, may refuse it (raising) from what its origin made
         (:meth:`open_games_from`, … given ``db``): on PostgreSQL one process at a time for
-        the origin's site, so that two processes counting at once do not both pass."""
+        the origin's site, so that two processes counting at once do not both pass. A game
+        nobody waits for (bots, and people whose seats are taken) is stored in play: the
+        next count made under the lock counts it so."""
         now = time.time()
         made = origin.columns() if origin else {}
+        waits = any(row.bot is None and not row.claimed for row in seat_rows)
         with self.engine.begin() as db:
             if check is not None and origin is not None:
                 origin.one_at_a_time(db, MADE_LOCK_SPACE)
                 check(db)
             db.execute(
                 games.insert().values(
-                    id=game_id, header=header, status="open", created=now, updated=now, turns=1,
+                    id=game_id, header=header, status="open" if waits else "playing",
+                    created=now, updated=now, turns=1,
                     **made,
                 )
             )  # fmt: skip
