@@ -92,14 +92,25 @@ def test_a_server_on_a_file_uri_keeps_its_secret_beside_the_file(tmp_path: Path)
     database = f"sqlite:///file:{tmp_path}/games.sqlite3?mode=rwc&uri=true"
     with TestClient(create_app(database, bot_delay=0)) as client:
         claim_and_create(client)
-    assert (tmp_path / "games.sqlite3").exists()
-    assert stat.S_IMODE((tmp_path / "games.sqlite3.secret").stat().st_mode) == 0o600
+        for kept_there in ("games.sqlite3", "games.sqlite3-wal", "games.sqlite3.secret"):
+            assert stat.S_IMODE((tmp_path / kept_there).stat().st_mode) == 0o600, kept_there
+
+
+def test_a_database_file_there_already_keeps_the_mode_its_owner_gave_it(tmp_path: Path):
+    database = tmp_path / "games.sqlite3"
+    database.touch(mode=0o640)
+    database.chmod(0o640)  # whatever the umask
+    with TestClient(create_app(str(database), bot_delay=0)) as client:
+        claim_and_create(client)
+    assert stat.S_IMODE(database.stat().st_mode) == 0o640
 
 
 def test_the_networks_kept_are_hashed_under_the_secret_beside_the_database(tmp_path: Path):
     database = str(tmp_path / "games.sqlite3")
     with TestClient(create_app(database, bot_delay=0)) as client:
         claim_and_create(client)
+        for kept_there in (database, f"{database}-wal"):  # the seats' secrets: its owner's
+            assert stat.S_IMODE(Path(kept_there).stat().st_mode) == 0o600, kept_there
     secret = tmp_path / "games.sqlite3.secret"
     assert secret_file_for(database) == secret
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600  # its owner's only

@@ -5,10 +5,12 @@ brought up to date (see :mod:`.migrations`).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sys
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
@@ -70,10 +72,33 @@ def in_memory(url: sa.URL) -> bool:
     return url.drivername == "sqlite" and url.database in (None, "", ":memory:")
 
 
+def sqlite_file(url: sa.URL) -> Path | None:
+    """The file of an SQLite database: its URL's path, or the path of a ``file:`` URI
+    (``sqlite:///file:games.sqlite3?mode=rwc&uri=true``), not the URI itself (which would
+    put the secret in the current folder); ``None`` in memory."""
+    if url.get_backend_name() != "sqlite" or in_memory(url) or not url.database:
+        return None  # another database than SQLite is refused when it is opened
+    if not sa.util.asbool(url.query.get("uri", False)) or not url.database.startswith("file:"):
+        return Path(url.database)
+    path = unquote(urlsplit(url.database).path)
+    return None if url.query.get("mode") == "memory" or path in ("", ":memory:") else Path(path)
+
+
+def _owner_only_when_new(url: sa.URL) -> None:
+    """A new SQLite file is made readable and writable by its owner only (SQLite gives its
+    log files the same mode): it keeps the seats' secrets and the score sheets' keys, with
+    which anyone who reads it could play any seat. A file there already keeps its mode."""
+    file = sqlite_file(url)
+    if file is not None and url.query.get("mode") != "ro":
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def open_database(database: str | Path, pool: int) -> sa.Engine:
     """An engine for ``--database`` holding at most ``pool`` connections, its schema brought
     up to date (under a lock: see :mod:`.migrations`)."""
     url = sa.make_url(database_url(database))
+    _owner_only_when_new(url)
     if in_memory(url):
         # One shared connection, or every connection would see its own empty database.
         engine = sa.create_engine(

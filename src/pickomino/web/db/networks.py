@@ -28,7 +28,6 @@ import hmac
 import os
 import secrets
 import tempfile
-import urllib.parse
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,7 +35,7 @@ import sqlalchemy as sa
 from platformdirs import user_data_path
 
 from pickomino.web.addresses import Counted, network_of, site_of
-from pickomino.web.db.database import database_url, in_memory, insert_unless_there
+from pickomino.web.db.database import database_url, insert_unless_there, sqlite_file
 from pickomino.web.db.tables import games, profiles, seat_networks, settings, sheets
 
 #: A secret's length in bytes (written to its file as hexadecimal).
@@ -67,18 +66,6 @@ def secret_file_for(database: str | Path) -> Path | None:
         return user_data_path("pickomino", ensure_exists=True) / "server.secret"
     file = sqlite_file(url)
     return None if file is None else file.with_name(file.name + ".secret")
-
-
-def sqlite_file(url: sa.URL) -> Path | None:
-    """The file of an SQLite database: its URL's path, or the path of a ``file:`` URI
-    (``sqlite:///file:games.sqlite3?mode=rwc&uri=true``), not the URI itself (which would
-    put the secret in the current folder); ``None`` in memory."""
-    if url.get_backend_name() != "sqlite" or in_memory(url) or not url.database:
-        return None  # another database than SQLite is refused when it is opened
-    if not sa.util.asbool(url.query.get("uri", False)) or not url.database.startswith("file:"):
-        return Path(url.database)
-    path = urllib.parse.unquote(urllib.parse.urlsplit(url.database).path)
-    return None if url.query.get("mode") == "memory" or path in ("", ":memory:") else Path(path)
 
 
 def read_secret(path: Path | None) -> bytes:
