@@ -9,6 +9,7 @@ import asyncio
 import threading
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from pickomino.i18n import catalogue
@@ -154,3 +155,18 @@ def profile_store(store: Store) -> ProfileStore:
     """The profiles of ``store``'s database, for tests that read or record results (networks
     it hashed would be under a test secret, not checked against the app's)."""
     return ProfileStore(store, Networks(store.engine, TEST_SECRET, check=False))
+
+
+class Reads:
+    """The reads of a game a store makes (it still makes them: this only counts)."""
+
+    def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: list[str] = []
+        for name in ("load", "moves_from"):
+            real = getattr(store, name)
+
+            def counted(*args, _real=real, _name=name, **options):
+                self.made.append(_name)
+                return _real(*args, **options)
+
+            monkeypatch.setattr(store, name, counted)

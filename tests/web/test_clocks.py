@@ -25,7 +25,7 @@ from pickomino.web.game import absence as absence_module
 from pickomino.web.game import state_message
 from pickomino.web.game.alarms import Alarm
 
-from .clients import create, follow, invalid, next_of, refused, refused_http, socket_path
+from .clients import Reads, create, follow, invalid, next_of, refused, refused_http, socket_path
 from .server_process import wait_until
 from .wire import check_message
 
@@ -258,9 +258,15 @@ def test_out_of_time_twice_in_a_row_a_person_is_away_until_they_come_back(databa
 
 
 # ------------------------------------------------------------------ votes
-def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_over(database):
+@pytest.mark.parametrize("clock", [None, {"per_turn": 3600}], ids=["untimed", "timed"])
+def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_over(
+    database, monkeypatch, clock
+):
+    """A vote refused reads nothing from the store (an audit: spectators' votes, refused,
+    each read the whole timed game on the event loop first, and held a server for seconds);
+    one that may be cast reads the moves stored since (another process's)."""
     with TestClient(app(database)) as client:
-        game = create(client, {"seats": THREE, "start_player": 2})
+        game = create(client, {"seats": THREE, "start_player": 2, "clock": clock})
         with client.websocket_connect(socket_path(game, 1)) as bob:
             until(bob, lambda s: True)
             with client.websocket_connect(socket_path(game, 0)) as ann:
@@ -269,6 +275,7 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 claim(client, game, 2)  # Cy comes, the game starts, Cy goes
                 until(ann, lambda s: s["status"] == "playing")
                 hears(ann, 2, online=False)
+                reads = Reads(client.app.state.rooms.store, monkeypatch).made
                 with client.websocket_connect(socket_path(game, None)) as watcher:
                     watcher.send_json({"type": "vote", "seat": 2})
                     refused(next_of(watcher, "error"), "spectators_cannot_vote")
@@ -285,8 +292,10 @@ def test_every_wrong_vote_is_refused_and_a_majority_of_the_games_people_hands_ov
                 for text, field in [('"2"', "seat"), ("-1", "seat"), ("true", "seat")]:
                     ann.send_text(f'{{"type": "vote", "seat": {text}}}')
                     refused(next_of(ann, "error"), "bad_message", kind="vote", field=field)
+                assert reads == []
                 ann.send_json({"type": "vote", "seat": 2})
                 one = until(ann, lambda s: s["seats"][2]["votes"])
+                assert reads  # read as stored before it is cast
                 assert one["seats"][2]["votes"] == [0] and not one["seats"][2]["away"]  # 1 of 3
                 assert one["seats"][2]["votes_needed"] == 2
                 ann.send_json({"type": "vote", "seat": 2})

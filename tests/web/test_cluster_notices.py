@@ -12,9 +12,8 @@ from fastapi.testclient import TestClient
 
 from pickomino.web.cluster import notify
 from pickomino.web.db.notices import CHANNEL, NOT_A_MOVE, notice
-from pickomino.web.db.store import Store
 
-from .clients import create, follow, next_of, refused, socket_path
+from .clients import Reads, create, follow, next_of, refused, socket_path
 from .server_process import TemporaryPostgres
 from .test_analysis_api import bots_game, store_game
 from .test_clocks import ANN_BOB, app, claim, hears, until, wait_until, waiting_clock
@@ -22,21 +21,6 @@ from .test_protocol import fast_app
 from .test_rematch import finished, rematch, seat
 
 pytestmark = pytest.mark.slow
-
-
-class Reads:
-    """The reads of a game a store makes (it still makes them: this only counts)."""
-
-    def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.made: list[str] = []
-        for name in ("load", "moves_from"):
-            real = getattr(store, name)
-
-            def counted(*args, _real=real, _name=name, **options):
-                self.made.append(_name)
-                return _real(*args, **options)
-
-            monkeypatch.setattr(store, name, counted)
 
 
 def play_a_turn(ws, state: dict) -> dict:

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from pickomino.core import Game, GameRecord
-from pickomino.web import create_app
+from pickomino.web import create_app, protocol
 from pickomino.web.api import games as games_api
 from pickomino.web.api.games import LONG_GAME, LOOKS
 from pickomino.web.api.play_socket import _serve_client
@@ -34,10 +34,18 @@ from pickomino.web.game.room import Room
 from pickomino.web.game.rooms import Rooms
 from pickomino.web.protocol import FELL_BEHIND, TOO_MANY, RateLimit, RateLimits
 
-from .clients import create, invalid, next_of, refused, refused_http, socket_path, stored_game
+from .clients import (
+    Reads,
+    create,
+    invalid,
+    next_of,
+    refused,
+    refused_http,
+    socket_path,
+    stored_game,
+)
 from .server_process import wait_until
 from .test_analysis_api import bots_game, store_game
-from .test_cluster_notices import Reads
 from .test_profiles import as_profile, claim, sql
 
 DUEL = {"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0}
@@ -875,6 +883,29 @@ def test_a_player_opening_and_closing_their_socket_in_a_loop_is_held_back(databa
         elsewhere = TestClient(app, client=("198.51.100.4", 50000))  # Bob: his own budget
         with elsewhere.websocket_connect(socket_path(game, 1)) as bob:
             assert next_of(bob, "state")["seats"][1]["online"]
+
+
+def test_a_socket_opening_beyond_the_address_s_opens_reads_no_seats(database, monkeypatch):
+    """An audit: every opening with a token (forged too) of a game not held here read the
+    game's seats first (a person's own game is no look), then was refused as one too many."""
+    with TestClient(create_app(database)) as client:
+        held, resting = (
+            create(client, {"seats": [{"name": "Ann"}, {"name": "Bob"}]}) for _ in "ab"
+        )
+    address = ("203.0.113.7", 50000)  # thirty opens at once (at ten games a minute)
+    monkeypatch.setattr(protocol, "time", SteadyClock())  # and none more during the test
+    with TestClient(create_app(database, new_games_per_minute=10), client=address) as client:
+        for _ in range(30):
+            with client.websocket_connect(f"/ws/games/{held['id']}?token=forged") as opened:
+                refused(opened.receive_json(), "bad_token")
+        store = client.app.state.rooms.store
+        asked: list[str] = []
+        real = store.seat_tokens
+        monkeypatch.setattr(store, "seat_tokens", lambda ids: asked.append("") or real(ids))
+        for _ in range(5):
+            with client.websocket_connect(f"/ws/games/{resting['id']}?token=forged") as beyond:
+                refused(beyond.receive_json(), "too_many_lookups")
+        assert asked == []
 
 
 class SteadyClock:

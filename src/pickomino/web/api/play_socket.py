@@ -94,8 +94,9 @@ def play_socket_router(
         await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
         address = client_address(websocket.client)
         loading = rooms.held(game_id) is None  # read and replayed, as a look costs
-        looking = loading and not _seated(rooms, game_id, token)  # not a person's own game
-        if not opens.allow(address) or (looking and not loads.allow(address)):
+        opening = opens.allow(address)  # the seats read only for an opening allowed:
+        looking = opening and loading and not _seated(rooms, game_id, token)  # not their game
+        if not opening or (looking and not loads.allow(address)):
             await _refuse(websocket, Refused("too_many_lookups"), TOO_MANY)
             return
         try:  # ``loaded``: taken into play for this socket, let go if refused

@@ -187,6 +187,22 @@ class Absence(RoomPart):
         connected, or keeping the game waiting ``vote_after`` seconds); it does once the
         votes carry (:meth:`Seating.carried`: a majority of the game's people, or of those
         present once the person has been gone ``vote_after`` seconds)."""
+        present, now, long_gone = self.refuse_vote(voter, seat)
+        assert voter is not None  # a spectator's was refused
+
+        def cast(seating: Seating) -> list[Note]:
+            if seating.vote(voter, seat, present, self.people, long_gone):
+                return self._hand_over(seating, seat, seat in present, now)
+            return []
+
+        self.room.change_seating(cast)
+        await self.room.broadcast()
+        self.room.wake_bots()
+
+    def refuse_vote(self, voter: int | None, seat: int) -> tuple[set[int], float, bool]:
+        """Refuses ``voter``'s vote for ``seat`` (:class:`Refused`) unless it may be cast now,
+        from what is in memory alone; else who is present, now, and whether the seat's person
+        is long gone."""
         room = self.room
         if voter is None:
             raise Refused("spectators_cannot_vote")
@@ -208,15 +224,7 @@ class Absence(RoomPart):
             raise Refused("vote_seat_waiting", name=name, count=max(1, round(self.vote_after)))
         if voter in room.seating.votes.get(seat, ()):
             raise Refused("voted_already", name=name)
-
-        def cast(seating: Seating) -> list[Note]:
-            if seating.vote(voter, seat, present, self.people, long_gone):
-                return self._hand_over(seating, seat, seat in present, now)
-            return []
-
-        room.change_seating(cast)
-        await room.broadcast()
-        room.wake_bots()
+        return present, now, long_gone
 
     def _hand_over(self, seating: Seating, seat: int, here: bool, now: float) -> list[Note]:
         """The votes carried: a bot plays ``seat``, and for who is ``here`` (keeping the game

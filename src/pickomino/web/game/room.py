@@ -435,10 +435,13 @@ class Room:
 
     async def vote(self, voter: int | None, seat: int) -> None:
         self.store_pending()
+        # A vote refused from memory reads nothing (an audit: spectators' refused votes, each
+        # a read of the whole timed game on the event loop, held a server for seconds).
+        self.absence.refuse_vote(voter, seat)
         # a move another process stored ends the wait a vote may rest on (an audit: a vote
         # on a process not yet told of the move took the seat of who had just moved)
         await self.refresh(moves_only=True)
-        await self.absence.vote(voter, seat)
+        await self.absence.vote(voter, seat)  # checked again, on the game as stored
 
     async def come_back(self, seat: int | None) -> None:
         self.store_pending()
