@@ -179,9 +179,8 @@ def test_a_process_s_games_are_shared_by_those_left_and_taken_whole_when_one_is_
     postgres_cluster: TemporaryPostgres,
 ):
     """Processes share the free keys by their remainder: a process killed leaves its games to
-    all the others (each sweep took every free key, all went to whichever swept first, and a
-    process started again got none). A key whose sharer does not come for it is taken by any
-    at the next sweep."""
+    all the others (each sweep took every free key: all went to whichever swept first). A key
+    whose sharer does not come for it is taken by any at the next sweep."""
     url = postgres_cluster.new_database()
     Store(url).close()
     now = time.time()
@@ -228,6 +227,60 @@ def test_a_process_s_games_are_shared_by_those_left_and_taken_whole_when_one_is_
             assert 0.2 < share(drivers[0], left) < 0.8  # its share of the keys
             await first._sweep()
             assert drivers[0].driving == every  # and the late one's, left free a sweep
+            assert await locked_once(first)  # none taken twice on the way
+        finally:
+            for lease in leases:
+                await lease.stop()
+
+    asyncio.run(run())
+
+
+async def locked_once(lease: Leases) -> bool:
+    """Whether the session holds each of its keys once (an advisory lock taken twice must be
+    let go twice: the one release of a game given back would leave its key locked): let go
+    once each, none is left."""
+    connection = lease._live()
+    for key in lease.keys:
+        await connection.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_SPACE, key))
+    left = await connection.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+    )
+    row = await left.fetchone()
+    lease.keys.clear()
+    return row is not None and row[0] == 0
+
+
+def test_a_game_whose_people_are_here_is_taken_here_whoever_s_share_its_key_is(
+    postgres_cluster: TemporaryPostgres,
+):
+    """A game woken because its people came back to a process (another let it rest) is
+    driven by the process they are on, whatever share its key is of."""
+    url = postgres_cluster.new_database()
+    Store(url).close()
+    now = time.time()
+    with psycopg.connect(url) as connection:
+        connection.execute(
+            "INSERT INTO games (id, header, status, created, updated, resting)"
+            " VALUES ('back', '{}', 'playing', %s, %s, true)",
+            (now, now),
+        )
+        row = connection.execute(f"SELECT {KEY.format('%s')}", ("back",)).fetchone()
+    assert row is not None
+
+    async def run() -> None:
+        drivers = [Driver(), Driver()]
+        leases = [Leases(url, driver) for driver in drivers]
+        for lease in leases:
+            lease._connection = await lease._connect()
+        try:
+            pids = sorted(lease._live().info.backend_pid for lease in leases)
+            sharer = pids[row[0] % 2]  # the session whose share the game's key is
+            (elsewhere,) = (
+                n for n, lease in enumerate(leases) if lease._live().info.backend_pid != sharer
+            )
+            drivers[elsewhere].here = ["back"]  # its person came back to that process
+            await leases[elsewhere]._sweep()
+            assert drivers[elsewhere].driving == {"back"}
         finally:
             for lease in leases:
                 await lease.stop()

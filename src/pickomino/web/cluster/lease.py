@@ -61,8 +61,9 @@ APPLICATION = "pickomino-lease-"
 #: tried and let go, to know they were free): the lease sessions on the database, in the
 #: order of their server process ids, share the keys by their remainder (a process killed
 #: leaves its games to all the others, not all to whichever sweeps first; a process started
-#: again gets its share). A key left, still free at the next sweep (``left``: its sharer is
-#: slow, or gone), is taken by any session then.
+#: again gets its share of the keys freed from then on). A key left, still free at the next
+#: sweep (``left``: its sharer is slow, or gone), is taken by any session then; so is at once
+#: the key of a game whose people are connected here (``here``: woken by :data:`AWAKE`).
 ORPHANS = """
 WITH candidates AS MATERIALIZED (
     SELECT id, KEY AS key FROM games
@@ -72,7 +73,9 @@ WITH candidates AS MATERIALIZED (
     FROM pg_stat_activity
     WHERE datname = current_database() AND starts_with(application_name, %(application)s)
 ), others AS MATERIALIZED (
-    SELECT DISTINCT key, key %% sharers = me OR key = ANY(%(left)s) AS taken
+    SELECT DISTINCT key, key %% sharers = me OR key = ANY(%(left)s) OR key IN (
+        SELECT key FROM candidates WHERE id = ANY(%(here)s)
+    ) AS taken
     FROM candidates, sessions WHERE NOT key = ANY(%(mine)s)
 ), won AS MATERIALIZED (
     SELECT key FROM others WHERE CASE WHEN taken THEN pg_try_advisory_lock(%(space)s, key) END
@@ -219,6 +222,7 @@ class Leases:
                 "space": LOCK_SPACE,
                 "application": APPLICATION,
                 "left": self.left,
+                "here": here,
             }
             rows = await (await connection.execute(ORPHANS, params)).fetchall()
             self.left = [key for game_id, key in rows if game_id is None]

@@ -182,7 +182,7 @@ class Room:
         stored = store.load(game_id)
         assert stored is not None
         room = cls(stored, store, bot_delay, away_after, turn_limit)
-        room.settle_status()  # a game of bots (or bots and the creator) starts at once
+        room.settle_status()  # a game of bots (or bots and the creator): its clock starts
         return room
 
     def settle_status(self) -> None:
