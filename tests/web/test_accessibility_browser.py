@@ -349,6 +349,48 @@ def test_single_key_shortcuts_can_be_turned_off_and_stay_off(table: Table, pages
         expect(game).not_to_have_attribute("data-phase", "roll")  # it rolled
 
 
+#: The game and the test id of the control with the focus ("body": none).
+FOCUSED_GAME = """() => {
+    const now = document.activeElement;
+    if (!now || now === document.body) return "body";
+    return `${now.closest("[data-game-id]")?.dataset.gameId} ${now.dataset.testid}`;
+}"""
+REFRESH = "document.getElementById('refresh').click()"  # as the page's timer does: no focus moved
+
+
+def test_the_lobby_s_lists_asked_again_keep_the_focus_on_the_same_game(
+    table: Table, pages: Pages
+) -> None:
+    """An audit (WCAG 2.4.3): the lobby's lists, drawn anew every 10 s, sent a keyboard user's
+    focus to the page's body (from a Join button, a Watch or a Replay link; and /mine's every
+    15 s), and a Join dialog closed after it went back to the body too. A list is drawn again
+    only when it changed, and the focus stays on the same game's control."""
+    open_seat = [{"name": "Ann"}, {"name": "Guest", "open": True}]
+    guest = create_game(table.server, open_seat)
+    with pages.checked():
+        lobby = pages.open(table.server.url + "/")
+        join = lobby.locator(f"[data-game-id='{guest['id']}']").get_by_test_id("join-game")
+        join.focus()
+        join.evaluate("(button) => { button.dataset.seen = 'yes'; }")
+        lobby.evaluate(REFRESH)
+        lobby.wait_for_load_state("networkidle")
+        expect(join).to_have_attribute("data-seen", "yes")  # the same list: not drawn again
+
+        def a_game_more() -> None:
+            newer = create_game(table.server, open_seat)
+            lobby.evaluate(REFRESH)
+            expect(lobby.locator(f"[data-game-id='{newer['id']}']")).to_have_count(1)
+
+        a_game_more()  # the list changes while the focus is on the game's Join
+        expect(join).not_to_have_attribute("data-seen", "yes")  # drawn anew
+        assert lobby.evaluate(FOCUSED_GAME) == f"{guest['id']} join-game"
+        lobby.keyboard.press("Enter")  # and while its dialog is open
+        expect(lobby.locator("#join-dialog")).to_have_attribute("open", "")
+        a_game_more()
+        lobby.keyboard.press("Escape")
+        lobby.wait_for_function(f"() => ({FOCUSED_GAME})() === '{guest['id']} join-game'")
+
+
 #: How many of a group's buttons Tab stops at.
 TAB_STOPS = """(group) => [...document.querySelectorAll(`${group} button`)]
     .filter((button) => button.tabIndex >= 0).length"""

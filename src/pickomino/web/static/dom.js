@@ -73,7 +73,8 @@ const usable = (node) => !node.disabled && node.getClientRects().length > 0;
 
 /**
  * Runs `draw()`, which draws `node` anew. A focus that was on a control inside, now gone or
- * disabled, goes to the control of the same test id at the same place (or the last of them),
+ * disabled, goes to the control of the same test id in the row of the same game (an element
+ * with its `data-game-id`) if there is one, else at the same place (or the last of them),
  * else to the node's first control, else to the node itself: never to the page's body.
  */
 export function keepFocus(node, draw) {
@@ -82,10 +83,12 @@ export function keepFocus(node, draw) {
   const testid = inside ? was.dataset?.testid : null;
   const alike = () => (testid ? [...node.querySelectorAll(`[data-testid="${testid}"]`)] : []);
   const index = alike().indexOf(was);
+  const game = inside ? was.closest("[data-game-id]")?.dataset.gameId : null;
   draw();
   if (!inside || (was.isConnected && usable(was))) return;
   const same = alike().filter(usable);
-  const next = same[Math.min(index, same.length - 1)] ?? [...node.querySelectorAll(FOCUSABLE)].find(usable);
+  const sameGame = game != null ? same.find((control) => control.closest("[data-game-id]")?.dataset.gameId === game) : null;
+  const next = sameGame ?? same[Math.min(index, same.length - 1)] ?? [...node.querySelectorAll(FOCUSABLE)].find(usable);
   if (next) return next.focus();
   if (!node.hasAttribute("tabindex")) node.tabIndex = -1; // focusable by script only
   node.focus();
@@ -108,3 +111,16 @@ export async function whileSending(button, send) {
 
 /** fill() for a panel drawn anew while it may hold the focus: it stays in the panel. */
 export const refill = (node, ...kids) => keepFocus(node, () => fill(node, ...kids));
+
+/**
+ * refill() with `draw()`'s children, only when `key` (what they are drawn from) changed since
+ * the node was last filled so: a list asked for again every few seconds is drawn anew only
+ * when it changed (a screen reader keeps its place in it), and then keeps the focus on the
+ * same game's control (an audit: the lobby's list, redrawn every 10 s, sent a keyboard
+ * user's focus to the page's body).
+ */
+export function refillWhenChanged(node, key, draw) {
+  if (drawnFrom.get(node) === key) return;
+  drawnFrom.set(node, key);
+  refill(node, draw());
+}

@@ -3,7 +3,7 @@
 // few seconds while the page is visible.
 
 import { getJSON, postJSON } from "./api.js";
-import { fill, h } from "./dom.js";
+import { h, refillWhenChanged } from "./dom.js";
 import { ago, date, list, t } from "./i18n.js";
 import { playsAsProfile, profile, profileHeaders } from "./profilekey.js";
 import * as saved from "./storage.js";
@@ -29,8 +29,10 @@ export function setupGameList(presets) {
       const games = await getJSON("/api/games");
       error.hidden = true;
       for (const status of Object.keys(EMPTY)) {
-        const rows = games.filter((g) => listOf(g) === status).map((g) => gameRow(g, presets, join));
-        fill($(`games-${status}`), rows.length ? rows : h("li", { class: "placeholder" }, t(EMPTY[status])));
+        const listed = games.filter((g) => listOf(g) === status);
+        refillWhenChanged($(`games-${status}`), drawnFrom(listed), () =>
+          listed.length ? listed.map((g) => gameRow(g, presets, join)) : h("li", { class: "placeholder" }, t(EMPTY[status])),
+        );
       }
     } catch (failure) {
       error.textContent = t("games.load_failed", { why: failure.message });
@@ -43,6 +45,9 @@ export function setupGameList(presets) {
   load();
   return load;
 }
+
+/** What a list of games is drawn from: the games, and how long ago each changed as it reads. */
+export const drawnFrom = (games) => JSON.stringify(games.map((game) => [game, when(game.updated)]));
 
 // An abandoned game is listed with the finished ones: it can only be replayed.
 const listOf = (game) => (game.status === "abandoned" ? "over" : game.status);
@@ -137,7 +142,14 @@ function joinDialog() {
   const name = $("join-name");
   const error = $("join-error");
   let game = null;
+  let opener = null; // what had the focus when the dialog opened (its Join button)
   $("join-cancel").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => {
+    // the list may have been drawn anew meanwhile: back to this game's Join, not the body
+    if (opener?.isConnected) return;
+    const row = [...document.querySelectorAll("[data-game-id]")].find((r) => r.dataset.gameId === game.id);
+    (row?.querySelector("[data-testid=join-game]") ?? $("refresh")).focus();
+  });
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     error.hidden = true;
@@ -156,6 +168,7 @@ function joinDialog() {
   });
   return (chosen) => {
     game = chosen;
+    opener = document.activeElement;
     error.hidden = true;
     name.value = playsAsProfile() ? profile().name : saved.lastName();
     dialog.showModal();

@@ -6,8 +6,8 @@
 // connections (and get every move of every game) for a list that changes once a turn.
 
 import { postJSON } from "./api.js";
-import { fill, h } from "./dom.js";
-import { abandoned, result, when } from "./gamelist.js";
+import { h, refillWhenChanged } from "./dom.js";
+import { abandoned, drawnFrom, result, when } from "./gamelist.js";
 import { list, loadWords, t } from "./i18n.js";
 import * as saved from "./storage.js";
 
@@ -27,8 +27,10 @@ async function load() {
     const games = await postJSON("/api/mine", { seats: saved.heldSeats().slice(0, MOST_SEATS) });
     $("mine-error").hidden = true;
     for (const group of Object.keys(GROUPS)) {
-      const rows = games.filter((game) => groupOf(game) === group).map(gameRow);
-      fill($(`mine-${group}`), rows.length ? rows : h("li", { class: "placeholder" }, t(GROUPS[group])));
+      const listed = games.filter((game) => groupOf(game) === group);
+      refillWhenChanged($(`mine-${group}`), drawnFrom(listed), () =>
+        listed.length ? listed.map(gameRow) : h("li", { class: "placeholder" }, t(GROUPS[group])),
+      );
     }
     const yours = games.filter((game) => game.your_turn).length;
     const title = t("mine.page_title", { game: t("game.name") });
