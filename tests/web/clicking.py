@@ -45,6 +45,7 @@ def create_game(server: ServerProcess, seats: list[dict[str, str]], **options: o
 QUICK_CHOICE = """(seq) => {
     const game = document.querySelector("[data-testid=game]").dataset;
     if ((seq !== null && game.seq !== seq) || game.yourTurn !== "true") return null;
+    if (game.waiting === "true") return null; // its last click's answer is on its way
     if (document.querySelector("[data-testid=claim]")) return "[data-testid=claim] >> nth=0";
     const dice = document.querySelectorAll("[data-testid=roll] button");
     const faces = [...dice].map((die) => die.dataset.face);

@@ -398,6 +398,14 @@ TAB_STOPS = """(group) => [...document.querySelectorAll(`${group} button`)]
 FOCUSED_DIE = "[...document.querySelectorAll('#roll button')].indexOf(document.activeElement)"
 
 
+#: Keeps where the focus goes from now on, in ``window.focusTrail`` (as FOCUSED names it).
+FOCUS_TRAIL = """() => {
+    window.focusTrail = [];
+    document.addEventListener("focusin", (event) =>
+        window.focusTrail.push(event.target.dataset.testid ?? event.target.tagName.toLowerCase()));
+}"""
+
+
 def expect_focus_follows(page: Page) -> str:
     """Waits until the focus is where the game says (never the body); returns where."""
     page.wait_for_function(f"() => ({FOCUSED})() === ({EXPECTED_FOCUS})()", polling=20)
@@ -437,7 +445,10 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
         assert ann.evaluate(FOCUSED) == "roll-button"
 
         # One turn: Enter on what has the focus (Roll, a die) or the shortcut (R, a face's
-        # number or W), S to stop once it takes a tile; the focus checked after every action.
+        # number or W), S to stop once it takes a tile; the focus checked after every action,
+        # and every place it went to on the way (an audit: through the turn line, its words
+        # stale, while each answer was on its way).
+        ann.evaluate(FOCUS_TRAIL)
         places, toolbar_seen = [], False
         for step in range(24):
             now = game.get_attribute("data-seq")
@@ -467,6 +478,8 @@ def test_a_turn_played_with_the_keyboard_alone(table: Table, pages: Pages) -> No
                 break
         assert places[-1] == "turn-info" and "die" in places and "roll-button" in places
         assert toolbar_seen
+        trail = ann.evaluate("window.focusTrail")
+        assert trail[-1] == "turn-info" and "turn-info" not in trail[:-1], trail  # at the end only
         # Robo plays; then the turn is Ann's again, and the focus is on Roll.
         expect(game).to_have_attribute("data-current", "0", timeout=20_000)
         if game.get_attribute("data-over") != "true":

@@ -13,7 +13,7 @@ import { actionLabel } from "./words.js";
  * (no Hint button without it: a rated game).
  */
 export function renderControls(node, { table, seats, actions, busy, act, askHint }) {
-  const can = (action) => !busy && actions.includes(action);
+  const can = (action) => actions.includes(action);
   const claims = actions.filter((a) => a.startsWith("take ") || a.startsWith("steal "));
   // With tiles to choose from, the turn can only end: no Roll or Stop to grey out.
   fill(
@@ -31,17 +31,26 @@ export function renderControls(node, { table, seats, actions, busy, act, askHint
     h(
       "div",
       { class: "buttons" },
-      claims.length ? null : button(actionLabel("roll"), "roll-button", can("roll"), () => act("roll"), "primary"),
-      claims.length ? null : button(actionLabel("stop"), "stop-button", can("stop"), () => act("stop")),
-      askHint ? button(t("controls.hint"), "hint-button", !busy, askHint, "quiet") : null,
+      claims.length ? null : button(actionLabel("roll"), "roll-button", can("roll"), busy, () => act("roll"), "primary"),
+      claims.length ? null : button(actionLabel("stop"), "stop-button", can("stop"), busy, () => act("stop")),
+      askHint ? button(t("controls.hint"), "hint-button", !busy, false, askHint, "quiet") : null,
     ),
   );
 }
 
-function button(label, testid, enabled, onClick, kind = "") {
+// `waiting`: a move is on its way; the button is greyed, yet keeps a focus (aria-disabled, not
+// disabled, which would drop it to the page's body) and `act` does nothing meanwhile.
+function button(label, testid, enabled, waiting, onClick, kind = "") {
   return h(
     "button",
-    { type: "button", class: `btn ${kind}`, testid, disabled: !enabled, on: { click: onClick } },
+    {
+      type: "button",
+      class: `btn ${kind}`,
+      testid,
+      disabled: !enabled,
+      "aria-disabled": waiting ? "true" : null,
+      on: { click: onClick },
+    },
     label,
   );
 }
@@ -59,7 +68,7 @@ function claimButton(action, table, seats, busy, act) {
       class: `claim ${verb}`,
       testid: "claim",
       data: { action },
-      disabled: busy,
+      "aria-disabled": busy ? "true" : null,
       on: { click: () => act(action) },
     },
     tile(number, wormsOn(number)),

@@ -53,6 +53,7 @@ let token = linked || kept;
 let seat = null; // ours, from the welcome; null while watching
 let state = null; // the last state received
 let busy = false; // an action is on its way: no second one until the answer
+let sentFrom = null; // the test id of the control that had the focus as it was sent
 let rolledAt = null; // the seq of the roll last drawn, so each roll animates once
 let hintSeq = null; // the seq the shown hint belongs to
 let lastError = null; // the last refusal, {id, params, rule}
@@ -271,6 +272,7 @@ function play(action) {
     return;
   }
   busy = true;
+  sentFrom = document.activeElement?.dataset?.testid ?? null;
   render();
 }
 
@@ -299,6 +301,7 @@ function render() {
     over: table.over,
     awaiting: actions.length ? table.current : "", // a person is to move (a test hook, too)
     yourTurn: mine,
+    waiting: busy, // an action of this page's is on its way (a test hook, too)
   });
   $("game-title").textContent = names.join(" · ");
   const title = t("table.title", { game: t("game.name"), names: list(names) });
@@ -317,8 +320,9 @@ function render() {
   const fresh = table.phase === "keep" && rolledAt !== state.seq;
   if (table.phase === "keep") rolledAt = state.seq;
   renderDice({ roll: $("roll"), kept: $("kept"), total: $("total") }, table, {
-    keepable: mine && !busy ? actions.filter((a) => a.startsWith("keep ")).map((a) => a.slice(5)) : [],
+    keepable: mine ? actions.filter((a) => a.startsWith("keep ")).map((a) => a.slice(5)) : [],
     keep: mine ? (face) => act(`keep ${face}`) : null,
+    waiting: busy,
     fresh,
   });
   const helped = !offline && !state.rated && seat !== null && !table.over; // no help in rated games
@@ -346,17 +350,26 @@ function render() {
 
 // The focus follows the game once the player takes part: on the control they most likely
 // want next (after Roll the first die they may keep, after keeping Roll, when tiles are
-// offered the first tile), else on the turn line (the others play, or the answer is on its
-// way) or the end's heading: never lost to the page's body when a redraw removes the control
-// it was on. A focus the player put anywhere else stays where it is.
+// offered the first tile), else on the turn line (the others play) or the end's heading:
+// never lost to the page's body when a redraw removes the control it was on. While the
+// answer is on its way it stays on the control that sent the action, drawn again greyed
+// (aria-disabled: an audit heard the turn line's stale words between every move and the
+// next control). A focus the player put anywhere else stays where it is.
 function followFocus(mine) {
   if (!engaged) return;
   const now = document.activeElement;
   const lost = !now || now === document.body || !now.isConnected || !now.getClientRects().length;
   const heading = $("end").hidden ? null : $("end").querySelector("h2");
   if (!lost && now !== $("turn") && now !== heading) return;
-  const next = (mine && !busy && nextControl()) || heading || $("turn");
+  const next = (mine && (busy ? sentControl() : nextControl())) || heading || $("turn");
   if (next !== now) next.focus();
+}
+
+// The control that sent the action on its way, drawn again (a row's: its Tab stop).
+function sentControl() {
+  if (!sentFrom) return null;
+  const like = `#tray button[data-testid="${sentFrom}"]`;
+  return document.querySelector(`${like}[tabindex='0']`) ?? document.querySelector(like);
 }
 
 // A row's Tab stop (roving.js): the tile or die the player was on before a redraw, else its first.

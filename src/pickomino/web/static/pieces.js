@@ -61,14 +61,18 @@ function dieFace(face) {
 export const faceName = (face) => (face === "W" ? t("face.W") : face);
 
 /** A die; a button when `onClick` is given (a face the player may keep). */
-export function die(face, { onClick, label, className = "" } = {}) {
+export function die(face, { onClick, label, className = "", waiting = false } = {}) {
   const props = {
     class: `die ${face === "W" ? "worm-face " : ""}${className}`,
     testid: "die",
     data: { face },
     "aria-label": label || t("die.showing", { face: faceName(face) }),
   };
-  if (onClick) return h("button", { ...props, type: "button", on: { click: onClick } }, dieFace(face));
+  if (onClick) {
+    // `waiting`: a move is on its way (greyed, yet it keeps a focus: not `disabled`)
+    const button = { ...props, type: "button", "aria-disabled": waiting ? "true" : null, on: { click: onClick } };
+    return h("button", button, dieFace(face));
+  }
   return h("span", { ...props, role: "img" }, dieFace(face));
 }
 

@@ -174,7 +174,7 @@ function stack(tiles) {
  * `keep(face)` is given when the viewer may keep: then the roll's faces that can be kept
  * are buttons. `fresh` marks a roll just made, so CSS can animate it once.
  */
-export function renderDice({ roll, kept, total }, table, { keepable = [], keep = null, fresh = false }) {
+export function renderDice({ roll, kept, total }, table, { keepable = [], keep = null, waiting = false, fresh = false }) {
   const spent = new Set(table.kept);
   const count = (face) => table.roll.filter((f) => f === face).length;
   roll.classList.toggle("rolling", fresh);
@@ -189,6 +189,7 @@ export function renderDice({ roll, kept, total }, table, { keepable = [], keep =
               ? t("dice.keep_label", { action: actionLabel(`keep ${face}`), dice: t("dice", { count: count(face) }) })
               : null,
             className: spent.has(face) ? "spent" : "",
+            waiting,
           });
           d.style.setProperty("--i", i); // staggers the roll animation
           return d;
