@@ -35,11 +35,15 @@ def test_one_offers_a_rematch_the_other_accepts_and_both_play_it(
         expect(watcher.get_by_test_id("rematch")).to_be_hidden()  # no offer to see yet
 
         ann.get_by_test_id("rematch-accept").click()  # "Play again"
+        offered = "Ann offers a rematch. Still to accept: Bob."
         for page in (bob, watcher):
             status = page.get_by_test_id("rematch-status")
             expect(status).to_have_attribute("data-status", "offered")
-            expect(status).to_contain_text("Ann offers a rematch. Still to accept: Bob.")
+            expect(status).to_contain_text(offered)
             expect(page.get_by_test_id("rematch-waiting")).to_contain_text("Bob starts")
+        for page in (ann, bob, watcher):  # heard too (an audit: by nobody), once
+            said = page.get_by_test_id("announcement").filter(has_text="rematch")
+            expect(said).to_have_text([offered])
         expect(watcher.get_by_test_id("rematch-accept")).to_have_count(0)  # watching only
         expect(ann.get_by_test_id("rematch-accept")).to_have_count(0)  # accepted already
 

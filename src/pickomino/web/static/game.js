@@ -342,7 +342,8 @@ function render() {
     });
   }
   if (state.status === "over" && !hearRematch && !offline) {
-    hearRematch = setupRematch($("rematch"), { gameId, token, seat, names });
+    const announceRematch = (line) => say($("announcer"), [line]);
+    hearRematch = setupRematch($("rematch"), { gameId, token, seat, names, announce: announceRematch });
   }
   renderMoveSeat();
   followFocus(mine);

@@ -11,16 +11,24 @@ import { h, refill } from "./dom.js";
 import { list, t } from "./i18n.js";
 import * as saved from "./storage.js";
 
-/** Returns `hear(offer)`, for the offers the WebSocket brings. */
-export function setupRematch(node, { gameId, token, seat, names }) {
+/**
+ * Returns `hear(offer)`, for the offers the WebSocket brings. `announce(line)` says each change
+ * of the offer after the first look (an audit: a screen reader heard nothing of an offer made
+ * to it, nor of its decline).
+ */
+export function setupRematch(node, { gameId, token, seat, names, announce }) {
   const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
   const headers = token ? { "Seat-Token": token } : {};
   let shown = null;
   let error = null;
+  let said = null; // the offer's words as last shown (said if they changed)
 
-  function hear(offer) {
+  function hear(offer, { quietly = false } = {}) {
     if (offer && progress(offer) < progress(shown)) return; // an older answer, arriving late
     shown = offer;
+    const words = offer ? describe(offer, names) : null;
+    if (words && words !== said && !quietly) announce(words);
+    said = words;
     if (offer?.status === "started" && seat !== null && offer.token) {
       saved.seatToken(offer.game, offer.token);
       location.assign(`/games/${encodeURIComponent(offer.game)}`);
@@ -65,7 +73,7 @@ export function setupRematch(node, { gameId, token, seat, names }) {
   }
 
   getJSON(path, headers).then(
-    (answer) => hear(answer.offer),
+    (answer) => hear(answer.offer, { quietly: true }), // the first look: shown, not news
     () => draw(),
   );
   return hear;
