@@ -618,3 +618,5 @@ def test_choosing_a_tile_shows_the_tiles_without_roll_or_stop(
         ann.get_by_test_id("claim").filter(has_text="36").click()
         top = watcher.get_by_test_id("player").nth(0).get_by_test_id("stack-top")
         expect(top).to_have_attribute("data-tile", "36")
+        # the one that may be stolen, heard so (an audit: "on top" was only a picture's)
+        expect(top).to_have_accessible_name("36, 4 worms, on top")

@@ -76,9 +76,12 @@ export function die(face, { onClick, label, className = "", waiting = false } = 
   return h("span", { ...props, role: "img" }, dieFace(face));
 }
 
-/** A tile: its number over its worms; `where` is grill, down (turned) or taken (gone). */
+/**
+ * A tile: its number over its worms; `where` is grill, down (turned), taken (gone) or top (of
+ * a player's stack: the one that may be stolen, said so to a screen reader).
+ */
 export function tile(number, worms, { where = "grill", className = "", testid = "tile" } = {}) {
-  const label = { grill: "tile.label", down: "tile.label_down", taken: "tile.label_taken" }[where];
+  const label = { grill: "tile.label", down: "tile.label_down", taken: "tile.label_taken", top: "tile.label_top" }[where];
   return h(
     "div",
     {

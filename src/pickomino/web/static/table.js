@@ -165,7 +165,7 @@ function stack(tiles) {
       { class: "under" },
       tiles.slice(0, -1).map((under) => tile(under, wormsOn(under), { className: "mini", testid: "stack-tile" })),
     ),
-    tile(top, wormsOn(top), { className: "top", testid: "stack-top" }),
+    tile(top, wormsOn(top), { className: "top", testid: "stack-top", where: "top" }),
   );
 }
 
