@@ -438,8 +438,12 @@ def test_player_rows_keep_what_was_typed(server: ServerProcess, pages: Pages) ->
         kinds.nth(2).select_option("easy")
         kinds.nth(2).select_option("")
         expect(names.nth(2)).to_have_value("Dora")  # a typed name stays
-        kinds.nth(1).select_option("")  # the bot the form starts with becomes a person
+        kinds.nth(1).focus()  # the bot the form starts with becomes a person, by keyboard:
+        lobby.keyboard.press("Home")  # the first kind, an invited person
+        expect(kinds.nth(1)).to_have_value("")
         expect(names.nth(1)).to_have_value("")  # its given name "Bot 2" goes
+        # the focus stays (an audit: it went into the empty name, the next arrows with it)
+        expect(kinds.nth(1)).to_be_focused()
 
 
 def test_an_abandoned_game_is_listed_as_finished_and_replays(

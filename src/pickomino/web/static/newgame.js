@@ -64,8 +64,7 @@ export function setupNewGame(options, onCreated) {
       if (auto) nameInput.dataset.auto = "true";
       else delete nameInput.dataset.auto;
     }
-    if (!nameInput.value) nameInput.focus();
-    players.refresh();
+    players.refresh(); // the focus stays on the list: its arrow keys go on choosing there
   }
 
   const clocks = $("clock");
