@@ -242,6 +242,21 @@ def contrast(one: list[float], other: list[float]) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+def test_the_help_opens_on_its_title_and_fits_320_px(table: Table, pages: Pages) -> None:
+    """An audit (WCAG 1.4.10, 2.4.3): at 320 px the shortcuts' table was wider than the help
+    (its keys kept on one line: "1 2 3 4 5 6 W"), and the help opened with the focus on its
+    first control, under the table, scrolled past the title."""
+    with pages.checked():
+        ann = pages.open(table.seat("to roll"), NARROW)
+        expect(ann.get_by_test_id("roll-button")).to_be_enabled()
+        ann.get_by_test_id("help-button").click()
+        help_dialog = ann.get_by_test_id("help-dialog")
+        expect(help_dialog.get_by_role("heading")).to_be_focused()
+        assert help_dialog.evaluate("(dialog) => dialog.scrollWidth <= dialog.clientWidth")
+        ann.keyboard.press("Escape")
+        expect(ann.get_by_test_id("help-button")).to_be_focused()
+
+
 def test_the_focus_ring_and_the_fields_edges_stand_out_where_they_are(
     table: Table, pages: Pages
 ) -> None:

@@ -78,7 +78,9 @@ function helpDialog(shortcuts, announcing) {
   const dialog = h(
     "dialog",
     { class: "help-dialog", testid: "help-dialog", "aria-labelledby": "help-title" },
-    h("h2", { id: "help-title" }, t("keys.title")),
+    // opened with the focus on its title, its top in view (an audit: on its first control,
+    // the setting under the table, scrolled past the title on a phone)
+    h("h2", { id: "help-title", tabindex: "-1", autofocus: true }, t("keys.title")),
     h(
       "table",
       { class: "shortcuts" },
