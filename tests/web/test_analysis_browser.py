@@ -65,6 +65,10 @@ def click_stop_and_expect_warning(ann: Page) -> None:
         "Stopping now busts: no worm among the kept dice."
     )
     expect(warning.get_by_test_id("label")).to_have_text("blunder")  # shown capitalised
+    # the focus on "Choose again", the warning its description: heard once, with it
+    again = warning.get_by_test_id("coach-again")
+    expect(again).to_be_focused()
+    expect(again).to_have_accessible_description(re.compile("Stopping now busts"))
 
 
 @pytest.mark.long
@@ -170,7 +174,8 @@ def test_the_coach_is_for_the_seated_person_off_by_default_and_remembered(
                 {action: "keep W", value: 0.623})"""
         )
         assert sentence == (
-            "This move gives away 12 points of win chance: keep W is better (62% against 50%)."
+            "This move gives away 12 points of win chance: “Keep the worms” is better"
+            " (62% against 50%)."  # the move as its button says it (an audit heard "keep W")
         )
 
         # Off, the move goes at once, costly or not.

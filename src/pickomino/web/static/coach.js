@@ -9,6 +9,7 @@ import { labelBadge, LABELS } from "./analysis.js";
 import { fill, h } from "./dom.js";
 import { percent, t } from "./i18n.js";
 import * as saved from "./storage.js";
+import { actionLabel } from "./words.js";
 
 /** The labels a warning may start from, and the words of each choice. */
 export const WARN_FROM = ["inaccuracy", "mistake", "blunder"];
@@ -25,7 +26,7 @@ export function warning(choice, best) {
   }
   return t("coach.costly", {
     count: Math.round(choice.cost * 100),
-    action: best.action,
+    action: actionLabel(best.action), // as its button says it ("keep W" was heard as letters)
     best: percent(best.value),
     chosen: percent(choice.value),
   });
@@ -86,8 +87,10 @@ export function createCoach({ setup, panel, ask }) {
       return;
     }
     const sentence = warning(choice, advice.choices.get(advice.best));
-    const button = (words, testid, kind, onClick) =>
-      h("button", { type: "button", class: `btn ${kind}`, testid, on: { click: onClick } }, t(words));
+    // "Choose again" takes the focus, described by the warning: heard once, with it (the panel
+    // was an alert, its buttons read out with the sentence, then again as one took the focus)
+    const button = (words, testid, kind, onClick, describedby = null) =>
+      h("button", { type: "button", class: `btn ${kind}`, testid, "aria-describedby": describedby, on: { click: onClick } }, t(words));
     const before = document.activeElement; // the move's control: the focus goes back to it
     const again = () => {
       hide();
@@ -95,11 +98,11 @@ export function createCoach({ setup, panel, ask }) {
     };
     fill(
       panel,
-      h("p", {}, labelBadge(choice.label), " ", h("span", { testid: "coach-text" }, sentence)),
+      h("p", { id: "coach-sentence" }, labelBadge(choice.label), " ", h("span", { testid: "coach-text" }, sentence)),
       h(
         "div",
         { class: "buttons" },
-        button("coach.again", "coach-again", "primary", again),
+        button("coach.again", "coach-again", "primary", again, "coach-sentence"),
         button("coach.anyway", "coach-anyway", "", () => {
           hide();
           play();
@@ -108,7 +111,7 @@ export function createCoach({ setup, panel, ask }) {
     );
     panel.dataset.action = action;
     panel.hidden = false;
-    panel.querySelector("[data-testid=coach-again]").focus(); // read with the warning
+    panel.querySelector("[data-testid=coach-again]").focus(); // heard with the warning
   }
 
   return {
