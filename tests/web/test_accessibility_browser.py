@@ -242,6 +242,58 @@ def contrast(one: list[float], other: list[float]) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+#: One of each thing the style sheet moves (a die rolling, a tile offered, a notice fading,
+#: a summary's arrow), put in a page to read how it moves.
+MOVING_THINGS = """<div class="animate"><div class="dice rolling"><button class="die">1</button>
+</div></div><div class="grill"><div class="tile offered"></div></div>
+<div class="notice fading"></div><details class="dice-helper"><summary>a</summary></details>
+<details class="share"><summary>b</summary></details>"""
+#: Every rule of the style sheets that moves something (a transition or an animation) and how
+#: long each thing of MOVING_THINGS it applies to moves, in seconds; a rule no such thing
+#: shows is named too (the things above must then show it).
+HOW_THINGS_MOVE = """(things) => {
+    const probe = document.createElement("div");
+    probe.innerHTML = things;
+    document.body.append(probe);
+    const seconds = (text) => Math.max(0, ...text.split(",").map(
+        (d) => parseFloat(d) / (d.trim().endsWith("ms") ? 1000 : 1)));
+    const found = [];
+    for (const sheet of document.styleSheets) {
+        for (const rule of sheet.cssRules) {  // those outside a media query: what moves
+            if (!(rule instanceof CSSStyleRule)) continue;
+            const style = rule.style;
+            if (!(parseFloat(style.transitionDuration) > 0) && !style.animationName) continue;
+            for (const part of rule.selectorText.split(",")) {
+                const [selector, pseudo] = part.trim().split("::");
+                const shown = [...probe.querySelectorAll("*")].filter((e) => e.matches(selector));
+                if (!shown.length) found.push([part.trim(), null]);
+                for (const element of shown) {
+                    const moves = getComputedStyle(element, pseudo ? `::${pseudo}` : null);
+                    found.push([part.trim(), Math.max(
+                        seconds(moves.transitionDuration), seconds(moves.animationDuration))]);
+                }
+            }
+        }
+    }
+    probe.remove();
+    return found;
+}"""
+
+
+def test_with_reduced_motion_nothing_moves(table: Table, pages: Pages) -> None:
+    """An audit (WCAG 2.3.3, and this page's promise): with the system's "reduce motion" the
+    notice still faded for 0.8 s (its rule, later in the style sheet, won over the reduced
+    one), and an offered tile still rose. Every rule that moves something is checked."""
+    with pages.checked():
+        page = pages.open(table.server.url + "/")
+        moving = page.evaluate(HOW_THINGS_MOVE, MOVING_THINGS)
+        assert not [rule for rule, seconds in moving if seconds is None], moving  # all shown
+        assert any(seconds for _, seconds in moving)  # without "reduce motion" they move
+        page.emulate_media(reduced_motion="reduce")
+        still = page.evaluate(HOW_THINGS_MOVE, MOVING_THINGS)
+        assert [(rule, seconds) for rule, seconds in still if seconds > 0.01] == []
+
+
 def test_the_help_opens_on_its_title_and_fits_320_px(table: Table, pages: Pages) -> None:
     """An audit (WCAG 1.4.10, 2.4.3): at 320 px the shortcuts' table was wider than the help
     (its keys kept on one line: "1 2 3 4 5 6 W"), and the help opened with the focus on its
