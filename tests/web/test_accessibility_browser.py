@@ -294,6 +294,21 @@ def test_with_reduced_motion_nothing_moves(table: Table, pages: Pages) -> None:
         assert [(rule, seconds) for rule, seconds in still if seconds > 0.01] == []
 
 
+def test_the_players_cards_and_the_rules_tables_are_named(table: Table, pages: Pages) -> None:
+    """An audit (WCAG 1.3.1, 4.1.2): the players' cards were articles with no name, and the
+    rules' wide tables, Tab stops to scroll them, had none either."""
+    with pages.checked():
+        ann = pages.open(table.seat("to roll"))
+        for name in ("Ann", "Robo"):
+            expect(ann.get_by_role("article", name=name, exact=True)).to_have_count(1)
+        rules = pages.open(table.server.url + "/rules")
+        tables = rules.locator("#rules table")
+        expect(tables.first).to_be_visible()
+        for index in range(tables.count()):
+            expect(tables.nth(index)).to_have_attribute("tabindex", "0")
+            expect(tables.nth(index)).to_have_accessible_name(re.compile(r"\w"))
+
+
 def test_the_help_opens_on_its_title_and_fits_320_px(table: Table, pages: Pages) -> None:
     """An audit (WCAG 1.4.10, 2.4.3): at 320 px the shortcuts' table was wider than the help
     (its keys kept on one line: "1 2 3 4 5 6 W"), and the help opened with the focus on its

@@ -136,7 +136,12 @@ function playerCard(player, names) {
   const marks = Object.fromEntries(Object.entries(player.marks).map(([mark, count]) => [mark, number(count)]));
   return h(
     "article",
-    { class: `analysis-player seat-${player.seat}`, testid: "analysis-player", data: { seat: player.seat } },
+    {
+      class: `analysis-player seat-${player.seat}`,
+      testid: "analysis-player",
+      data: { seat: player.seat },
+      "aria-label": name, // a card heard by whose it is
+    },
     h(
       "header",
       { class: "player-head" },

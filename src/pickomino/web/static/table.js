@@ -61,6 +61,7 @@ function playerCards(table, seats, { you, current, clock, onVote }) {
         testid: "player",
         data: { seat: n, current: playing },
         "aria-current": playing ? "true" : null,
+        "aria-label": seat.name, // a card heard by whose it is
       },
       h(
         "header",
