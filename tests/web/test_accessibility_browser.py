@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from pickomino.web.db.store import Store
 
 from .browser import DESKTOP, Pages, no_horizontal_scroll, relayed_page
-from .clicking import Sheet, create_game
+from .clicking import Sheet, create_game, play_one_action
 from .server_process import ServerProcess
 from .test_profiles import finish_offline
 
@@ -606,6 +606,38 @@ def test_a_tile_chosen_with_the_keyboard_and_only_my_moves_said(table: Table, pa
         expect(said).to_contain_text("Turn 3 · Your turn: roll the dice", timeout=20_000)
         expect(ann.get_by_test_id("roll-button")).to_be_focused()
         assert "Robo" not in said.text_content()
+
+
+def test_with_the_others_results_said_a_bots_turn_is_how_it_ends(
+    table: Table, pages: Pages
+) -> None:
+    """An audit: another's turn took some 14 s of speech (every roll and keep), the table
+    gone on meanwhile; "Only my moves" left out how it ended. A third choice says my moves
+    and how the others' turns end: whose turn, a tile taken or stolen, a bust."""
+    players = [{"name": "Ann"}, {"name": "Robo", "bot": "medium"}]
+    game = create_game(table.server, players, start_player=0)
+    with pages.checked():
+        ann = pages.new()
+        ann.add_init_script("localStorage.setItem('pickomino.announce', '\"results\"')")
+        ann.goto(table.server.url + game["seats"][0]["link"])
+        ann.keyboard.press("?")
+        expect(ann.get_by_test_id("announce-results")).to_be_checked()
+        ann.keyboard.press("Escape")
+        root = ann.get_by_test_id("game")
+        while True:  # Ann's first turn, played quickly
+            play_one_action(ann)
+            expect(root).to_have_attribute("data-waiting", "false")
+            if root.get_attribute("data-current") != "0":
+                break
+        said = ann.get_by_test_id("announcement")
+        expect(said.last).to_have_text(re.compile("Your turn"), timeout=30_000)  # Robo's ended
+        lines = said.all_text_contents()
+        robo_at = next((n for n, line in enumerate(lines) if "Robo" in line), None)
+        assert robo_at is not None, lines  # Robo's turn heard
+        robo = lines[robo_at:]
+        assert re.match(r"^Turn 2\b.*Robo", robo[0]), lines  # whose turn
+        assert any(re.match(r"^Robo (took|stole|busts) ", line) for line in robo), lines
+        assert not [line for line in robo if re.match(r"^Robo (rolled|kept) ", line)], lines
 
 
 def test_in_forced_colours_the_player_to_move_and_who_is_online_still_show(

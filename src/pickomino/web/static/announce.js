@@ -3,7 +3,9 @@
 // log's own words (events.js) with the dice said as faces: every roll, what was kept and the
 // total, a stop's tile taken or stolen, a bust and the tile returned, whose turn it is, the
 // end and its ranking. How much is said is the reader's choice (storage.js): every player's
-// moves, or only their own and what touches them (a tile stolen from them, the end).
+// moves; their own and how the others' turns end (whose turn, a tile taken, stolen or put
+// back, a bust: an audit's bot turns took 14 s of speech each, the table gone on meanwhile);
+// or only their own and what touches them (a tile stolen from them, the end).
 
 import { h } from "./dom.js";
 import { describeEntry, rankingLines } from "./events.js";
@@ -11,6 +13,8 @@ import { t } from "./i18n.js";
 import { announceMode } from "./storage.js";
 
 const KEPT = 40; // lines kept in the region: enough to read back, few enough to stay light
+// The entries of another's turn said in "results": how it ends, and who plays a seat.
+const RESULTS = new Set(["took", "stole", "bust", "returned", "turned", "timeout", "away", "back"]);
 
 /**
  * Returns hear({entries, start, names, table, you}), for every state or sheet drawn:
@@ -31,11 +35,16 @@ export function createAnnouncer(region) {
     const lines = [];
     for (const entry of news) {
       if (entry.type === "turn") owner = entry.seat;
-      else if (mode === "all" || entry.type === "game_over" || [entry.seat ?? owner, entry.victim].includes(you))
+      else if (
+        mode === "all" ||
+        entry.type === "game_over" ||
+        (mode === "results" && RESULTS.has(entry.type)) ||
+        [entry.seat ?? owner, entry.victim].includes(you)
+      )
         lines.push(...spoken(entry, names));
     }
     const now = table ? `${table.turn} ${table.current}` : null;
-    if (heard !== null && now && now !== turn && (mode === "all" || table.current === you)) {
+    if (heard !== null && now && now !== turn && (mode !== "mine" || table.current === you)) {
       lines.push(
         table.current === you
           ? t("doing.turn", { turn: table.turn, doing: t("doing.you.roll") })

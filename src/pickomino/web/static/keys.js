@@ -19,7 +19,7 @@ const EVERYWHERE = [
 const NAMED = { Tab: "keys.name.tab", Enter: "keys.name.enter", " ": "keys.name.space" };
 const ARROWS = { ArrowLeft: "←", ArrowRight: "→" };
 const keyName = (key) => (NAMED[key] ? t(NAMED[key]) : (ARROWS[key] ?? key.toUpperCase()));
-const MODES = { all: "announce.all", mine: "announce.mine" };
+const MODES = { all: "announce.all", results: "announce.results", mine: "announce.mine" };
 
 /**
  * `shortcuts` are [{keys: ["r"], words: "keys.roll", run}] (keys as KeyboardEvent.key says

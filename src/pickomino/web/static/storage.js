@@ -102,9 +102,11 @@ export function heldSeats() {
   }
 }
 
-/** What the announcements say (announce.js): "all" players' moves, or only "mine". */
+/** What the announcements say (announce.js): "all" players' moves, "results" (mine, and how
+ * the others' turns end), or only "mine". */
 export function announceMode() {
-  return read("pickomino.announce") === "mine" ? "mine" : "all";
+  const mode = read("pickomino.announce");
+  return mode === "mine" || mode === "results" ? mode : "all";
 }
 
 export function saveAnnounceMode(mode) {
