@@ -120,6 +120,7 @@ def test_the_coach_warns_before_a_blunder_and_the_analysis_shows_it(
         legend = ann.get_by_test_id("analysis").locator(".legend-labels")  # two players' points
         expect(legend).to_contain_text("from 5, or 40% of the stake from 2")
         expect(legend).to_contain_text("from 2, or 20% of the stake from 0.5")
+        expect(legend).to_contain_text("40% of the stake from 2; ")  # heard apart (an audit)
         expect(blunder).to_contain_text(f"Turn {turn} · Ann: Stop")
         expect(ann.get_by_test_id("analysis-player").first).to_have_attribute("data-seat", "0")
         expect(ann.get_by_test_id("analysis-summary").first).to_have_text(
