@@ -309,6 +309,23 @@ def test_the_players_cards_and_the_rules_tables_are_named(table: Table, pages: P
             expect(tables.nth(index)).to_have_accessible_name(re.compile(r"\w"))
 
 
+def test_the_first_tab_offers_to_skip_the_bar(table: Table, pages: Pages) -> None:
+    """An audit (WCAG 2.4.1): Roll was the table's tenth Tab stop, after the bar's controls.
+    The first is a link past them, shown while it has the focus, on every page."""
+    with pages.checked():
+        for url in (table.seat("to roll"), table.server.url + "/"):
+            page = pages.open(url)
+            page.wait_for_function("() => !document.documentElement.classList.contains('wordless')")
+            page.keyboard.press("Tab")
+            skip = page.get_by_test_id("skip-link")
+            expect(skip).to_be_focused()
+            expect(skip).to_have_text("Skip to the main content")
+            assert skip.evaluate("(link) => link.getBoundingClientRect().width > 50")  # seen
+            page.keyboard.press("Enter")
+            page.keyboard.press("Tab")
+            assert page.evaluate("() => document.activeElement.closest('main') !== null"), url
+
+
 def test_the_help_opens_on_its_title_and_fits_320_px(table: Table, pages: Pages) -> None:
     """An audit (WCAG 1.4.10, 2.4.3): at 320 px the shortcuts' table was wider than the help
     (its keys kept on one line: "1 2 3 4 5 6 W"), and the help opened with the focus on its

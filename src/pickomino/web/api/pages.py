@@ -60,17 +60,19 @@ class Bar:
 @dataclass(frozen=True)
 class Page:
     """A page by its name (its markup, module and body class), the addresses it answers, and
-    its bar (``None``: its markup has a bar of its own)."""
+    its bar (``None``: its markup has a bar of its own) and the id of its ``main``, which the
+    page's first link skips to, past the bar's controls (WCAG 2.4.1)."""
 
     name: str
     paths: tuple[str, ...]
     bar: Bar | None
+    main: str = "main"
 
     def render(self) -> str:
         shared = {part: _part(part).template.rstrip() for part in SHARED_PARTS}
         body = _part(self.name).substitute(shared)
         bar = self.bar.render() if self.bar else ""
-        return _part("shell").substitute(name=self.name, bar=bar, body=body)
+        return _part("shell").substitute(name=self.name, bar=bar, body=body, main=self.main)
 
 
 #: The bar's links on the pages about players: the leaderboard, a profile, "My games".
@@ -79,7 +81,7 @@ PAGES = (
     Page(
         "lobby", ("/",), Bar("lobby.tagline", ("rules", "keeper", "mine", "leaderboard", "analyse"))
     ),
-    Page("game", ("/games/{game_id}",), None),
+    Page("game", ("/games/{game_id}",), None, main="game"),
     Page("keeper", ("/keeper", "/keeper/{sheet_id}"), None),
     Page("rules", ("/rules",), Bar("page.rules", ("lobby", "keeper"), heading=False)),
     Page("leaderboard", ("/leaderboard",), Bar("leaderboard.title", PLAYERS_LINKS)),
