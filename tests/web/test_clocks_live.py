@@ -175,6 +175,8 @@ def test_the_players_vote_a_bot_in_for_a_player_who_left(quick: ServerProcess, p
         said = ann.get_by_test_id("announcement")
         expect(said.filter(has_text="Bob left the table")).to_have_count(1)
         expect(said.filter(has_text="You may now vote to let a bot play for Bob")).to_have_count(1)
+        ann.reload()  # arriving where the vote is open: said too (an audit heard nothing)
+        expect(said.filter(has_text="You may now vote to let a bot play for Bob")).to_have_count(1)
         vote.focus()  # by keyboard; the cards are drawn anew as the vote is counted and
         ann.keyboard.press("Enter")  # carries (once Bob has been gone --away-after, 1 s)
         expect(player(ann, 1).get_by_test_id("away-badge")).to_be_visible()

@@ -60,7 +60,7 @@ export function createAnnouncer(region) {
  * Returns hear(seats, {you, voting}), for every time the players' cards are drawn: says what
  * changed at the seats that the log does not tell — another person leaving the table or coming
  * back (unless a bot plays for them: they come back by taking the seat, which the log says), the vote to let a bot play for someone opening to you (`voting(n)`: you may vote on
- * seat n now), votes cast. The first call is the page arriving: nothing is said.
+ * seat n now), votes cast. The first call is the page arriving: only a vote open is said.
  */
 export function createSeatAnnouncer(region) {
   let before = null;
@@ -71,6 +71,8 @@ export function createSeatAnnouncer(region) {
     now.forEach((seat, n) => {
       const was = before?.[n];
       const { name, bot, votes_needed: needed } = seats[n];
+      // arriving where a vote is open already: said too (an audit heard nothing of it)
+      if (!was && !bot && seat.open) lines.push(t("seat_news.vote_open", { name }));
       if (!was || bot) return;
       // (a person a bot plays for comes back by taking the seat: the log says that)
       if (n !== you && seat.online !== undefined && was.online !== seat.online && !seats[n].away && seen.has(n))
