@@ -48,8 +48,11 @@ def kept(database: str) -> tuple[set[str | None], set[str | None]]:
 
 
 def hashes_anyone_can_make(address: str) -> set[str]:
-    """What trying every address with plain SHA-256 finds, in the forms one would try."""
-    forms = (address, f"{address}/32", f"address:{address}", f"address:{address}/32")
+    """What trying every address (and /24) with plain SHA-256 finds, in the forms one would
+    try."""
+    block = address.rsplit(".", 1)[0] + ".0/24"
+    networks = (address, f"{address}/32", block)
+    forms = [form for network in networks for form in (network, f"address:{network}")]
     return {hashlib.sha256(form.encode()).hexdigest() for form in forms}
 
 
@@ -115,8 +118,9 @@ def test_the_networks_kept_are_hashed_under_the_secret_beside_the_database(tmp_p
     assert secret_file_for(database) == secret
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600  # its owner's only
     claimed, created = kept(database)
-    assert claimed == created and len(claimed) == 1  # one network, kept alike
-    assert not claimed & hashes_anyone_can_make(ADDRESS)
+    assert len(claimed) == len(created) == 1  # the profile's /24 (ratings), the game's address
+    assert not (claimed | created) & hashes_anyone_can_make(ADDRESS)
+    assert claimed != created
 
     other = tmp_path / "other.secret"
     other.write_text("another secret, long enough to be one: " + "x" * 40)
@@ -151,7 +155,8 @@ def test_a_server_with_another_secret_is_refused_until_told_to_forget(database, 
         assert {row[0] for row in sql(database, sites)} == {None}
         claim_and_create(client, "Cy")  # kept under the new secret from now on
     claimed, created = kept(database)
-    assert claimed == created == {None, *(claimed - {None})} and len(claimed) == 2
+    for networks in (claimed, created):  # the forgotten, and the one kept since
+        assert None in networks and len(networks) == 2
     with pytest.raises(SecretMismatch):
         app(database, first)
     with TestClient(app(database, second, replace=True)):  # its own: nothing to forget

@@ -69,9 +69,9 @@ def from_address(client: TestClient, address: str) -> TestClient:
 
 
 def claim(client: TestClient, name: str, address: str | None = None) -> dict:
-    """Claim a profile, by default from an address of its own (different people), else
-    from ``address``."""
-    address = address or f"198.51.100.{sum(map(ord, name)) % 250 + 1}"
+    """Claim a profile, by default from an address of its own, in a /24 of its own
+    (different people: ratings tell one /24 apart from another), else from ``address``."""
+    address = address or f"198.18.{sum(map(ord, name)) % 250 + 1}.1"
     response = from_address(client, address).post("/api/profiles", json={"name": name})
     assert response.status_code == 201, response.text
     return response.json()
@@ -743,7 +743,7 @@ def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_op
     try:
         profiles = profile_store(store)
         ann, bob, *others = (
-            profiles.claim(name, f"192.0.2.{n}")[0]
+            profiles.claim(name, f"198.18.{n}.1")[0]  # people of six /24s
             for n, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), start=1)
         )
         for n in range(6):
@@ -759,6 +759,35 @@ def test_a_pair_rates_five_games_a_day_and_a_rating_is_provisional_until_five_op
             all(row["provisional"] for row in board[1:])
             and not profiles.player(ann.id)["provisional"]
         )
+    finally:
+        store.close()
+
+
+def test_profiles_claimed_in_one_ipv4_24_do_not_rate_each_other_nor_start_a_new_count(database):
+    """An audit: spare profiles claimed each from an address of its own in one /24 (and
+    played from there, busting on purpose) put a main profile at the top of the leaderboard
+    in five games; once a pair's five games a day were played, fresh spares claimed from the
+    same addresses were rated at once. Ratings tell sites apart by the /24, and a pair's
+    daily games are counted by the sites its profiles were claimed from."""
+    store = Store(database)
+    try:
+        profiles = profile_store(store)
+        main = profiles.claim("Main", "203.0.113.10")[0]
+        spare = profiles.claim("Spare", "203.0.113.11")[0]
+        finish(profiles, "spare", [main.id, spare.id])
+        ann = profiles.claim("Ann", "198.18.1.1")[0]
+        bob = profiles.claim("Bob", "198.18.2.1")[0]
+        for n in range(PAIR_GAMES_A_DAY):
+            finish(profiles, f"pair{n}", [ann.id, bob.id])
+        fresh = profiles.claim("Fresh", "198.18.2.77")[0]  # from Bob's /24, a new profile
+        finish(profiles, "fresh", [ann.id, fresh.id])
+        cy = profiles.claim("Cy", "198.18.3.1")[0]  # another site: a new pair
+        finish(profiles, "cy", [ann.id, cy.id])
+        rated = {
+            game: [r["rated"] for r in profiles.player(player.id)["results"] if r["game"] == game]
+            for game, player in (("spare", main), ("fresh", fresh), ("cy", cy), ("pair0", bob))
+        }
+        assert rated == {"spare": [False], "fresh": [False], "cy": [True], "pair0": [True]}
     finally:
         store.close()
 
@@ -889,6 +918,17 @@ def test_a_profile_lifts_a_bot_at_most_a_few_games_a_day(database):
         mine = "SELECT mu FROM results WHERE player = :player ORDER BY game_id"
         own = [row.mu for row in sql(database, mine, player=thrower.id)]
         assert own == sorted(own, reverse=True) and len(set(own)) == len(own)  # still falling
+        # another established profile claimed from the thrower's /24 counts with it (an
+        # audit: seven of one /24, five throws each); one from elsewhere does not
+        for n, address in enumerate(("192.0.2.99", "198.18.7.1")):
+            other = profiles.claim(f"Other{n}", address)[0]
+            establish(store.engine, other.id)
+            before = profiles.player("bot-easy")["rating"]["mu"]
+            profiles.expect_results(f"other{n}")
+            meta = {"rated": True, "profiles": [other.id, None], "bots": [None, "easy"]}
+            assert profiles.record(f"other{n}", {**meta, "ranking": lost}, 2)
+            moved = profiles.player("bot-easy")["rating"]["mu"] != before
+            assert moved == (address == "198.18.7.1"), address
         profiles.expect_results("medium")  # another bot level: counted apart
         medium = {"rated": True, "profiles": [thrower.id, None], "bots": [None, "medium"]}
         assert profiles.record("medium", {**medium, "ranking": lost}, 2)

@@ -35,7 +35,7 @@ def claim_name(page: Page, name: str) -> str:
 
 def claim_from(url: str, name: str, address: str) -> str:
     """Claims ``name`` through the API from another loopback address (another person: two
-    profiles claimed from one address do not rate each other); its recovery code."""
+    profiles claimed from one /24 do not rate each other); its recovery code."""
     transport = httpx.HTTPTransport(local_address=address)
     with httpx.Client(transport=transport) as client:
         answer = client.post(url + "/api/profiles", json={"name": name})
@@ -61,7 +61,7 @@ def test_two_profiles_play_a_rated_game_and_the_leaderboard_shows_it(
     with pages.checked():
         ann = pages.open(server.url + "/")
         claim_name(ann, "Ann")
-        code = claim_from(server.url, "Bob", "127.0.0.2")
+        code = claim_from(server.url, "Bob", "127.0.1.2")  # another /24: another person
         bob = pages.new()  # another device, at another address: the code brings Bob there
         bob.context.set_extra_http_headers({"X-Forwarded-For": "198.51.100.20"})
         bob.goto(server.url + "/")

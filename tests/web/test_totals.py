@@ -29,7 +29,7 @@ def random_games(profiles: ProfileStore, count: int, seed: int) -> None:
     """``count`` finished games of 2–5 seats: profiles (each from its own address), bot
     levels (one level maybe in several seats), some unrated, some seats left."""
     rng = random.Random(seed)
-    people = [profiles.claim(f"P{n}", f"192.0.2.{n + 1}")[0].id for n in range(6)]
+    people = [profiles.claim(f"P{n}", f"198.18.{n + 1}.1")[0].id for n in range(6)]
     for number in range(count):
         seats = rng.randint(2, 5)
         humans = rng.sample(people, rng.randint(1, min(seats, 3)))
@@ -167,7 +167,7 @@ def test_two_processes_recording_the_same_players_at_once_neither_wait_in_a_circ
     stores = [Store(database), Store(database)]  # two processes' connections
     try:
         one, two = (profile_store(store) for store in stores)
-        people = [one.claim(f"P{n}", f"192.0.2.{n + 1}")[0].id for n in range(4)]
+        people = [one.claim(f"P{n}", f"198.18.{n + 1}.1")[0].id for n in range(4)]
         failures: list[BaseException] = []
 
         def record(profiles: ProfileStore, game_id: str, seated: list[str], rated: bool) -> None:

@@ -81,6 +81,30 @@ def site_of(address: str) -> str:
     return str(network)
 
 
+def rating_site_of(address: str) -> str:
+    """The site by which profiles are told apart for ratings: as :func:`site_of` (an IPv6
+    address's /48), and an IPv4 address's /24. An audit claimed spare profiles each from an
+    address of its own in one /24 and played them, busting on purpose, from there: its main
+    profile topped the leaderboard in five games. People of one /24 (a provider's neighbours)
+    do not rate each other; their games with everyone else count. Limits still count an IPv4
+    address alone (one /24 holds many households).
+
+    >>> rating_site_of("203.0.113.7") == rating_site_of("203.0.113.200") != rating_site_of(
+    ...     "203.0.114.7")
+    True
+    >>> rating_site_of("::ffff:203.0.113.7"), rating_site_of("2001:db8:77:1::5")
+    ('203.0.113.0/24', '2001:db8:77::/48')
+    """
+    site = site_of(address)
+    try:
+        network = ipaddress.ip_network(site, strict=False)
+    except ValueError:  # a name (a test client's)
+        return site
+    if network.version == 4 and network.prefixlen > 24:
+        return str(network.supernet(new_prefix=24))
+    return site
+
+
 #: How many addresses' budgets one IPv6 site (:func:`site_of`) has in all, for every limit
 #: per address: an address counts as its /64 (one household's, or one phone's), but anyone
 #: may be given a /48 (a free tunnel broker's), 65,536 /64s (an audit's 2,000 /64s of one /48

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from platformdirs import user_data_path
 
-from pickomino.web.addresses import Counted, network_of, site_of
+from pickomino.web.addresses import Counted, network_of, rating_site_of, site_of
 from pickomino.web.db.database import database_url, insert_unless_there, sqlite_file
 from pickomino.web.db.tables import games, profiles, seat_networks, settings, sheets
 
@@ -161,8 +161,13 @@ class Networks:
         return Origin(self.of(address), self.site(address))
 
     def site(self, address: str) -> str:
-        """What is kept of ``address`` for ratings: its site's keyed hash (:func:`site_of`)."""
+        """What is kept of ``address``'s site for limits: its keyed hash (:func:`site_of`)."""
         return self._keyed(site_of(address))
+
+    def rating_site(self, address: str) -> str:
+        """What is kept of ``address`` for ratings: its keyed hash by :func:`rating_site_of`
+        (an IPv4 /24, an IPv6 /48)."""
+        return self._keyed(rating_site_of(address))
 
     def _keyed(self, network: str) -> str:
         return hmac.new(self._secret, network.encode(), hashlib.sha256).hexdigest()
@@ -176,7 +181,7 @@ class Networks:
             db.execute(
                 profiles.update()
                 .where(profiles.c.claimed_from == plain_hash(address))
-                .values(claimed_from=self.site(address))
+                .values(claimed_from=self.rating_site(address))
             )
 
     def _fingerprint(self) -> str:

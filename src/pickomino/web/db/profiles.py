@@ -57,7 +57,7 @@ class ProfileStore(ResultStore, PlayerPages):
     def seat_played_from(self, game_id: str, seat: int, address: str) -> None:
         """Keep ``address``'s network (hashed) as one the person's ``seat`` of a rated game
         was played from (a socket opened, a seat claimed): see :meth:`_fair`."""
-        network = self.networks.site(address)
+        network = self.networks.rating_site(address)
         with self.engine.begin() as db:
             row = {"game_id": game_id, "seat": seat, "network": network}
             db.execute(insert_unless_there(db, seat_networks).values(**row))
@@ -94,7 +94,7 @@ class ProfileStore(ResultStore, PlayerPages):
                 db.execute(
                     profiles.insert().values(
                         id=profile.id, name=name, **_key_hashes(name), key_hash=key_hash(key),
-                        created=time.time(), claimed_from=self.networks.site(address),
+                        created=time.time(), claimed_from=self.networks.rating_site(address),
                     )
                 )  # fmt: skip
         except sa.exc.IntegrityError:  # the name's keys are unique (an id collision: 2^-50)

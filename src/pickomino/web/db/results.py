@@ -208,24 +208,20 @@ class ResultStore:
         audit's throw-away profiles lost to a bot on purpose, ten claimed a minute from one
         address: 600 thrown games would have put ``bot-easy`` at the top of the leaderboard;
         the next audit made six of them established at once, in one six-seat game, each then
-        free to throw game after game. Their own ratings still move (a bot is a fixed point
-        for them)."""
+        free to throw game after game; the one after, each of seven profiles claimed from one
+        /24 throwing five (counted by the site claimed from now). Their own ratings still move
+        (a bot is a fixed point for them)."""
         people = sa.select(met.c.player).where(
             met.c.player.in_(profile_ids), sa.not_(met.c.opponent.startswith(BOT_PREFIX))
         )
         established = people.group_by(met.c.player).having(sa.func.count() >= ESTABLISHED_OPPONENTS)
         if db.execute(established.limit(1)).first() is None:
             return False
-        mine, theirs = results.alias(), results.alias()
-        often = (
-            sa.select(mine.c.player)
-            .join(theirs, theirs.c.game_id == mine.c.game_id)
-            .where(mine.c.player.in_(profile_ids), theirs.c.player.in_(bots), mine.c.rated)
-            .where(mine.c.finished > now - DAY)
-            .group_by(mine.c.player, theirs.c.player)
-            .having(sa.func.count(sa.distinct(mine.c.game_id)) >= PAIR_GAMES_A_DAY)
+        return not any(
+            self._often_together(db, self._claimed_alike(db, person), [bot], now)
+            for person in profile_ids
+            for bot in bots
         )
-        return db.execute(often.limit(1)).first() is None
 
     def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
         """Add a game's results to its players' totals (and, rated, who met whom), by
@@ -311,9 +307,11 @@ class ResultStore:
         self, db: sa.Connection, game_id: str, profile_ids: list[str | None], now: float
     ) -> bool:
         """Whether the profiles of a rated game may rate each other: not two claimed from
-        one address (one person's spare profiles), not two whose seats were played from one
-        network (spares claimed elsewhere, then all played from home: an audit), not a pair
-        that played :data:`PAIR_GAMES_A_DAY` rated games together in the last day."""
+        one site (one person's spare profiles: an IPv4 /24, an IPv6 /48, see
+        :func:`~pickomino.web.addresses.rating_site_of`), not two whose seats were played
+        from one site (spares claimed elsewhere, then all played from home: an audit), not a
+        pair of the sites claimed from that played :data:`PAIR_GAMES_A_DAY` rated games
+        together in the last day."""
         people = sorted({profile for profile in profile_ids if profile})
         profile_seats = [seat for seat, profile in enumerate(profile_ids) if profile]
         shared_network = (
@@ -331,17 +329,39 @@ class ResultStore:
         ).scalars().all()  # fmt: skip
         if len(addresses) != len(set(addresses)):
             return False
+        alike = {person: self._claimed_alike(db, person) for person in people}
+        return not any(
+            self._often_together(db, alike[one], alike[other], now)
+            for one, other in itertools.combinations(people, 2)
+        )
+
+    @staticmethod
+    def _claimed_alike(db: sa.Connection, profile_id: str) -> list[str]:
+        """The profiles claimed from the site ``profile_id`` was claimed from (itself alone,
+        its site unknown): a pair's daily games are counted by the sites claimed from, so
+        that new spares from the same addresses start no new count (an audit: two fresh
+        spares from the same two addresses were rated at once, the pair's count passed)."""
+        claimed = sa.select(profiles.c.claimed_from).where(profiles.c.id == profile_id)
+        site = db.execute(claimed).scalar()
+        if site is None:
+            return [profile_id]
+        same = sa.select(profiles.c.id).where(profiles.c.claimed_from == site)
+        return list(db.execute(same).scalars())
+
+    @staticmethod
+    def _often_together(
+        db: sa.Connection, players: list[str], others: list[str], now: float
+    ) -> bool:
+        """Whether one of ``players`` and one of ``others`` (profiles, or a bot level) met
+        in :data:`PAIR_GAMES_A_DAY` rated games in the last day."""
         mine, theirs = results.alias(), results.alias()
-        for one, other in itertools.combinations(people, 2):
-            together = db.execute(
-                sa.select(sa.func.count(sa.distinct(mine.c.game_id)))
-                .join(theirs, theirs.c.game_id == mine.c.game_id)
-                .where(mine.c.player == one, theirs.c.player == other, mine.c.rated)
-                .where(mine.c.finished > now - DAY)
-            ).scalar_one()
-            if together >= PAIR_GAMES_A_DAY:
-                return False
-        return True
+        together = db.execute(
+            sa.select(sa.func.count(sa.distinct(mine.c.game_id)))
+            .join(theirs, theirs.c.game_id == mine.c.game_id)
+            .where(mine.c.player.in_(players), theirs.c.player.in_(others), mine.c.rated)
+            .where(mine.c.finished > now - DAY)
+        ).scalar_one()
+        return together >= PAIR_GAMES_A_DAY
 
     def recount(self) -> bool:
         """At start: count the figures kept (``totals``, ``met``) again from the results if

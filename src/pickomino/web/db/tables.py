@@ -104,6 +104,7 @@ profiles = sa.Table(
     sa.Column("claimed_from", sa.String(64)),  # see db.networks; NULL: claimed before
 )
 sa.Index("profiles_look_key", profiles.c.look_key, unique=True)  # migration 0004
+sa.Index("profiles_claimed_from", profiles.c.claimed_from)  # a site's profiles: 0014
 
 results = sa.Table(
     "results",
