@@ -217,11 +217,8 @@ class ResultStore:
         established = people.group_by(met.c.player).having(sa.func.count() >= ESTABLISHED_OPPONENTS)
         if db.execute(established.limit(1)).first() is None:
             return False
-        return not any(
-            self._often_together(db, self._claimed_alike(db, person), [bot], now)
-            for person in profile_ids
-            for bot in bots
-        )
+        sites = [self._claimed_alike(db, person) for person in profile_ids]  # once each
+        return not any(self._often_together(db, site, [bot], now) for site in sites for bot in bots)
 
     def _count(self, db: sa.Connection, rows: list[dict[str, Any]], rated: bool) -> None:
         """Add a game's results to its players' totals (and, rated, who met whom), by
