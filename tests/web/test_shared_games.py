@@ -50,6 +50,26 @@ def test_the_room_behind_is_refused_as_stale_and_catches_up(database):
     assert there.snapshot() == here.snapshot()
 
 
+def test_a_move_from_a_seat_s_old_device_is_refused_once_the_seat_moved_on_another_process(
+    database,
+):
+    """An audit (a process stopped for a second, SIGSTOP): Ann moved her seat to a new
+    device on another process; the process behind, which had not heard yet, took a move
+    from her old device (the move's transaction checked the move's number and the seating,
+    not who holds the seat). The moves are stored only while the secret the mover came with
+    still holds the seat: refused as stale, the seat's new holder read."""
+    store, here, there = two_memories(database)
+    new_device = here.take(0, here.transfer(0))
+    assert new_device is not None and there.seats[0].token != new_device  # there: behind
+    with pytest.raises(Refused) as refusal:
+        asyncio.run(there.act(0, "roll", 0))
+    assert refusal.value.code == "stale"
+    assert store.load(here.id).moves == []  # nothing stored
+    assert there.seats[0].token == new_device and there.game.record.moves == []
+    asyncio.run(here.act(0, "roll", 0))  # from the seat's new device: taken
+    assert store.load(here.id).moves == here.game.record.moves != []
+
+
 def test_catching_up_follows_seats_and_status(database):
     store, here, there = two_memories(database)
     store.abandon([here.id])

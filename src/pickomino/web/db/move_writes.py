@@ -7,6 +7,10 @@ instead, the actions the event loop handles in one pass over its ready sockets a
 in one transaction, by a callback the loop runs right after that pass, and each action waits
 for that commit before it is acknowledged. A move acknowledged is still a move stored.
 
+Moves a person made are stored only while the secret they came with still holds their
+seat (:class:`StaleHolder`): a process a moment behind (stopped, or slow to hear) may still
+take a move from a device whose seat moved to another one elsewhere.
+
 Each action's outcome stays its own. Moves whose number another process took first fail
 alone (:class:`StaleMoves`): a taken number is seen without an error (``ON CONFLICT DO
 NOTHING``, on SQLite and PostgreSQL alike), those of its moves already written go, and the
@@ -48,7 +52,7 @@ import sqlalchemy as sa
 from pickomino.web.db.database import insert_unless_there
 from pickomino.web.db.notices import CHANNEL, NOTIFY, notice
 from pickomino.web.db.prepared import Prepared, driver_transaction
-from pickomino.web.db.tables import games, moves
+from pickomino.web.db.tables import games, moves, seats
 
 log = logging.getLogger("pickomino.web")
 
@@ -63,6 +67,12 @@ class StaleSeating(StaleMoves):
     change. The moves are refused as stale, to be tried again on the seating as stored."""
 
 
+class StaleHolder(StaleMoves):
+    """The person who moved came with a secret that no longer holds their seat: another
+    process moved the seat to another device (a transfer link, a profile's recovery code)
+    meanwhile. The moves are refused as stale; memory reads the seat's new holder."""
+
+
 @dataclass(frozen=True)
 class GameMoves:
     """An action's moves, numbered from ``first_seq``, and what goes with them: ``turns``,
@@ -70,7 +80,8 @@ class GameMoves:
     game active now), ``seating``, given when they changed the clock or the votes, and
     ``seating_from``: whether the seating stored now (read in the transaction, the game's row
     locked) is still the one it was worked out from, or one the moves may follow (else
-    :class:`StaleSeating`)."""
+    :class:`StaleSeating`), and ``holder``: the seat of the person who moved, with its
+    secret (see :class:`StaleHolder`)."""
 
     game_id: str
     first_seq: int
@@ -78,6 +89,9 @@ class GameMoves:
     turns: int | None = None
     seating: str | None = None
     seating_from: Callable[[str | None], bool] | None = None
+    #: The person's seat who made the moves and the secret memory knows its holder by:
+    #: stored only while that secret still holds the seat (else :class:`StaleHolder`).
+    holder: tuple[int, str] | None = None
 
 
 @dataclass(eq=False)
@@ -137,6 +151,12 @@ class MoveWrites:
             .where(games.c.id == sa.bindparam("game"))
             .with_for_update(key_share=True),
         )
+        self._holder = Prepared(
+            engine,
+            sa.select(seats.c.token).where(
+                seats.c.game_id == sa.bindparam("game"), seats.c.seat == sa.bindparam("seat")
+            ),
+        )
         game = games.update().where(games.c.id == sa.bindparam("game"))
         self._update_game: dict[tuple[str, ...], Prepared] = {
             columns: Prepared(engine, game, columns)
@@ -161,7 +181,8 @@ class MoveWrites:
         these moves is kept: the unique (game, number) is what serialises the moves of
         several processes. The turn (for the lobby's order: once a turn is plenty) and the
         clock are stored with them; a seating another process changed meanwhile raises
-        :class:`StaleSeating`, and none of these moves is kept either."""
+        :class:`StaleSeating`, a seat moved to another device :class:`StaleHolder`, and none
+        of these moves is kept either."""
         game_id, first_seq, new_moves = action.game_id, action.first_seq, action.moves
         turns, seating = action.turns, action.seating
         for n, move in enumerate(new_moves):
@@ -171,12 +192,20 @@ class MoveWrites:
                     cursor, {"game": game_id, "first": first_seq, "stop": first_seq + n}
                 )
                 raise StaleMoves(game_id, first_seq)
+        stale: type[StaleMoves] | None = None
         if action.seating_from is not None:
             self._seating.run(cursor, {"game": game_id})
             if not action.seating_from(cursor.fetchone()[0]):
-                stop = first_seq + len(new_moves)
-                self._delete.run(cursor, {"game": game_id, "first": first_seq, "stop": stop})
-                raise StaleSeating(game_id, first_seq)
+                stale = StaleSeating
+        if stale is None and action.holder is not None:
+            seat, secret = action.holder
+            self._holder.run(cursor, {"game": game_id, "seat": seat})
+            if cursor.fetchone()[0] != secret:
+                stale = StaleHolder
+        if stale is not None:
+            stop = first_seq + len(new_moves)
+            self._delete.run(cursor, {"game": game_id, "first": first_seq, "stop": stop})
+            raise stale(game_id, first_seq)
         if self._notify is not None:
             payload = notice(self.origin, game_id, first_seq + len(new_moves), new_moves, seating)
             self._notify.run(cursor, {"channel": CHANNEL, "payload": payload})
@@ -246,7 +275,7 @@ class MoveWrites:
         """The pass's actions written in three statements whatever their number (PostgreSQL:
         each statement is a round trip to another process while the event loop waits): the
         moves of all, the notices, the games' turns and clocks (and one more reading the
-        seatings an action's depends on, when one does). Each action's outcome is the
+        seatings and holders an action's depends on, when one does). Each action's outcome is the
         same as :meth:`write`'s, one by one. Rows go in the order of their game's id, so two
         processes' transactions lock them in one order (no deadlock between them)."""
         actions = [one.action for one in pending]
@@ -264,7 +293,7 @@ class MoveWrites:
             },
         )
         written = {(game_id, seq) for game_id, seq in cursor.fetchall()}
-        moved_seatings = self._moved_seatings(cursor, actions)
+        moved = self._moved_seatings(cursor, actions)
         errors: dict[int, Exception] = {}  # by the action's place in ``pending``
         refused: dict[str, Exception] = {}  # a game's later actions follow its refused one
         for n, one in enumerate(actions):
@@ -272,8 +301,8 @@ class MoveWrites:
             if one.game_id not in refused:
                 if any((one.game_id, s) not in written for s in seqs):
                     refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
-                elif one.seating_from is not None and one.game_id in moved_seatings:
-                    refused[one.game_id] = StaleSeating(one.game_id, one.first_seq)
+                elif one.game_id in moved:
+                    refused[one.game_id] = moved[one.game_id](one.game_id, one.first_seq)
             if one.game_id in refused:
                 errors[n] = refused[one.game_id]
         undone = {id(one) for n, one in enumerate(actions) if n in errors}
@@ -311,25 +340,34 @@ class MoveWrites:
         return [errors.get(n) for n in range(len(pending))]
 
     @staticmethod
-    def _moved_seatings(cursor: Any, actions: list[GameMoves]) -> set[str]:
+    def _moved_seatings(cursor: Any, actions: list[GameMoves]) -> dict[str, type[StaleMoves]]:
         """The games whose stored seating another process changed since an action's seating
-        was worked out from it (see :attr:`GameMoves.seating_from`). The rows of every game
-        the pass will update are locked here, in the order of their ids (``UPDATE_GAMES``
-        then holds them: each transaction takes its locks in one order, no deadlock)."""
-        checked: dict[str, Callable[[str | None], bool]] = {}
+        was worked out from it (see :attr:`GameMoves.seating_from`: :class:`StaleSeating`),
+        or whose mover's seat it moved to another device (:class:`StaleHolder`). The rows of
+        every game the pass will update are locked here, in the order of their ids
+        (``UPDATE_GAMES`` then holds them: each transaction takes its locks in one order, no
+        deadlock)."""
+        checked: dict[str, GameMoves] = {}
         for one in actions:  # a game's first (a change waits for the one before: one a pass)
-            if one.seating_from is not None:
-                checked.setdefault(one.game_id, one.seating_from)
+            if one.seating_from is not None or one.holder is not None:
+                checked.setdefault(one.game_id, one)
         if not checked:
-            return set()
+            return {}
         updated = {one.game_id for one in actions if one.turns is not None or one.seating}
         updated |= checked.keys()
         cursor.execute(SEATINGS, {"ids": sorted(updated)})
-        return {
-            game_id
-            for game_id, stored in cursor.fetchall()
-            if game_id in checked and not checked[game_id](stored)
-        }
+        seatings: dict[str, str | None] = {}
+        secrets: dict[tuple[str, int], str | None] = {}
+        for game_id, seating, seat, secret in cursor.fetchall():
+            seatings[game_id] = seating
+            secrets[game_id, seat] = secret
+        moved: dict[str, type[StaleMoves]] = {}
+        for game_id, one in checked.items():
+            if one.seating_from is not None and not one.seating_from(seatings[game_id]):
+                moved[game_id] = StaleSeating
+            elif one.holder is not None and secrets.get((game_id, one.holder[0])) != one.holder[1]:
+                moved[game_id] = StaleHolder
+        return moved
 
     @staticmethod
     def _each(
@@ -363,8 +401,9 @@ DELETE_ROWS = """DELETE FROM moves USING unnest(%(games)s::varchar[], %(seqs)s::
 WHERE moves.game_id = r.g AND moves.seq = r.s"""
 NOTIFY_ALL = """SELECT pg_notify(%(channel)s, p.payload)
 FROM unnest(%(payloads)s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY p.n"""
-SEATINGS = """SELECT id, seating FROM games WHERE id = ANY(%(ids)s::varchar[])
-ORDER BY id FOR NO KEY UPDATE"""
+SEATINGS = """SELECT g.id, g.seating, s.seat, s.token FROM games g
+LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ANY(%(ids)s::varchar[])
+ORDER BY g.id FOR NO KEY UPDATE OF g"""
 UPDATE_GAMES = """WITH locked AS (
   SELECT id FROM games WHERE id = ANY(%(ids)s::varchar[]) ORDER BY id FOR NO KEY UPDATE)
 UPDATE games SET turns = COALESCE(v.turns, games.turns),

@@ -67,7 +67,9 @@ class Commits(RoomPart):
         process changed the seating the new one was worked out from, a vote), so memory never
         runs ahead of the database, nor undoes what another process stored. A person's move
         also checks that no vote on them was stored elsewhere meanwhile, which their move
-        ends (else it is refused, the vote read, and the move tried again)."""
+        ends (else it is refused, the vote read, and the move tried again), and that the
+        secret memory knows their seat by still holds it (:class:`.StaleHolder`: the seat
+        moved to another device elsewhere; the device the move came from only watches)."""
         room = self.room
         game = room.game
         self.flush()  # a change before this one is stored first
@@ -125,7 +127,9 @@ class Commits(RoomPart):
         if checked is None and mover is not None:
             checked = no_vote_on_mover
         moves = game.record.moves[first:]
-        action = GameMoves(room.id, first, moves, turns, clock, checked)
+        secret = room.seats[mover].token if mover is not None else None  # whom the move came
+        holder = (mover, secret) if mover is not None and secret else None  # from: still there
+        action = GameMoves(room.id, first, moves, turns, clock, checked, holder)
         await room.store.move_writes.at_tick_end(action, kept, taken_back)
 
     def flush(self) -> None:
