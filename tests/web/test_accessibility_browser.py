@@ -753,7 +753,23 @@ def test_the_keeper_is_kept_by_keyboard_and_heard(table: Table, pages: Pages) ->
     with pages.checked():
         page = pages.open(sheet.url)
         expect(page.get_by_test_id("sheet")).to_have_attribute("data-count", "0")
-        page.locator('[data-testid=grill] [data-entry="take 21"]').focus()
+        # An audit: the sixteen tiles offered were sixteen Tab stops. One, the arrows along.
+        grill = page.get_by_test_id("grill")
+        expect(grill).to_have_attribute("role", "toolbar")
+        offered = grill.locator("[data-entry]")
+        expect(offered).to_have_count(16)
+        expect(grill.locator('[data-entry][tabindex="0"]')).to_have_count(1)
+        offered.first.focus()
+        page.keyboard.press("ArrowRight")
+        expect(offered.nth(1)).to_be_focused()
+        page.keyboard.press("End")
+        expect(offered.last).to_be_focused()
+        page.keyboard.press("Tab")  # past the grill at once
+        assert page.evaluate("!document.activeElement.closest('[data-testid=grill]')")
+        page.keyboard.press("Shift+Tab")  # back on the tile it left
+        expect(offered.last).to_be_focused()
+        page.keyboard.press("Home")
+        expect(page.locator('[data-testid=grill] [data-entry="take 21"]')).to_be_focused()
         page.keyboard.press("Enter")
         said = page.get_by_test_id("announcer")
         expect(said).to_contain_text("Ann took 21 from the grill")

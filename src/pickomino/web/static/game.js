@@ -59,7 +59,7 @@ let hintSeq = null; // the seq the shown hint belongs to
 let lastError = null; // the last refusal, {id, params, rule}
 let endShown = false;
 let hearRematch = null; // set once the game is over: draws the rematch offers
-let arrived = false; // the first state of this page load came (see comeBackOnArrival)
+let arrived = false; // the first state of this page load came (see comeBackOnArrival, sayArrival)
 let warnedWaiting = false; // told that we keep the game waiting (once a wait: see warnWaitedOn)
 let moveShown = null; // what the move-seat box was drawn for (see renderMoveSeat)
 let connectionLost = null; // the connection's last state said: lost or not (null: never online yet)
@@ -140,6 +140,7 @@ function onMessage(message) {
       syncTime(message);
       comeBackOnArrival();
       render();
+      sayArrival();
       break;
     case "presence": // a player came or went
       if (state) {
@@ -281,6 +282,12 @@ function play(action) {
 // say) is not: that person takes the seat back with the button.
 function comeBackOnArrival() {
   if (!arrived && seat !== null && state.seats[seat]?.away) send({ type: "back" });
+}
+
+// A page arriving says nothing of the table (history, not news), except at a rematch it went
+// to from the last game's end: that it started, and whose turn it is (an audit heard nothing).
+function sayArrival() {
+  if (!arrived && saved.arrivingFromRematch(gameId)) say($("announcer"), [t("rematch.started"), $("turn").textContent]);
   arrived = true;
 }
 

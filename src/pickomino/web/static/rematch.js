@@ -31,6 +31,7 @@ export function setupRematch(node, { gameId, token, seat, names, announce }) {
     said = words;
     if (offer?.status === "started" && seat !== null && offer.token) {
       saved.seatToken(offer.game, offer.token);
+      saved.goingToRematch(offer.game); // the new game's page says where it arrived
       location.assign(`/games/${encodeURIComponent(offer.game)}`);
     }
     draw();

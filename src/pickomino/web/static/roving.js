@@ -1,5 +1,5 @@
 // One Tab stop for a row of buttons that belong together (the dice of a roll, the tiles to
-// choose from): the arrow keys, Home and End move along the row and Tab goes on past it, the
+// choose from, the score keeper's tiles offered as a result): the arrow keys, Home and End move along the row and Tab goes on past it, the
 // WAI-ARIA toolbar pattern. Eight dice were eight Tab stops before Stop.
 
 // A row: left and right (up and down still scroll the page, as in a horizontal toolbar).
@@ -38,10 +38,13 @@ export function roving(group, label) {
   return group;
 }
 
-const stops = (group) => [...group.querySelectorAll("button:not(:disabled)")];
+// Buttons, and tiles made buttons (the score keeper's, role=button among pictures of tiles).
+const stops = (group) => [...group.querySelectorAll("button:not(:disabled), [role=button]")];
 
-// What a button is in its row: its action (a tile to take), else its place and face (a die).
-const keys = (buttons) => buttons.map((b, i) => b.dataset.action ?? `${i}${b.dataset.face ?? ""}`);
+// What a button is in its row: its action (a tile to take, a result to enter), else its place
+// and face (a die).
+const keys = (buttons) =>
+  buttons.map((b, i) => b.dataset.action ?? b.dataset.entry ?? `${i}${b.dataset.face ?? ""}`);
 
 function stopAt(group, target) {
   const buttons = stops(group);

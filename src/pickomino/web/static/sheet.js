@@ -14,6 +14,7 @@ import { createLog } from "./log.js";
 import { notice } from "./notice.js";
 import { tile, wormsOn } from "./pieces.js";
 import { rankingList } from "./ranking.js";
+import { roving } from "./roving.js";
 import { renderGrill, renderPlayers } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -164,6 +165,7 @@ function render(view) {
     if (option.kind === "steal")
       offer($("players").querySelector(`[data-testid=stack-top][data-tile="${option.tile}"]`), option, view);
   }
+  roving($("grill"), t("claim.group")); // sixteen tiles offered: one Tab stop, the arrows along
 
   $("turn-card").hidden = over;
   renderTurn(view); // with no options left at the end: no entry buttons either

@@ -22,6 +22,18 @@ export function write(key, value) {
   }
 }
 
+/** Marks that this browser goes to `gameId` as the rematch it accepted (see arrivingFromRematch). */
+export function goingToRematch(gameId) {
+  write(`pickomino.rematch.${gameId}`, true);
+}
+
+/** Whether this page load arrives at `gameId` from its rematch (said once: the mark goes). */
+export function arrivingFromRematch(gameId) {
+  const marked = read(`pickomino.rematch.${gameId}`) === true;
+  write(`pickomino.rematch.${gameId}`, null);
+  return marked;
+}
+
 /** This browser's seat secret for a game (remembered from now on if `kept` is given). */
 export function seatToken(gameId, kept) {
   if (kept) write(`pickomino.token.${gameId}`, kept);
