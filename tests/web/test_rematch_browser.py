@@ -47,7 +47,9 @@ def test_one_offers_a_rematch_the_other_accepts_and_both_play_it(
         expect(watcher.get_by_test_id("rematch-accept")).to_have_count(0)  # watching only
         # read after the end's heading and ranking (an audit: the offer came first)
         after = "([a, b]) => a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING"
-        panels = [bob.get_by_test_id(testid).element_handle() for testid in ("end-panel", "rematch")]
+        panels = [
+            bob.get_by_test_id(testid).element_handle() for testid in ("end-panel", "rematch")
+        ]
         assert bob.evaluate(after, panels)
         expect(ann.get_by_test_id("rematch-accept")).to_have_count(0)  # accepted already
 
@@ -61,7 +63,8 @@ def test_one_offers_a_rematch_the_other_accepts_and_both_play_it(
             expect(table).to_have_attribute("data-turn", "1")
             expect(table).to_have_attribute("data-current", "1")  # Ann started the last one
         assert ann.url == bob.url
-        for page, turn in ((ann, "Bob is about to roll"), (bob, "Your turn: roll")):  # said, arriving
+        arriving = ((ann, "Bob is about to roll"), (bob, "Your turn: roll"))
+        for page, turn in arriving:  # said as the page arrives
             said = page.get_by_test_id("announcement")  # (and a vote, if the other is late)
             expect(said.filter(has_text="The rematch has started.")).to_have_count(1)
             lines = said.all_text_contents()
