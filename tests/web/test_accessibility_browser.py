@@ -26,7 +26,7 @@ from pickomino.web.db.store import Store
 from .browser import DESKTOP, Pages, no_horizontal_scroll, relayed_page
 from .clicking import Sheet, create_game, play_one_action
 from .server_process import ServerProcess
-from .test_profiles import finish_offline
+from .test_profiles import finish_offline, token
 
 pytestmark = pytest.mark.slow  # a real server and browser
 
@@ -488,6 +488,27 @@ def test_the_lobby_s_lists_asked_again_keep_the_focus_on_the_same_game(
         a_game_more()
         lobby.keyboard.press("Escape")
         lobby.wait_for_function(f"() => ({FOCUSED_GAME})() === '{guest['id']} join-game'")
+
+
+def test_my_games_asked_again_keeps_the_focus_on_the_same_game(table: Table, pages: Pages) -> None:
+    """My games (/mine) is asked for again every 15 s and when shown again: a list that
+    changed meanwhile (a game more) is drawn anew with the focus on the same game's link (the
+    audit's LOW: only the lobby's test covered the code both share)."""
+    people = [{"name": "Ann"}, {"name": "Bob"}]
+    games = [create_game(table.server, people) for _ in range(2)]
+    hold = "([id, token]) => localStorage.setItem(`pickomino.token.${id}`, JSON.stringify(token))"
+    with pages.checked():
+        mine = pages.open(table.server.url + "/rules")  # the site's storage, then the list
+        mine.evaluate(hold, [games[0]["id"], token(games[0], 0)])
+        mine.goto(table.server.url + "/mine")
+        link = mine.locator(f"[data-game-id='{games[0]['id']}']").get_by_test_id("mine-open")
+        link.focus()
+        link.evaluate("(a) => { a.dataset.seen = 'yes'; }")
+        mine.evaluate(hold, [games[1]["id"], token(games[1], 0)])
+        mine.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # asked again
+        expect(mine.locator(f"[data-game-id='{games[1]['id']}']")).to_have_count(1)
+        expect(link).not_to_have_attribute("data-seen", "yes")  # drawn anew
+        assert mine.evaluate(FOCUSED_GAME) == f"{games[0]['id']} mine-open"
 
 
 #: How many of a group's buttons Tab stops at.
