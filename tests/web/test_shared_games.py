@@ -127,6 +127,30 @@ def vote(voter: int, on: int):
     return lambda seating: seating.votes.setdefault(on, []).append(voter) or []
 
 
+def test_a_vote_from_a_seat_s_old_device_is_refused_once_the_seat_moved_on_another_process(
+    database,
+):
+    """As a move (above): a process behind took a vote, or a coming back, from the device a
+    seat had moved away from on another process. The seating is changed only while the
+    secret the voter came with still holds their seat."""
+
+    async def vote_from_the_old_device() -> None:  # alarms are set in the event loop
+        store = Store(database)
+        here = three_seated(store, start_player=1)  # Bob to play, connected nowhere
+        there = Room(store.load(here.id), store, bot_delay=0)
+        new_device = here.take(0, here.transfer(0))
+        with pytest.raises(Refused) as refusal:
+            await there.vote(0, 1)  # Ann's old device, on the process behind
+        assert refusal.value.code == "seat_moved"
+        stored = Seating.load(store.load(here.id).seating, here.game.record.meta, 3)
+        assert stored.votes.get(1, []) == [] and there.seats[0].token == new_device
+        await here.vote(0, 1)  # from the seat's new device: cast
+        stored = Seating.load(store.load(here.id).seating, here.game.record.meta, 3)
+        assert stored.votes[1] == [0]
+
+    asyncio.run(vote_from_the_old_device())
+
+
 def test_two_changes_of_the_seating_at_once_on_two_processes_both_count(database):
     """An audit (three processes): Ann and Cy voted at the same moment, on two processes, to
     let a bot play for Bob; each process stored its memory's seating with its own vote, the

@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from pickomino.web.addresses import Counted
 from pickomino.web.db.database import in_memory, open_database
 from pickomino.web.db.ids import valid_id
-from pickomino.web.db.move_writes import GameMoves, MoveWrites
+from pickomino.web.db.move_writes import GameMoves, MoveWrites, StaleHolder
 from pickomino.web.db.networks import Origin
 from pickomino.web.db.notices import NOT_A_MOVE, announce
 from pickomino.web.db.sheets import SheetStore
@@ -193,12 +193,22 @@ class Store:
         self,
         game_id: str,
         change: Callable[[str | None], tuple[str, list[TableEvent]] | None],
+        holder: tuple[int, str] | None = None,
     ) -> bool:
         """Change who plays each seat and the clock from what is stored, the game's row
         locked meanwhile: ``change(stored)`` gives the new seating and the log entries that
         say why (``None``: nothing to store). Two processes changing it at once (two votes)
-        each change what the other stored, never overwrite it; whether anything was stored."""
+        each change what the other stored, never overwrite it; whether anything was stored.
+        A person's change (``holder``: their seat and the secret they came with) is stored
+        only while that secret holds the seat (else :class:`.StaleHolder`, nothing stored)."""
         with self.engine.begin() as db:
+            if holder is not None:
+                seat, secret = holder
+                held_by = sa.select(seats.c.token).where(
+                    seats.c.game_id == game_id, seats.c.seat == seat
+                )
+                if db.execute(held_by).scalar() != secret:
+                    raise StaleHolder(game_id, None)
             # FOR NO KEY UPDATE: not waiting for the key-share locks a process storing moves
             # holds (their rows' reference to the game), which would close a circle with
             # the games it locks next (a deadlock, found by a review's stress test)

@@ -195,7 +195,7 @@ class Absence(RoomPart):
                 return self._hand_over(seating, seat, seat in present, now)
             return []
 
-        self.room.change_seating(cast)
+        self.room.change_seating(cast, by=voter)
         await self.room.broadcast()
         self.room.wake_bots()
 
@@ -243,7 +243,7 @@ class Absence(RoomPart):
             raise Refused("not_away")
         if room.seating.held == [seat, room.game.state.turn]:
             raise Refused("back_after_turn", bot=room.seating.takeover)
-        room.change_seating(lambda seating: seating.come_back(seat, time.time()))
+        room.change_seating(lambda seating: seating.come_back(seat, time.time()), by=seat)
         await room.broadcast()
         room.wake_bots()
 

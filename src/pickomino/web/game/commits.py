@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from pickomino.core.errors import PickominoError
 from pickomino.core.events import standing_dict, tie_break
-from pickomino.web.db.move_writes import GameMoves, StaleMoves
+from pickomino.web.db.move_writes import GameMoves, StaleHolder, StaleMoves
 from pickomino.web.db.store import TableEvent
 from pickomino.web.errors import Refused
 from pickomino.web.game.seating import (
@@ -304,10 +304,14 @@ class Commits(RoomPart):
         seating.settle(time.time(), state.turn, state.current, self.person_decides(seating))
         return seating
 
-    def change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
+    def change_seating(
+        self, change: Callable[[Seating], list[Note]], by: int | None = None
+    ) -> bool:
         """Change who plays the seats (or the clock) on a copy, store it with the log
         entries ``change`` returns, then keep it; ``False`` if nothing changed. Raises
-        :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing."""
+        :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing; a
+        person's change (``by``: their seat) is refused (``seat_moved``) if their seat moved
+        to another device elsewhere (memory then reads its new holder)."""
         room = self.room
         self.flush()
         meta = room.game.record.meta  # the level that stands in: rated as the seats stand
@@ -333,8 +337,13 @@ class Commits(RoomPart):
             made.append((seating, notes))
             return seating.to_json(), [TableEvent(room.seq, n) for n in notes]
 
+        secret = room.seats[by].token if by is not None else None
         try:
-            stored = room.store.change_seating(room.id, from_stored)
+            holder = (by, secret) if by is not None and secret else None
+            stored = room.store.change_seating(room.id, from_stored, holder)
+        except StaleHolder:
+            self.catch_up()
+            raise Refused("seat_moved") from None
         except Exception:
             log.exception("could not store the seating of game %s", room.id)
             raise Refused("not_saved") from None

@@ -489,8 +489,10 @@ class Room:
     async def until_stored(self) -> None:
         await self.commits.until_stored()
 
-    def change_seating(self, change: Callable[[Seating], list[Note]]) -> bool:
-        return self.commits.change_seating(change)
+    def change_seating(
+        self, change: Callable[[Seating], list[Note]], by: int | None = None
+    ) -> bool:
+        return self.commits.change_seating(change, by)
 
     def catch_up(self, moves_only: bool = False) -> bool:
         return self.commits.catch_up(moves_only)
