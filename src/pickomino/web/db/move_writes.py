@@ -301,7 +301,7 @@ class MoveWrites:
             if one.game_id not in refused:
                 if any((one.game_id, s) not in written for s in seqs):
                     refused[one.game_id] = StaleMoves(one.game_id, one.first_seq)
-                elif one.game_id in moved:
+                elif (one.seating_from or one.holder) and one.game_id in moved:
                     refused[one.game_id] = moved[one.game_id](one.game_id, one.first_seq)
             if one.game_id in refused:
                 errors[n] = refused[one.game_id]
