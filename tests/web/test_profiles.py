@@ -190,6 +190,44 @@ def test_new_keys_are_limited_per_address(database):
         )
 
 
+def test_key_checks_are_limited_per_address(database):
+    """An audit: a flood of wrong keys on ``/api/profiles/me`` (2,000 a second from one
+    address, each a read on the event loop) slowed every other request; counted as new keys."""
+    with TestClient(create_app(database, bot_delay=0, new_games_per_minute=1)) as slow:
+        code = slow.post("/api/profiles", json={"name": "Ann"}).json()["code"]
+        wrong = code[:-4] + ("AAAA" if not code.endswith("AAAA") else "BBBB")
+        statuses = [
+            slow.get("/api/profiles/me", headers={"Profile-Key": wrong}).status_code
+            for _ in range(30)
+        ]
+        assert set(statuses) == {403, 429} and statuses.index(429) <= 12  # a minute's few
+        assert set(statuses[statuses.index(429) :]) == {429}
+        refused_http(
+            slow.get("/api/profiles/me", headers={"Profile-Key": code}), 429, "too_many_lookups"
+        )
+
+
+def test_a_site_claims_so_many_profiles_a_day(database):
+    """An audit: one address claimed 600 profiles at the per-minute limit alone, every name
+    kept for good and refused to guests with its lookalikes. A site (an IPv4 /24, an IPv6
+    /48) claims ``profiles_per_site`` profiles a day; another site claims on, and the site
+    again a day later."""
+    app = create_app(database, bot_delay=0, new_games_per_minute=1e6, profiles_per_site=3)
+    with TestClient(app) as client:
+        for home, other in (
+            ("203.0.113.{}", "198.51.100.1"),
+            ("2001:db8:5:{}::1", "2001:db8:6::1"),
+        ):
+            for n in range(3):
+                claim(client, f"Name{home[:4]}{n}", home.format(n + 1))
+            more = from_address(client, home.format(99)).post("/api/profiles", json={"name": "Z"})
+            refused_http(more, 429, "too_many_names", most=3)
+            claim(client, f"Other{home[:4]}", other)
+        with engine_of(client).begin() as db:
+            db.execute(sa.text("UPDATE profiles SET created = created - 86400"))
+        claim(client, "Zed", "203.0.113.99")
+
+
 # ------------------------------------------------------------ seats and names
 ANN_AND_BOB = {"seats": [{"name": "Me"}, {"name": "Bob"}]}
 

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.db.profile_keys import recovery_code
-from pickomino.web.db.profiles import NameClaimed, Profile, ProfileStore
+from pickomino.web.db.profiles import NameClaimed, Profile, ProfileStore, TooManyProfiles
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import BOT_NAMES, Name, client_address, name_keys
 from pickomino.web.game.room import Room
@@ -133,9 +133,10 @@ def profiles_router(
 ) -> APIRouter:
     """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
     secret)`` is a seat's link; ``limit_keys`` counts new keys per address (each looks
-    through the games in play for the profile's seats); ``limit_looks`` counts the requests
-    about a game read from the store; ``answers``: the pages kept for everyone (the
-    leaderboard, the players': :mod:`.shared_answers`)."""
+    through the games in play for the profile's seats), and the checks of a key (each a read
+    on the event loop: an audit's flood of wrong keys slowed every other request);
+    ``limit_looks`` counts the requests about a game read from the store; ``answers``: the
+    pages kept for everyone (the leaderboard, the players': :mod:`.shared_answers`)."""
     router = APIRouter(tags=["profiles"])
 
     @router.post("/api/profiles", status_code=201, dependencies=[Depends(limit_claims)])
@@ -144,9 +145,11 @@ def profiles_router(
             profile, key = profiles.claim(body.name, client_address(request.client))
         except NameClaimed:
             raise refused(409, "profile_name_taken", name=body.name) from None
+        except TooManyProfiles:
+            raise refused(429, "too_many_names", most=profiles.per_site) from None
         return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
 
-    @router.get("/api/profiles/me")
+    @router.get("/api/profiles/me", dependencies=[Depends(limit_keys)])
     async def whose(request: Request, profile_key: ProfileKey = None) -> dict[str, object]:
         profile = must_open(profiles, profile_key, request)
         return {"id": profile.id, "name": profile.name}
