@@ -138,10 +138,18 @@ def test_a_vote_from_a_seat_s_old_device_is_refused_once_the_seat_moved_on_anoth
         store = Store(database)
         here = three_seated(store, start_player=1)  # Bob to play, connected nowhere
         there = Room(store.load(here.id), store, bot_delay=0)
+        told: list[str] = []  # another page of the old device, on the process behind
+
+        async def old_page(message: str) -> None:
+            told.append(message)
+
+        await there.connect(old_page, 0)
         new_device = here.take(0, here.transfer(0))
         with pytest.raises(Refused) as refusal:
             await there.vote(0, 1)  # Ann's old device, on the process behind
         assert refusal.value.code == "seat_moved"
+        assert any("seat_moved" in message for message in told)  # it only watches now
+        assert there.connections[old_page] is None
         stored = Seating.load(store.load(here.id).seating, here.game.record.meta, 3)
         assert stored.votes.get(1, []) == [] and there.seats[0].token == new_device
         await here.vote(0, 1)  # from the seat's new device: cast

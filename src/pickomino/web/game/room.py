@@ -441,11 +441,17 @@ class Room:
         # a move another process stored ends the wait a vote may rest on (an audit: a vote
         # on a process not yet told of the move took the seat of who had just moved)
         await self.refresh(moves_only=True)
-        await self.absence.vote(voter, seat)  # checked again, on the game as stored
+        try:
+            await self.absence.vote(voter, seat)  # checked again, on the game as stored
+        finally:  # refused as the voter's seat moved elsewhere: its devices here are told
+            await self.tell_moved()
 
     async def come_back(self, seat: int | None) -> None:
         self.store_pending()
-        await self.absence.come_back(seat)
+        try:
+            await self.absence.come_back(seat)
+        finally:
+            await self.tell_moved()
 
     def note_presence(self) -> None:
         self.absence.note_presence()
