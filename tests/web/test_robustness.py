@@ -380,7 +380,8 @@ def test_syncs_from_a_client_that_does_not_read_queue_one_whole_state(database, 
         room = Room.create(store, GameRecord(seats=["Ann", "Bob"]), [None, None], 0)
         client = ScriptedClient([json.dumps({"type": "sync"})] * 30, reading)
         await asyncio.wait_for(
-            _serve_client(client, room, None, RateLimit(1000), None, 60, asyncio.to_thread), 10
+            _serve_client(client, room, None, RateLimit(1000), None, 60, asyncio.to_thread, None),
+            10,
         )
         store.close()
         return [json.loads(text)["type"] for text in client.sent]

@@ -70,6 +70,29 @@ def test_a_move_from_a_seat_s_old_device_is_refused_once_the_seat_moved_on_anoth
     assert store.load(here.id).moves == here.game.record.moves != []
 
 
+def test_a_move_and_a_vote_are_checked_with_the_secret_their_device_came_with(database):
+    """A review: the check compared the secret memory knew the seat by, which a catching up
+    between the message's reading and its storing (a timed game's vote reads the whole game;
+    a move refused by a seating changed elsewhere is tried again after reading it) had made
+    the seat's new one already: the old device's move and vote were stored."""
+
+    async def from_the_old_device() -> None:
+        store, here, there = two_memories(database)
+        old = there.seats[0].token
+        assert old is not None
+        here.take(0, here.transfer(0))
+        there.catch_up()  # memory follows, after the old device's messages were read
+        with pytest.raises(Refused) as refusal:
+            await there.act(0, "roll", 0, secret=old)
+        assert refusal.value.code == "stale" and store.load(here.id).moves == []
+        with pytest.raises(Refused) as refusal:
+            await there.vote(0, 1, secret=old)  # Bob connected nowhere: a vote may be cast
+        assert refusal.value.code == "seat_moved"
+        assert store.load(here.id).seating is None  # no vote stored
+
+    asyncio.run(from_the_old_device())
+
+
 def test_catching_up_follows_seats_and_status(database):
     store, here, there = two_memories(database)
     store.abandon([here.id])

@@ -130,7 +130,8 @@ def play_socket_router(
             await room.tell_moved()
             limit = RateLimit(message_rate)
             search = partial(searches.run, address)  # the Hint's and the coach's valuations
-            await _serve_client(websocket, room, seat, limit, fresh, idle, search)
+            secret = fresh or token  # what this socket holds its seat by
+            await _serve_client(websocket, room, seat, limit, fresh, idle, search, secret)
 
     return router
 
@@ -194,10 +195,12 @@ async def _serve_client(
     fresh: str | None,
     idle: float,
     search: Run,
+    secret: str | None,
 ) -> None:
     """One client's messages, until it leaves, floods, sends something too big or nothing
     for ``idle`` seconds; ``fresh``: the seat's new secret, when this client just took the
-    seat (for it alone)."""
+    seat (for it alone); ``secret``: the one it holds its seat by (its moves and votes are
+    stored only while that holds the seat)."""
     outbox = Outbox(websocket)
     send = outbox.send
     watch = IdleWatch(idle)
@@ -230,7 +233,7 @@ async def _serve_client(
                 continue
             if isinstance(parsed, Act):
                 try:
-                    await room.act(seat, parsed.action, parsed.seq)
+                    await room.act(seat, parsed.action, parsed.seq, secret)
                 except PickominoError as refusal:  # the room's, or the engine's
                     await send(refusal_message(refusal))
             elif isinstance(parsed, Hint | CoachRequest):
@@ -249,8 +252,8 @@ async def _serve_client(
                     whole_state = outbox.queued
             elif isinstance(parsed, Vote | Back):
                 try:
-                    await (room.vote(seat, parsed.seat) if isinstance(parsed, Vote)
-                           else room.come_back(seat))  # fmt: skip
+                    await (room.vote(seat, parsed.seat, secret) if isinstance(parsed, Vote)
+                           else room.come_back(seat, secret))  # fmt: skip
                 except Refused as refusal:
                     await send(refusal_message(refusal))
             else:

@@ -193,15 +193,15 @@ class MoveWrites:
                 )
                 raise StaleMoves(game_id, first_seq)
         stale: type[StaleMoves] | None = None
-        if action.seating_from is not None:
-            self._seating.run(cursor, {"game": game_id})
-            if not action.seating_from(cursor.fetchone()[0]):
-                stale = StaleSeating
-        if stale is None and action.holder is not None:
+        if action.holder is not None:  # first: a seating read again would not help it
             seat, secret = action.holder
             self._holder.run(cursor, {"game": game_id, "seat": seat})
             if cursor.fetchone()[0] != secret:
                 stale = StaleHolder
+        if stale is None and action.seating_from is not None:
+            self._seating.run(cursor, {"game": game_id})
+            if not action.seating_from(cursor.fetchone()[0]):
+                stale = StaleSeating
         if stale is not None:
             stop = first_seq + len(new_moves)
             self._delete.run(cursor, {"game": game_id, "first": first_seq, "stop": stop})
@@ -362,11 +362,11 @@ class MoveWrites:
             seatings[game_id] = seating
             secrets[game_id, seat] = secret
         moved: dict[str, type[StaleMoves]] = {}
-        for game_id, one in checked.items():
-            if one.seating_from is not None and not one.seating_from(seatings[game_id]):
-                moved[game_id] = StaleSeating
-            elif one.holder is not None and secrets.get((game_id, one.holder[0])) != one.holder[1]:
+        for game_id, one in checked.items():  # the holder first, as :meth:`write` does
+            if one.holder is not None and secrets.get((game_id, one.holder[0])) != one.holder[1]:
                 moved[game_id] = StaleHolder
+            elif one.seating_from is not None and not one.seating_from(seatings[game_id]):
+                moved[game_id] = StaleSeating
         return moved
 
     @staticmethod

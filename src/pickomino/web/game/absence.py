@@ -182,7 +182,7 @@ class Absence(RoomPart):
             return None
         return seat, state.turn
 
-    async def vote(self, voter: int | None, seat: int) -> None:
+    async def vote(self, voter: int | None, seat: int, secret: str | None = None) -> None:
         """``voter`` asks for a bot to play ``seat`` (a person's seat, its person not
         connected, or keeping the game waiting ``vote_after`` seconds); it does once the
         votes carry (:meth:`Seating.carried`: a majority of the game's people, or of those
@@ -195,7 +195,7 @@ class Absence(RoomPart):
                 return self._hand_over(seating, seat, seat in present, now)
             return []
 
-        self.room.change_seating(cast, by=voter)
+        self.room.change_seating(cast, by=voter, secret=secret)
         await self.room.broadcast()
         self.room.wake_bots()
 
@@ -232,7 +232,7 @@ class Absence(RoomPart):
         turn = self.room.game.state.turn if here else None
         return seating.hand_over(seat, "vote", now, self.gone_since(seat, now), held_turn=turn)
 
-    async def come_back(self, seat: int | None) -> None:
+    async def come_back(self, seat: int | None, secret: str | None = None) -> None:
         """A person takes back the seat a bot plays for them, from its next decision (a
         step the bot is thinking out meanwhile is dropped: see :mod:`.bot_driver`)."""
         room = self.room
@@ -243,7 +243,8 @@ class Absence(RoomPart):
             raise Refused("not_away")
         if room.seating.held == [seat, room.game.state.turn]:
             raise Refused("back_after_turn", bot=room.seating.takeover)
-        room.change_seating(lambda seating: seating.come_back(seat, time.time()), by=seat)
+        back = room.change_seating  # from the device holding ``secret`` (see Room.act)
+        back(lambda seating: seating.come_back(seat, time.time()), by=seat, secret=secret)
         await room.broadcast()
         room.wake_bots()
 

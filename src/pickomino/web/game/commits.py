@@ -59,7 +59,7 @@ class Commits(RoomPart):
         self._notes = notes  #: the table's own log entries stored so far
 
     # ---------------------------------------------------------------- moves
-    async def commit(self, step: Callable[[], object]) -> None:
+    async def commit(self, step: Callable[[], object], secret: str | None = None) -> None:
         """Play a step in the engine, then store its moves (and the clock, when the step
         stopped or started one) with the other actions of this pass of the event loop;
         done once they are stored. If storing fails they are taken back (``not_saved``; or
@@ -68,8 +68,10 @@ class Commits(RoomPart):
         runs ahead of the database, nor undoes what another process stored. A person's move
         also checks that no vote on them was stored elsewhere meanwhile, which their move
         ends (else it is refused, the vote read, and the move tried again), and that the
-        secret memory knows their seat by still holds it (:class:`.StaleHolder`: the seat
-        moved to another device elsewhere; the device the move came from only watches)."""
+        ``secret`` their device came with (else the one memory knows) still holds their seat
+        (:class:`.StaleHolder`: the seat moved to another device elsewhere; that device only
+        watches from then). The device's own, not memory's: a catching up meanwhile (a timed
+        game's vote, the move tried again) has memory know the seat's new secret already."""
         room = self.room
         game = room.game
         self.flush()  # a change before this one is stored first
@@ -127,8 +129,9 @@ class Commits(RoomPart):
         if checked is None and mover is not None:
             checked = no_vote_on_mover
         moves = game.record.moves[first:]
-        secret = room.seats[mover].token if mover is not None else None  # whom the move came
-        holder = (mover, secret) if mover is not None and secret else None  # from: still there
+        if mover is not None:  # whom the move came from: still the seat's holder
+            secret = secret or room.seats[mover].token
+        holder = (mover, secret) if mover is not None and secret else None
         action = GameMoves(room.id, first, moves, turns, clock, checked, holder)
         await room.store.move_writes.at_tick_end(action, kept, taken_back)
 
@@ -305,13 +308,17 @@ class Commits(RoomPart):
         return seating
 
     def change_seating(
-        self, change: Callable[[Seating], list[Note]], by: int | None = None
+        self,
+        change: Callable[[Seating], list[Note]],
+        by: int | None = None,
+        secret: str | None = None,
     ) -> bool:
         """Change who plays the seats (or the clock) on a copy, store it with the log
         entries ``change`` returns, then keep it; ``False`` if nothing changed. Raises
         :class:`Refused` (``not_saved``) if it cannot be stored, changing nothing; a
-        person's change (``by``: their seat) is refused (``seat_moved``) if their seat moved
-        to another device elsewhere (memory then reads its new holder)."""
+        person's change (``by``: their seat, from a device holding ``secret``, else the one
+        memory knows) is refused (``seat_moved``) if their seat moved to another device
+        elsewhere (memory then reads its new holder)."""
         room = self.room
         self.flush()
         meta = room.game.record.meta  # the level that stands in: rated as the seats stand
@@ -337,7 +344,8 @@ class Commits(RoomPart):
             made.append((seating, notes))
             return seating.to_json(), [TableEvent(room.seq, n) for n in notes]
 
-        secret = room.seats[by].token if by is not None else None
+        if by is not None:
+            secret = secret or room.seats[by].token
         try:
             holder = (by, secret) if by is not None and secret else None
             stored = room.store.change_seating(room.id, from_stored, holder)

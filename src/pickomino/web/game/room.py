@@ -269,20 +269,22 @@ class Room:
             raise Refused("no_help_rated")
 
     # ---------------------------------------------------------------- moves
-    async def act(self, seat: int | None, action: str, seq: int) -> None:
-        """A person's intent on the state version ``seq`` they saw; raises :class:`Refused`
-        with the reason and changes nothing. A vote stored elsewhere as the move was (its
+    async def act(self, seat: int | None, action: str, seq: int, secret: str | None = None) -> None:
+        """A person's intent on the state version ``seq`` they saw, from a device holding
+        ``secret`` (their seat's, as their socket opened it; ``None``: the one memory knows):
+        stored only while it holds the seat. Raises :class:`Refused` with the reason and
+        changes nothing. A vote stored elsewhere as the move was (its
         clock worked out from the seating before it) is read, and the move tried again on it:
         the moves are the same, and the vote may have changed whether the move may be made."""
         for _ in range(SEATING_TRIES):
             try:
-                await self._act(seat, action, seq)
+                await self._act(seat, action, seq, secret)
                 return
             except StaleSeating:
                 await self.refresh()
         raise Refused("stale")
 
-    async def _act(self, seat: int | None, action: str, seq: int) -> None:
+    async def _act(self, seat: int | None, action: str, seq: int, secret: str | None) -> None:
         self.store_pending()  # checked against the game as stored: a move before may fail
         state = self.game.state
         if seat is None:
@@ -305,7 +307,7 @@ class Room:
         if seq != self.seq:
             raise Refused("stale")
         try:  # the engine's refusal as it is
-            await self.commit(lambda: self.session.decide(action))
+            await self.commit(lambda: self.session.decide(action), secret)
         except StaleSeating:
             raise
         except StaleMoves:  # another process moved first: this one was behind
@@ -433,7 +435,9 @@ class Room:
     async def tell_moved(self) -> None:
         await self.audience.tell_moved()
 
-    async def vote(self, voter: int | None, seat: int) -> None:
+    async def vote(self, voter: int | None, seat: int, secret: str | None = None) -> None:
+        """``voter``'s vote (from a device holding ``secret``, as :meth:`act`) for a bot to
+        play ``seat``."""
         self.store_pending()
         # A vote refused from memory reads nothing (an audit: spectators' refused votes, each
         # a read of the whole timed game on the event loop, held a server for seconds).
@@ -442,14 +446,14 @@ class Room:
         # on a process not yet told of the move took the seat of who had just moved)
         await self.refresh(moves_only=True)
         try:
-            await self.absence.vote(voter, seat)  # checked again, on the game as stored
+            await self.absence.vote(voter, seat, secret)  # checked again, on the game as stored
         finally:  # refused as the voter's seat moved elsewhere: its devices here are told
             await self.tell_moved()
 
-    async def come_back(self, seat: int | None) -> None:
+    async def come_back(self, seat: int | None, secret: str | None = None) -> None:
         self.store_pending()
         try:
-            await self.absence.come_back(seat)
+            await self.absence.come_back(seat, secret)
         finally:
             await self.tell_moved()
 
@@ -486,8 +490,8 @@ class Room:
     def wake_bots(self) -> None:
         self.bots.wake()
 
-    async def commit(self, step: Callable[[], object]) -> None:
-        await self.commits.commit(step)
+    async def commit(self, step: Callable[[], object], secret: str | None = None) -> None:
+        await self.commits.commit(step, secret)
 
     def store_pending(self) -> None:
         self.commits.flush()
@@ -496,9 +500,12 @@ class Room:
         await self.commits.until_stored()
 
     def change_seating(
-        self, change: Callable[[Seating], list[Note]], by: int | None = None
+        self,
+        change: Callable[[Seating], list[Note]],
+        by: int | None = None,
+        secret: str | None = None,
     ) -> bool:
-        return self.commits.change_seating(change, by)
+        return self.commits.change_seating(change, by, secret)
 
     def catch_up(self, moves_only: bool = False) -> bool:
         return self.commits.catch_up(moves_only)

@@ -126,6 +126,7 @@ class SeatHolders(RoomPart):
         for that device alone. The seat's connections elsewhere only watch from now on.
         Refused (``seat_taken``) if ``opened_by`` no longer opens it (used elsewhere)."""
         room = self.room
+        room.store_pending()  # a move of the seat's waiting is its holder's: stored first
         token = secrets.token_urlsafe(16)
         if not room.store.new_seat_token(room.id, seat, token, opened_by):
             room.catch_up()
