@@ -410,22 +410,35 @@ def test_records_sent_leave_room_in_the_queue_for_this_server_s_games(worker):
     assert "g" in computed and "h" in computed
 
 
-def test_the_app_answers_a_full_queue_with_429_and_retry_after(database):
+def test_the_app_answers_a_full_queue_with_429_and_retry_after(database, monkeypatch):
     """Over HTTP, four reviews asked for at once from one address (the test client's): three
-    are let in (the review process is still starting when the fourth comes), the fourth is
-    told how long to wait, in the refusal's data and in ``Retry-After``."""
+    are let in, the fourth is told how long to wait, in the refusal's data and in
+    ``Retry-After``. The reviews are held until the fourth is answered (CI once had the first
+    review done before the fourth came: the test had counted on the review process still
+    starting)."""
     record = bots_game(3).record
     for number in range(4):
         store_game(database, f"g{number}", record, "over")
-    together = threading.Barrier(4)
+    together, answered = threading.Barrier(4), threading.Event()
+    computed = Reviews._review
+
+    async def held(self: Reviews, record: GameRecord) -> dict:
+        await asyncio.to_thread(answered.wait, 60)  # until the one refused has its answer
+        return await computed(self, record)
+
+    monkeypatch.setattr(Reviews, "_review", held)
     with TestClient(create_app(database, bot_delay=0)) as test_client:
 
         def ask(number: int) -> httpx.Response:
             together.wait()
-            return test_client.get(f"/api/games/g{number}/analysis")
+            answer = test_client.get(f"/api/games/g{number}/analysis")
+            if answer.status_code == 429:
+                answered.set()
+            return answer
 
         with ThreadPoolExecutor(4) as askers:
             answers = list(askers.map(ask, range(4)))
+    answered.set()
     assert sorted(answer.status_code for answer in answers) == [200, 200, 200, 429]
     (full,) = [answer for answer in answers if answer.status_code == 429]
     seconds = full.json()["detail"]["params"]["seconds"]
