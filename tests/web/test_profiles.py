@@ -207,25 +207,27 @@ def test_key_checks_are_limited_per_address(database):
         )
 
 
-def test_a_site_claims_so_many_profiles_a_day(database):
+def test_an_address_claims_so_many_profiles_a_day(database):
     """An audit: one address claimed 600 profiles at the per-minute limit alone, every name
-    kept for good and refused to guests with its lookalikes. A site (an IPv4 /24, an IPv6
-    /48) claims ``profiles_per_site`` profiles a day; another site claims on, and the site
-    again a day later."""
-    app = create_app(database, bot_delay=0, new_games_per_minute=1e6, profiles_per_site=3)
+    kept for good and refused to guests with its lookalikes. An address claims
+    ``profiles_per_address`` profiles a day, an IPv6 /48 eight times that (a review: counting
+    the ratings' /24 would let one person shut a carrier's neighbours out); another address
+    claims on, and the address again a day later."""
+    app = create_app(database, bot_delay=0, new_games_per_minute=1e6, profiles_per_address=2)
     with TestClient(app) as client:
-        for home, other in (
-            ("203.0.113.{}", "198.51.100.1"),
-            ("2001:db8:5:{}::1", "2001:db8:6::1"),
-        ):
-            for n in range(3):
-                claim(client, f"Name{home[:4]}{n}", home.format(n + 1))
-            more = from_address(client, home.format(99)).post("/api/profiles", json={"name": "Z"})
-            refused_http(more, 429, "too_many_names", most=3)
-            claim(client, f"Other{home[:4]}", other)
+        for n in range(2):
+            claim(client, f"Name{n}", "203.0.113.7")
+        more = from_address(client, "203.0.113.7").post("/api/profiles", json={"name": "Z"})
+        refused_http(more, 429, "too_many_names", most=2)
+        claim(client, "Neighbour", "203.0.113.8")  # the same /24: another address
+        for n in range(16):  # sixteen /64s of one /48: eight times an address's
+            claim(client, f"Six{n}", f"2001:db8:5:{n}::1")
+        more = from_address(client, "2001:db8:5:ff::1").post("/api/profiles", json={"name": "Z"})
+        refused_http(more, 429, "too_many_names", most=2)
+        claim(client, "Other", "2001:db8:6::1")  # another /48
         with engine_of(client).begin() as db:
             db.execute(sa.text("UPDATE profiles SET created = created - 86400"))
-        claim(client, "Zed", "203.0.113.99")
+        claim(client, "Zed", "203.0.113.7")
 
 
 # ------------------------------------------------------------ seats and names

@@ -99,7 +99,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--bot-games-per-address", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--games-per-address", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--sheets-per-address", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--profiles-per-site", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--profiles-per-address", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option(
     "--connections-per-address", type=click.IntRange(min=1), default=50, show_default=True
 )
@@ -144,7 +144,7 @@ def serve(
     bot_games_per_address: int,
     games_per_address: int,
     sheets_per_address: int,
-    profiles_per_site: int,
+    profiles_per_address: int,
     connections_per_address: int,
     watchers_per_game: int,
     abandon_after: float,
@@ -210,7 +210,7 @@ def serve(
         "bot_games_per_address": bot_games_per_address,
         "games_per_address": games_per_address,
         "sheets_per_address": sheets_per_address,
-        "profiles_per_site": profiles_per_site,
+        "profiles_per_address": profiles_per_address,
         "abandon_after": abandon_after * 3600,
         "connections_per_address": connections_per_address,
         "watchers_per_game": watchers_per_game,

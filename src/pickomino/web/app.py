@@ -57,7 +57,7 @@ from pickomino.web.api.seats import seats_router
 from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.api.words import words_router
 from pickomino.web.db.networks import Networks, SecretMismatch, read_secret, secret_file_for
-from pickomino.web.db.profiles import PROFILES_PER_SITE, ProfileStore
+from pickomino.web.db.profiles import PROFILES_PER_ADDRESS, ProfileStore
 from pickomino.web.db.store import POOL, Store
 from pickomino.web.forms import CLOCK_MINIMUM, address_limit, creation_limit
 from pickomino.web.game.commits import TURN_LIMIT
@@ -85,7 +85,7 @@ def create_app(
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS,
     games_per_address: int = GAMES_PER_ADDRESS,
     sheets_per_address: int = SHEETS_PER_ADDRESS,
-    profiles_per_site: int = PROFILES_PER_SITE,
+    profiles_per_address: int = PROFILES_PER_ADDRESS,
     abandon_after: float = 7 * 24 * 3600,
     unload_after: float = UNLOAD_AFTER,
     connections_per_address: int = 50,
@@ -113,8 +113,8 @@ def create_app(
     from the lobby) is refused (429), as is one holding ``open_games_per_address`` games
     waiting for players, ``bot_games_per_address`` games of bots alone in play or
     ``games_per_address`` unfinished games of any kind, or having made
-    ``sheets_per_address`` score sheets in the last day (or its site ``profiles_per_site``
-    profiles); an
+    ``sheets_per_address`` score sheets (or ``profiles_per_address`` profiles) in the last
+    day; an
     unfinished game nobody touches for ``abandon_after`` seconds is abandoned (0: never),
     and one in which nothing can happen until somebody comes is let go from memory after
     ``unload_after`` seconds (:meth:`.Rooms.unload_dormant`). One address may hold
@@ -158,7 +158,7 @@ def create_app(
     except SecretMismatch:
         store.close()
         raise
-    profiles = ProfileStore(store, networks, profiles_per_site)
+    profiles = ProfileStore(store, networks, profiles_per_address)
     reviews = Reviews(new_games_per_minute, on_reviewed=profiles.note_review)
     results = ResultReviews(
         profiles, reviews, partial(finished_record, rooms), partial(left_unfinished, rooms),

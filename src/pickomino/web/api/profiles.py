@@ -146,7 +146,7 @@ def profiles_router(
         except NameClaimed:
             raise refused(409, "profile_name_taken", name=body.name) from None
         except TooManyProfiles:
-            raise refused(429, "too_many_names", most=profiles.per_site) from None
+            raise refused(429, "too_many_names", most=profiles.per_address) from None
         return {"id": profile.id, "name": profile.name, "code": recovery_code(profile.id, key)}
 
     @router.get("/api/profiles/me", dependencies=[Depends(limit_keys)])

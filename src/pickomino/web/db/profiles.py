@@ -23,12 +23,12 @@ from pickomino.web.db.store import Store
 from pickomino.web.db.tables import games, profiles, seat_networks
 from pickomino.web.forms import name_keys
 
-#: Profiles one site may claim a day (``serve --profiles-per-site``; the site as ratings
-#: tell people apart: an IPv4 /24, an IPv6 /48): a claimed name is kept for good, and it and
-#: its lookalikes are refused to guests, so a stranger could reserve thousands a day behind
-#: the per-minute limit alone (an audit: 600 from one address, every one kept).
-PROFILES_PER_SITE = 100
-#: The seconds over which a site's profiles are counted (a day).
+#: Profiles one address may claim a day (``serve --profiles-per-address``; an IPv6 /48
+#: :data:`~pickomino.web.addresses.SITE_SHARE` times that): a claimed name is kept for good,
+#: and it and its lookalikes are refused to guests, so a stranger could reserve thousands a
+#: day behind the per-minute limit alone (an audit: 600 from one address, every one kept).
+PROFILES_PER_ADDRESS = 50
+#: The seconds over which an address's profiles are counted (a day).
 DAY = 24 * 3600
 #: The first half of the advisory lock's key that makes a site's claims one at a time (the
 #: sheets use 0x5053, the leases 0x5049, the migrations 0x504D).
@@ -40,7 +40,8 @@ class NameClaimed(Exception):
 
 
 class TooManyProfiles(Exception):
-    """The site claimed its :attr:`ProfileStore.per_site` profiles in the last day."""
+    """The address claimed its :attr:`ProfileStore.per_address` profiles in the last day (or
+    its IPv6 site as many times :data:`~pickomino.web.addresses.SITE_SHARE`)."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +66,11 @@ class ProfileStore(ResultStore, PlayerPages):
     :class:`~pickomino.web.db.player_pages.PlayerPages`) their results, ratings and pages:
     the one object the app keeps for all. Every method is one transaction."""
 
-    def __init__(self, store: Store, networks: Networks, per_site: int = PROFILES_PER_SITE) -> None:
+    def __init__(
+        self, store: Store, networks: Networks, per_address: int = PROFILES_PER_ADDRESS
+    ) -> None:
         super().__init__(store.engine)
-        self.networks, self.per_site = networks, per_site
+        self.networks, self.per_address = networks, per_address
         self._claiming = threading.Lock()  # a count and its insert, one claim after another
         self._key_old_names()
 
@@ -105,25 +108,22 @@ class ProfileStore(ResultStore, PlayerPages):
     def claim(self, name: str, address: str) -> tuple[Profile, str]:
         """A new profile for ``name``, claimed from ``address``, and its key (the only time
         the key exists outside the browser); :class:`NameClaimed` if the name is taken,
-        :class:`TooManyProfiles` if ``address``'s site claimed :attr:`per_site` in the last
-        day (counted and stored in one step: one claim at a time in this process, and on
+        :class:`TooManyProfiles` if ``address`` claimed :attr:`per_address` in the last day
+        (counted and stored in one step: one claim at a time in this process, and on
         PostgreSQL one a site in every process)."""
         profile, key = Profile(new_id(), name), new_key()
-        site = self.networks.rating_site(address)
+        origin, now = self.networks.origin(address), time.time()
         try:
             with self._claiming, self.engine.begin() as db:
-                if db.dialect.name == "postgresql":
-                    lock = sa.func.pg_advisory_xact_lock(LOCK_SPACE, sa.func.hashtext(site))
-                    db.execute(sa.select(lock))
-                today = sa.select(sa.func.count()).where(
-                    profiles.c.claimed_from == site, profiles.c.created > time.time() - DAY
-                )
-                if db.execute(today).scalar_one() >= self.per_site:
-                    raise TooManyProfiles(site)
+                origin.one_at_a_time(db, LOCK_SPACE)
+                today = origin.made_here(db, profiles, profiles.c.created > now - DAY)
+                if today.reaches(self.per_address):
+                    raise TooManyProfiles(address)
                 db.execute(
                     profiles.insert().values(
                         id=profile.id, name=name, **_key_hashes(name), key_hash=key_hash(key),
-                        created=time.time(), claimed_from=site,
+                        created=now, claimed_from=self.networks.rating_site(address),
+                        **origin.columns(),
                     )
                 )  # fmt: skip
         except sa.exc.IntegrityError:  # the name's keys are unique (an id collision: 2^-50)

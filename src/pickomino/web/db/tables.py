@@ -102,9 +102,15 @@ profiles = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("look_key", sa.String(64)),  # the name's other key (see name_keys); NULL: old
     sa.Column("claimed_from", sa.String(64)),  # see db.networks; NULL: claimed before
+    # The claimer's network and site, hashed (as the games' and sheets'): the profiles one
+    # address claims a day are counted (NULL: claimed before 0015, not counted).
+    sa.Column("created_from", sa.String(64)),
+    sa.Column("created_site", sa.String(64)),
 )
 sa.Index("profiles_look_key", profiles.c.look_key, unique=True)  # migration 0004
 sa.Index("profiles_claimed_from", profiles.c.claimed_from)  # a site's profiles: 0014
+sa.Index("profiles_created_from", profiles.c.created_from, profiles.c.created)  # 0015
+sa.Index("profiles_created_site", profiles.c.created_site, profiles.c.created)
 
 results = sa.Table(
     "results",
