@@ -93,6 +93,22 @@ def test_a_move_and_a_vote_are_checked_with_the_secret_their_device_came_with(da
     asyncio.run(from_the_old_device())
 
 
+def test_a_move_waiting_for_the_pass_s_end_is_stored_before_its_seat_moves(database):
+    """A review: Ann's move waits for the end of the event loop's pass to be stored; in the
+    same pass her seat moves to another device on this process. The move was made by the
+    seat's holder: it is stored first, not refused for the seat's new secret."""
+
+    async def one_pass() -> None:
+        store, here, _there = two_memories(database)
+        moving = asyncio.create_task(here.act(0, "roll", 0))
+        await asyncio.sleep(0)  # the move is made, its storing waits for the pass's end
+        here.take(0, here.transfer(0))  # in the same pass
+        await moving
+        assert store.load(here.id).moves == here.game.record.moves != []
+
+    asyncio.run(one_pass())
+
+
 def test_catching_up_follows_seats_and_status(database):
     store, here, there = two_memories(database)
     store.abandon([here.id])
