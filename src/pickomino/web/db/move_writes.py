@@ -89,7 +89,7 @@ class GameMoves:
     turns: int | None = None
     seating: str | None = None
     seating_from: Callable[[str | None], bool] | None = None
-    #: The person's seat who made the moves and the secret memory knows its holder by:
+    #: The person's seat who made the moves and the secret their device holds it by:
     #: stored only while that secret still holds the seat (else :class:`StaleHolder`).
     holder: tuple[int, str] | None = None
 

@@ -105,6 +105,10 @@ def plain_hash(address: str) -> str:
     return hashlib.sha256(f"address:{network_of(address)}".encode()).hexdigest()
 
 
+#: The seconds over which what an origin made (sheets, profiles) is counted: a day.
+DAY = 24 * 3600
+
+
 class Origin(NamedTuple):
     """Where a game or a sheet was made from, kept hashed: the creator's network (limits
     count by it) and site (:func:`~pickomino.web.addresses.site_of`: an IPv6 /48, whose

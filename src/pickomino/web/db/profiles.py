@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from pickomino.web.db.database import insert_unless_there
-from pickomino.web.db.networks import Networks, plain_hash
+from pickomino.web.db.networks import DAY, Networks, plain_hash
 from pickomino.web.db.player_pages import PlayerPages
 from pickomino.web.db.profile_keys import key_hash, key_opens, new_id, new_key, parse_code
 from pickomino.web.db.results import ResultStore
@@ -28,8 +28,6 @@ from pickomino.web.forms import name_keys
 #: and it and its lookalikes are refused to guests, so a stranger could reserve thousands a
 #: day behind the per-minute limit alone (an audit: 600 from one address, every one kept).
 PROFILES_PER_ADDRESS = 50
-#: The seconds over which an address's profiles are counted (a day).
-DAY = 24 * 3600
 #: The first half of the advisory lock's key that makes a site's claims one at a time (the
 #: sheets use 0x5053, the leases 0x5049, the migrations 0x504D).
 LOCK_SPACE = 0x5050

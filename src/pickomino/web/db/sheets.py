@@ -15,11 +15,9 @@ import sqlalchemy as sa
 
 from pickomino.web.addresses import Counted
 from pickomino.web.db.ids import valid_id
-from pickomino.web.db.networks import Origin
+from pickomino.web.db.networks import DAY, Origin
 from pickomino.web.db.tables import sheets
 
-#: The seconds over which the sheets made from one origin are counted (a day).
-DAY = 24 * 3600
 #: The first half of the advisory lock's key that makes a site's sheets one at a time (the
 #: leases of games use 0x5049, the migrations 0x504D).
 LOCK_SPACE = 0x5053

@@ -129,11 +129,15 @@ class Commits(RoomPart):
         if checked is None and mover is not None:
             checked = no_vote_on_mover
         moves = game.record.moves[first:]
-        if mover is not None:  # whom the move came from: still the seat's holder
-            secret = secret or room.seats[mover].token
-        holder = (mover, secret) if mover is not None and secret else None
+        holder = self._holder(mover, secret)  # whom the move came from: still the seat's
         action = GameMoves(room.id, first, moves, turns, clock, checked, holder)
         await room.store.move_writes.at_tick_end(action, kept, taken_back)
+
+    def _holder(self, seat: int | None, secret: str | None) -> tuple[int, str] | None:
+        """A person's ``seat`` and the secret their device holds it by (``None``: the one
+        memory knows), for the check that it still does as their change is stored."""
+        secret = secret or (self.room.seats[seat].token if seat is not None else None)
+        return (seat, secret) if seat is not None and secret else None
 
     def flush(self) -> None:
         """Store this game's moves waiting for the end of the event loop's pass now, if any
@@ -344,11 +348,8 @@ class Commits(RoomPart):
             made.append((seating, notes))
             return seating.to_json(), [TableEvent(room.seq, n) for n in notes]
 
-        if by is not None:
-            secret = secret or room.seats[by].token
         try:
-            holder = (by, secret) if by is not None and secret else None
-            stored = room.store.change_seating(room.id, from_stored, holder)
+            stored = room.store.change_seating(room.id, from_stored, self._holder(by, secret))
         except StaleHolder:
             self.catch_up()
             raise Refused("seat_moved") from None
