@@ -10,10 +10,12 @@ The clients are ``web_load.py``'s shape: N games, two sockets each, all in this 
 seat to move sends its ``act`` as soon as the change before it arrives (``--think 0``, the
 saturating case). It reports the server's CPU per action from ``/proc`` and its ratio to the
 bare engine's action (``web_load.engine_actions_per_second``, measured in this process
-before the server starts): the ratio below which no server on this stack can go.
+before the server starts): the ratio below which no server on this stack can go. The bare
+server is ``floor_app.py``, beside this file.
 
 Run: ``.venv/bin/python benchmarks/socket_floor.py [--games 50] [--seconds 15] [--ws
-websockets]`` (``--ws`` for uvicorn's legacy protocol, to compare); then
+websockets] [--server granian]`` (``--ws`` for uvicorn's legacy protocol, ``--server`` for
+another ASGI server under the same app, to compare); then
 ``web_load.py --think 0 --games 50 --seconds 15`` for the real server's figure beside it.
 """
 
@@ -22,7 +24,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -49,40 +53,13 @@ CHANGE = {
 #: Sans-I/O core (``pickomino serve``'s, uvicorn's default since 0.50) and the legacy one.
 WEBSOCKETS = ("websockets-sansio", "websockets")
 
-#: The server: its own module text, run by ``python -c`` so that nothing of pickomino loads.
-SERVER = """
-import json, sys, time
-import uvicorn
-from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
-from starlette.websockets import WebSocketDisconnect
+#: The bare server's module, beside this file.
+APP = Path(__file__).resolve().with_name("floor_app.py")
 
-CHANGE = json.loads(sys.argv[2])
-games = {}
-
-async def seat(websocket):
-    game, number = websocket.path_params["game"], int(websocket.path_params["seat"])
-    await websocket.accept()
-    sockets = games.setdefault(game, {})
-    sockets[number] = websocket
-    try:
-        while True:
-            act = json.loads(await websocket.receive_text())
-            version = act["seq"] + 1
-            change = {**CHANGE, "base": version - 1, "v": version, "now": time.time()}
-            change["set"] = {**CHANGE["set"], "seq": version}
-            frame = json.dumps(change)
-            for other in list(sockets.values()):
-                await other.send_text(frame)
-    except WebSocketDisconnect:
-        sockets.pop(number, None)
-
-app = Starlette(routes=[WebSocketRoute("/ws/{game}/{seat}", seat)])
-uvicorn.run(
-    app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws=sys.argv[3],
-    ws_max_size=64 * 1024, ws_per_message_deflate=False,  # as pickomino serve sets them
-)
-"""
+#: The servers compared: uvicorn (``pickomino serve``'s) and granian (a Rust HTTP server
+#: running the same ASGI app, one worker on uvloop; not one of pickomino's dependencies:
+#: ``.venv/bin/pip install granian`` first).
+SERVERS = ("uvicorn", "granian")
 
 
 def accepts(port: int) -> bool:
@@ -91,17 +68,35 @@ def accepts(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def start_server(port: int, ws: str) -> subprocess.Popen:
-    """The bare server on uvicorn's WebSocket implementation ``ws``, once it accepts
-    connections."""
-    command = [sys.executable, "-c", SERVER, str(port), json.dumps(CHANGE), ws]
-    server = subprocess.Popen(command)
+def start_server(port: int, server: str, ws: str) -> subprocess.Popen:
+    """The bare server on ``server`` (uvicorn with its WebSocket implementation ``ws``), once
+    it accepts connections."""
+    if server == "granian":
+        command = [
+            sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1",
+            "--port", str(port), "--workers", "1", "--loop", "uvloop", "--log-level", "warning",
+            f"{APP.stem}:app",
+        ]  # fmt: skip
+    else:
+        command = [sys.executable, str(APP), str(port), ws]
+    environment = {**os.environ, "FLOOR_CHANGE": json.dumps(CHANGE)}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(APP.parent), os.environ.get("PYTHONPATH")])
+    )
+    process = subprocess.Popen(command, env=environment)
     try:
         wait_until(lambda: accepts(port), "the bare server accepting connections", 30)
     except AssertionError:
-        server.kill()
+        process.kill()
         raise SystemExit("the bare server did not start") from None
-    return server
+    return process
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its children (granian serves from a worker process)."""
+    tasks = Path(f"/proc/{pid}/task").glob("*/children")
+    children = [int(child) for task in tasks for child in task.read_text().split()]
+    return cpu_seconds(pid) + sum(tree_cpu_seconds(child) for child in children)
 
 
 async def play(sockets: list[ClientConnection], deadline: float, counts: list[int]) -> None:
@@ -138,10 +133,10 @@ async def load(port: int, pid: int, games: int, seconds: float) -> tuple[int, fl
     url = f"ws://127.0.0.1:{port}/ws"
     tables = [[await connect(f"{url}/{game}/{n}") for n in range(2)] for game in range(games)]
     counts = [0]
-    cpu, start = cpu_seconds(pid), time.perf_counter()
+    cpu, start = tree_cpu_seconds(pid), time.perf_counter()
     await asyncio.gather(*(play(sockets, start + seconds, counts) for sockets in tables))
     window = time.perf_counter() - start
-    used = cpu_seconds(pid) - cpu
+    used = tree_cpu_seconds(pid) - cpu
     for sockets in tables:
         for websocket in sockets:
             await websocket.close()
@@ -161,12 +156,20 @@ def main(argv: list[str] | None = None) -> int:
         default=WEBSOCKETS[0],
         help="uvicorn's WebSocket implementation (default: pickomino serve's, websockets-sansio)",
     )
+    parser.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=SERVERS[0],
+        help="the ASGI server (default: pickomino serve's, uvicorn; granian: install it first)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.engine_seconds <= 0:
         parser.error("--games, --seconds and --engine-seconds must be positive")
+    if args.server == "granian" and importlib.util.find_spec("granian") is None:
+        parser.error("granian is not installed (not a pickomino dependency): pip install granian")
     engine_rate = engine_actions_per_second(args.engine_seconds, 0)
     port = free_port()
-    server = start_server(port, args.ws)
+    server = start_server(port, args.server, args.ws)
     try:
         actions, used, window = asyncio.run(load(port, server.pid, args.games, args.seconds))
     finally:
@@ -174,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         server.wait(10)
     per_action = used / max(actions, 1)
     engine = 1 / engine_rate
-    print(f"bare server ({args.ws}), {args.games} games, {window:.1f} s: {actions:,} actions "
+    name = args.ws if args.server == "uvicorn" else args.server
+    print(f"bare server ({name}), {args.games} games, {window:.1f} s: {actions:,} actions "
           f"({actions / window:,.0f}/s), server CPU {used / window:.0%} of a core")  # fmt: skip
     print(f"server CPU per action {per_action * 1e6:.0f} us; bare engine "
           f"{engine * 1e6:.1f} us; ratio {per_action / engine:.0f}x")  # fmt: skip

@@ -1,6 +1,7 @@
 """benchmarks/socket_floor.py: a tiny run against its bare server, and a refusal (the
 measurement is in benchmarks/README.md, "The floor of this stack")."""
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -39,3 +40,12 @@ def test_the_floor_benchmark_refuses_an_unknown_websocket_implementation():
     done = run("--ws", "wsproto")
     assert done.returncode == 2
     assert "invalid choice: 'wsproto'" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("granian") is not None, reason="granian installed")
+def test_the_floor_benchmark_says_granian_is_to_be_installed_first():
+    done = run("--server", "granian")
+    assert done.returncode == 2
+    assert "granian is not installed (not a pickomino dependency): pip install granian" in (
+        done.stderr
+    )
