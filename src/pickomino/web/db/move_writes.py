@@ -151,11 +151,12 @@ class MoveWrites:
             .where(games.c.id == sa.bindparam("game"))
             .with_for_update(key_share=True),
         )
-        self._holder = Prepared(
+        self._seating_and_holder = Prepared(  # one statement where a person's move needs both
             engine,
-            sa.select(seats.c.token).where(
-                seats.c.game_id == sa.bindparam("game"), seats.c.seat == sa.bindparam("seat")
-            ),
+            sa.select(games.c.seating, seats.c.token)
+            .select_from(games.join(seats, seats.c.game_id == games.c.id))
+            .where(games.c.id == sa.bindparam("game"), seats.c.seat == sa.bindparam("seat"))
+            .with_for_update(key_share=True, of=games),
         )
         game = games.update().where(games.c.id == sa.bindparam("game"))
         self._update_game: dict[tuple[str, ...], Prepared] = {
@@ -192,16 +193,7 @@ class MoveWrites:
                     cursor, {"game": game_id, "first": first_seq, "stop": first_seq + n}
                 )
                 raise StaleMoves(game_id, first_seq)
-        stale: type[StaleMoves] | None = None
-        if action.holder is not None:  # first: a seating read again would not help it
-            seat, secret = action.holder
-            self._holder.run(cursor, {"game": game_id, "seat": seat})
-            if cursor.fetchone()[0] != secret:
-                stale = StaleHolder
-        if stale is None and action.seating_from is not None:
-            self._seating.run(cursor, {"game": game_id})
-            if not action.seating_from(cursor.fetchone()[0]):
-                stale = StaleSeating
+        stale = self._stale(cursor, action)
         if stale is not None:
             stop = first_seq + len(new_moves)
             self._delete.run(cursor, {"game": game_id, "first": first_seq, "stop": stop})
@@ -216,6 +208,26 @@ class MoveWrites:
             values["seating"] = seating
         if values:
             self._update_game[tuple(values)].run(cursor, {"game": game_id, **values})
+
+    def _stale(self, cursor: Any, action: GameMoves) -> type[StaleMoves] | None:
+        """What refuses an action's moves as they are stored: its seat moved to another
+        device (:class:`StaleHolder`, checked first: a seating read again would not help it),
+        or the seating it was worked out from changed elsewhere (:class:`StaleSeating`);
+        ``None``: neither. Read in one statement when it needs both (a person's move)."""
+        game_id, seating_from = action.game_id, action.seating_from
+        seating: str | None = None
+        if action.holder is not None:
+            seat, secret = action.holder
+            self._seating_and_holder.run(cursor, {"game": game_id, "seat": seat})
+            seating, holder = cursor.fetchone()
+            if holder != secret:
+                return StaleHolder
+        elif seating_from is not None:
+            self._seating.run(cursor, {"game": game_id})
+            seating = cursor.fetchone()[0]
+        if seating_from is not None and not seating_from(seating):
+            return StaleSeating
+        return None
 
     # ---------------------------------------------------- at the end of the pass
     def at_tick_end(

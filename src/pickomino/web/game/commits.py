@@ -119,11 +119,14 @@ class Commits(RoomPart):
         clock = seating.to_json() if seating is not None else None
         meta, seats = game.record.meta, len(room.seats)
 
+        # Each parses the stored seating only when it differs from memory's before the move
+        # (nothing changed elsewhere: the usual case). The second checks only moves whose
+        # mover had no vote in memory's (a vote would have made a seating to store: the first).
         def still_stored(stored: str | None) -> bool:  # no vote elsewhere since: not undone
-            return Seating.load(stored, meta, seats).to_json() == before
+            return stored == before or Seating.load(stored, meta, seats).to_json() == before
 
         def no_vote_on_mover(stored: str | None) -> bool:  # none elsewhere to end with the move
-            return mover not in Seating.load(stored, meta, seats).votes
+            return stored == before or mover not in Seating.load(stored, meta, seats).votes
 
         checked = still_stored if clock is not None else None
         if checked is None and mover is not None:
