@@ -836,3 +836,35 @@ def test_a_deadline_that_passed_while_the_server_was_down_runs_out_at_the_start(
             {"type": "turn", "turn": 1, "seat": 0},
             {"type": "timeout", "seat": 0, "turn": 1, "bot": "medium"},
         ]
+
+
+def test_an_alarm_put_later_rings_once_at_the_later_time_and_one_put_earlier_at_the_earlier():
+    """The wait's alarm moves on at every move: a time put later keeps the handle of the
+    earlier one, which must then set itself again rather than ring early; a time put earlier
+    must ring then; one put later and then cancelled never rings (another alarm, set after
+    both times, is what the test waits for)."""
+
+    async def rings() -> dict[str, list[float]]:
+        rang: dict[str, list[float]] = {"later": [], "earlier": [], "cancelled": [], "end": []}
+        done = asyncio.Event()
+        alarms = {name: Alarm(lambda name=name: rang[name].append(time.time())) for name in rang}
+        alarms["end"].ring = lambda: (rang["end"].append(time.time()), done.set())
+        now = time.time()
+        alarms["later"].set(now + 0.02)
+        alarms["later"].set(now + 0.06)
+        alarms["later"].set(now + 0.15)  # later again, before its first handle rang
+        alarms["earlier"].set(now + 30)
+        alarms["earlier"].set(now + 0.05)
+        alarms["cancelled"].set(now + 0.02)
+        alarms["cancelled"].set(now + 0.08)
+        alarms["cancelled"].cancel()
+        alarms["end"].set(now + 0.3)
+        await asyncio.wait_for(done.wait(), 10)
+        return {"now": [now], **rang}
+
+    rang = asyncio.run(rings())
+    now = rang["now"][0]
+    early = 0.005  # the event loop's clock may ring a moment before the wall clock's time
+    assert len(rang["later"]) == 1 and rang["later"][0] >= now + 0.15 - early
+    assert len(rang["earlier"]) == 1 and rang["earlier"][0] < now + 30
+    assert rang["cancelled"] == []

@@ -27,23 +27,39 @@ class Alarm:
     its absence check is a handle in the event loop's heap, not a task that polls, so
     hundreds of games cost nothing while they wait. It rings once per time it is set to, and
     may be set to that time again after it rang (the event loop's clock is not the wall
-    clock: it may ring a moment before the time it was set to)."""
+    clock: it may ring a moment before the time it was set to).
+
+    A time put later keeps the handle set for the earlier one, which then sets itself again
+    for the rest instead of ringing: the wait's alarm moves on at every move of a game
+    without a clock, and cancelling a handle and making one at each cost a move a few
+    microseconds (and left the cancelled ones in the heap)."""
 
     def __init__(self, ring: Callable[[], None]) -> None:
         self.ring = ring
-        self.when: float | None = None
+        self.when: float | None = None  #: the time it rings at (``None``: not set)
         self._handle: asyncio.TimerHandle | None = None
+        self._due = 0.0  #: the time its handle was made for (at or before :attr:`when`)
 
     def set(self, when: float | None) -> None:
         if when == self.when:
             return
+        if when is not None and self._handle is not None and when > self._due:
+            self.when = when  # later: the handle sets itself again when it rings
+            return
         self.cancel()
         self.when = when
         if when is not None:
-            delay = max(0.0, when - time.time())
-            self._handle = asyncio.get_running_loop().call_later(delay, self._rang)
+            self._arm(when)
+
+    def _arm(self, when: float) -> None:
+        self._due = when
+        delay = max(0.0, when - time.time())
+        self._handle = asyncio.get_running_loop().call_later(delay, self._rang)
 
     def _rang(self) -> None:
+        if self.when is not None and self.when > self._due:  # put later meanwhile
+            self._arm(self.when)
+            return
         self._handle = self.when = None
         self.ring()
 
