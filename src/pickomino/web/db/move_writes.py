@@ -168,6 +168,8 @@ class MoveWrites:
             self._in_few_statements if engine.dialect.name == "postgresql" else self._one_by_one
         )
         self._pending: list[PendingMoves] = []
+        #: each game's last action among them (asked at every action: no walk through all)
+        self._last: dict[str, PendingMoves] = {}
 
     # ----------------------------------------------------------------- at once
     def now(self, action: GameMoves) -> None:
@@ -245,22 +247,24 @@ class MoveWrites:
             loop.call_soon(self.flush)  # right after this pass's callbacks
         pending = PendingMoves(action, kept, taken_back, loop.create_future(), loop.create_future())
         self._pending.append(pending)
+        self._last[action.game_id] = pending
         return pending.done
 
     def waiting(self, game_id: str) -> asyncio.Future[None] | None:
         """Done when ``game_id``'s moves waiting now are stored or taken back (``None``:
         none waits)."""
-        mine = [one.settled for one in self._pending if one.action.game_id == game_id]
-        return mine[-1] if mine else None
+        last = self._last.get(game_id)
+        return None if last is None else last.settled
 
     def flush(self, game_id: str | None = None) -> None:
         """Store the moves waiting, in one transaction, and settle each action; a no-op when
         none waits (or none of ``game_id``'s: the others keep waiting for the pass's end).
         Called at the end of the pass, and by whatever must not run ahead of a game's
         moves (see the module's docstring)."""
-        if game_id is not None and all(one.action.game_id != game_id for one in self._pending):
+        if game_id is not None and game_id not in self._last:
             return
         pending, self._pending = self._pending, []
+        self._last.clear()
         if not pending:
             return
         try:
