@@ -5,7 +5,10 @@ What it measures: actions per second the server carries and the latency of each 
 player sees it, from sending ``act`` to reading the first ``state`` with a larger ``seq`` (so
 it includes the engine, storing the moves in SQLite, building and sending the JSON state over
 loopback, and the client reading it). Also the CPU time the server and the clients used in the
-timed window (100% = one core), to tell which side was the bottleneck.
+timed window (100% = one core), to tell which side was the bottleneck. The clients' process
+collects its garbage as ``serve`` does (frozen after the baseline, the same thresholds): with
+Python's defaults its own full collections paused every client at once for up to 0.3 s with
+1,000 games, which counted as the server's latency.
 
 Why: the target is 200 simultaneous games with p99 latency < 100 ms on a small (2-core)
 machine. ``--think`` is how long a person takes before each action, on average (default
@@ -80,6 +83,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pickomino.core import Game
 from pickomino.files import unwritable
+from pickomino.web.cluster.workers import tune_collector
 from pickomino.web.protocol import apply_change
 
 # The server harness the web tests use (tests/web/server_process.py): one copy for both.
@@ -583,6 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     engine_rate = engine_actions_per_second(ENGINE_SECONDS, args.seed)
+    tune_collector()  # the clients' own pauses are not the server's (after the baseline)
     with tempfile.TemporaryDirectory(prefix="pickomino-load-") as folder:
         database = Path(folder) / "load.sqlite3"
         slots = args.games + args.clocked
@@ -632,6 +637,7 @@ def server_options(games: int, spectators: int) -> tuple[str, ...]:
 
 def processes_main(args: argparse.Namespace) -> int:
     """For each number of processes, the ladder of games at once on a fresh database."""
+    tune_collector()  # the clients' own pauses are not the servers'
     counts = [int(n) for n in args.processes.split(",")]
     ladder = [int(n) for n in args.ladder.split(",")]
     postgres = TemporaryPostgres()

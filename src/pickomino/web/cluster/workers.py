@@ -21,13 +21,22 @@ OPTIONS = "PICKOMINO_SERVE_OPTIONS"
 FACTORY = "pickomino.web.cluster.workers:worker_app"
 
 
+#: The collector's thresholds: a young collection every 50,000 objects made and kept, a
+#: middle one at every third of those, a full one at every 701st middle one (about 100
+#: million objects, as with the 50,000 / 20 / 100 before). A pause is as long as the
+#: generations it walks: the middle one, at every 21st young one before, walked up to a
+#: million objects (half a second with 1,000 games); now up to 150,000, in the same time
+#: all told (benchmarks/README.md, "The collector's pauses").
+THRESHOLDS = (50_000, 2, 700)
+
+
 def tune_collector() -> None:
     """Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
-    collecting less often keeps full collections from pausing every game (benchmarks/). A
-    full collection then hardly ever runs: what the server drops must be freed by its
-    reference counts, never left in a cycle (a room's parts know it weakly)."""
+    collecting the full heap rarely keeps full collections from pausing every game
+    (benchmarks/). A full collection then hardly ever runs: what the server drops must be
+    freed by its reference counts, never left in a cycle (a room's parts know it weakly)."""
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(*THRESHOLDS)
 
 
 def worker_app() -> FastAPI:
