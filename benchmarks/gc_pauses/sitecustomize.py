@@ -42,3 +42,4 @@ if _folder:
                 log.write(line)
 
     gc.callbacks.append(_timed)
+    os.register_at_fork(after_in_child=_seen.clear)  # a forked server counts its own

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from pickomino.cli import main
 from pickomino.i18n import Words
 from pickomino.web import addresses
+from pickomino.web.cluster.workers import THRESHOLDS, tune_collector
 
 from .clients import refused_http
 from .server_process import ServerProcess, free_port
@@ -284,3 +285,21 @@ def test_the_sheets_an_address_makes_a_day_are_the_servers_own_unless_told(
         refused_http(client.post("/api/sheets", json=sheet), 429, "too_many_sheets", most=1)
     refused = serve("--database", str(tmp_path / "g.sqlite3"), "--sheets-per-address", "0")
     assert refused.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("collector", "thresholds", "set_to"),
+    [
+        ("generational (CPython up to 3.13, and 3.15)", (700, 10, 10), THRESHOLDS),
+        ("incremental (CPython 3.14: its third threshold always 0)", (2000, 10, 0), None),
+    ],
+)
+def test_serve_tunes_a_generational_collector_and_leaves_an_incremental_one_its_own(
+    monkeypatch: pytest.MonkeyPatch, collector: str, thresholds: tuple, set_to: tuple | None
+) -> None:
+    asked: list[tuple] = []
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # the interpreter's, not this process's
+    monkeypatch.setattr(gc, "get_threshold", lambda: thresholds)
+    monkeypatch.setattr(gc, "set_threshold", lambda *given: asked.append(given))
+    tune_collector()
+    assert asked == ([set_to] if set_to else []), collector

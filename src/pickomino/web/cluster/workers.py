@@ -34,9 +34,13 @@ def tune_collector() -> None:
     """Long-lived objects (engine tables, loaded games) need no collecting: freezing them and
     collecting the full heap rarely keeps full collections from pausing every game
     (benchmarks/). A full collection then hardly ever runs: what the server drops must be
-    freed by its reference counts, never left in a cycle (a room's parts know it weakly)."""
+    freed by its reference counts, never left in a cycle (a room's parts know it weakly).
+    The thresholds are the generational collector's; CPython 3.14's incremental one (its
+    third threshold always 0) reads the second as the old generation's pace and bounds its
+    pauses by itself, so it keeps its own."""
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    if gc.get_threshold()[2] != 0:
+        gc.set_threshold(*THRESHOLDS)
 
 
 def worker_app() -> FastAPI:

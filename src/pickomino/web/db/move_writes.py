@@ -221,7 +221,7 @@ class MoveWrites:
         if action.holder is not None:
             seat, secret = action.holder
             self._seating_and_holder.run(cursor, {"game": game_id, "seat": seat})
-            seating, holder = cursor.fetchone()
+            seating, holder = cursor.fetchone() or (None, None)  # (no such seat: not theirs)
             if holder != secret:
                 return StaleHolder
         elif seating_from is not None:
