@@ -5,10 +5,12 @@ turn's view valued the position it ended in, and the start of the next, as the n
 view values it (``docs/analysis.md``). This prints its standard deviation per player-game and
 each turn's change split by the tiles face up at the turn's start (as
 ``win_values_drift.py`` does for the network alone), on the same games (``expected`` against
-``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`: a
-turn further with at most three tiles face up) and for the same evaluator looking one turn at
-every turn (as it did before 6 December). ``--two-turns-at N`` also measures it looking two
-turns further with at most N tiles face up (not shipped: measured in ``docs/evaluator.md``);
+``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`:
+with at most three tiles face up, three turns further with two players, one with more), as
+it was from 6 to 7 December (one turn further there) and looking one turn at every turn (as
+it did before 6 December). ``--two-turns-at N`` also measures it looking two turns further
+with at most N tiles face up, one turn further with at most three (not shipped: measured in
+``docs/evaluator.md``);
 ``--network WEIGHTS.npz`` measures the evaluator over another network of the table's size (a
 training's candidate) instead of the shipped one.
 
@@ -31,7 +33,7 @@ from win_values_drift import (  # beside this file
 )
 
 from pickomino.analysis import TurnView
-from pickomino.bots.planners import LEARNED_ENDGAME_TILES, LearnedPlanner
+from pickomino.bots.planners import LEARNED_ENDGAME_TILES, LEARNED_ENDGAME_TURNS, LearnedPlanner
 from pickomino.core import GameState
 from pickomino.evaluation import WinNetwork, shipped_network
 
@@ -43,8 +45,15 @@ class OneTurn(LearnedPlanner):
         return 0
 
 
-class TwoTurns(LearnedPlanner):
-    """The evaluator as shipped, and two turns further with at most ``face_up`` tiles up."""
+class OneReply(LearnedPlanner):
+    """The evaluator from 6 to 7 December: one turn further with at most three tiles up."""
+
+    def lookahead(self, state: GameState) -> int:
+        return min(1, super().lookahead(state))
+
+
+class TwoTurns(OneReply):
+    """That evaluator, and two turns further with at most ``face_up`` tiles up."""
 
     def __init__(self, network: WinNetwork, face_up: int) -> None:
         super().__init__(network)
@@ -87,10 +96,14 @@ def main() -> None:
     assert network is not None, "every table size of the rules has a network"
     evaluators = {
         "one turn at every turn": lambda: OneTurn(network),
-        f"as shipped (a turn further with at most {LEARNED_ENDGAME_TILES} face up)": lambda: (
-            LearnedPlanner(network)
-        ),
     }
+    if args.players == 2:  # with more players, as shipped
+        before = f"6-7 December (a turn further with at most {LEARNED_ENDGAME_TILES} face up)"
+        evaluators[before] = lambda: OneReply(network)
+    further = f"{LEARNED_ENDGAME_TURNS} turns" if args.players == 2 else "a turn"
+    evaluators[f"as shipped ({further} further with at most {LEARNED_ENDGAME_TILES} face up)"] = (
+        lambda: LearnedPlanner(network)
+    )
     if args.two_turns_at:
         evaluators[f"two turns further with at most {args.two_turns_at} face up"] = lambda: (
             TwoTurns(network, args.two_turns_at)

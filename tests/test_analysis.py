@@ -41,6 +41,7 @@ from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
 from pickomino.bots.planners import (
     LEARNED_ENDGAME_TILES,
+    LEARNED_ENDGAME_TURNS,
     LearnedPlanner,
     evaluator_for,
     leaf_values,
@@ -48,7 +49,7 @@ from pickomino.bots.planners import (
 from pickomino.bots.strategist import win_probability
 from pickomino.core import Game, GameState, Phase, Rules
 from pickomino.core.dice import roll_outcomes
-from pickomino.evaluation import WinNetwork, shipped_network, turn_tables
+from pickomino.evaluation import WinNetwork, shipped_network, turn_tables, win_chances
 from pickomino.evaluation.features import feature_count
 from pickomino.evaluation.network import weights_file
 from pickomino.sim.tournament import parallel_map
@@ -362,33 +363,59 @@ def test_the_learned_evaluator_s_turn_is_the_network_s_turn_search_before_the_en
         assert view.chances(state)[state.current] == pytest.approx(solve(table).start_value)
 
 
-def _after_best_reply(ending: GameState, network: WinNetwork) -> float:
-    """The two-player mover's chance at ``ending`` once the other has played their turn as
-    well as the network's turn tables allow (exact if the game is over)."""
-    if ending.is_over:
-        return win_probability(ending, 1 - ending.current)
-    return 1.0 - solve(turn_tables(ending, network)[ending.current]).start_value
+def _mover_chance(state: GameState, network: WinNetwork, further: int, memory: dict) -> float:
+    """The two-player mover's chance at the turn start ``state``: its turn solved exactly with
+    each ending valued ``further`` turns on (every turn in between played as well as the
+    network's values allow), then by the network (exactly if the game is over). Built from the
+    turn's endings, another route than the planner's memory."""
+    key = (state.grill_mask, *map(tuple, state.stacks), state.current, further)
+    if key not in memory:
+
+        def after(ending: GameState) -> float:  # the mover's chance where its turn ends
+            if ending.is_over:
+                return win_probability(ending, state.current)
+            if further == 0:
+                return float(win_chances([ending], network)[0][state.current])
+            return 1.0 - _mover_chance(ending, network, further - 1, memory)
+
+        table = value_table(turn_endings(state), lambda ends: max(after(e) for _, e in ends))
+        memory[key] = solve(table).start_value
+    return memory[key]
 
 
 @pytest.mark.parametrize("seed", [4, 7])
-def test_at_the_last_three_tiles_the_evaluator_values_each_ending_after_the_best_reply(seed):
-    """With at most three tiles face up every ending of the turn is valued a turn further:
-    the other's best reply over the network's tables (built here from the turn's endings,
-    another route than the planner's memory), so the review, the Hint and `valued` see it."""
+def test_at_the_last_three_tiles_the_evaluator_looks_three_turns_further_with_two_players(seed):
+    """With two players and at most three tiles face up every ending of the turn is valued
+    three turns further: the other's best reply, the mover's next turn and the other's again,
+    each solved over the network, so the review, the Hint and `valued` see it; not one turn
+    further only (as before 7 December) nor at the network's values directly."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", seed), make_bot("simple", seed + 1)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(seed))]
     late = [state for state in starts if len(state.grill) <= LEARNED_ENDGAME_TILES]
     assert late
-    for state in late[:4]:
-        table = value_table(
-            turn_endings(state),
-            lambda ends: max(_after_best_reply(ending, network) for _, ending in ends),
-        )
+    memory: dict = {}
+    for state in late[:3]:
         view = TurnView(state, planner)
-        assert view.solution.start_value == pytest.approx(solve(table).start_value, abs=1e-12)
-        one_turn = solve(turn_tables(state, network)[state.current]).start_value
-        assert view.chances(state)[state.current] != pytest.approx(one_turn, abs=1e-6)
+        deep = _mover_chance(state, network, LEARNED_ENDGAME_TURNS, memory)
+        assert view.solution.start_value == pytest.approx(deep, abs=1e-12)
+        assert view.chances(state)[state.current] == pytest.approx(deep, abs=1e-12)
+        for shallower in (1, 0):
+            chance = _mover_chance(state, network, shallower, memory)
+            assert view.solution.start_value != pytest.approx(chance, abs=1e-6)
+
+
+def test_with_more_players_the_evaluator_looks_one_turn_further_at_the_last_tiles():
+    """Three turns further costs too much with three players or more (the Hint's first answer
+    would pass 100 ms): there each ending is valued after the next player's reply only."""
+    for players in range(3, 8):
+        state = GameState.from_position(
+            [[21 + seat] for seat in range(players)], face_down=list(range(21 + players, 34))
+        )
+        assert len(state.grill) == LEARNED_ENDGAME_TILES
+        planner = LearnedPlanner(shipped_network(players))
+        assert planner.lookahead(state) == 1
+        assert planner.lookahead(GameState(players)) == 0
 
 
 # ------------------------------------------------------------------------ the hint

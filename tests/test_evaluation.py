@@ -498,21 +498,24 @@ NETWORK_3P = Path(__file__).parents[1] / "src/pickomino/evaluation/win_values_3p
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_review_drift_benchmark_splits_each_evaluator_s_drift(players):
-    """The shipped evaluator and its one-turn form on the same game (two turns further only
-    when asked), each split by the tiles face up; with three players too."""
+    """The shipped evaluator, its one-turn form and (with two players) its form of 6-7
+    December on the same game (two turns further only when asked), each split by the tiles
+    face up; with three players too."""
     done = subprocess.run(
         [sys.executable, str(REVIEW_DRIFT), "--games", "1", "--players", str(players),
          "--two-turns-at", "2"],
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     heads = [line.split(":")[0] for line in done.stdout.splitlines() if "drift, SD" in line]
+    shipped = "as shipped (3 turns further" if players == 2 else "as shipped (a turn further"
     assert heads == [
         "one turn at every turn",
-        "as shipped (a turn further with at most 3 face up)",
+        *(["6-7 December (a turn further with at most 3 face up)"] if players == 2 else []),
+        f"{shipped} with at most 3 face up)",
         "two turns further with at most 2 face up",
     ]
-    assert done.stdout.count("the mover's change, mean: ") == 3
-    assert done.stdout.count("by the mover's lead (share of the turns, mean change): ") == 3
+    lead = "by the mover's lead (share of the turns, mean change): "
+    assert done.stdout.count("the mover's change, mean: ") == done.stdout.count(lead) == len(heads)
 
 
 def test_the_review_drift_benchmark_measures_another_network_when_given_one(tmp_path):
@@ -531,7 +534,7 @@ def test_the_review_drift_benchmark_measures_another_network_when_given_one(tmp_
         return [line for line in done.stdout.splitlines() if "drift, SD" in line]
 
     shipped, other = drifts(), drifts("--network", str(nudged))
-    assert len(shipped) == len(other) == 2 and shipped != other
+    assert len(shipped) == len(other) == 3 and shipped != other
 
 
 @pytest.mark.parametrize(
@@ -579,8 +582,9 @@ def test_the_deeper_search_benchmark_plays_and_reports_each_match():
 
 def test_the_deeper_bot_looks_further_only_at_the_end_when_asked(monkeypatch):
     """``--endgame-tiles 3``: a turn further with at most 3 tiles face up, one turn (as
-    `valued`) before; by default at every turn. Loading the script registers `deeper`: the
-    registry is put back as it was, or the other tests' list of product bots grows."""
+    `valued`) before; by default at every turn; ``--endgame-turns`` turns further there.
+    Loading the script registers `deeper`: the registry is put back as it was, or the other
+    tests' list of product bots grows."""
     monkeypatch.syspath_prepend(str(SCRIPT.parents[1] / "benchmarks"))  # its `matches`
     monkeypatch.setitem(BOTS, "deeper", None)  # undone at the end: `deeper` removed again
     deeper = load_script(SCRIPT.parents[1] / "benchmarks" / "deeper_search.py")
@@ -590,6 +594,8 @@ def test_the_deeper_bot_looks_further_only_at_the_end_when_asked(monkeypatch):
     assert len(end.grill) == 3 and planner.lookahead(opening) == planner.lookahead(end) == 1
     monkeypatch.setenv(deeper.ENDGAME_TILES, "3")
     assert planner.lookahead(opening) == 0 and planner.lookahead(end) == 1
+    monkeypatch.setenv(deeper.ENDGAME_TURNS, "3")  # ``--endgame-turns 3``: as `valued` plays
+    assert planner.lookahead(opening) == 0 and planner.lookahead(end) == 3
 
 
 def test_the_network_match_benchmark_plays_a_candidate_against_each_bot(tmp_path):
@@ -635,6 +641,7 @@ def test_a_candidate_for_three_players_plays_at_tables_of_three(tmp_path):
         ("deeper_search.py", ["--games", "0"], "must be positive"),
         ("deeper_search.py", ["--against", "nobody,expected"], "no bot named nobody"),
         ("deeper_search.py", ["--endgame-tiles", "0"], "--endgame-tiles: 1 to 16"),
+        ("deeper_search.py", ["--endgame-turns", "4"], "--endgame-turns: 1 to 3"),
     ],
 )
 def test_the_evaluation_benchmarks_refuse_bad_arguments_before_any_work(script, arguments, message):
