@@ -6,9 +6,10 @@ view values it (``docs/analysis.md``). This prints its standard deviation per pl
 each turn's change split by the tiles face up at the turn's start (as
 ``win_values_drift.py`` does for the network alone), on the same games (``expected`` against
 ``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`:
-with at most three tiles face up, three turns further with two players, one with more), as
-it was from 6 to 7 December (one turn further there) and looking one turn at every turn (as
-it did before 6 December). ``--two-turns-at N`` also measures it looking two turns further
+with two players three turns further with at most three tiles face up, two with five, one
+with eight; with more players one with at most three), as it was from 6 to 7 December (one
+turn further with at most three tiles face up) and looking one turn at every turn (as it did
+before 6 December). ``--two-turns-at N`` also measures it looking two turns further
 with at most N tiles face up, one turn further with at most three (not shipped: measured in
 ``docs/evaluator.md``);
 ``--network WEIGHTS.npz`` measures the evaluator over another network of the table's size (a
@@ -33,7 +34,12 @@ from win_values_drift import (  # beside this file
 )
 
 from pickomino.analysis import TurnView
-from pickomino.bots.planners import LEARNED_ENDGAME_TILES, LEARNED_ENDGAME_TURNS, LearnedPlanner
+from pickomino.bots.planners import (
+    LEARNED_ENDGAME_TILES,
+    LOOKAHEAD_MORE_PLAYERS,
+    LOOKAHEAD_TWO_PLAYERS,
+    LearnedPlanner,
+)
 from pickomino.core import GameState
 from pickomino.evaluation import WinNetwork, shipped_network
 
@@ -49,7 +55,7 @@ class OneReply(LearnedPlanner):
     """The evaluator from 6 to 7 December: one turn further with at most three tiles up."""
 
     def lookahead(self, state: GameState) -> int:
-        return min(1, super().lookahead(state))
+        return 1 if len(state.grill) <= LEARNED_ENDGAME_TILES else 0
 
 
 class TwoTurns(OneReply):
@@ -100,10 +106,9 @@ def main() -> None:
     if args.players == 2:  # with more players, as shipped
         before = f"6-7 December (a turn further with at most {LEARNED_ENDGAME_TILES} face up)"
         evaluators[before] = lambda: OneReply(network)
-    further = f"{LEARNED_ENDGAME_TURNS} turns" if args.players == 2 else "a turn"
-    evaluators[f"as shipped ({further} further with at most {LEARNED_ENDGAME_TILES} face up)"] = (
-        lambda: LearnedPlanner(network)
-    )
+    looks = LOOKAHEAD_TWO_PLAYERS if args.players == 2 else LOOKAHEAD_MORE_PLAYERS
+    further = ", ".join(f"{turns} with at most {tiles} face up" for tiles, turns in looks)
+    evaluators[f"as shipped (turns further {further})"] = lambda: LearnedPlanner(network)
     if args.two_turns_at:
         evaluators[f"two turns further with at most {args.two_turns_at} face up"] = lambda: (
             TwoTurns(network, args.two_turns_at)

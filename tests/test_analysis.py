@@ -41,7 +41,6 @@ from pickomino.analysis.hint import Hints
 from pickomino.bots import make_bot
 from pickomino.bots.planners import (
     LEARNED_ENDGAME_TILES,
-    LEARNED_ENDGAME_TURNS,
     LearnedPlanner,
     evaluator_for,
     leaf_values,
@@ -350,13 +349,13 @@ def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
 def test_the_learned_evaluator_s_turn_is_the_network_s_turn_search_before_the_end():
     """The review's turn values (endings valued in one batch, the mover's chance from the
     solver) against the network's own turn tables (:func:`turn_tables`), on the positions of
-    a game while more than three tiles are face up."""
+    a two-player game while more than eight tiles are face up (it looks further after)."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", 4), make_bot("simple", 5)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(4))]
-    early = [state for state in starts if len(state.grill) > LEARNED_ENDGAME_TILES]
+    early = [state for state in starts if len(state.grill) > 8]
     assert len(early) < len(starts)  # the game reached its last tiles
-    for state in early[::5]:
+    for state in early:
         view = TurnView(state, planner)
         table = turn_tables(state, network)[state.current]
         assert view.solution.start_value == pytest.approx(solve(table).start_value, abs=1e-12)
@@ -383,26 +382,33 @@ def _mover_chance(state: GameState, network: WinNetwork, further: int, memory: d
     return memory[key]
 
 
+#: With two players, how many turns past its own the evaluator looks, by the tiles face up
+#: (the documented schedule, written out here: ``docs/evaluator.md``).
+TURNS_FURTHER = {**dict.fromkeys(range(1, 4), 3), 4: 2, 5: 2, 6: 1, 7: 1, 8: 1}
+
+
 @pytest.mark.parametrize("seed", [4, 7])
-def test_at_the_last_three_tiles_the_evaluator_looks_three_turns_further_with_two_players(seed):
-    """With two players and at most three tiles face up every ending of the turn is valued
-    three turns further: the other's best reply, the mover's next turn and the other's again,
-    each solved over the network, so the review, the Hint and `valued` see it; not one turn
-    further only (as before 7 December) nor at the network's values directly."""
+def test_towards_the_end_the_two_player_evaluator_looks_further(seed):
+    """With two players every ending of the turn is valued three turns further at the last
+    three tiles (the other's best reply, the mover's next turn, the other's again, each solved
+    over the network), two turns with four or five tiles face up, one with six to eight, so
+    the review, the Hint and `valued` see it; not a turn less (as before 7 December at the
+    last tiles), nor a turn more."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", seed), make_bot("simple", seed + 1)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(seed))]
-    late = [state for state in starts if len(state.grill) <= LEARNED_ENDGAME_TILES]
-    assert late
     memory: dict = {}
-    for state in late[:3]:
-        view = TurnView(state, planner)
-        deep = _mover_chance(state, network, LEARNED_ENDGAME_TURNS, memory)
-        assert view.solution.start_value == pytest.approx(deep, abs=1e-12)
-        assert view.chances(state)[state.current] == pytest.approx(deep, abs=1e-12)
-        for shallower in (1, 0):
-            chance = _mover_chance(state, network, shallower, memory)
-            assert view.solution.start_value != pytest.approx(chance, abs=1e-6)
+    for further in (3, 2, 1):
+        late = [state for state in starts if TURNS_FURTHER.get(len(state.grill)) == further]
+        assert late
+        for state in late[-2:]:
+            view = TurnView(state, planner)
+            deep = _mover_chance(state, network, further, memory)
+            assert view.solution.start_value == pytest.approx(deep, abs=1e-12)
+            assert view.chances(state)[state.current] == pytest.approx(deep, abs=1e-12)
+            for other in (further - 1, further + 1):
+                chance = _mover_chance(state, network, other, memory)
+                assert view.solution.start_value != pytest.approx(chance, abs=1e-6)
 
 
 def test_with_more_players_the_evaluator_looks_one_turn_further_at_the_last_tiles():

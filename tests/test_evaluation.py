@@ -507,11 +507,11 @@ def test_the_review_drift_benchmark_splits_each_evaluator_s_drift(players):
         check=True, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     heads = [line.split(":")[0] for line in done.stdout.splitlines() if "drift, SD" in line]
-    shipped = "as shipped (3 turns further" if players == 2 else "as shipped (a turn further"
+    shipped = "3 with at most 3 face up, 2 with at most 5 face up, 1 with at most 8 face up"
     assert heads == [
         "one turn at every turn",
         *(["6-7 December (a turn further with at most 3 face up)"] if players == 2 else []),
-        f"{shipped} with at most 3 face up)",
+        f"as shipped (turns further {shipped if players == 2 else '1 with at most 3 face up'})",
         "two turns further with at most 2 face up",
     ]
     lead = "by the mover's lead (share of the turns, mean change): "

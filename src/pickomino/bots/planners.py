@@ -2,9 +2,9 @@
 
 :class:`FairPlanner` is the strategist's search (:mod:`pickomino.bots.strategist`) with every
 player playing their own best; :class:`LearnedPlanner` is the exact turn solver over the
-win-value network's values of the turn's endings (:mod:`pickomino.evaluation`), a turn deeper
-at the end of the game. :func:`evaluator_for` picks one for a game: the network's where one
-was trained for its table size and rules.
+win-value network's values of the turn's endings (:mod:`pickomino.evaluation`), looking
+further towards the end of the game. :func:`evaluator_for` picks one for a game: the
+network's where one was trained for its table size and rules.
 """
 
 from __future__ import annotations
@@ -17,13 +17,17 @@ from pickomino.evaluation import WinNetwork, network_for, win_chances
 from pickomino.solver import solve
 from pickomino.solver.endings import Endings, TurnEndings, turn_endings, value_table
 
-#: With this many tiles face up or fewer the learned evaluator looks a turn further: the last
-#: tiles carry most of the network's drift, and there a turn is cheap (``docs/evaluator.md``).
+#: The last tiles: with this many face up or fewer the learned evaluator looks further than its
+#: own turn at every table size (there the network's values drift most: ``docs/evaluator.md``).
 LEARNED_ENDGAME_TILES = 3
-#: With two players it looks three turns further there (the other's reply, one's own next turn,
-#: the other's again): against exact endgames its error falls from 0.67 to 0.30 points, and
-#: the Hint's first answer stays under 100 ms. With more players a turn costs too much for it.
-LEARNED_ENDGAME_TURNS = 3
+#: How many turns past its own the learned evaluator looks, by the tiles face up (at most that
+#: many: turns; none with more). With two players three at the last three tiles (the other's
+#: reply, one's own next turn, the other's again), two with four or five, one with six to
+#: eight: the review's drift a fifth less and its error against exact endgames half, the
+#: Hint's first answer still under 100 ms. With more players each turn further costs several
+#: times as much, so one, at the last tiles only.
+LOOKAHEAD_TWO_PLAYERS = ((LEARNED_ENDGAME_TILES, 3), (5, 2), (8, 1))
+LOOKAHEAD_MORE_PLAYERS = ((LEARNED_ENDGAME_TILES, 1),)
 #: How many turns' endings the search keeps (each holds a few dozen positions; a 5-player
 #: game's review visits about 1,200).
 ENDINGS_KEPT = 4096
@@ -107,9 +111,9 @@ def leaf_values(state: GameState) -> tuple[float, ...]:
 class LearnedPlanner(FairPlanner):
     """Every seat's value from the win-value network: a turn is the exact solver over the
     network's values of its endings, valued all at once (one batch) the first time the turn
-    is asked about. It looks no turn past the current one, except with at most
-    :data:`LEARNED_ENDGAME_TILES` tiles face up, where it values each ending after the next
-    player's best reply (with two players, :data:`LEARNED_ENDGAME_TURNS` turns further)."""
+    is asked about. Towards the end of the game it values each ending after the next player's
+    best reply, and with two players after more turns (:data:`LOOKAHEAD_TWO_PLAYERS`,
+    :data:`LOOKAHEAD_MORE_PLAYERS`)."""
 
     def __init__(self, network: WinNetwork, limit: int = 1 << 18) -> None:
         super().__init__(limit)
@@ -119,9 +123,8 @@ class LearnedPlanner(FairPlanner):
         return tuple(map(float, win_chances([state], self.network)[0]))
 
     def lookahead(self, state: GameState) -> int:
-        if len(state.grill) > LEARNED_ENDGAME_TILES:
-            return 0
-        return LEARNED_ENDGAME_TURNS if state.num_players == 2 else 1
+        looks = LOOKAHEAD_TWO_PLAYERS if state.num_players == 2 else LOOKAHEAD_MORE_PLAYERS
+        return next((turns for tiles, turns in looks if len(state.grill) <= tiles), 0)
 
     def endings(self, state: GameState) -> TurnEndings:
         endings = super().endings(state)
