@@ -349,11 +349,11 @@ def test_the_evaluator_is_the_learned_one_where_a_network_was_trained():
 def test_the_learned_evaluator_s_turn_is_the_network_s_turn_search_before_the_end():
     """The review's turn values (endings valued in one batch, the mover's chance from the
     solver) against the network's own turn tables (:func:`turn_tables`), on the positions of
-    a two-player game while more than eight tiles are face up (it looks further after)."""
+    a two-player game while more than five tiles are face up (it looks further after)."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", 4), make_bot("simple", 5)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(4))]
-    early = [state for state in starts if len(state.grill) > 8]
+    early = [state for state in starts if len(state.grill) > 5]
     assert len(early) < len(starts)  # the game reached its last tiles
     for state in early:
         view = TurnView(state, planner)
@@ -384,21 +384,20 @@ def _mover_chance(state: GameState, network: WinNetwork, further: int, memory: d
 
 #: With two players, how many turns past its own the evaluator looks, by the tiles face up
 #: (the documented schedule, written out here: ``docs/evaluator.md``).
-TURNS_FURTHER = {**dict.fromkeys(range(1, 4), 3), 4: 2, 5: 2, 6: 1, 7: 1, 8: 1}
+TURNS_FURTHER = {1: 3, 2: 3, 3: 3, 4: 2, 5: 2}
 
 
 @pytest.mark.parametrize("seed", [4, 7])
 def test_towards_the_end_the_two_player_evaluator_looks_further(seed):
     """With two players every ending of the turn is valued three turns further at the last
     three tiles (the other's best reply, the mover's next turn, the other's again, each solved
-    over the network), two turns with four or five tiles face up, one with six to eight, so
-    the review, the Hint and `valued` see it; not a turn less (as before 7 December at the
-    last tiles), nor a turn more."""
+    over the network), two turns with four or five tiles face up, so the review, the Hint and
+    `valued` see it; not a turn less (as before 7 December), nor a turn more."""
     network, planner = shipped_network(2), LearnedPlanner(shipped_network(2))
     bots = [make_bot("expected", seed), make_bot("simple", seed + 1)]
     starts = [state.copy() for state in turn_starts(GameState(2), bots, SeededDice(seed))]
     memory: dict = {}
-    for further in (3, 2, 1):
+    for further in (3, 2):
         late = [state for state in starts if TURNS_FURTHER.get(len(state.grill)) == further]
         assert late
         for state in late[-2:]:
