@@ -502,7 +502,7 @@ def accuracy_by_bot(games: int, jobs: int = 2) -> dict[str, tuple[float, float]]
 
 
 @pytest.mark.long
-@pytest.mark.slow  # 96 games played and reviewed (about 6 s on two cores)
+@pytest.mark.slow  # 96 games played and reviewed (about 15 s on two cores; 6 s before 7 December)
 def test_the_stronger_bot_plays_more_accurately():
     """Eight rounds of the round robin, each bot in 48 games: the narrowest gap (the expert
     above the hard bot, 1.47 points) is more than twice what the test needs (the two
