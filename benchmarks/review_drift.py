@@ -7,11 +7,10 @@ each turn's change split by the tiles face up at the turn's start (as
 ``win_values_drift.py`` does for the network alone), on the same games (``expected`` against
 ``simple``), for the evaluator as shipped (:class:`~pickomino.bots.planners.LearnedPlanner`:
 with two players three turns further with at most three tiles face up, two with five; with
-more players one with at most three), as it was from 6 to 7 December (one
-turn further with at most three tiles face up) and looking one turn at every turn (as it did
-before 6 December). ``--two-turns-at N`` also measures it looking two turns further
-with at most N tiles face up, one turn further with at most three (not shipped: measured in
-``docs/evaluator.md``);
+more players one with at most three), as it was from 6 to 7 December (one turn further with at
+most three tiles face up) and looking one turn at every turn (as it did before 6 December).
+``--two-turns-at N`` also measures it looking two turns further with at most N tiles face up,
+one turn further with at most three (not shipped: measured in ``docs/evaluator.md``);
 ``--network WEIGHTS.npz`` measures the evaluator over another network of the table's size (a
 training's candidate) instead of the shipped one.
 

@@ -22,10 +22,10 @@ from pickomino.solver.endings import Endings, TurnEndings, turn_endings, value_t
 LEARNED_ENDGAME_TILES = 3
 #: How many turns past its own the learned evaluator looks, by the tiles face up (at most that
 #: many: turns; none with more). With two players three at the last three tiles (the other's
-#: reply, one's own next turn, the other's again), two with four or five: the review's drift a
-#: fifth less and its error against exact endgames half, the Hint's first answer still under
-#: 100 ms. With more players each turn further costs several times as much, so one, at the
-#: last tiles only.
+#: reply, one's own next turn, the other's again), two with four or five: the review's drift
+#: about a quarter less, its error against exact endgames less than half, the Hint's first
+#: answer still under 100 ms. With more players each turn further costs several times as
+#: much, so one, at the last tiles only.
 LOOKAHEAD_TWO_PLAYERS = ((LEARNED_ENDGAME_TILES, 3), (5, 2))
 LOOKAHEAD_MORE_PLAYERS = ((LEARNED_ENDGAME_TILES, 1),)
 #: How many turns' endings the search keeps (each holds a few dozen positions; a 5-player

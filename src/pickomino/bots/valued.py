@@ -1,8 +1,8 @@
 """The valued bot: each turn solved exactly, its endings valued by the win-value network
 learned by self-play (:mod:`pickomino.evaluation`), and at the last tiles after the next
-player's best reply (with two players, three turns further): the search of the review and the
-Hint (:class:`LearnedPlanner`), so
-every keep, roll, stop and claim aims at the highest chance to win the game as they value it.
+player's best reply (with two players, further still): the search of the review and the Hint
+(:class:`LearnedPlanner`), so every keep, roll, stop and claim aims at the highest chance to
+win the game as they value it.
 Under rules no network was trained for (every network learned the official rules) it plays as
 the strategist does.
 """
