@@ -1,4 +1,5 @@
-"""Connections from strangers against a real ``pickomino serve`` on loopback: every
+"""Connections from strangers against a real ``pickomino serve`` on loopback (and, where the
+kernel decides, its protocol over a stand-in socket): every
 connection has a deadline (its request's headers, a silent game socket), one address holds
 only so many, the server as a whole answers 503 with an id beyond its limit instead of
 failing to accept, and a game's WebSocket opens only from the server's own pages.
@@ -21,12 +22,20 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+import uvicorn
+from uvicorn.server import ServerState
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Close
 
 from pickomino.web.addresses import SITE_SHARE, network_of
-from pickomino.web.guard.connections import FEW, ConnectionGuard
+from pickomino.web.guard.connections import (
+    FEW,
+    GUARD,
+    MAX_HEADER_BYTES,
+    ConnectionGuard,
+    GuardedProtocol,
+)
 from pickomino.web.guard.limits import ConnectionLimits
 from pickomino.web.protocol import IDLE
 
@@ -81,6 +90,11 @@ def closed_within(sock: socket.socket, seconds: float = BOUND) -> bytes | None:
 def get(sock: socket.socket, path: str = "/api/options") -> bytes:
     """A whole GET on a raw connection, kept alive; the answer's status line."""
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    return whole_answer(sock)
+
+
+def whole_answer(sock: socket.socket) -> bytes:
+    """Read an answer to its end (by its length) on a raw connection; its status line."""
     sock.settimeout(BOUND)
     answer = b""
 
@@ -177,6 +191,90 @@ def test_headers_too_big_in_one_piece_are_refused_too(start):
         long = b"".join(b"X-Long-%d: " % n + b"x" * 1000 + b"\r\n" for n in range(20))
         fitting.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n" + long + b"\r\n")
         assert fitting.recv(64).startswith(b"HTTP/1.1 200")
+
+
+class NeverReadingClient(asyncio.Transport):
+    """The socket of a client that never reads its answer: what the server writes stays
+    (uvicorn's flow control keeps the answer from completing); it sees whether the server
+    cut the connection. The one boundary these tests stand in for: the kernel's buffers
+    decide when a real answer stalls, which a test cannot arrange."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written, self.cut = b"", False
+
+    def get_extra_info(self, name: str, default=None):
+        return {"peername": (ATTACKER, 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def write(self, data) -> None:
+        self.written += bytes(data)
+
+    def is_closing(self) -> bool:
+        return self.cut
+
+    def abort(self) -> None:
+        self.cut = True
+
+    close = abort
+
+    def write_eof(self) -> None:
+        pass
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def answer_that_never_ends(scope, receive, send) -> None:
+    """An answer started and never finished, as one the client never reads."""
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"x" * 1000, "more_body": True})
+    await asyncio.Event().wait()
+
+
+def test_headers_sent_while_an_answer_goes_out_are_counted_and_cut():
+    """An audit: a client that never read a large answer (Swagger UI's 1.5 MB script) sent
+    the next request's headers meanwhile; they were not counted while the answer went out,
+    and 300 MB of them went into the server's memory. Now the connection is cut once they
+    pass the cap (a 431 would land in the middle of the answer)."""
+
+    async def send_headers_while_answered() -> tuple[int, NeverReadingClient]:
+        config = uvicorn.Config(answer_that_never_ends, log_level="critical")
+        config.load()
+        guard = ConnectionGuard(request_timeout=10, per_address=50, most=1000)
+        protocol = GuardedProtocol(config, ServerState(), {GUARD: guard})
+        client = NeverReadingClient()
+        protocol.connection_made(client)
+        protocol.data_received(b"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        while b"x" not in client.written:  # the answer under way
+            await asyncio.sleep(0)
+        protocol.data_received(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sent = 0
+        while not client.cut and sent < 10 * 2**20:  # 10 MB at most, far over the cap
+            protocol.data_received(b"X-Long: " + b"x" * 1000 + b"\r\n")
+            sent += 1010
+        protocol.connection_lost(None)
+        return sent, client
+
+    sent, client = asyncio.run(send_headers_while_answered())
+    assert client.cut and sent <= MAX_HEADER_BYTES + 1010
+    assert b"431" not in client.written  # nothing written into the answer's middle
+
+
+def test_a_body_refused_before_it_was_read_is_not_taken_for_the_next_headers(start):
+    """An audit: a body over the API's 16 KiB is answered 413 as its length is declared;
+    the body sent after that answer counted as the next request's headers, so the next
+    request on the connection was answered 431. Now it is read as the body it is."""
+    server = start()
+    body = b"{" + b" " * 40_000 + b"}"
+    with raw(server, VISITOR) as kept:
+        kept.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: %d\r\n\r\n" % len(body))  # fmt: skip
+        assert whole_answer(kept).startswith(b"HTTP/1.1 413")
+        kept.sendall(body)
+        assert get(kept) == b"HTTP/1.1 200 OK"
 
 
 def test_a_kept_alive_connection_that_starts_a_request_and_never_ends_it_is_cut(start):

@@ -15,7 +15,12 @@ no address, and lets game sockets through. So ``serve`` runs uvicorn with
   API's at most 16 KiB, see :class:`pickomino.web.guard.body_limit.BodyLimit`);
 - a **header size**: at most ``MAX_HEADER_BYTES`` (as nginx's default buffers); beyond,
   431 ``headers_too_big`` and the connection closed (httptools sets no bound of its own,
-  so within its deadline one connection could fill the memory with headers);
+  so within its deadline one connection could fill the memory with headers). Every byte the
+  parser reads outside a body counts, also the next request's sent while the answer to the
+  last is still going out (an audit: a client that never read a large answer then streamed
+  300 MB of headers into the server's memory); such a connection is cut (a 431 would land in
+  the middle of that answer). A body answered before it was read (413) is read to its end
+  as a body, not counted as the next request's headers;
 - a **cap per address**: one address holds at most ``per_address`` HTTP connections (not
   counting game sockets, which the app counts apart, see :mod:`pickomino.web.guard.limits`); one
   more is closed at once, before it costs anything. The /64s of one IPv6 /48 hold
@@ -168,6 +173,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self.guard: ConnectionGuard = self.app_state[GUARD]
         self.deadline: asyncio.TimerHandle | None = None
         self.header_bytes = 0  # of the request awaited
+        self.in_body = False  # the parser reads a request's body (from its headers' end on)
         self.counted: str | None = None  # the address counted for this connection
         address = self.client[0] if self.client else "unknown"
         if not self.guard.let_in(address):
@@ -187,10 +193,10 @@ class GuardedProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self.header_bytes > MAX_HEADER_BYTES:
             return  # refused: read and dropped until the deadline (see _refuse_headers)
-        cycle = self.cycle  # the request being read or answered, or the last one answered
-        if self.deadline is not None and (cycle is None or cycle.response_complete):
-            # a request's headers: counted before the parser sees them (a chunk that ends
-            # them would otherwise pass whole, however large), up to their end
+        if not self.in_body:
+            # a request's headers, the next one's too while the last is answered: counted
+            # before the parser sees them (a chunk that ends them would otherwise pass whole,
+            # however large), up to their end
             end = data.find(b"\r\n\r\n")
             self.header_bytes += len(data) if end < 0 else end + 4
             if self.header_bytes > MAX_HEADER_BYTES:
@@ -202,6 +208,14 @@ class GuardedProtocol(HttpToolsProtocol):
             return  # a body arriving (the app may have answered already): within the deadline
         if cycle is not None and not cycle.response_complete:
             self._stop_waiting()  # the whole request has arrived: the app answers it
+
+    def on_headers_complete(self) -> None:
+        self.in_body, self.header_bytes = True, 0  # the next request's are counted anew
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self.in_body = False  # also for a body answered (413) before it was read
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -217,7 +231,6 @@ class GuardedProtocol(HttpToolsProtocol):
     def _wait_for_request(self) -> None:
         if self.deadline is None:
             self.deadline = self.loop.call_later(self.guard.request_timeout, self._too_slow)
-            self.header_bytes = 0
 
     def _stop_waiting(self) -> None:
         if self.deadline is not None:
@@ -226,7 +239,12 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _refuse_headers(self) -> None:
         """Answer 431 and end the sending side, but go on reading: closing a socket with
-        bytes unread would reset the connection, and the answer with it."""
+        bytes unread would reset the connection, and the answer with it. While the answer to
+        the request before is still going out, the 431 would land in its middle: cut."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            self.transport.abort()
+            return
         self.transport.write(too_big_headers())
         self.transport.write_eof()
 
