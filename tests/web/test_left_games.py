@@ -30,7 +30,7 @@ from .server_process import wait_until
 from .test_abandon import WEEK, start_playing, statuses
 from .test_clocks import app, pick, until
 from .test_clocks import claim as open_links
-from .test_profiles import as_profile, claim, engine_of, establish, sql, token
+from .test_profiles import as_profile, claim, engine_of, establish, from_address, home, sql, token
 from .test_protocol import fast_app
 
 
@@ -321,8 +321,9 @@ def test_between_people_who_all_left_an_unfinished_game_the_standings_decide(dat
     with TestClient(fast_app(database)) as client:
         ann, bob = claim(client, "Ann"), claim(client, "Bob")
         spec = {"seats": [{"name": "A"}, {"name": "B"}], "rated": True}
-        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
-        taken = client.post(
+        at_anns = from_address(client, home("Ann"))  # two people, each at home
+        game = at_anns.post("/api/games", json=spec, headers=as_profile(ann)).json()
+        taken = from_address(client, home("Bob")).post(
             f"/api/games/{game['id']}/claim",
             headers={"Seat-Token": token(game, 1), **as_profile(bob)},
         )

@@ -68,11 +68,17 @@ def from_address(client: TestClient, address: str) -> TestClient:
     return other
 
 
+def home(name: str) -> str:
+    """The address a person of that name plays from in these tests, in a /24 of its own
+    (different people: ratings tell one /24 apart from another)."""
+    return f"198.18.{sum(map(ord, name)) % 250 + 1}.1"
+
+
 def claim(client: TestClient, name: str, address: str | None = None) -> dict:
-    """Claim a profile, by default from an address of its own, in a /24 of its own
-    (different people: ratings tell one /24 apart from another), else from ``address``."""
-    address = address or f"198.18.{sum(map(ord, name)) % 250 + 1}.1"
-    response = from_address(client, address).post("/api/profiles", json={"name": name})
+    """Claim a profile, by default from its person's :func:`home`, else from ``address``."""
+    response = from_address(client, address or home(name)).post(
+        "/api/profiles", json={"name": name}
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -598,6 +604,34 @@ def test_spare_profiles_claimed_elsewhere_and_played_from_one_address_do_not_far
     assert sorted(rows) == [0, 1, 2]  # every seat, before a move is made
     play_to_the_end(client, game, {0: pick, 1: bust_on_purpose, 2: bust_on_purpose})
     assert client.get("/api/leaderboard").json() == []
+    page = client.get(f"/api/profiles/{main['id']}").json()
+    assert page["games"] == 1 and [result["rated"] for result in page["results"]] == [False]
+
+
+def test_a_spare_that_joins_from_home_and_plays_elsewhere_does_not_farm(client, database):
+    """An audit: a spare claimed elsewhere joined the main profile's rated game from home
+    (``/join``) and never opened its socket there; the stand-in played the seat, and the
+    main profile was rated a win. Every way a profile's seat comes to a device keeps its
+    network (made, joined, taken to a new device), not only a socket opened: here the spare
+    then plays from elsewhere, and the game is not rated all the same."""
+    home, elsewhere = "198.51.100.7", "203.0.113.9"
+    main, spare = claim(client, "Main", elsewhere), claim(client, "Spare", "192.0.2.5")
+    spec = {"seats": [{"name": "M"}, {"name": "Guest", "open": True}], "rated": True}
+    at_home = from_address(client, home)
+    game = at_home.post("/api/games", json=spec, headers=as_profile(main)).json()
+    joined = at_home.post(f"/api/games/{game['id']}/join", json={"name": "S"},
+                          headers=as_profile(spare))  # fmt: skip
+    assert joined.status_code == 200, joined.text
+    HELD[(game["id"], 1)] = joined.json()["link"].split("token=")[1]
+    networks = "SELECT seat, COUNT(*) FROM seat_networks WHERE game_id = :g GROUP BY seat"
+    assert dict(sql(database, networks, g=game["id"])) == {0: 1, 1: 1}  # before any socket
+    moved = from_address(client, elsewhere).post(
+        f"/api/games/{game['id']}/seat", headers=as_profile(main)
+    )  # the main profile's seat taken to another device: its network kept too
+    HELD[(game["id"], 0)] = moved.json()["token"]
+    assert dict(sql(database, networks, g=game["id"])) == {0: 2, 1: 1}
+    seats = {0: from_address(client, elsewhere), 1: from_address(client, "192.0.2.5")}
+    play_to_the_end(client, game, {0: pick, 1: bust_on_purpose}, seats)
     page = client.get(f"/api/profiles/{main['id']}").json()
     assert page["games"] == 1 and [result["rated"] for result in page["results"]] == [False]
 

@@ -47,7 +47,13 @@ from pickomino.bots import DIFFICULTIES
 from pickomino.core import GameRecord, RecordError
 from pickomino.core.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from pickomino.table.view import replay_frames
-from pickomino.web.api.profiles import ProfileKey, profile_of, refuse_profile_names, seat_name
+from pickomino.web.api.profiles import (
+    ProfileKey,
+    played_from,
+    profile_of,
+    refuse_profile_names,
+    seat_name,
+)
 from pickomino.web.api.shared_answers import SharedAnswers
 from pickomino.web.db.ids import shown_id
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
@@ -319,6 +325,8 @@ def games_router(
             origin=origin, check=refuse_beyond_caps,
         )  # fmt: skip
         rooms.add(room)
+        if profile is not None and creator is not None:
+            played_from(profiles, room, creator, request)
         await rooms.start_bots(room)  # a game of bots (or bots and the creator) starts at once
         return {
             "id": room.id,
@@ -354,6 +362,8 @@ def games_router(
             room.claim(seat, name, profile=profile.id if profile else None)
         except Refused:  # another process gave it meanwhile
             raise refused(409, "no_open_seat") from None
+        if profile is not None:
+            played_from(profiles, room, seat, request)
         await room.broadcast()
         room.wake_bots()
         return {"seat": seat, "name": name, "link": link(room, seat)}

@@ -80,6 +80,16 @@ def profile_of(
     return None if code is None else must_open(profiles, code, request)
 
 
+def played_from(profiles: ProfileStore, room: Room, seat: int, request: Request) -> None:
+    """A profile's seat of a rated game comes to the device of ``request``: its network is
+    kept for the check that two profiles' seats were not played from one site (see
+    :meth:`~pickomino.web.db.results.ResultStore._fair`). Every way counts (made, joined,
+    claimed, taken to a new device, a socket opened), not only the socket: an audit's spare
+    profile joined from home, never opened one, and the stand-in played its seat."""
+    if room.game.record.meta.get("rated"):
+        profiles.seat_played_from(room.id, seat, client_address(request.client))
+
+
 def must_open(profiles: ProfileStore, code: str | None, request: Request | None = None) -> Profile:
     """The profile the code opens; refused without one. With the ``request`` (a route that
     shows or seats the profile), a profile claimed before the server's secret from the
@@ -213,8 +223,7 @@ def profiles_router(
             secret = room.claim(seat, name, profile=profile.id)
         except Refused as taken:  # another process gave it meanwhile
             raise refusal(409, taken) from None
-        if room.game.record.meta.get("rated"):  # asked for rated: where each seat is played
-            profiles.seat_played_from(room.id, seat, client_address(request.client))
+        played_from(profiles, room, seat, request)
         await room.broadcast()
         room.wake_bots()
         return {

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, Depends, Request
 
-from pickomino.web.api.profiles import ProfileKey, SeatToken, must_open, seat_of
+from pickomino.web.api.profiles import ProfileKey, SeatToken, must_open, played_from, seat_of
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.store import Store
 from pickomino.web.errors import Refused, refusal, refused
@@ -60,6 +60,7 @@ def seats_router(
             secret = room.new_secret(seat, room.seats[seat].token or "")
         except Refused as moved:  # replaced meanwhile (another process): ask again
             raise refusal(409, moved) from None
+        played_from(profiles, room, seat, request)
         await room.tell_moved()
         return {
             "seat": seat, "name": room.seats[seat].name, "token": secret,
