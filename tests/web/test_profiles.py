@@ -390,12 +390,13 @@ def two_profiles_and_a_bot(client: TestClient, rated: bool = True) -> tuple[dict
         "seats": [{"name": "A"}, {"name": "B"}, {"name": "Robo", "bot": "hard"}],
         "rated": rated,
     }
-    game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
-    taken = client.post(
+    at_anns, at_bobs = from_address(client, home("Ann")), from_address(client, home("Bob"))
+    game = at_anns.post("/api/games", json=spec, headers=as_profile(ann)).json()
+    taken = at_bobs.post(
         f"/api/games/{game['id']}/claim", headers={"Seat-Token": token(game, 1), **as_profile(bob)}
-    )
+    )  # two people, each at home
     taken.raise_for_status()
-    with client.websocket_connect(taken.json()["link"].replace("/games/", "/ws/games/")) as ws:
+    with at_bobs.websocket_connect(taken.json()["link"].replace("/games/", "/ws/games/")) as ws:
         assert next_of(ws, "state")["status"] == "playing"  # the game started with the claim
     return ann, bob, game
 
