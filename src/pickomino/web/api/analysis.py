@@ -20,7 +20,8 @@ and costs are 0..1, rounded to 4 places.
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
 own (the event loop and the bots keep theirs; it ends after :data:`IDLE` seconds without a
-review), one at a time, and kept in memory for the last :data:`KEPT` games (a finished game's
+review, or after a review that grew it past :data:`MEMORY_CEILING`), one at a time, and kept
+in memory for the last :data:`KEPT` games (a finished game's
 review never changes); concurrent requests for one game share one computation. The reviews
 waiting are served fairly between addresses, by their work (players × moves): a burst of
 long reviews from one address does not hold back another's short one. At most
@@ -60,7 +61,7 @@ from pydantic import TypeAdapter, ValidationError
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
 from pickomino.web.addresses import Shares
-from pickomino.web.api.review_work import Review, end_with_the_server, review_data
+from pickomino.web.api.review_work import Review, end_with_the_server, reviewed_here
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import RecordName, client_address
 from pickomino.web.game.room import Room
@@ -79,6 +80,11 @@ SENT_WAITING, SENT_PER_ADDRESS = 12, 1
 NAMED = 100
 #: Seconds without a review after which the review process ends (its tables' memory back).
 IDLE = 600.0
+#: Bytes a review process may have held and go on: past them it ends after its review (the
+#: next starts afresh). Its searches' caches keep what a review grew them to: an audit's
+#: forged seven-player record under other rules left it at 442 MB for as long as reviews
+#: kept coming (a real one of 1,788 moves peaks at 222 MB, a two-player game at 90 MB).
+MEMORY_CEILING = 256 * 2**20
 #: A first guess of a review's seconds per unit of work (players × moves), until measured;
 #: and the yardstick of what a review took beyond its size (:meth:`FairQueue.charge`).
 SECONDS_PER_WORK = 1e-3
@@ -165,9 +171,11 @@ class Reviews:
         worker: Executor | None = None,
         idle: float = IDLE,
         on_reviewed: Callable[[str, Review], object] | None = None,
+        memory_ceiling: int = MEMORY_CEILING,
     ) -> None:
         self.kept, self.waiting, self.per_address = kept, waiting, per_address
         self.idle, self.on_reviewed = idle, on_reviewed
+        self.memory_ceiling = memory_ceiling
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.encoded: dict[str, bytes] = {}  # those of :attr:`done` asked for over HTTP
         self.pending: dict[str, asyncio.Future[Review]] = {}
@@ -297,15 +305,19 @@ class Reviews:
 
     async def _review(self, record: GameRecord) -> Review:
         """``record``'s review from the review process; one that died (killed, out of memory)
-        is replaced, once: a record that kills it again fails."""
+        is replaced, once: a record that kills it again fails. One that has held more than
+        :attr:`memory_ceiling` ends after it (the next review starts another)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._process(), review_data, record)
+            data, peak = await loop.run_in_executor(self._process(), reviewed_here, record)
         except BrokenProcessPool:
             if not self._own_worker:
                 raise
             self._worker = None
-            return await loop.run_in_executor(self._process(), review_data, record)
+            data, peak = await loop.run_in_executor(self._process(), reviewed_here, record)
+        if peak > self.memory_ceiling and self._own_worker:
+            self._end_process()
+        return data
 
     def _end_process(self) -> None:
         """The reviews' own process, idle for a while: end it (the next review starts one)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from typing import Any, cast
 
@@ -17,6 +18,22 @@ from pickomino.core import Game, GameRecord, Phase, format_dice
 PLACES = 4
 
 Review = dict[str, object]
+
+
+def reviewed_here(record: GameRecord) -> tuple[Review, int]:
+    """:func:`review_data`, and the most memory this process has held so far (bytes; 0
+    where the system does not say): its searches' caches keep what a review grew them to."""
+    return review_data(record), peak_memory()
+
+
+def peak_memory() -> int:
+    """The most memory (resident) this process has held, in bytes; 0 where unknown."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # Linux counts kilobytes
 
 
 def review_data(record: GameRecord) -> Review:
