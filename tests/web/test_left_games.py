@@ -186,23 +186,31 @@ def watch_to_the_end(client: TestClient, game: dict) -> dict:
 @pytest.mark.slow  # the bots play a whole game after two short clocks: 2–5 s
 def test_a_profile_whose_game_a_stand_in_played_is_last_and_gains_nothing(database):
     """The audit: a rated game against bots with a clock and an expert stand-in, never
-    opened: the stand-in played it all and the profile was rated on its play."""
+    opened: the stand-in played it all and the profile was rated on its play. (A stand-in
+    plays only while somebody is at the table: here Bob, connected, who never moves.)"""
     with TestClient(app(database, bot_delay=0.001, review_results=True)) as client:
-        ann = claim(client, "Ann")
+        ann, bob = claim(client, "Ann"), claim(client, "Bob")
         establish(engine_of(client), ann["id"])  # a player of standing: bots' ratings move
         spec = {
-            "seats": [{"name": "A"}, {"name": "R1", "bot": "easy"}, {"name": "R2", "bot": "easy"}],
+            "seats": [{"name": "A"}, {"name": "B"}, {"name": "R1", "bot": "easy"},
+                      {"name": "R2", "bot": "easy"}],
             "rated": True, "clock": {"per_turn": 0.05}, "takeover": "expert",
         }  # fmt: skip
-        game = client.post("/api/games", json=spec, headers=as_profile(ann)).json()
-        watch_to_the_end(client, game)
+        at_anns, at_bobs = from_address(client, home("Ann")), from_address(client, home("Bob"))
+        game = at_anns.post("/api/games", json=spec, headers=as_profile(ann)).json()
+        taken = at_bobs.post(f"/api/games/{game['id']}/claim",
+                             headers={"Seat-Token": token(game, 1), **as_profile(bob)})  # fmt: skip
+        with at_bobs.websocket_connect(taken.json()["link"].replace("/games/", "/ws/games/")) as ws:
+            while next_of(ws, "state")["status"] != "over":
+                pass
         record = client.get(f"/api/games/{game['id']}/record").json()
         review = client.get(f"/api/games/{game['id']}/analysis").json()
         page = client.get(f"/api/profiles/{ann['id']}").json()
         board = {row["player"]: row for row in client.get("/api/leaderboard").json()}
     meta = record["meta"]
-    assert meta["left"] == [0]
-    by_bot = sorted(n for seat, first, end in meta["stood_in"] for n in range(first, end))
+    assert meta["left"] == [0, 1]
+    by_bot = sorted(n for seat, first, end in meta["stood_in"] if seat == 0
+                    for n in range(first, end))  # fmt: skip
     assert by_bot == seat_moves_of(record, 0)  # her time ran out before her first move
     (result,) = page["results"]
     assert result["left"] and result["rank"] == 3 and result["rated"]
@@ -213,6 +221,34 @@ def test_a_profile_whose_game_a_stand_in_played_is_last_and_gains_nothing(databa
     # The bot's decisions are not hers: no accuracy from a game she did not play.
     bots_decisions = [d for d in review["decisions"] if d["seat"] == 0 and not d["forced"]]
     assert bots_decisions and result["accuracy"] is None and page["accuracy"] is None
+
+
+def test_with_nobody_at_the_table_a_stand_in_waits_for_somebody(database):
+    """An audit: games of a person and bots with a clock that nobody opened were played to
+    their end by the stand-in, past the cap on games of bots alone. The stand-in plays only
+    while somebody is at the table: the game rests on her turn, and goes on as she comes."""
+    with TestClient(app(database, bot_delay=0.001)) as client:
+        spec = {"seats": [{"name": "A"}, {"name": "R1", "bot": "easy"}], "start_player": 0,
+                "clock": {"per_turn": 0.05}}  # fmt: skip
+        game = client.post("/api/games", json=spec).json()
+        wait_until(lambda: timed_out(database, game["id"]), "her time runs out")
+        with client.websocket_connect(socket_path(game, None)) as watcher:  # watching is not
+            state = next_of(watcher, "state")  # being at the table
+        assert state["seq"] == 0 and state["table"]["current"] == 0  # resting on her turn
+        assert stored_game(database, game["id"]).moves == []
+        with client.websocket_connect(socket_path(game, 0)) as ann:  # she comes
+            while not (state := next_of(ann, "state"))["seq"]:
+                pass  # the stand-in plays the rest of her timed-out turn
+    assert stored_game(database, game["id"]).moves
+
+
+def timed_out(database: str, game_id: str) -> bool:
+    """Whether a clock of the game ran out (its table's log, as stored)."""
+    store = Store(database)
+    try:
+        return any(event.entry["type"] == "timeout" for event in store.table_events(game_id))
+    finally:
+        store.close()
 
 
 def seat_moves_of(record: dict, seat: int) -> list[int]:

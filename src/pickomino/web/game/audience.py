@@ -113,14 +113,14 @@ class Audience(RoomPart):
         """A player came online or went offline: if this process ``count_votes``, votes
         for a person who is here now end and votes that carry now hand their seat over
         (:meth:`.Absence.count_votes`), and everyone gets the new state; else (or if that
-        changed nothing) they see who is online, and the away alarm is set again."""
+        changed nothing) they see who is online, and the away alarm is set again (and a
+        stand-in that waited for somebody at the table plays: see :mod:`.bot_driver`)."""
         room = self.room
         if count_votes and room.count_votes():
             await self.broadcast()
-            room.wake_bots()
         else:
             await self.announce_presence()
-            room.set_alarms()
+        room.wake_bots()  # sets the alarms too
 
     def demote(self, seat: int) -> None:
         """The seat's connections here watch from now on: its secret is another's."""

@@ -4,6 +4,12 @@ step is thought out in a worker thread (the bots' own) on a copy of the state, s
 responsive, then played only if nothing moved meanwhile and the seat is still the bot's
 (a person who took it back, or a person's move, wins and the bot's step is dropped).
 
+A bot stands in for a person only while somebody is at the table (a person of the game
+connected, here or to another process): with everybody gone the game rests on that person's
+turn, as an untimed game waits for its people, until one of them comes back (an audit: games
+of one person and bots with a clock nobody opened were played to their end by the stand-ins,
+twenty times as many from one address as the cap on games of bots alone lets play).
+
 A bot that fails is logged and a legal action is played instead: a bug in a bot must not
 stop the game. A step that cannot be stored is tried again after a pause that grows up to
 a minute (the database away?); moves another process stored first are followed.
@@ -46,15 +52,17 @@ class BotDriver(RoomPart):
             self.task = asyncio.create_task(self._play())
 
     def idle(self) -> bool:
-        """Whether no bot is to move nor still playing its last step."""
-        room = self.room
-        to_move = room.status == "playing" and room.session.is_bot_turn()
-        return not to_move and (self.task is None or self.task.done())
+        """Whether no bot is to move (a stand-in waiting for somebody at the table is not)
+        nor still playing its last step."""
+        return not self._driving() and (self.task is None or self.task.done())
 
     def _driving(self) -> bool:
         room = self.room
         playing = room.status == "playing" and not beyond_the_limit(room)
-        return room.drives_bots and playing and room.session.is_bot_turn()
+        if not (room.drives_bots and playing and room.session.is_bot_turn()):
+            return False
+        stands_in = room.seats[room.game.state.current].is_person
+        return not stands_in or bool(room.present())  # a stand-in: somebody is at the table
 
     async def _play(self) -> None:
         if self.gone:  # dropped before the task first ran
