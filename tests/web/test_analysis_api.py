@@ -446,6 +446,41 @@ def test_the_app_answers_a_full_queue_with_429_and_retry_after(database, monkeyp
     assert full.headers["Retry-After"] == str(seconds) and seconds >= 1
 
 
+def test_a_full_queue_counts_the_review_under_way_in_its_wait(worker, monkeypatch):
+    """An audit: a forged record's review ran 28.8 s while another from the same address was
+    told to come back in 1 s (only the reviews waiting were counted). The review under way
+    counts too: here one whose size says 9 s at the pace set (its start held meanwhile)."""
+    games = records("a", "b")
+    started, release = threading.Event(), threading.Event()
+    computed = Reviews._review
+
+    async def held(self: Reviews, record: GameRecord) -> dict:
+        started.set()
+        await asyncio.to_thread(release.wait, 60)
+        return await computed(self, record)
+
+    monkeypatch.setattr(Reviews, "_review", held)
+
+    async def ask() -> HTTPException:
+        reviews = Reviews(per_minute=60, per_address=1, worker=worker)
+        reviews.seconds_per_work = 9.0 / analysis_api.work(games["a"])
+        first = asyncio.ensure_future(reviews.get("a", games["a"], "10.0.0.1"))
+        await asyncio.to_thread(started.wait, 60)
+        try:
+            with pytest.raises(HTTPException) as refusal:
+                await reviews.get("b", games["b"], "10.0.0.1")
+        finally:
+            release.set()
+            await first
+            reviews.close()
+        return refusal.value
+
+    refusal = asyncio.run(ask())
+    assert refusal.detail["id"] == "analysis_queue_full"
+    assert 8 <= refusal.detail["params"]["seconds"] <= 9  # the 9 s, less what it ran
+    assert refusal.headers["Retry-After"] == str(refusal.detail["params"]["seconds"])
+
+
 def test_a_kept_review_is_answered_at_once_even_when_the_queue_is_full(worker):
     games = records(*"abcd")
 

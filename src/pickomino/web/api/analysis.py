@@ -105,6 +105,17 @@ def work(record: GameRecord) -> int:
     return len(record.seats) * max(1, len(record.moves))
 
 
+def still_to_run(expected: float, elapsed: float) -> float:
+    """Seconds a review under way should still take: what its size said it would, less what
+    it ran; one that ran past that (a forged record can take 6.5 times its size's time) as
+    long again as it ran, at a guess (an audit was told 1 s while 28 s were left).
+
+    >>> still_to_run(expected=10.0, elapsed=4.0), still_to_run(expected=2.0, elapsed=6.0)
+    (6.0, 6.0)
+    """
+    return expected - elapsed if elapsed < expected else elapsed
+
+
 def _asker(address: str | None) -> str:
     """The fair queue's name for an asker: its address, or the server's own reviews."""
     return OWN if address is None else f"address {address}"
@@ -188,6 +199,7 @@ class Reviews:
         self.seconds_per_work = SECONDS_PER_WORK
         self._worker, self._own_worker = worker, worker is None
         self._serving: asyncio.Task[None] | None = None
+        self._running: tuple[float, int] | None = None  # the review under way: started, work
         self._idle: asyncio.TimerHandle | None = None
 
     async def get(self, game_id: str, record: GameRecord, address: str | None) -> Review:
@@ -259,8 +271,14 @@ class Reviews:
         return future
 
     def _queue_full(self) -> HTTPException:
-        """429 with the seconds the reviews waiting now should take (measured ones' pace)."""
-        seconds = max(1, math.ceil(self.queue.work * self.seconds_per_work))
+        """429 with the seconds the reviews waiting now and the one under way should take
+        (measured ones' pace)."""
+        waiting = self.queue.work * self.seconds_per_work
+        if self._running is not None:
+            started, running = self._running
+            expected = running * self.seconds_per_work
+            waiting += still_to_run(expected, time.perf_counter() - started)
+        seconds = max(1, math.ceil(waiting))
         error = Refused("analysis_queue_full", seconds=seconds)
         return HTTPException(429, error.to_dict(), {"Retry-After": str(seconds)})
 
@@ -270,6 +288,7 @@ class Reviews:
             taken = cast(tuple[str, GameRecord, str | None], self.queue.take())
             game_id, record, address = taken
             future, started = self.pending[game_id], time.perf_counter()
+            self._running = started, work(record)
             warm = self._worker is not None or not self._own_worker  # no process to start
             try:
                 data = await self._review(record)
@@ -284,6 +303,7 @@ class Reviews:
                 self._keep(game_id, data)
                 future.set_result(data)
             finally:
+                self._running = None
                 del self.pending[game_id]
                 if address is None:
                     self.own -= 1
