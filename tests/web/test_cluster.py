@@ -247,64 +247,63 @@ def lease_sessions(database: str) -> list[str]:
     return [row[0] for row in rows]
 
 
+@contextlib.contextmanager
+def a_timed_game_on_two_processes(
+    database: str, tmp_path: Path, seats: list[dict], per_turn: float, *options: str
+) -> Iterator[tuple[list[ServerProcess], dict]]:
+    """Two servers on one database (clocks as short as asked, quick bots) and a game with a
+    clock of ``per_turn`` seconds made on the first, the first seat to play."""
+    running = [
+        ServerProcess(database, bot_delay=0.05, log=tmp_path / f"s{n}.log",
+                      options=("--clock-minimum", "0", *options))
+        for n in range(2)
+    ]  # fmt: skip
+    try:
+        for server in running:
+            server.start()
+        spec = {"seats": seats, "start_player": 0, "clock": {"per_turn": per_turn}}
+        answer = httpx.post(running[0].url + "/api/games", json=spec)
+        answer.raise_for_status()
+        yield running, answer.json()
+    finally:
+        for server in running:
+            server.stop()
+
+
+def table_log(database: str, game_id: str) -> list[dict]:
+    """The table's log entries of a game, as stored, in order."""
+    with psycopg.connect(database) as connection:
+        rows = connection.execute(
+            "SELECT entry FROM table_events WHERE game_id = %s ORDER BY number", (game_id,)
+        ).fetchall()
+    return [json.loads(entry) for (entry,) in rows]
+
+
 def test_a_stand_in_waiting_for_somebody_plays_when_they_come_to_another_process(
     database, tmp_path
 ):
     """A person's timed game against a bot, never opened: her time runs out, and the stand-in
     waits for somebody at the table (see pickomino.web.game.bot_driver). She comes to
     another process than the one driving the game: its presence notice wakes the stand-in."""
-    options = ("--clock-minimum", "0")
-    running = [
-        ServerProcess(database, bot_delay=0.05, log=tmp_path / f"s{n}.log", options=options)
-        for n in range(2)
-    ]
-    try:
-        for server in running:
-            server.start()
-        answer = httpx.post(
-            running[0].url + "/api/games",
-            json={"seats": [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}], "start_player": 0,
-                  "clock": {"per_turn": 1}},
-        )  # fmt: skip
-        answer.raise_for_status()
-        game = answer.json()
-
-        def timed_out() -> bool:
-            with psycopg.connect(database) as connection:
-                entries = connection.execute(
-                    "SELECT entry FROM table_events WHERE game_id = %s", (game["id"],)
-                ).fetchall()
-            return any(json.loads(entry)["type"] == "timeout" for (entry,) in entries)
-
+    seats = [{"name": "Ann"}, {"name": "Robo", "bot": "easy"}]
+    with a_timed_game_on_two_processes(database, tmp_path, seats, 1) as (running, game):
+        timed_out = lambda: any(e["type"] == "timeout" for e in table_log(database, game["id"]))  # noqa: E731
         wait_until(timed_out, "her time runs out")
         assert lease_holder(database, game["id"]) == running[0].process.pid  # she comes to 1
         with open_seat(running[1], game, 0) as ann:
             receive(ann, "state")
             wait_until(lambda: stored_moves(database, game["id"]), "the stand-in plays for her")
-    finally:
-        for server in running:
-            server.stop()
 
 
 def test_a_clock_is_kept_by_one_process_of_several(database, tmp_path):
     """Two people on two processes let their 2-second clocks run out: each time-out is
     noted once (by the game's lease holder), both pages see it, and the bot's moves for the
     rest of the turn are stored once, without a gap."""
-    options = ("--clock-minimum", "0", "--away-after", "0")
-    running = [
-        ServerProcess(database, bot_delay=0.05, log=tmp_path / f"s{n}.log", options=options)
-        for n in range(2)
-    ]
-    try:
-        for server in running:
-            server.start()
-        answer = httpx.post(
-            running[0].url + "/api/games",
-            json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "start_player": 0,
-                  "clock": {"per_turn": 2}},
-        )  # fmt: skip
-        answer.raise_for_status()
-        game = answer.json()
+    seats = [{"name": "Ann"}, {"name": "Bob"}]
+    with a_timed_game_on_two_processes(database, tmp_path, seats, 2, "--away-after", "0") as (
+        running,
+        game,
+    ):
         turn = lambda: stored_game(database, game["id"]).state.turn  # noqa: E731
         with open_seat(running[0], game, 0) as ann, open_seat(running[1], game, 1) as bob:
             for ws in (ann, bob):  # nobody acts: Ann's time runs out, then Bob's
@@ -315,18 +314,8 @@ def test_a_clock_is_kept_by_one_process_of_several(database, tmp_path):
                     state = receive(ws, "state")
             # at the table still: a stand-in plays only while somebody is (see bot_driver)
             wait_until(lambda: turn() >= 3, "the bot ends Bob's turn too")
-        with psycopg.connect(database) as connection:
-            entries = [
-                json.loads(row[0])
-                for row in connection.execute(
-                    "SELECT entry FROM table_events WHERE game_id = %s ORDER BY number",
-                    (game["id"],),
-                )
-            ]
+        entries = table_log(database, game["id"])
         timeouts = [(e["seat"], e["turn"]) for e in entries if e["type"] == "timeout"]
         assert timeouts[:2] == [(0, 1), (1, 2)] and len(set(timeouts)) == len(timeouts)
         moves = stored_moves(database, game["id"])
         assert [seq for seq, _ in moves] == list(range(len(moves)))
-    finally:
-        for server in running:
-            server.stop()
