@@ -422,9 +422,9 @@ def test_the_app_answers_a_full_queue_with_429_and_retry_after(database, monkeyp
     together, answered = threading.Barrier(4), threading.Event()
     computed = Reviews._review
 
-    async def held(self: Reviews, record: GameRecord) -> dict:
+    async def held(self: Reviews, game_id: str, record: GameRecord) -> dict:
         await asyncio.to_thread(answered.wait, 60)  # until the one refused has its answer
-        return await computed(self, record)
+        return await computed(self, game_id, record)
 
     monkeypatch.setattr(Reviews, "_review", held)
     with TestClient(create_app(database, bot_delay=0)) as test_client:
@@ -454,10 +454,10 @@ def test_a_full_queue_counts_the_review_under_way_in_its_wait(worker, monkeypatc
     started, release = threading.Event(), threading.Event()
     computed = Reviews._review
 
-    async def held(self: Reviews, record: GameRecord) -> dict:
+    async def held(self: Reviews, game_id: str, record: GameRecord) -> dict:
         started.set()
         await asyncio.to_thread(release.wait, 60)
-        return await computed(self, record)
+        return await computed(self, game_id, record)
 
     monkeypatch.setattr(Reviews, "_review", held)
 
@@ -544,6 +544,37 @@ def test_a_review_process_that_ended_is_started_again_by_the_next_review(ends):
         return list(reviews.computed)
 
     assert asyncio.run(ask()) == ["a", "b"]
+
+
+def test_a_review_that_takes_too_long_is_stopped_and_its_game_refused():
+    """A game stretched to the turn limit under other rules would hold every other review for
+    minutes: past ``review_seconds`` the review process is stopped (the next review starts
+    another) and the game refused, 409 ``review_too_long``, at once when asked again. Here a
+    budget no review meets (not even the process's start), then a generous one."""
+    games = records("a", "b")
+
+    async def ask() -> tuple[list[HTTPException], list[str]]:
+        reviews = Reviews(per_minute=60, review_seconds=0.001)
+        before = set(multiprocessing.active_children())
+        refusals = []
+        for _ in range(2):  # stopped, then refused without a review
+            with pytest.raises(HTTPException) as refusal:
+                await reviews.get("a", games["a"], "10.0.0.1")
+            refusals.append(refusal.value)
+        deadline = time.monotonic() + 30
+        while set(multiprocessing.active_children()) - before:  # killed
+            assert time.monotonic() < deadline, "the review process was not stopped"
+            await asyncio.sleep(0.05)
+        reviews.review_seconds = 60.0
+        assert (await reviews.get("b", games["b"], "10.0.0.1"))["seats"] == games["b"].seats
+        reviews.close()
+        return refusals, list(reviews.computed)
+
+    refusals, computed = asyncio.run(ask())
+    for refusal in refusals:
+        assert refusal.status_code == 409 and refusal.detail["id"] == "review_too_long"
+        assert refusal.detail["params"] == {"seconds": 0}
+    assert computed == ["b"]
 
 
 def children(pid: int) -> list[int]:

@@ -20,7 +20,8 @@ and costs are 0..1, rounded to 4 places.
 Only a game that is over has a review (409 ``game_not_over`` before, ``game_abandoned`` for one
 nobody will finish). A review takes 0.3–9 s of one core: it is computed in a process of its
 own (the event loop and the bots keep theirs; it ends after :data:`IDLE` seconds without a
-review, or after a review that grew it past :data:`MEMORY_CEILING`), one at a time, and kept
+review, or after a review that grew it past :data:`MEMORY_CEILING`; one that takes over
+:data:`REVIEW_SECONDS` is stopped, 409 ``review_too_long``), one at a time, and kept
 in memory for the last :data:`KEPT` games (a finished game's
 review never changes); concurrent requests for one game share one computation. The reviews
 waiting are served fairly between addresses, by their work (players × moves): a burst of
@@ -85,6 +86,12 @@ IDLE = 600.0
 #: forged seven-player record under other rules left it at 442 MB for as long as reviews
 #: kept coming (a real one of 1,788 moves peaks at 222 MB, a two-player game at 90 MB).
 MEMORY_CEILING = 256 * 2**20
+#: Seconds a review may take: past them its process is stopped (the next review starts
+#: another) and the game refused, 409 ``review_too_long``, at once when asked again. The
+#: longest real review measured, seven players and 1,788 moves under other rules, takes 5.5
+#: s, an audit's forged record 17–29 s; a game stretched to the turn limit under other rules
+#: would have held every other review for minutes.
+REVIEW_SECONDS = 120.0
 #: A first guess of a review's seconds per unit of work (players × moves), until measured;
 #: and the yardstick of what a review took beyond its size (:meth:`FairQueue.charge`).
 SECONDS_PER_WORK = 1e-3
@@ -183,10 +190,12 @@ class Reviews:
         idle: float = IDLE,
         on_reviewed: Callable[[str, Review], object] | None = None,
         memory_ceiling: int = MEMORY_CEILING,
+        review_seconds: float = REVIEW_SECONDS,
     ) -> None:
         self.kept, self.waiting, self.per_address = kept, waiting, per_address
         self.idle, self.on_reviewed = idle, on_reviewed
-        self.memory_ceiling = memory_ceiling
+        self.memory_ceiling, self.review_seconds = memory_ceiling, review_seconds
+        self.too_long: deque[str] = deque(maxlen=NAMED)  # the games refused as too long
         self.done: OrderedDict[str, Review] = OrderedDict()
         self.encoded: dict[str, bytes] = {}  # those of :attr:`done` asked for over HTTP
         self.pending: dict[str, asyncio.Future[Review]] = {}
@@ -208,6 +217,8 @@ class Reviews:
         made = self.made(game_id)
         if made is not None:
             return made
+        if game_id in self.too_long:
+            raise self._too_long()
         future = self.pending.get(game_id)
         if future is None:  # else asked for already: share the computation
             future = self._enqueue(game_id, record, address)
@@ -291,7 +302,7 @@ class Reviews:
             self._running = started, work(record)
             warm = self._worker is not None or not self._own_worker  # no process to start
             try:
-                data = await self._review(record)
+                data = await self._review(game_id, record)
             except Exception as error:  # the askers get it (the app answers 500)
                 future.set_exception(error)
             else:
@@ -323,21 +334,49 @@ class Reviews:
             except Exception:
                 log.exception("could not keep the review of game %s", game_id)
 
-    async def _review(self, record: GameRecord) -> Review:
+    async def _review(self, game_id: str, record: GameRecord) -> Review:
         """``record``'s review from the review process; one that died (killed, out of memory)
         is replaced, once: a record that kills it again fails. One that has held more than
         :attr:`memory_ceiling` ends after it (the next review starts another)."""
-        loop = asyncio.get_running_loop()
         try:
-            data, peak = await loop.run_in_executor(self._process(), reviewed_here, record)
+            data, peak = await self._in_process(game_id, record)
         except BrokenProcessPool:
             if not self._own_worker:
                 raise
             self._worker = None
-            data, peak = await loop.run_in_executor(self._process(), reviewed_here, record)
+            data, peak = await self._in_process(game_id, record)
         if peak > self.memory_ceiling and self._own_worker:
             self._end_process()
         return data
+
+    async def _in_process(self, game_id: str, record: GameRecord) -> tuple[Review, int]:
+        """The review and the process's peak memory, within :attr:`review_seconds`: past
+        them the process is stopped and the game refused as too long (now and from then on)."""
+        reviewing = asyncio.get_running_loop().run_in_executor(
+            self._process(), reviewed_here, record
+        )
+        try:
+            return await asyncio.wait_for(reviewing, self.review_seconds)
+        except TimeoutError:
+            log.warning("the review of %s took over %s s: stopped", game_id, self.review_seconds)
+            self._stop_process()
+            self.too_long.append(game_id)
+            raise self._too_long() from None
+
+    def _too_long(self) -> HTTPException:
+        return refused(409, "review_too_long", seconds=round(self.review_seconds))
+
+    def _stop_process(self) -> None:
+        """Stop the reviews' own process in the middle of a review (the next starts one).
+        The standard library stops a worker's task only from Python 3.14 on
+        (``kill_workers``): before, its processes are killed by hand."""
+        worker = self._worker
+        if not self._own_worker or not isinstance(worker, ProcessPoolExecutor):
+            return  # not ours to stop: it finishes the review, unheard
+        self._worker = None
+        for process in list(getattr(worker, "_processes", {}).values()):
+            process.kill()
+        worker.shutdown(wait=False, cancel_futures=True)
 
     def _end_process(self) -> None:
         """The reviews' own process, idle for a while: end it (the next review starts one)."""
