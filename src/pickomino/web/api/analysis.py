@@ -345,7 +345,7 @@ class Reviews:
                 raise
             self._worker = None
             data, peak = await self._in_process(game_id, record)
-        if peak > self.memory_ceiling and self._own_worker:
+        if peak > self.memory_ceiling:
             self._end_process()
         return data
 
@@ -359,30 +359,26 @@ class Reviews:
             return await asyncio.wait_for(reviewing, self.review_seconds)
         except TimeoutError:
             log.warning("the review of %s took over %s s: stopped", game_id, self.review_seconds)
-            self._stop_process()
+            self._end_process(kill=True)
             self.too_long.append(game_id)
             raise self._too_long() from None
 
     def _too_long(self) -> HTTPException:
         return refused(409, "review_too_long", seconds=round(self.review_seconds))
 
-    def _stop_process(self) -> None:
-        """Stop the reviews' own process in the middle of a review (the next starts one).
-        The standard library stops a worker's task only from Python 3.14 on
-        (``kill_workers``): before, its processes are killed by hand."""
+    def _end_process(self, kill: bool = False) -> None:
+        """End the reviews' own process (idle for a while, or grown past its ceiling; the next
+        review starts one), or ``kill`` it in the middle of a review: the standard library
+        stops a worker's task only from Python 3.14 on (``kill_workers``), so its processes
+        are killed by hand. A worker not its own is left alone (it finishes, unheard)."""
         worker = self._worker
-        if not self._own_worker or not isinstance(worker, ProcessPoolExecutor):
-            return  # not ours to stop: it finishes the review, unheard
+        if worker is None or not self._own_worker:
+            return
         self._worker = None
-        for process in list(getattr(worker, "_processes", {}).values()):
-            process.kill()
-        worker.shutdown(wait=False, cancel_futures=True)
-
-    def _end_process(self) -> None:
-        """The reviews' own process, idle for a while: end it (the next review starts one)."""
-        if self._worker is not None:
-            self._worker.shutdown(wait=False)
-            self._worker = None
+        if kill:
+            for process in list(getattr(worker, "_processes", {}).values()):
+                process.kill()
+        worker.shutdown(wait=False, cancel_futures=kill)
 
     def _process(self) -> Executor:
         if self._worker is None:
