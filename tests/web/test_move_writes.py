@@ -8,12 +8,14 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 
 from pickomino.core import GameRecord
 from pickomino.web.api.games import room_finder
 from pickomino.web.db.move_writes import GameMoves, StaleMoves
+from pickomino.web.db.notices import CHANNEL, parse_notice
 from pickomino.web.db.store import Store, StoredSeat
 from pickomino.web.errors import Refused
 from pickomino.web.game.room import Room
@@ -59,14 +61,15 @@ class Outcome:
         return error
 
 
-def in_one_pass(store: Store, *writes: tuple[str, int, list[str]]) -> list[object]:
+def in_one_pass(store: Store, *writes: tuple[str, int, list[str]] | GameMoves) -> list[object]:
     """Each write's outcome (``None``, or what it raised), all begun in one pass of the
     event loop (no ``await`` between them), as the actions of sockets read together are."""
+    actions = [write if isinstance(write, GameMoves) else GameMoves(*write) for write in writes]
 
     async def run() -> list[object]:
         futures = [
-            store.move_writes.at_tick_end(GameMoves(game, first, moves), o.keep, o.take_back)
-            for (game, first, moves), o in zip(writes, outcomes, strict=True)
+            store.move_writes.at_tick_end(action, o.keep, o.take_back)
+            for action, o in zip(actions, outcomes, strict=True)
         ]
         assert all(not future.done() for future in futures)  # stored after the pass, not now
         return await asyncio.gather(*futures, return_exceptions=True)
@@ -123,6 +126,32 @@ def test_a_later_action_of_a_game_refused_in_the_pass_is_refused_too(store):
     results = in_one_pass(store, ("a", 0, ["roll"]), ("a", 1, ["dice 11112222"]))
     assert all(isinstance(result, StaleMoves) for result in results)
     assert stored(store, "a") == ["roll"]
+
+
+def test_of_a_pass_only_the_actions_stored_are_announced_and_counted(store, database):
+    """PostgreSQL's pass writes the notices and the games' turns as if every action were
+    stored, in the round trip that writes the moves: a refused action's go back (here its
+    number was taken by another process), the others' are sent and kept."""
+    if not store.shared:
+        pytest.skip("notices: a PostgreSQL database, which processes share")
+    store.append_moves("a", 0, ["roll"])  # the other process
+    with psycopg.connect(database, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        results = in_one_pass(
+            store, GameMoves("a", 0, ["roll"], turns=7), GameMoves("b", 0, ["roll"], turns=3)
+        )
+        assert isinstance(results[0], StaleMoves) and results[1] is None
+        with psycopg.connect(database, autocommit=True) as after:  # told after the pass's
+            after.execute("SELECT pg_notify(%s, 'the end')", (CHANNEL,))  # (in commit order)
+        told = []
+        for notice in listener.notifies():
+            if notice.payload == "the end":
+                break
+            told.append(parse_notice(notice.payload))
+    assert [(one.game_id, one.seq, one.moves) for one in told] == [("b", 1, ("roll",))]
+    with store.engine.connect() as db:
+        turns = dict(db.execute(sa.text("SELECT id, turns FROM games")).all())
+    assert turns["b"] == 3 and turns["a"] != 7
 
 
 def test_a_transaction_the_database_refuses_is_tried_again_action_by_action(store):
