@@ -48,7 +48,8 @@ def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
         ]
         await asyncio.sleep(0)  # (their turn asked for: queued)
         third = searches.run("198.51.100.1", str, "third")  # the address's third: refused
-        over = searches.run("198.51.100.3", str, "over")  # the queue's fourth: the server's
+        # the queue's fourth, from an address that would hold as many as the fullest holds
+        over = searches.run("198.51.100.2", str, "over")
         refusals = await asyncio.gather(third, over, return_exceptions=True)
         long_search.released.set()
         return [*refusals, await first, *await asyncio.gather(*waiting)]
@@ -58,6 +59,31 @@ def test_an_address_waits_for_two_searches_at_most_and_the_server_for_a_few():
     refused_with(over, 503, "server_busy")
     assert over.headers["Retry-After"]
     assert answers == ["done", "198.51.100.1", "198.51.100.2"]  # the queue's, in turn
+
+
+def test_sites_take_turns_and_a_full_queue_makes_room_for_a_newcomer():
+    """An audit: the eight /64s of one IPv6 /48 (or eight IPv4 addresses), each within its
+    share, held every place of the queue, and everybody else's dice helper was refused 503
+    four times in ten. Now a newcomer takes the place of the newest search of the site that
+    holds most (that one is refused instead), and the sites waiting take turns: the
+    newcomer waits for one search of theirs, not for all."""
+    searches = Searches(per_address=1, most=4, patience=60)
+    long_search, ran = LongSearch(), []
+
+    async def scene() -> list[object]:
+        site = [f"2001:db8:7:{n}::/64" for n in range(4)]
+        first = await long_search.holding(searches, site[0])
+        theirs = [asyncio.create_task(searches.run(a, ran.append, a)) for a in site[1:]]
+        await asyncio.sleep(0)  # the queue full: one running, three waiting, all of one site
+        newcomer = asyncio.create_task(searches.run("198.51.100.9", ran.append, "newcomer"))
+        await asyncio.sleep(0)
+        long_search.released.set()
+        return [await first, *await asyncio.gather(*theirs, newcomer, return_exceptions=True)]
+
+    first, *answers = asyncio.run(scene())
+    assert first == "done" and answers[:2] == [None, None] and answers[3] is None
+    refused_with(answers[2], 503, "server_busy")  # the site's newest gave its place
+    assert ran == ["2001:db8:7:1::/64", "newcomer", "2001:db8:7:2::/64"]  # in turn by site
 
 
 def test_no_search_waits_longer_than_its_patience():
