@@ -341,18 +341,56 @@ def test_a_full_queue_answers_429_with_retry_after_and_loses_nothing(worker):
         with pytest.raises(HTTPException) as own:  # one address's share is full
             await reviews.get("d", games["d"], "10.0.0.1")
         queue_full(own)
-        second = [asyncio.create_task(reviews.get(n, games[n], "10.0.0.2")) for n in "ef"]
+        second = [asyncio.create_task(reviews.get("e", games["e"], "10.0.0.2"))]
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as kept:  # the last place: a site with none waiting's
+            await reviews.get("f", games["f"], "10.0.0.2")
+        queue_full(kept)
+        second.append(asyncio.create_task(reviews.get("g", games["g"], "10.0.0.3")))
         await asyncio.sleep(0)
         with pytest.raises(HTTPException) as everyone:  # the whole queue is full
-            await reviews.get("g", games["g"], "10.0.0.3")
+            await reviews.get("h", games["h"], "10.0.0.4")
         queue_full(everyone)
         answers = await asyncio.gather(*first, *second)
-        assert [answer["seats"] for answer in answers] == [games[n].seats for n in "abcef"]
-        await reviews.get("g", games["g"], "10.0.0.3")  # room again
+        assert [answer["seats"] for answer in answers] == [games[n].seats for n in "abceg"]
+        await reviews.get("h", games["h"], "10.0.0.4")  # room again
         reviews.close()
         return list(reviews.computed)
 
-    assert sorted(asyncio.run(ask())) == list("abcefg")
+    assert sorted(asyncio.run(ask())) == list("abcegh")
+
+
+def test_one_ipv6_site_does_not_hold_every_place_of_the_queue(worker):
+    """An audit, of the searches' queue (the reviews' had the same shape): the eight /64s
+    of one /48, each within its share, held every place, and everybody else was refused.
+    The last quarter of the places are for sites with no review waiting."""
+    games = records("a", "b")
+
+    async def ask() -> None:
+        reviews = Reviews(per_minute=600, waiting=8, per_address=1, worker=worker)
+        site = [
+            asyncio.create_task(reviews.get(f"g{n}", games["a"], f"2001:db8:7:{n}::/64"))
+            for n in range(SITE_SHARE)
+        ]
+        await asyncio.sleep(0)
+        assert [task.done() for task in site] == [False] * 6 + [True] * 2
+        for refused in site[6:]:
+            with pytest.raises(HTTPException) as refusal:
+                await refused
+            queue_full(refusal)
+        elsewhere = [  # two sites with none waiting take the last places
+            asyncio.create_task(reviews.get(f"o{n}", games["b"], f"198.51.100.{n}"))
+            for n in range(3)
+        ]
+        await asyncio.sleep(0)
+        assert [task.done() for task in elsewhere] == [False, False, True]  # then it is full
+        with pytest.raises(HTTPException) as refusal:
+            await elsewhere[-1]
+        queue_full(refusal)
+        await asyncio.gather(*site[:6], *elsewhere[:2])
+        reviews.close()
+
+    asyncio.run(ask())
 
 
 def test_the_addresses_of_one_ipv6_site_have_a_few_addresses_worth_of_the_queue(worker):

@@ -26,8 +26,10 @@ in memory for the last :data:`KEPT` games (a finished game's
 review never changes); concurrent requests for one game share one computation. The reviews
 waiting are served fairly between addresses, by their work (players × moves): a burst of
 long reviews from one address does not hold back another's short one. At most
-:data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address; beyond, 429
-``analysis_queue_full`` with the seconds to wait (also in ``Retry-After``). A client address
+:data:`WAITING` reviews wait in all and :data:`PER_ADDRESS` from one address (the last
+quarter of the places only from sites with none waiting, so that one IPv6 /48 cannot hold
+them all); beyond, 429 ``analysis_queue_full`` with the seconds to wait (also in
+``Retry-After``). A client address
 may have ``per_minute`` reviews computed (those already kept are free), then gets 429
 ``too_many_analyses``. Records sent as the body (not games of this server) may fill at most
 :data:`SENT_WAITING` of those places, one from each address: an audit's eight addresses kept
@@ -61,7 +63,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pickomino.core import Game, GameRecord, RecordError
 from pickomino.table.view import replay_frames
-from pickomino.web.addresses import Shares
+from pickomino.web.addresses import Shares, site_of
 from pickomino.web.api.review_work import Review, end_with_the_server, reviewed_here
 from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import RecordName, client_address
@@ -72,7 +74,9 @@ log = logging.getLogger("pickomino.web")
 
 #: How many reviews the server keeps in memory (about 0.2–0.5 MB each).
 KEPT = 32
-#: How many reviews may wait (or be under way) at once, from everyone, and from one address.
+#: How many reviews may wait (or be under way) at once, from everyone, and from one address;
+#: the last quarter of the places are for sites with none waiting (an IPv6 /48's eight /64s,
+#: three each, would have held every place).
 WAITING, PER_ADDRESS = 24, 3
 #: Of them, how many may be records sent as the body, in all and from one address: the others
 #: are kept for the reviews of this server's games (each had to be played here).
@@ -259,7 +263,15 @@ class Reviews:
     ) -> asyncio.Future[Review]:
         if address is not None:
             others = len(self.pending) - self.own
-            if others >= self.waiting or self.asking.full(address, self.per_address):
+            # the last quarter of the places: for sites with no review waiting
+            kept_for_others = others >= self.waiting - self.waiting // 4 and bool(
+                self.asking[site_of(address)]
+            )
+            if (
+                others >= self.waiting
+                or kept_for_others
+                or self.asking.full(address, self.per_address)
+            ):
                 raise self._queue_full()
             if game_id.startswith(RECORD_KEY) and (
                 self.sending.total() >= SENT_WAITING or self.sending.full(address, SENT_PER_ADDRESS)
