@@ -843,6 +843,26 @@ def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
         assert elsewhere.get("/api/games/done11/record").status_code == 200
 
 
+def test_texts_forwarded_that_are_no_address_share_one_budget(database):
+    """An audit: any text a proxy forwarded that is no address (``1.2.3.4:80``, ``01.2.3.4``,
+    stray spaces) counted as an address of its own, with a budget of its own. Now all such
+    texts are one address; an address written in brackets is that address."""
+    for n in range(21):
+        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
+    app = create_app(database, new_games_per_minute=1)  # ten looks, then one each 10 s
+    with TestClient(app, client=("1.2.3.4:80", 50000)) as first:
+        reads = [first.get(f"/api/games/done{n}/record").status_code for n in range(10)]
+        assert reads == [200] * 10
+        for text in ("01.2.3.4", " 1.2.3.4:81", "nonsense"):
+            other = TestClient(app, client=(text, 50000))
+            refused_http(other.get("/api/games/done10/record"), 429, "too_many_lookups")
+        bracketed = TestClient(app, client=("[2001:db8:1:2::1]", 50000))
+        reads = [bracketed.get(f"/api/games/done{n}/record").status_code for n in range(10, 20)]
+        assert reads == [200] * 10  # a budget of its own: not the texts'
+        same = TestClient(app, client=("2001:db8:1:2::9", 50000))  # the bracketed one's /64
+        refused_http(same.get("/api/games/done20/record"), 429, "too_many_lookups")
+
+
 def test_spectators_sockets_to_games_read_from_the_store_count_as_looks(database):
     """An audit's flood: sockets opened and closed on ended games, each read from the store and
     replayed whole, 38 times the looks a record is allowed. Now ten, then one each 10 s; a

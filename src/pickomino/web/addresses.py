@@ -34,23 +34,35 @@ def http_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+#: The one address every text that is no address counts as (see :func:`network_of`).
+UNREADABLE = "unreadable"
+
+
 def network_of(address: str) -> str:
     """The network an address stands for, as limits count it (and profiles tell people
     apart): an IPv4 address itself, an IPv6 address's /64 (what one household or phone is
     given: one machine may use any address in it), an IPv4-mapped IPv6 address's IPv4
-    address; a name that is no address (a test client's) as it is.
+    address; a network written out as it is. Text that is neither (a test client's name, or
+    what a proxy forwarded amiss: an audit found that each such text had a budget of its
+    own) counts as one address, :data:`UNREADABLE`, whatever it says.
 
     >>> network_of("203.0.113.7"), network_of("::ffff:203.0.113.7")
     ('203.0.113.7/32', '203.0.113.7/32')
-    >>> network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:ffff::9")
+    >>> network_of("2001:db8:1:2:aaaa::1") == network_of("[2001:db8:1:2:ffff::9] ")
     True
-    >>> network_of("2001:db8:1:2::1"), network_of("testclient"), network_of("2001:db8::/48")
-    ('2001:db8:1:2::/64', 'testclient', '2001:db8::/48')
+    >>> network_of("2001:db8:1:2::1"), network_of("2001:db8::/48")
+    ('2001:db8:1:2::/64', '2001:db8::/48')
+    >>> {network_of(text) for text in ("testclient", "01.2.3.4", "1.2.3.4:80", "")}
+    {'unreadable'}
     """
+    address = address.strip().removeprefix("[").removesuffix("]")
     try:
         ip = ipaddress.ip_address(address)
-    except ValueError:  # a name, or a network written out ("2001:db8::/48"): as it is
-        return address
+    except ValueError:
+        try:  # a network written out ("2001:db8::/48")
+            return str(ipaddress.ip_network(address, strict=False))
+        except ValueError:
+            return UNREADABLE
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ipaddress.ip_network(ip.ipv4_mapped))
@@ -68,14 +80,15 @@ def site_of(address: str) -> str:
     >>> site_of("2001:db8:77:1::5") == site_of("2001:db8:77:2::9") != site_of("2001:db8:78::1")
     True
     >>> site_of("203.0.113.7"), site_of("::ffff:203.0.113.7"), site_of("testclient")
-    ('203.0.113.7/32', '203.0.113.7/32', 'testclient')
+    ('203.0.113.7/32', '203.0.113.7/32', 'unreadable')
     >>> site_of(network_of("2001:db8:77:1::5"))  # a network as limits count it
     '2001:db8:77::/48'
     """
+    named = network_of(address)
     try:
-        network = ipaddress.ip_network(network_of(address), strict=False)
-    except ValueError:  # a name (a test client's)
-        return address
+        network = ipaddress.ip_network(named, strict=False)
+    except ValueError:  # no address (see network_of)
+        return named
     if network.version == 6 and network.prefixlen > 48:
         return str(network.supernet(new_prefix=48))
     return str(network)
