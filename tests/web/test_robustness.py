@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 import sqlalchemy as sa
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -830,13 +831,23 @@ def test_creating_games_or_sheets_too_fast_is_refused(database):
         refused_http(sheet, 429, "too_many_new_games")
 
 
-def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
-    for n in range(12):
+def app_with_ended_games(database: str, count: int) -> FastAPI:
+    """An app over ``count`` ended games stored (``done0``, ``done1``, …), whose addresses
+    may look at ten at once, then one each 10 s."""
+    for n in range(count):
         store_game(database, f"done{n}", bots_game().record, "over", humans=True)
-    app = create_app(database, new_games_per_minute=1)  # ten looks, then one each 10 s
+    return create_app(database, new_games_per_minute=1)
+
+
+def records_read(client: TestClient, numbers: range) -> list[int]:
+    """The status of each ended game's record asked for, in turn."""
+    return [client.get(f"/api/games/done{n}/record").status_code for n in numbers]
+
+
+def test_the_addresses_of_one_ipv6_network_share_its_limits(database):
+    app = app_with_ended_games(database, 12)
     with TestClient(app, client=("2001:db8:1:2::1", 50000)) as first:
-        reads = [first.get(f"/api/games/done{n}/record").status_code for n in range(10)]
-        assert reads == [200] * 10
+        assert records_read(first, range(10)) == [200] * 10
         neighbour = TestClient(app, client=("2001:db8:1:2:ffff::9", 50000))  # the same /64
         refused_http(neighbour.get("/api/games/done10/record"), 429, "too_many_lookups")
         elsewhere = TestClient(app, client=("2001:db8:1:3::1", 50000))  # the next /64
@@ -847,18 +858,14 @@ def test_texts_forwarded_that_are_no_address_share_one_budget(database):
     """An audit: any text a proxy forwarded that is no address (``1.2.3.4:80``, ``01.2.3.4``,
     stray spaces) counted as an address of its own, with a budget of its own. Now all such
     texts are one address; an address written in brackets is that address."""
-    for n in range(21):
-        store_game(database, f"done{n}", bots_game().record, "over", humans=True)
-    app = create_app(database, new_games_per_minute=1)  # ten looks, then one each 10 s
+    app = app_with_ended_games(database, 21)
     with TestClient(app, client=("1.2.3.4:80", 50000)) as first:
-        reads = [first.get(f"/api/games/done{n}/record").status_code for n in range(10)]
-        assert reads == [200] * 10
+        assert records_read(first, range(10)) == [200] * 10
         for text in ("01.2.3.4", " 1.2.3.4:81", "nonsense"):
             other = TestClient(app, client=(text, 50000))
             refused_http(other.get("/api/games/done10/record"), 429, "too_many_lookups")
         bracketed = TestClient(app, client=("[2001:db8:1:2::1]", 50000))
-        reads = [bracketed.get(f"/api/games/done{n}/record").status_code for n in range(10, 20)]
-        assert reads == [200] * 10  # a budget of its own: not the texts'
+        assert records_read(bracketed, range(10, 20)) == [200] * 10  # not the texts' budget
         same = TestClient(app, client=("2001:db8:1:2::9", 50000))  # the bracketed one's /64
         refused_http(same.get("/api/games/done20/record"), 429, "too_many_lookups")
 
