@@ -6,6 +6,7 @@ came: the app in process, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from collections.abc import Iterator
 
@@ -672,6 +673,38 @@ def test_spare_profiles_in_one_ipv6_site_do_not_farm_a_rating(client):
     play_to_the_end(client, game, {0: pick, 1: pick}, seats)
     page = client.get(f"/api/profiles/{other['id']}").json()
     assert [result["rated"] for result in page["results"]] == [True]
+
+
+def join_or_claim(client: TestClient, game: dict, profile: dict, route: str):
+    """``profile`` takes a seat of ``game``: the open one from the lobby, or the invited Cy's
+    (seat 2) by its link."""
+    if route == "join":
+        path, headers = f"/api/games/{game['id']}/join", as_profile(profile)
+        return client.post(path, json={"name": "A"}, headers=headers)
+    headers = {"Seat-Token": token(game, 2), **as_profile(profile)}
+    return client.post(f"/api/games/{game['id']}/claim", headers=headers)
+
+
+@pytest.mark.parametrize("first", ["join", "claim"])
+def test_a_profile_seated_by_another_process_takes_no_second_seat(database, first):
+    """An audit: joining one game and claiming a seat of it at once on two processes, each
+    checking its own memory, one profile took two seats. The stored header decides: the
+    second is refused, and its seat stays free."""
+    spec = {"seats": [{"name": "Host"}, {"name": "Guest", "open": True}, {"name": "Cy"}]}
+    second = "claim" if first == "join" else "join"
+    with TestClient(create_app(database)) as here, TestClient(create_app(database)) as there:
+        ann = claim(here, "Ann")
+        game = here.post("/api/games", json=spec).json()
+        with there.websocket_connect(socket_path(game, None)) as watching:  # held there too,
+            next_of(watching, "state")  # as it is now
+        taken = join_or_claim(here, game, ann, first)
+        assert taken.status_code == 200, taken.text
+        refused_http(join_or_claim(there, game, ann, second), 409, "profile_seated", name="Ann")
+    seat = 1 if first == "join" else 2
+    header = json.loads(sql(database, "SELECT header FROM games WHERE id = :g", g=game["id"])[0][0])
+    assert header["meta"]["profiles"] == [ann["id"] if n == seat else None for n in range(3)]
+    claimed = "SELECT seat FROM seats WHERE game_id = :g AND claimed ORDER BY seat"
+    assert [row[0] for row in sql(database, claimed, g=game["id"])] == [0, seat]  # the creator
 
 
 def test_unknown_profiles_are_refused(client):

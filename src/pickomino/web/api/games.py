@@ -59,7 +59,7 @@ from pickomino.web.db.ids import shown_id
 from pickomino.web.db.player_pages import ESTABLISHED_OPPONENTS
 from pickomino.web.db.profiles import ProfileStore
 from pickomino.web.db.results import has_results
-from pickomino.web.errors import Refused, refused
+from pickomino.web.errors import Refused, refusal, refused
 from pickomino.web.forms import (
     BOT_NAMES,
     CLOCK_PRESETS,
@@ -360,7 +360,9 @@ def games_router(
         name = seat_name(profiles, room, seat, body.name, profile)
         try:
             room.claim(seat, name, profile=profile.id if profile else None)
-        except Refused:  # another process gave it meanwhile
+        except Refused as taken:  # another process gave it, or the profile a seat, meanwhile
+            if taken.code == "profile_seated":
+                raise refusal(409, taken) from None
             raise refused(409, "no_open_seat") from None
         if profile is not None:
             played_from(profiles, room, seat, request)

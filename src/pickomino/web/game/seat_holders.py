@@ -105,7 +105,12 @@ class SeatHolders(RoomPart):
         if profile is not None:
             lists["profiles"] = (profile, [None] * len(room.seats))
         header = seat_in_header(seat, name, lists)
-        if not room.store.claim_seat(room.id, seat, name, header, token):  # first, then memory
+        try:
+            taken = room.store.claim_seat(room.id, seat, name, header, token)  # first, then memory
+        except Refused:  # the profile took another seat on another process meanwhile
+            room.catch_up()
+            raise Refused("profile_seated", name=name) from None
+        if not taken:
             room.catch_up()
             raise Refused("seat_taken")
         room.game.record.meta.update(meta)
@@ -202,7 +207,9 @@ def seat_in_header(
     ``meta`` (the default stands for a list not stored). Made on what is stored, not on this
     process's memory: two people claiming two seats at the same moment on two processes both
     keep their profile (an audit: the header written whole from memory lost one, and the
-    game was not rated)."""
+    game was not rated), and one profile is not given a second seat (another audit: joining
+    twice at once on two processes, each checking its own memory, it took two): that raises
+    :class:`Refused` (``profile_seated``), and the seat's change is rolled back."""
 
     def change(stored: str) -> str:
         header = json.loads(stored)
@@ -211,6 +218,8 @@ def seat_in_header(
         meta = header.setdefault("meta", {})
         for key, (value, default) in lists.items():
             kept = list(meta.get(key) or default)
+            if key == "profiles" and value is not None and value in kept[:seat] + kept[seat + 1 :]:
+                raise Refused("profile_seated")  # at another seat, by another process
             kept[seat] = value
             meta[key] = kept
         return json.dumps(header)
