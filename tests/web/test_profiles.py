@@ -436,6 +436,29 @@ def test_a_rated_game_moves_every_players_rating_once_across_restarts(database):
     ]  # fmt: skip
 
 
+def test_a_replaced_key_takes_the_profile_s_ended_seats_back_from_every_device(database):
+    """An audit: a device that had Bob's seat (moved there once with his code, leaked) went
+    on offering rated rematches in his name after he replaced his key: his seats in ended
+    games kept their secrets. A new key now gives them new ones, which nobody holds."""
+    with TestClient(fast_app(database)) as client:
+        ann, bob, game = two_profiles_and_a_bot(client)
+        thief = from_address(client, "203.0.113.66")
+        moved = thief.post(f"/api/games/{game['id']}/seat", headers=as_profile(bob))
+        stolen = {"Seat-Token": moved.json()["token"]}
+    finish_offline(database, game)
+    with TestClient(fast_app(database)) as client:
+        rematch = f"/api/games/{game['id']}/rematch"
+        looked = from_address(client, "203.0.113.66").get(rematch, headers=stolen)
+        assert looked.status_code == 200, looked.text  # the ended game held here, Bob's seat his
+        replaced = client.post("/api/profiles/me/key", headers=as_profile(bob))
+        assert replaced.status_code == 200, replaced.text
+        offered = from_address(client, "203.0.113.66").post(rematch, headers=stolen)
+        refused_http(offered, 403, "bad_token")
+    with TestClient(fast_app(database)) as client:  # nor as stored, read afresh
+        offered = from_address(client, "203.0.113.66").post(rematch, headers=stolen)
+        refused_http(offered, 403, "bad_token")
+
+
 def test_results_lost_to_a_crash_are_recorded_at_the_next_start(database, monkeypatch):
     with TestClient(fast_app(database)) as client:
         ann, bob, game = two_profiles_and_a_bot(client)

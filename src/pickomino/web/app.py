@@ -226,7 +226,9 @@ def create_app(
     app.include_router(positions_router(limit_lookups, searches))
     limit_claims = address_limit(new_games_per_minute, "too_many_profiles")
     app.include_router(
-        profiles_router(profiles, looking, limit_claims, link, limit_lookups, limit_looks, answers)
+        profiles_router(
+            profiles, looking, rooms.held, limit_claims, link, limit_lookups, limit_looks, answers
+        )
     )
     app.include_router(seats_router(profiles, store, looking, link, limit_joins))
     app.include_router(

@@ -36,6 +36,7 @@ profile is the one playing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
@@ -135,13 +136,15 @@ def seat_name(
 def profiles_router(
     profiles: ProfileStore,
     room_of: Callable[[str], Awaitable[Room]],
+    held: Callable[[str], Room | None],
     limit_claims: Callable[[Request], None],
     link: Callable[[str, str], str],
     limit_keys: Callable[[Request], None],
     limit_looks: Callable[[Request], None],
     answers: SharedAnswers,
 ) -> APIRouter:
-    """``room_of(id)`` gives a game in play (or refuses: unknown, damaged); ``link(id,
+    """``room_of(id)`` gives a game in play (or refuses: unknown, damaged), ``held(id)`` one
+    this process holds (``None``: it does not); ``link(id,
     secret)`` is a seat's link; ``limit_keys`` counts new keys per address (each looks
     through the games in play for the profile's seats), and the checks of a key (each a read
     on the event loop: an audit's flood of wrong keys slowed every other request);
@@ -166,9 +169,11 @@ def profiles_router(
 
     @router.post("/api/profiles/me/key", dependencies=[Depends(limit_keys)])
     async def replace_key(profile_key: ProfileKey = None) -> dict[str, object]:
-        """A new key; the profile's seats in games not ended get new secrets too, which
-        nobody holds: a seat moved with a leaked code is taken back from every device (its
-        owner opens it again with "Play my seat here" and the new code)."""
+        """A new key; the profile's seats get new secrets too, which nobody holds: a seat
+        moved with a leaked code is taken back from every device (its owner opens it again
+        with "Play my seat here" and the new code), in ended games as well (an audit: a
+        device that had the seat of an ended rated game went on starting rated rematches in
+        the profile's name after its key was replaced)."""
         profile = must_open(profiles, profile_key)
         key = profiles.replace_key(profile_key or "")
         if key is None:  # replaced meanwhile, with the same code (elsewhere)
@@ -180,6 +185,10 @@ def profiles_router(
                 seat = room.profiles().index(profile.id)
                 room.new_secret(seat, room.seats[seat].token or "")
                 await room.tell_moved()
+        for game_id in await asyncio.to_thread(profiles.take_back_ended_seats, profile):
+            ended = held(game_id)
+            if ended is not None:  # memory follows the database
+                await ended.refresh()
         return {"id": profile.id, "name": profile.name, "code": code}
 
     # The two pages below are read in a worker thread (plain ``def`` routes): a player's

@@ -68,7 +68,7 @@ class ProfileStore(ResultStore, PlayerPages):
         self, store: Store, networks: Networks, per_address: int = PROFILES_PER_ADDRESS
     ) -> None:
         super().__init__(store.engine)
-        self.networks, self.per_address = networks, per_address
+        self.store, self.networks, self.per_address = store, networks, per_address
         self._claiming = threading.Lock()  # a count and its insert, one claim after another
         self._key_old_names()
 
@@ -175,6 +175,25 @@ class ProfileStore(ResultStore, PlayerPages):
             for row in rows
             if profile.id in (json.loads(row.header).get("meta", {}).get("profiles") or ())
         ]
+
+    def take_back_ended_seats(self, profile: Profile) -> list[str]:
+        """New secrets, which nobody holds, for ``profile``'s seats in its ended games: a
+        device that had one of them (a leaked code used, a shared computer) no longer starts
+        a rematch in the profile's name once its key is replaced; the games' ids (the other
+        processes are told)."""
+        query = sa.select(games.c.id, games.c.header).where(
+            games.c.status == "over",
+            games.c.header.contains(f'"{profile.id}"', autoescape=True),  # then read exactly
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        taken_back = []
+        for row in rows:
+            held = json.loads(row.header).get("meta", {}).get("profiles") or []
+            if profile.id in held:
+                taken_back.append((row.id, held.index(profile.id)))
+        self.store.new_secrets(taken_back)
+        return [game_id for game_id, _ in taken_back]
 
     def seated_in(self, game_id: str, profile: Profile) -> bool | None:
         """Whether ``profile`` holds a seat of the game, as stored (``None``: no such game):

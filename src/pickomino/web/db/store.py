@@ -312,6 +312,18 @@ class Store:
         values = {"token": token, "transfer": None, "spent": spent}
         return self._change_seat(game_id, seat, [opens], values)
 
+    def new_secrets(self, taken: list[tuple[str, int]]) -> None:
+        """New secrets, which nobody holds, for these taken seats (game, seat), in one
+        transaction; the other processes are told."""
+        with self.engine.begin() as db:
+            for game_id, seat in taken:
+                db.execute(
+                    seats.update()
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.claimed)
+                    .values(token=secrets.token_urlsafe(16), transfer=None)
+                )
+                self.announce(db, game_id)
+
     def set_transfer(self, game_id: str, seat: int, transfer: str, holder: str) -> bool:
         """Store a seat's one-time transfer secret (replacing any earlier one), if
         ``holder`` is still the seat's secret; ``False`` if not."""
