@@ -492,6 +492,39 @@ def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_awa
             refused(next_of(ann, "error"), "back_after_turn", bot="medium")
 
 
+def test_a_turn_of_moves_each_just_inside_the_wait_can_be_voted_away_all_the_same(
+    database, monkeypatch
+):
+    """An audit: a connected player who made each decision just inside the wait (59 s of 60)
+    held one turn as long as they liked, and every vote was refused. A whole turn may keep
+    the others waiting ``TURN_WAITS`` waits at most: after three such moves (177 s), a vote
+    4 s after the last one hands the seat over."""
+    clock = waiting_clock(monkeypatch)
+    with TestClient(app(database, away_after=60, dice_seed=3)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            state = until(ann, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+            began = clock.now
+            for _ in range(absence_module.TURN_WAITS):
+                clock.now += 59
+                action = "roll" if "roll" in state["actions"] else state["actions"][0]
+                ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
+                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
+                assert state["table"]["current"] == 0  # still her turn (these dice: no bust)
+            clock.now = began + absence_module.TURN_WAITS * 60 - 1
+            bob.send_json({"type": "vote", "seat": 0})
+            refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
+            clock.now += 2  # 4 s after her last move, 181 s into her turn
+            bob.send_json({"type": "vote", "seat": 0})
+            handed = until(bob, lambda s: s["seats"][0]["away"])
+            assert entries(handed, "away") == [
+                {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
+            ]
+
+
 def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monkeypatch):
     """Ann kept the game waiting: Bob voted (one of the two votes needed), then Ann rolled.
     Her move ends Bob's vote: when she keeps the game waiting again, Cy's vote is one of

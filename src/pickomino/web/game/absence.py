@@ -23,6 +23,10 @@ from pickomino.web.game.shared import RoomPart, SharedRoom
 #: page reloading or reconnecting (an audit: the voter's reload started the whole wait
 #: again, 120 s by default) is not the others leaving.
 ALONE_FOR = 30
+#: How many times ``vote_after`` one turn of a game without a clock may keep the others
+#: waiting, however often its person moves: an audit's player made one decision just inside
+#: the wait each time, and a turn of sixteen could have lasted half an hour, no vote possible.
+TURN_WAITS = 3
 
 
 class Absence(RoomPart):
@@ -41,6 +45,8 @@ class Absence(RoomPart):
         #: Since when the game has waited on the person to move, and for what: the table as
         #: it stood then (:meth:`_waited_on_since`).
         self._waiting: tuple[tuple[object, ...], float] | None = None
+        #: Since when the game has waited on the turn being played, and which turn it is.
+        self._turn_waiting: tuple[tuple[object, ...], float] | None = None
         #: Since when nobody but the person to move has been here (``None``: somebody is).
         self._alone_since: float | None = None
         #: The latest time the others were told that they may vote for who keeps the game
@@ -86,7 +92,8 @@ class Absence(RoomPart):
         """Since when a game without a clock has waited on ``seat``'s person to move
         (``None``: it does not): since the last move, the game's start or somebody else
         coming when nobody had been there for :data:`ALONE_FOR` seconds (a page reloading is
-        not leaving), as far as this process knows (a restart starts the wait again). Not
+        not leaving), as far as this process knows (a restart starts the wait again); a
+        whole turn counts too, :data:`TURN_WAITS` waits at most, whatever moves it made. Not
         since a "back" (an audit: back at once, again and again, the game never moved) nor a
         seat moved to another device (its holder is the same person). A clock that runs out
         ends a timed game's wait by itself."""
@@ -103,12 +110,15 @@ class Absence(RoomPart):
                 self._alone_since = now
             return None
         if self._alone_since is not None and now - self._alone_since > ALONE_FOR:
-            self._waiting = None  # the others had left: it begins again as they come
+            self._waiting = self._turn_waiting = None  # the others had left: it begins again
         self._alone_since = None
-        table = (room.seq, room.status)
+        table, turn = (room.seq, room.status), (state.turn, room.status)
         if self._waiting is None or self._waiting[0] != table:
             self._waiting = (table, now)
-        return self._waiting[1]
+        if self._turn_waiting is None or self._turn_waiting[0] != turn:
+            self._turn_waiting = (turn, now)
+        whole_turn = self._turn_waiting[1] + (TURN_WAITS - 1) * self.vote_after
+        return min(self._waiting[1], whole_turn)
 
     def waited_on(self, now: float) -> int | None:
         """The seat of the person connected who has kept the game waiting on their turn
