@@ -10,10 +10,12 @@ test follows what they do. Clocks are short (``clock_minimum=0``) so time runs o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -455,6 +457,19 @@ def waiting_clock(monkeypatch: pytest.MonkeyPatch) -> WallClock:
     return clock
 
 
+@contextlib.contextmanager
+def ann_and_bob(database: str, **options: object) -> Iterator[tuple[TestClient, dict, Any, Any]]:
+    """Ann (to move first) and Bob at a new game, each on their socket (``options``: the
+    app's)."""
+    with TestClient(app(database, **options)) as client:
+        game = create(client, {"seats": ANN_BOB, "start_player": 0})
+        with (
+            client.websocket_connect(socket_path(game, 0)) as ann,
+            client.websocket_connect(socket_path(game, 1)) as bob,
+        ):
+            yield client, game, ann, bob
+
+
 def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_away(
     database, monkeypatch
 ):
@@ -465,31 +480,26 @@ def test_a_person_here_who_keeps_a_game_without_a_clock_waiting_can_be_voted_awa
     since when the game waited on her (what tells whether she left it). Before that, the
     vote is refused, saying how long."""
     clock = waiting_clock(monkeypatch)
-    with TestClient(app(database, away_after=60)) as client:
-        game = create(client, {"seats": ANN_BOB, "start_player": 0})
-        with (
-            client.websocket_connect(socket_path(game, 0)) as ann,
-            client.websocket_connect(socket_path(game, 1)) as bob,
-        ):
-            started = until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
-            assert not started["seats"][0]["waited_on"]
-            waiting_since = clock.now
-            clock.now += 59
-            bob.send_json({"type": "vote", "seat": 0})
-            refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
-            clock.now += 2
-            bob.send_json({"type": "vote", "seat": 0})
-            handed = until(bob, lambda s: s["seats"][0]["away"])
-            assert entries(handed, "away") == [
-                {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
-            ]
-            room = client.app.state.rooms.rooms[game["id"]]
-            (away,) = [e.entry for e in room.store.table_events(room.id)]
-            assert away["since"] == pytest.approx(waiting_since)
-            mine = until(ann, lambda s: s["seats"][0]["away"])
-            assert "roll" not in mine["actions"]  # the bot's decision now, for this turn
-            ann.send_json({"type": "back"})
-            refused(next_of(ann, "error"), "back_after_turn", bot="medium")
+    with ann_and_bob(database, away_after=60) as (client, game, ann, bob):
+        started = until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+        assert not started["seats"][0]["waited_on"]
+        waiting_since = clock.now
+        clock.now += 59
+        bob.send_json({"type": "vote", "seat": 0})
+        refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
+        clock.now += 2
+        bob.send_json({"type": "vote", "seat": 0})
+        handed = until(bob, lambda s: s["seats"][0]["away"])
+        assert entries(handed, "away") == [
+            {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
+        ]
+        room = client.app.state.rooms.rooms[game["id"]]
+        (away,) = [e.entry for e in room.store.table_events(room.id)]
+        assert away["since"] == pytest.approx(waiting_since)
+        mine = until(ann, lambda s: s["seats"][0]["away"])
+        assert "roll" not in mine["actions"]  # the bot's decision now, for this turn
+        ann.send_json({"type": "back"})
+        refused(next_of(ann, "error"), "back_after_turn", bot="medium")
 
 
 def test_a_turn_of_moves_each_just_inside_the_wait_can_be_voted_away_all_the_same(
@@ -500,29 +510,24 @@ def test_a_turn_of_moves_each_just_inside_the_wait_can_be_voted_away_all_the_sam
     the others waiting ``TURN_WAITS`` waits at most: after three such moves (177 s), a vote
     4 s after the last one hands the seat over."""
     clock = waiting_clock(monkeypatch)
-    with TestClient(app(database, away_after=60, dice_seed=3)) as client:
-        game = create(client, {"seats": ANN_BOB, "start_player": 0})
-        with (
-            client.websocket_connect(socket_path(game, 0)) as ann,
-            client.websocket_connect(socket_path(game, 1)) as bob,
-        ):
-            state = until(ann, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
-            began = clock.now
-            for _ in range(absence_module.TURN_WAITS):
-                clock.now += 59
-                action = "roll" if "roll" in state["actions"] else state["actions"][0]
-                ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
-                state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
-                assert state["table"]["current"] == 0  # still her turn (these dice: no bust)
-            clock.now = began + absence_module.TURN_WAITS * 60 - 1
-            bob.send_json({"type": "vote", "seat": 0})
-            refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
-            clock.now += 2  # 4 s after her last move, 181 s into her turn
-            bob.send_json({"type": "vote", "seat": 0})
-            handed = until(bob, lambda s: s["seats"][0]["away"])
-            assert entries(handed, "away") == [
-                {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
-            ]
+    with ann_and_bob(database, away_after=60, dice_seed=3) as (client, game, ann, bob):
+        state = until(ann, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+        began = clock.now
+        for _ in range(absence_module.TURN_WAITS):
+            clock.now += 59
+            action = "roll" if "roll" in state["actions"] else state["actions"][0]
+            ann.send_json({"type": "act", "action": action, "seq": state["seq"]})
+            state = until(ann, lambda s, seq=state["seq"]: s["seq"] > seq)
+            assert state["table"]["current"] == 0  # still her turn (these dice: no bust)
+        clock.now = began + absence_module.TURN_WAITS * 60 - 1
+        bob.send_json({"type": "vote", "seat": 0})
+        refused(next_of(bob, "error"), "vote_seat_waiting", name="Ann", count=60)
+        clock.now += 2  # 4 s after her last move, 181 s into her turn
+        bob.send_json({"type": "vote", "seat": 0})
+        handed = until(bob, lambda s: s["seats"][0]["away"])
+        assert entries(handed, "away") == [
+            {"type": "away", "seat": 0, "why": "vote", "bot": "medium"}
+        ]
 
 
 def test_a_move_ends_the_votes_against_who_kept_the_game_waiting(database, monkeypatch):
@@ -585,21 +590,16 @@ def test_who_kept_the_game_waiting_takes_the_seat_back_once_the_turn_is_over(dat
     does so when reloaded), before the bot's first step, and her wait began again: the game
     never moved. The bot plays the rest of that turn; "back" is hers once it is over."""
     clock = waiting_clock(monkeypatch)
-    with TestClient(app(database, bot_delay=0.3, away_after=60)) as client:
-        game = create(client, {"seats": ANN_BOB, "start_player": 0})
-        with (
-            client.websocket_connect(socket_path(game, 0)) as ann,
-            client.websocket_connect(socket_path(game, 1)) as bob,
-        ):
-            until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
-            voted_away(client, game, bob, clock)
-            until(ann, lambda s: s["seats"][0]["away"])
-            ann.send_json({"type": "back"})
-            refused(next_of(ann, "error"), "back_after_turn", bot="medium")
-            over = until(ann, lambda s: s["table"]["turn"] == 2)  # the bot ended her turn
-            assert over["seats"][0]["away"] and over["table"]["current"] == 1
-            ann.send_json({"type": "back"})
-            until(ann, lambda s: not s["seats"][0]["away"])
+    with ann_and_bob(database, bot_delay=0.3, away_after=60) as (client, game, ann, bob):
+        until(bob, lambda s: s["status"] == "playing" and s["seats"][0]["online"])
+        voted_away(client, game, bob, clock)
+        until(ann, lambda s: s["seats"][0]["away"])
+        ann.send_json({"type": "back"})
+        refused(next_of(ann, "error"), "back_after_turn", bot="medium")
+        over = until(ann, lambda s: s["table"]["turn"] == 2)  # the bot ended her turn
+        assert over["seats"][0]["away"] and over["table"]["current"] == 1
+        ann.send_json({"type": "back"})
+        until(ann, lambda s: not s["seats"][0]["away"])
 
 
 def test_moving_the_seat_to_another_device_does_not_start_the_wait_again(database, monkeypatch):
@@ -676,18 +676,13 @@ def test_a_voter_s_page_reloading_does_not_start_the_wait_again(database, monkey
 def test_the_others_are_shown_who_keeps_the_game_waiting_as_the_wait_ripens(database):
     """Nobody comes or goes and nothing moves: the wait's alarm tells both that Ann has kept
     the game waiting ``away_after`` seconds (0.2 here); her move ends it."""
-    with TestClient(app(database, away_after=0.2)) as client:
-        game = create(client, {"seats": ANN_BOB, "start_player": 0})
-        with (
-            client.websocket_connect(socket_path(game, 0)) as ann,
-            client.websocket_connect(socket_path(game, 1)) as bob,
-        ):
-            waited = until(bob, lambda s: s["seats"][0]["waited_on"])
-            assert not waited["seats"][1]["waited_on"] and waited["seats"][0]["votes_needed"] == 1
-            mine = until(ann, lambda s: s["seats"][0]["waited_on"])
-            ann.send_json({"type": "act", "action": "roll", "seq": mine["seq"]})
-            rolled = until(bob, lambda s: s["seq"] > mine["seq"])
-            assert not rolled["seats"][0]["waited_on"]
+    with ann_and_bob(database, away_after=0.2) as (client, game, ann, bob):
+        waited = until(bob, lambda s: s["seats"][0]["waited_on"])
+        assert not waited["seats"][1]["waited_on"] and waited["seats"][0]["votes_needed"] == 1
+        mine = until(ann, lambda s: s["seats"][0]["waited_on"])
+        ann.send_json({"type": "act", "action": "roll", "seq": mine["seq"]})
+        rolled = until(bob, lambda s: s["seq"] > mine["seq"])
+        assert not rolled["seats"][0]["waited_on"]
 
 
 def test_once_a_person_has_been_gone_long_enough_a_majority_of_those_present_suffices(database):
