@@ -164,36 +164,31 @@ class ProfileStore(ResultStore, PlayerPages):
 
     def unfinished_games(self, profile: Profile) -> list[str]:
         """The games not ended in which ``profile`` holds a seat (waiting or in play)."""
-        query = sa.select(games.c.id, games.c.header).where(
-            games.c.status.in_(("open", "playing")),
-            games.c.header.contains(f'"{profile.id}"', autoescape=True),  # then read exactly
-        )
-        with self.engine.connect() as db:
-            rows = db.execute(query).all()
-        return [
-            row.id
-            for row in rows
-            if profile.id in (json.loads(row.header).get("meta", {}).get("profiles") or ())
-        ]
+        return [game_id for game_id, _ in self._seats_of(profile, ("open", "playing"))]
 
     def take_back_ended_seats(self, profile: Profile) -> list[str]:
         """New secrets, which nobody holds, for ``profile``'s seats in its ended games: a
         device that had one of them (a leaked code used, a shared computer) no longer starts
         a rematch in the profile's name once its key is replaced; the games' ids (the other
         processes are told)."""
+        taken_back = self._seats_of(profile, ("over",))
+        self.store.new_secrets(taken_back)
+        return [game_id for game_id, _ in taken_back]
+
+    def _seats_of(self, profile: Profile, statuses: tuple[str, ...]) -> list[tuple[str, int]]:
+        """The games of these ``statuses`` in which ``profile`` holds a seat, with the seat."""
         query = sa.select(games.c.id, games.c.header).where(
-            games.c.status == "over",
+            games.c.status.in_(statuses),
             games.c.header.contains(f'"{profile.id}"', autoescape=True),  # then read exactly
         )
         with self.engine.connect() as db:
             rows = db.execute(query).all()
-        taken_back = []
+        found = []
         for row in rows:
             held = json.loads(row.header).get("meta", {}).get("profiles") or []
             if profile.id in held:
-                taken_back.append((row.id, held.index(profile.id)))
-        self.store.new_secrets(taken_back)
-        return [game_id for game_id, _ in taken_back]
+                found.append((row.id, held.index(profile.id)))
+        return found
 
     def seated_in(self, game_id: str, profile: Profile) -> bool | None:
         """Whether ``profile`` holds a seat of the game, as stored (``None``: no such game):
